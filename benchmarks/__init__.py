@@ -1,0 +1,1 @@
+"""Measured comparisons; each script prints a table (see benchmarks/RESULTS.md)."""

@@ -1,0 +1,65 @@
+"""Command line: ``browx-actors serve`` runs the stdio MCP server.
+
+Flags mirror the environment variables, the way agent-host users know from Playwright
+MCP; a flag wins over its variable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+import trio
+
+from .config import ALL_CAPABILITIES, RuntimeConfig
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="browx-actors",
+        description="Browser automation for AI agents over MCP (stdio), as supervised Trio actors.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser(
+        "serve",
+        help="run the MCP server on stdin/stdout",
+        description="Run the MCP server on stdin/stdout until the client goes away.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="capabilities: " + ", ".join(sorted(ALL_CAPABILITIES))
+        + "\n(read, navigation, action and human are on by default)",
+    )
+    serve.add_argument("--caps", metavar="LIST",
+                       help="comma list of capabilities to enable (env BROWX_CAPABILITIES)")
+    serve.add_argument("--workspace", metavar="DIR",
+                       help="root for every file the server reads or writes (env BROWX_WORKSPACE, default ./.browx)")
+    serve.add_argument("--executable-path", metavar="PATH",
+                       help="Chromium executable (env BROWX_CHROMIUM, default: chromium on PATH)")
+    serve.add_argument("--cdp-endpoint", metavar="URL",
+                       help="attach to a running browser's CDP endpoint instead of launching (env BROWX_ATTACH_CDP)")
+    serve.add_argument("--headed", action="store_true", help="show the browser window (for debugging)")
+    serve.add_argument("--log-level", default="WARNING", help="stderr log level (default WARNING)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    try:
+        config = RuntimeConfig.from_env(
+            capabilities=args.caps, workspace=args.workspace, chromium=args.executable_path,
+            attach_cdp=args.cdp_endpoint, headless=not args.headed,
+        )
+    except ValueError as err:
+        print(f"browx-actors: {err}", file=sys.stderr)
+        return 2
+    from .server.main import serve
+
+    trio.run(serve, config)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

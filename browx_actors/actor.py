@@ -1,0 +1,316 @@
+"""The actor kernel: a Trio task that owns its state and talks only through its mailbox.
+
+An actor is a nursery with a bounded mailbox. Callers hold an :class:`ActorRef` and
+either ``call`` it (send a message with a one-shot reply slot and wait for the answer,
+under a deadline) or ``cast`` to it (send and move on). Three rules shape the code:
+
+* A full mailbox is backpressure. ``call`` and ``cast`` wait for room; nothing queues
+  without bound.
+* Expected failures are values. A handler that raises (or returns) :class:`ToolError`
+  answers its caller with it and keeps serving; only a bug crashes the actor.
+* Nobody waits on a dead actor. When the actor's task ends, for whatever reason, every
+  pending call and every later call on its ref fails at once with
+  :class:`ActorCrashed` (or :class:`ActorStopped` after a clean stop).
+
+A handler that has to wait long returns :class:`Later`: the wait runs as a task in the
+actor's own nursery and answers the caller when it finishes, so the mailbox keeps
+serving. Because that nursery is the actor's lifetime, stopping or crashing the actor
+cancels the wait with it; no timer or flag is left behind.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import attrs
+import trio
+
+__all__ = [
+    "Actor",
+    "ActorCrashed",
+    "ActorRef",
+    "ActorStopped",
+    "ActorUnavailable",
+    "DEFAULT_CALL_TIMEOUT",
+    "Later",
+    "ToolError",
+]
+
+DEFAULT_CALL_TIMEOUT = 30.0
+
+
+class ToolError(Exception):
+    """An expected failure with a stable code, answered to the caller as a value.
+
+    ``code`` is one of the spec's error codes (``bad-arg``, ``stale-element``, ...);
+    ``details`` are extra envelope fields (``field``, ``capability``, ...).
+    """
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.details = details
+
+    def to_envelope(self) -> dict[str, Any]:
+        return {"ok": False, "code": self.code, "error": self.message, **self.details}
+
+
+class ActorUnavailable(Exception):
+    """The actor behind a ref is gone; the call never reached (or left) a handler."""
+
+    def __init__(self, actor: str, reason: str) -> None:
+        super().__init__(f"actor {actor!r} {reason}")
+        self.actor = actor
+        self.reason = reason
+
+
+class ActorCrashed(ActorUnavailable):
+    """The actor died of an exception (its ``__cause__``) or was cancelled from outside."""
+
+
+class ActorStopped(ActorUnavailable):
+    """The actor finished cleanly (stopped by its supervisor or by itself)."""
+
+
+@attrs.frozen
+class Later:
+    """Returned by a handler to answer from a task in the actor's nursery instead.
+
+    ``fn(*args)`` runs in the actor's nursery; its return value (or a ToolError it
+    raises) becomes the reply. Any other exception crashes the actor, like a handler's.
+    """
+
+    fn: Callable[..., Awaitable[Any]]
+    args: tuple[Any, ...] = ()
+
+    @classmethod
+    def of(cls, fn: Callable[..., Awaitable[Any]], *args: Any) -> Later:
+        return cls(fn, args)
+
+
+class _Reply:
+    """A one-shot reply slot: the first answer wins, later ones are ignored."""
+
+    __slots__ = ("event", "value", "error")
+
+    def __init__(self) -> None:
+        self.event = trio.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+    def resolve(self, value: Any) -> None:
+        if not self.event.is_set():
+            self.value = value
+            self.event.set()
+
+    def fail(self, error: BaseException) -> None:
+        if not self.event.is_set():
+            self.error = error
+            self.event.set()
+
+
+class ActorRef:
+    """The only handle other code has on an actor: a mailbox address plus its fate."""
+
+    __slots__ = ("name", "_send", "_pending", "_gone")
+
+    def __init__(self, name: str, send: trio.MemorySendChannel) -> None:
+        self.name = name
+        self._send = send
+        self._pending: set[_Reply] = set()
+        self._gone: ActorUnavailable | None = None
+
+    def __repr__(self) -> str:
+        state = "alive" if self._gone is None else type(self._gone).__name__
+        return f"<ActorRef {self.name} {state}>"
+
+    @property
+    def alive(self) -> bool:
+        return self._gone is None
+
+    @property
+    def failure(self) -> ActorUnavailable | None:
+        """Why the actor is gone, or None while it lives."""
+        return self._gone
+
+    async def call(self, msg: Any, *, timeout: float | None = DEFAULT_CALL_TIMEOUT) -> Any:
+        """Send ``msg`` and wait for the handler's answer.
+
+        Raises the handler's :class:`ToolError`, ``ToolError("timeout")`` when no answer
+        comes within ``timeout`` seconds (None waits forever), or
+        :class:`ActorUnavailable` when the actor is or becomes gone.
+        """
+        self._raise_if_gone()
+        reply = _Reply()
+        self._pending.add(reply)
+        try:
+            with trio.move_on_after(float("inf") if timeout is None else timeout) as scope:
+                try:
+                    await self._send.send((msg, reply))
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    self._raise_if_gone()
+                    raise ActorStopped(self.name, "closed its mailbox") from None
+                await reply.event.wait()
+        finally:
+            self._pending.discard(reply)
+        if scope.cancelled_caught:
+            raise ToolError(
+                "timeout",
+                f"{self.name} did not answer {type(msg).__name__} within {timeout:g}s",
+            )
+        if reply.error is not None:
+            raise reply.error
+        if isinstance(reply.value, ToolError):
+            raise reply.value
+        return reply.value
+
+    async def cast(self, msg: Any) -> None:
+        """Send ``msg`` without waiting for an answer (but waiting for mailbox room)."""
+        self._raise_if_gone()
+        try:
+            await self._send.send((msg, None))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            self._raise_if_gone()
+            raise ActorStopped(self.name, "closed its mailbox") from None
+
+    def _raise_if_gone(self) -> None:
+        if self._gone is not None:
+            raise _fresh(self._gone)
+
+    def _mark_gone(self, gone: ActorUnavailable) -> None:
+        """Fail every waiting caller now; later calls fail on entry."""
+        if self._gone is None:
+            self._gone = gone
+        # Callers blocked on a full mailbox wake with ClosedResourceError and raise
+        # the failure; the actor keeps its own clone, so its receive loop is unaffected.
+        self._send.close()
+        for reply in list(self._pending):
+            reply.fail(_fresh(self._gone))
+        self._pending.clear()
+
+
+def _fresh(gone: ActorUnavailable) -> ActorUnavailable:
+    """A new exception per raise: re-raising one shared instance grows its traceback
+    (and keeps every frame it passed through alive) on each call to a dead ref."""
+    copy = type(gone)(gone.actor, gone.reason)
+    copy.__cause__ = gone.__cause__
+    return copy
+
+
+def is_cancellation(exc: BaseException) -> bool:
+    """True for trio.Cancelled, alone or as the only kind inside exception groups."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(is_cancellation(e) for e in exc.exceptions)
+    return isinstance(exc, trio.Cancelled)
+
+
+_actor_ids = itertools.count(1)
+
+
+class Actor:
+    """Base class. Subclasses implement :meth:`handle`, optionally the lifecycle hooks.
+
+    Run it with ``await nursery.start(actor.run)``, which returns its :class:`ActorRef`
+    once :meth:`on_start` has finished, or let a :class:`~browx_actors.supervisor.Supervisor`
+    run it.
+    """
+
+    #: Mailbox capacity; a full mailbox makes senders wait.
+    mailbox_size: int = 64
+
+    def __init__(self, name: str | None = None) -> None:
+        self.name = name or f"{type(self).__name__}-{next(_actor_ids)}"
+        send, self._inbox = trio.open_memory_channel[tuple[Any, _Reply | None]](self.mailbox_size)
+        self._inbox_send = send
+        self.ref = ActorRef(self.name, send.clone())
+        self._nursery: trio.Nursery | None = None
+        self._loop_scope = trio.CancelScope()
+
+    @property
+    def nursery(self) -> trio.Nursery:
+        """The actor's own nursery: tasks here live and die with the actor."""
+        if self._nursery is None:
+            raise RuntimeError(f"{self.name} is not running")
+        return self._nursery
+
+    # -- hooks ------------------------------------------------------------------------
+
+    async def on_start(self) -> None:
+        """Acquire resources before the first message is served."""
+
+    async def handle(self, msg: Any) -> Any:
+        """Answer one message. Raise or return ToolError for expected failures."""
+        raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
+
+    async def on_stop(self) -> None:
+        """Release resources on a graceful stop (bounded by the supervisor's grace)."""
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Ask for a graceful stop: no more messages, then :meth:`on_stop`, then exit.
+
+        Safe to call from any task, any number of times. A supervisor that runs out of
+        grace cancels the actor instead.
+        """
+        self._loop_scope.cancel()
+
+    async def run(self, *, task_status: trio.TaskStatus[ActorRef] = trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                await self.on_start()
+                task_status.started(self.ref)
+                with self._loop_scope:
+                    async for msg, reply in self._inbox:
+                        await self._serve(msg, reply)
+                self._inbox.close()
+                self.ref._mark_gone(ActorStopped(self.name, "stopped"))
+                await self.on_stop()
+                nursery.cancel_scope.cancel()
+        except BaseException as exc:
+            self._inbox.close()
+            if is_cancellation(exc):
+                self.ref._mark_gone(ActorCrashed(self.name, "was cancelled"))
+            else:
+                self._mark_crashed(exc)
+            raise
+        finally:
+            self._nursery = None
+        self.ref._mark_gone(ActorStopped(self.name, "stopped"))
+
+    def _mark_crashed(self, exc: BaseException) -> None:
+        if is_cancellation(exc):
+            return
+        crashed = ActorCrashed(self.name, f"crashed: {exc!r}")
+        crashed.__cause__ = exc
+        self.ref._mark_gone(crashed)
+
+    async def _serve(self, msg: Any, reply: _Reply | None) -> None:
+        try:
+            result = await self.handle(msg)
+        except ToolError as err:
+            result = err
+        except BaseException as exc:
+            # Fail waiting callers before the nursery unwinds: "at once", not after
+            # every sibling task has finished cancelling.
+            self._mark_crashed(exc)
+            raise
+        if isinstance(result, Later):
+            self.nursery.start_soon(self._answer_later, result, reply)
+        elif reply is not None:
+            reply.resolve(result)
+
+    async def _answer_later(self, later: Later, reply: _Reply | None) -> None:
+        try:
+            result = await later.fn(*later.args)
+        except ToolError as err:
+            result = err
+        except BaseException as exc:
+            self._mark_crashed(exc)
+            raise
+        if reply is not None:
+            reply.resolve(result)

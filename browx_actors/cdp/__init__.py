@@ -1,0 +1,66 @@
+"""Raw CDP over trio-websocket: one browser-level socket, flat sessions, Chromium launch/attach.
+
+:mod:`.protocol` is the I/O-free part (messages, errors, routing decisions),
+:mod:`.connection` owns the websocket and its reader task, :mod:`.launcher` owns the
+Chromium process family.
+"""
+
+from .connection import (
+    DEFAULT_BUFFER,
+    DEFAULT_MAX_MESSAGE_SIZE,
+    DEFAULT_TIMEOUT,
+    CdpConnection,
+    CdpSession,
+    CdpSubscription,
+    open_cdp_connection,
+)
+from .launcher import (
+    CHROMIUM_FLAGS,
+    ChromiumError,
+    ChromiumNotFound,
+    ChromiumProcess,
+    ChromiumStartupError,
+    chromium_command,
+    find_chromium,
+    launch_chromium,
+    parse_devtools_active_port,
+    resolve_attach_endpoint,
+)
+from .protocol import (
+    CdpConnectionLost,
+    CdpEndpointError,
+    CdpError,
+    CdpEvent,
+    CdpFailure,
+    CdpSessionLost,
+    CdpStats,
+    CdpTimeout,
+)
+
+__all__ = [
+    "CHROMIUM_FLAGS",
+    "DEFAULT_BUFFER",
+    "DEFAULT_MAX_MESSAGE_SIZE",
+    "DEFAULT_TIMEOUT",
+    "CdpConnection",
+    "CdpConnectionLost",
+    "CdpEndpointError",
+    "CdpError",
+    "CdpEvent",
+    "CdpFailure",
+    "CdpSession",
+    "CdpSessionLost",
+    "CdpStats",
+    "CdpSubscription",
+    "CdpTimeout",
+    "ChromiumError",
+    "ChromiumNotFound",
+    "ChromiumProcess",
+    "ChromiumStartupError",
+    "chromium_command",
+    "find_chromium",
+    "launch_chromium",
+    "open_cdp_connection",
+    "parse_devtools_active_port",
+    "resolve_attach_endpoint",
+]

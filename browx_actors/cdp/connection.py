@@ -1,0 +1,609 @@
+"""One websocket to a browser's CDP endpoint, shared by every flat session on it.
+
+Playwright drives actions on its own socket; this client carries what Trio must own
+(the isolated-world bridge, screencast frames and acks, canvas reads, target and crash
+events), so it is small, allocation-light on the command path and never blocks on a
+slow consumer.
+
+Structure
+    :func:`open_cdp_connection` opens the websocket and runs one reader task in a
+    nursery it owns. Leaving the ``async with`` cancels that nursery and closes the
+    socket: the reader's lifetime *is* the context, there is no "running" flag.
+
+Commands
+    :meth:`CdpConnection.send` takes the next integer id, parks a pending entry under
+    it, writes the command and waits; the reader resolves the entry when the reply
+    with that id arrives. The entry is removed in a ``finally``, so a timeout
+    (:class:`CdpTimeout`) or a cancelled caller leaves nothing behind, and a reply
+    that arrives afterwards is counted as ``unknown_replies`` and dropped. The write
+    itself is shielded from outside cancellation, because a half-written frame would
+    corrupt the socket for every session on it; it is bounded by the command's
+    timeout (at least one second), and a write that stalls past that bound declares
+    the whole connection lost.
+
+Events and the overflow policy
+    Events are routed by their top-level ``sessionId`` (``None`` for browser-level
+    events) to the subscriptions for that session whose ``methods`` match. Each
+    subscription has a bounded buffer. When it is full the reader drops the *newest*
+    event for that subscription only (others still get it) and never waits: a slow
+    screencast consumer must not stall replies for everyone else. Drops are counted
+    in :attr:`CdpSubscription.dropped` and ``CdpConnection.stats().events_dropped``,
+    and the next event that does reach the subscription carries
+    ``dropped_before = <events lost just before it>``, so the gap is visible in the
+    stream itself. Events nobody subscribed to, replies for unknown ids and malformed
+    messages are counted in :meth:`CdpConnection.stats` and otherwise ignored.
+
+Loss
+    When the socket closes (browser exited, crashed or was killed) every pending
+    command fails at once with :class:`CdpConnectionLost` naming the URL and the close
+    reason, later sends fail the same way immediately, and every subscription ends:
+    its iterator first yields what is still buffered, then *raises* the same
+    :class:`CdpConnectionLost` (a stream that silently stopped would hide the crash).
+    A subscription closed by its owner just stops iterating. ``Target.detachedFromTarget``,
+    ``Inspector.detached`` and ``Inspector.targetCrashed``/``Target.targetCrashed`` do
+    the same for one flat session with :class:`CdpSessionLost`; a crashed session is
+    over for good (reattach to the target for a new one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import AsyncExitStack, asynccontextmanager
+from types import TracebackType
+from typing import Any, NoReturn
+
+import attrs
+import outcome
+import trio
+from trio_websocket import (
+    CloseReason,
+    ConnectionClosed,
+    HandshakeError,
+    WebSocketConnection,
+    open_websocket_url,
+)
+
+from .protocol import (
+    LOSS_EVENTS,
+    CdpConnectionLost,
+    CdpEvent,
+    CdpFailure,
+    CdpSessionLost,
+    CdpStats,
+    CdpTimeout,
+    Reply,
+    decode_message,
+    encode_command,
+    error_from_reply,
+    session_losses,
+)
+
+__all__ = [
+    "DEFAULT_BUFFER",
+    "DEFAULT_MAX_MESSAGE_SIZE",
+    "DEFAULT_TIMEOUT",
+    "CdpConnection",
+    "CdpSession",
+    "CdpSubscription",
+    "open_cdp_connection",
+]
+
+DEFAULT_MAX_MESSAGE_SIZE = 256 * 1024 * 1024
+"""Screenshots and large evaluate results are many MiB; trio-websocket's 1 MiB default
+would close the socket with 1009 on the first one."""
+
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_BUFFER = 256
+
+# Read in large chunks: a 5 MB reply in trio-websocket's 4 KiB default reads costs
+# over a thousand parser round trips.
+_RECEIVE_BUFFER_SIZE = 64 * 1024
+# Lets trio-websocket parse the next message while our reader dispatches this one.
+_MESSAGE_QUEUE_SIZE = 16
+# A write gets at least this long before the socket is declared stalled, so a tiny
+# command timeout can only ever time the command out, never condemn the socket.
+_WRITE_GRACE = 1.0
+
+_Ending = Callable[[], CdpFailure]
+
+
+class _Pending:
+    """A command waiting for its reply: settled once, by the reader or by a loss."""
+
+    __slots__ = ("done", "method", "outcome", "session_id")
+
+    def __init__(self, method: str, session_id: str | None) -> None:
+        self.method = method
+        self.session_id = session_id
+        self.done = trio.Event()
+        self.outcome: outcome.Outcome[dict[str, Any]] | None = None
+
+    def settle(self, result: outcome.Outcome[dict[str, Any]]) -> None:
+        if self.outcome is None:
+            self.outcome = result
+            self.done.set()
+
+
+class CdpSubscription:
+    """A bounded stream of events for one session (or the browser, ``session_id=None``).
+
+    Registered as soon as it is created, so no event slips by between subscribing and
+    starting to iterate. Use it as ``async with conn.subscribe(...) as events:`` and
+    ``async for event in events``; leaving the block unsubscribes.
+    """
+
+    def __init__(
+        self,
+        connection: CdpConnection,
+        session_id: str | None,
+        methods: Iterable[str] | None,
+        buffer: int,
+    ) -> None:
+        if buffer < 1:
+            raise ValueError(f"buffer must be at least 1, got {buffer}")
+        self.session_id = session_id
+        self.methods: frozenset[str] | None = None if methods is None else frozenset(methods)
+        self.buffer = buffer
+        self._connection = connection
+        send: trio.MemorySendChannel[CdpEvent]
+        receive: trio.MemoryReceiveChannel[CdpEvent]
+        send, receive = trio.open_memory_channel(buffer)
+        self._send = send
+        self._receive = receive
+        self._gap = 0
+        self._dropped = 0
+        self._ending: _Ending | None = None
+
+    @property
+    def dropped(self) -> int:
+        """Events this subscription lost because its buffer was full."""
+        return self._dropped
+
+    def wants(self, method: str) -> bool:
+        return self.methods is None or method in self.methods
+
+    def _offer(self, event: CdpEvent) -> bool:
+        """Called by the reader: enqueue without waiting, or count a drop."""
+        if self._gap:
+            event = attrs.evolve(event, dropped_before=self._gap)
+        try:
+            self._send.send_nowait(event)
+        except trio.WouldBlock:
+            self._gap += 1
+            self._dropped += 1
+            return False
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            return False
+        self._gap = 0
+        return True
+
+    def _finish(self, ending: _Ending | None) -> None:
+        """End the stream; buffered events are still delivered, then ``ending()`` raises."""
+        if self._ending is None:
+            self._ending = ending
+        self._send.close()
+
+    def close(self) -> None:
+        """Unsubscribe. Iteration stops after what is already buffered."""
+        self._connection._unsubscribe(self)
+        self._finish(None)
+
+    async def receive(self) -> CdpEvent:
+        """The next event. Raises the loss error, or :exc:`trio.EndOfChannel` once closed."""
+        try:
+            return await self._receive.receive()
+        except trio.EndOfChannel:
+            if self._ending is not None:
+                raise self._ending() from None
+            raise
+
+    def receive_nowait(self) -> CdpEvent:
+        """A buffered event, or :exc:`trio.WouldBlock`; ends like :meth:`receive`."""
+        try:
+            return self._receive.receive_nowait()
+        except trio.EndOfChannel:
+            if self._ending is not None:
+                raise self._ending() from None
+            raise
+
+    def __aiter__(self) -> CdpSubscription:
+        return self
+
+    async def __anext__(self) -> CdpEvent:
+        try:
+            return await self.receive()
+        except trio.EndOfChannel:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> CdpSubscription:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (
+            f"<CdpSubscription session={self.session_id} methods={self.methods} "
+            f"buffer={self.buffer} dropped={self._dropped}>"
+        )
+
+
+class CdpSession:
+    """A flat session to one target: commands carry its ``sessionId`` on the shared socket."""
+
+    def __init__(self, connection: CdpConnection, session_id: str, target_id: str) -> None:
+        self.connection = connection
+        self.session_id = session_id
+        self.target_id = target_id
+        self._lost: str | None = None
+
+    @property
+    def lost(self) -> str | None:
+        """Why the session ended, or ``None`` while it is usable."""
+        return self._lost
+
+    def _lost_error(self) -> CdpSessionLost:
+        assert self._lost is not None
+        return CdpSessionLost(self.session_id, self._lost, self.target_id)
+
+    async def send(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> dict[str, Any]:
+        if self._lost is not None:
+            raise self._lost_error()
+        return await self.connection.send(
+            method, params, session_id=self.session_id, timeout=timeout
+        )
+
+    def subscribe(
+        self, *, methods: Iterable[str] | None = None, buffer: int = DEFAULT_BUFFER
+    ) -> CdpSubscription:
+        if self._lost is not None:
+            subscription = CdpSubscription(self.connection, self.session_id, methods, buffer)
+            subscription._finish(self._lost_error)
+            return subscription
+        return self.connection.subscribe(self.session_id, methods=methods, buffer=buffer)
+
+    async def detach(self, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Detach from the target. A no-op if the session is already gone."""
+        if self._lost is not None:
+            return
+        try:
+            await self.connection.send(
+                "Target.detachFromTarget", {"sessionId": self.session_id}, timeout=timeout
+            )
+        except CdpFailure:
+            # Already detached by the browser while we asked: that is what we wanted.
+            if self._lost is None:
+                raise
+            return
+        self.connection._end_session(self.session_id, "detached by its owner")
+
+    def __repr__(self) -> str:
+        state = f" lost={self._lost!r}" if self._lost else ""
+        return f"<CdpSession {self.session_id} target={self.target_id}{state}>"
+
+
+class CdpConnection:
+    """The browser-level CDP client. Built by :func:`open_cdp_connection`."""
+
+    def __init__(self, websocket: WebSocketConnection, url: str) -> None:
+        self.url = url
+        self._ws = websocket
+        self._next_id = 1
+        self._pending: dict[int, _Pending] = {}
+        self._subscriptions: dict[str | None, list[CdpSubscription]] = {}
+        self._sessions: dict[str, CdpSession] = {}
+        self._lost: str | None = None
+        self._lost_event = trio.Event()
+        self._reader_scope = trio.CancelScope()
+        self._commands_sent = 0
+        self._replies = 0
+        self._events = 0
+        self._events_unrouted = 0
+        self._events_dropped = 0
+        self._unknown_replies = 0
+        self._malformed = 0
+
+    @property
+    def lost(self) -> str | None:
+        """Why the connection ended, or ``None`` while it is usable."""
+        return self._lost
+
+    async def wait_lost(self) -> str:
+        """Wait until the connection ends; returns why (an attached browser's owner
+        has no process to watch, only this)."""
+        await self._lost_event.wait()
+        assert self._lost is not None
+        return self._lost
+
+    # -- commands ---------------------------------------------------------------
+
+    async def send(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        session_id: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> dict[str, Any]:
+        """Send one command and return its ``result``.
+
+        Raises :class:`CdpError` for an error reply, :class:`CdpTimeout` after
+        ``timeout`` seconds (``math.inf`` waits forever), :class:`CdpConnectionLost`
+        or :class:`CdpSessionLost` if the socket or the session goes away.
+        """
+        await trio.lowlevel.checkpoint_if_cancelled()
+        if self._lost is not None:
+            raise CdpConnectionLost(self._lost)
+        command_id = self._next_id
+        self._next_id = command_id + 1
+        pending = _Pending(method, session_id)
+        self._pending[command_id] = pending
+        written = False
+        start = trio.current_time()
+        write_budget = max(timeout, _WRITE_GRACE)
+        try:
+            # One scope for the whole call (scopes are not free on this path). It is
+            # shielded while writing, because a frame cut in half by a cancellation
+            # would corrupt the socket for every session on it; the write still has a
+            # deadline of its own. Then the shield drops and the command's timeout
+            # governs the wait for the reply.
+            with trio.CancelScope(deadline=start + write_budget, shield=True) as scope:
+                try:
+                    await self._ws.send_message(
+                        encode_command(command_id, method, params, session_id)
+                    )
+                except ConnectionClosed as exc:
+                    self._lose(self._closed_message(exc.reason))
+                else:
+                    self._commands_sent += 1
+                written = True
+                if write_budget != timeout:
+                    scope.deadline = start + timeout
+                scope.shield = False
+                await pending.done.wait()
+        finally:
+            del self._pending[command_id]
+        if pending.outcome is None:
+            if not written:
+                self._abandon(
+                    f"CDP connection to {self.url} abandoned: writing {method} stalled for "
+                    f"{write_budget:g} s and may have left a partial frame on the socket"
+                )
+                raise CdpConnectionLost(self._lost or "")
+            raise CdpTimeout(method, timeout, session_id)
+        return pending.outcome.unwrap()
+
+    def _abandon(self, message: str) -> None:
+        """Give up on a socket we can no longer trust: fail everyone, stop reading."""
+        self._lose(message)
+        self._reader_scope.cancel()
+
+    # -- sessions and subscriptions --------------------------------------------------
+
+    async def attach(self, target_id: str, *, timeout: float = DEFAULT_TIMEOUT) -> CdpSession:
+        """Open a flat session to ``target_id`` (``Target.attachToTarget``, flatten)."""
+        result = await self.send(
+            "Target.attachToTarget", {"targetId": target_id, "flatten": True}, timeout=timeout
+        )
+        session = CdpSession(self, result["sessionId"], target_id)
+        self._sessions[session.session_id] = session
+        return session
+
+    def subscribe(
+        self,
+        session_id: str | None,
+        *,
+        methods: Iterable[str] | None = None,
+        buffer: int = DEFAULT_BUFFER,
+    ) -> CdpSubscription:
+        """Subscribe to events of one flat session, or browser-level events for ``None``."""
+        subscription = CdpSubscription(self, session_id, methods, buffer)
+        if self._lost is not None:
+            subscription._finish(self._connection_lost_error)
+        else:
+            self._subscriptions.setdefault(session_id, []).append(subscription)
+        return subscription
+
+    def _unsubscribe(self, subscription: CdpSubscription) -> None:
+        subscriptions = self._subscriptions.get(subscription.session_id)
+        if subscriptions is not None and subscription in subscriptions:
+            subscriptions.remove(subscription)
+            if not subscriptions:
+                del self._subscriptions[subscription.session_id]
+
+    def stats(self) -> CdpStats:
+        return CdpStats(
+            url=self.url,
+            commands_sent=self._commands_sent,
+            replies=self._replies,
+            events=self._events,
+            events_unrouted=self._events_unrouted,
+            events_dropped=self._events_dropped,
+            unknown_replies=self._unknown_replies,
+            malformed=self._malformed,
+            pending=len(self._pending),
+            subscriptions=sum(len(s) for s in self._subscriptions.values()),
+            sessions=len(self._sessions),
+            lost=self._lost,
+        )
+
+    # -- the reader ----------------------------------------------------------------
+
+    async def _read(self) -> None:
+        with self._reader_scope:
+            try:
+                while True:
+                    self._on_message(await self._ws.get_message())
+            except ConnectionClosed as exc:
+                self._lose(self._closed_message(exc.reason))
+            except Exception as exc:
+                # A bug in dispatch: fail every caller loudly, then crash the nursery.
+                self._lose(f"CDP connection to {self.url} reader crashed: {exc!r}")
+                raise
+
+    def _on_message(self, raw: str | bytes) -> None:
+        message = decode_message(raw)
+        if type(message) is Reply:
+            self._on_reply(message)
+        elif type(message) is CdpEvent:
+            self._on_event(message)
+        else:
+            self._malformed += 1
+
+    def _on_reply(self, reply: Reply) -> None:
+        pending = self._pending.get(reply.id)
+        if pending is None or pending.outcome is not None:
+            self._unknown_replies += 1
+            return
+        self._replies += 1
+        if reply.error is not None:
+            pending.settle(outcome.Error(error_from_reply(pending.method, reply.error)))
+        else:
+            assert reply.result is not None
+            pending.settle(outcome.Value(reply.result))
+
+    def _on_event(self, event: CdpEvent) -> None:
+        self._events += 1
+        wanted = False
+        for subscription in self._subscriptions.get(event.session_id, ()):
+            if subscription.methods is None or event.method in subscription.methods:
+                wanted = True
+                if not subscription._offer(event):
+                    self._events_dropped += 1
+        if not wanted:
+            self._events_unrouted += 1
+        if event.method in LOSS_EVENTS:
+            targets = {sid: session.target_id for sid, session in self._sessions.items()}
+            for loss in session_losses(event, targets):
+                self._end_session(loss.session_id, loss.reason)
+
+    # -- endings -------------------------------------------------------------------
+
+    def _connection_lost_error(self) -> CdpConnectionLost:
+        assert self._lost is not None
+        return CdpConnectionLost(self._lost)
+
+    def _closed_message(self, reason: CloseReason | None) -> str:
+        if reason is None:
+            detail = "closed"
+        else:
+            detail = f"{reason.name} ({reason.code})"
+            if reason.reason:
+                detail += f": {reason.reason}"
+            if reason.code == 1006:
+                detail += " - the browser went away without closing the socket"
+        return f"CDP connection to {self.url} closed: {detail}"
+
+    def _lose(self, message: str) -> None:
+        """Fail every pending command and end every subscription, once."""
+        if self._lost is not None:
+            return
+        self._lost = message
+        self._lost_event.set()
+        for pending in self._pending.values():
+            pending.settle(outcome.Error(CdpConnectionLost(message)))
+        subscriptions = [s for group in self._subscriptions.values() for s in group]
+        self._subscriptions.clear()
+        for subscription in subscriptions:
+            subscription._finish(self._connection_lost_error)
+        self._sessions.clear()
+
+    def _end_session(self, session_id: str, reason: str) -> None:
+        session = self._sessions.pop(session_id, None)
+        target_id = None
+        if session is not None:
+            target_id = session.target_id
+            session._lost = reason
+
+        def ending() -> CdpSessionLost:
+            return CdpSessionLost(session_id, reason, target_id)
+
+        for pending in self._pending.values():
+            if pending.session_id == session_id:
+                pending.settle(outcome.Error(ending()))
+        for subscription in self._subscriptions.pop(session_id, ()):
+            subscription._finish(ending)
+
+    def __repr__(self) -> str:
+        state = f" lost={self._lost!r}" if self._lost else ""
+        return f"<CdpConnection {self.url} pending={len(self._pending)}{state}>"
+
+
+def _raise_unwrapped(group: BaseExceptionGroup[BaseException]) -> NoReturn:
+    """Re-raise the one real exception from our nursery's group.
+
+    The reader never fails on its own account (it converts a closed socket into a
+    loss), so a group here holds the body's exception plus at most Cancelled
+    siblings; callers should see ``CdpConnectionLost``, not a group around it.
+    """
+    real = [e for e in group.exceptions if not isinstance(e, trio.Cancelled)]
+    if len(real) > 1:
+        raise group
+    sole = real[0] if real else group.exceptions[0]
+    context = sole.__context__
+    try:
+        raise sole
+    finally:
+        sole.__context__ = context
+        del sole, context
+
+
+@asynccontextmanager
+async def open_cdp_connection(
+    ws_url: str,
+    *,
+    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+    connect_timeout: float = 10.0,
+    disconnect_timeout: float = 2.0,
+) -> AsyncIterator[CdpConnection]:
+    """Connect to a browser websocket endpoint (``ws://host:port/devtools/browser/...``).
+
+    Failing to connect raises :class:`CdpConnectionLost` naming the URL. On exit
+    anything still waiting on the connection fails with :class:`CdpConnectionLost`
+    ("closed by its owner"), the reader is cancelled, and the socket is closed
+    (politely for up to ``disconnect_timeout`` seconds, then abruptly).
+    """
+    async with AsyncExitStack() as stack:
+        try:
+            websocket = await stack.enter_async_context(
+                open_websocket_url(
+                    ws_url,
+                    max_message_size=max_message_size,
+                    message_queue_size=_MESSAGE_QUEUE_SIZE,
+                    receive_buffer_size=_RECEIVE_BUFFER_SIZE,
+                    connect_timeout=connect_timeout,
+                    disconnect_timeout=disconnect_timeout,
+                )
+            )
+        except (HandshakeError, ConnectionClosed, OSError) as exc:
+            raise CdpConnectionLost(
+                f"CDP connection to {ws_url} could not be opened: {exc!r}"
+            ) from exc
+        connection = CdpConnection(websocket, ws_url)
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(connection._read)
+                try:
+                    yield connection
+                finally:
+                    connection._lose(f"CDP connection to {ws_url} closed by its owner")
+                    nursery.cancel_scope.cancel()
+        except BaseExceptionGroup as group:
+            _raise_unwrapped(group)
+        finally:
+            # A bounded close handshake; past it (a hung browser, an abandoned socket)
+            # the cancelled aclose() still closes the TCP stream, and trio-websocket's
+            # own exit then finds the socket closed and has nothing left to wait for.
+            with trio.move_on_after(disconnect_timeout):
+                await websocket.aclose()

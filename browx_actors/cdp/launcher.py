@@ -1,0 +1,383 @@
+"""Start Debian's headless Chromium with a CDP endpoint, or find an existing one.
+
+Chromium is a family of processes: the browser, two zygotes, GPU and utility
+processes, renderers, and crashpad handlers that double-fork into sessions of their
+own. Stopping the browser process alone leaves children dying on their own schedule,
+so :func:`launch_chromium` starts it in a new session (its pid is the process group
+id), and on exit it asks the browser to quit, then SIGKILLs the whole group and any
+stray process whose command line names our private profile directory (the crashpad
+handlers), and waits until none is left. The exit path is shielded: a cancelled
+owner still leaves no browser behind.
+
+The profile lives in a private temporary directory, removed on exit. ``XDG_CONFIG_HOME``
+and ``XDG_CACHE_HOME`` point inside it too, so crash reports and caches never land
+in the user's home.
+
+Chromium picks its own debugging port (``--remote-debugging-port=0``) and writes
+``<user-data-dir>/DevToolsActivePort`` (port, then the browser websocket path); we
+poll for that file rather than parse stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import urllib.parse
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import attrs
+import httpx
+import trio
+
+from .protocol import CdpEndpointError
+
+__all__ = [
+    "CHROMIUM_FLAGS",
+    "ChromiumError",
+    "ChromiumNotFound",
+    "ChromiumProcess",
+    "ChromiumStartupError",
+    "chromium_command",
+    "find_chromium",
+    "launch_chromium",
+    "parse_devtools_active_port",
+    "resolve_attach_endpoint",
+]
+
+CHROMIUM_FLAGS: tuple[str, ...] = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--no-default-browser-check",
+    # Without these the browser floods a closed network with connection attempts.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-breakpad",
+    # Containers give /dev/shm 64 MB; Chromium then crashes renderers under load.
+    "--disable-dev-shm-usage",
+    # Pages in background targets must keep running timers and painting frames.
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
+    "--disable-renderer-backgrounding",
+    "--mute-audio",
+    "--hide-scrollbars",
+    "--password-store=basic",
+    "--use-mock-keychain",
+    "--remote-debugging-port=0",
+    "about:blank",
+)
+"""Flags for an automation browser. ``--headless`` is left out when ``headless=False``;
+the trailing ``about:blank`` is the start page (Chromium reads switches anywhere on
+its command line, so ``extra_args`` may follow it)."""
+
+DEVTOOLS_ACTIVE_PORT = "DevToolsActivePort"
+LOG_NAME = "browx-chromium.log"
+
+_POLL_INTERVAL = 0.02
+_TERM_GRACE = 3.0
+_KILL_WAIT = 2.0
+_STDERR_TAIL = 2000
+
+
+class ChromiumError(Exception):
+    """Base for failures to find or start Chromium."""
+
+
+class ChromiumNotFound(ChromiumError):
+    pass
+
+
+class ChromiumStartupError(ChromiumError):
+    pass
+
+
+@attrs.frozen
+class ChromiumProcess:
+    """A running Chromium and its browser-level CDP endpoint."""
+
+    pid: int
+    ws_url: str
+    port: int
+    user_data_dir: Path
+    executable: str
+    process: trio.Process = attrs.field(repr=False)
+
+    @property
+    def http_url(self) -> str:
+        """The DevTools HTTP base (``/json/version``, ``/json/list``)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    async def wait_exit(self) -> int:
+        """Wait for the browser process to exit and return its returncode (-N: signal N)."""
+        return await self.process.wait()
+
+
+def find_chromium(explicit: str | os.PathLike[str] | None = None) -> str:
+    """The browser executable: ``explicit``, else ``$BROWX_CHROMIUM``, else ``chromium``.
+
+    A named executable that does not exist is an error, not a reason to fall back:
+    the user asked for that one.
+    """
+    for source, candidate in (
+        ("the explicit executable", explicit),
+        ("BROWX_CHROMIUM", os.environ.get("BROWX_CHROMIUM")),
+    ):
+        if candidate:
+            found = shutil.which(os.fspath(candidate))
+            if found is None:
+                raise ChromiumNotFound(
+                    f"{source} {os.fspath(candidate)!r} is not an executable file. Install "
+                    "Debian's chromium (`apt-get install chromium`) or point BROWX_CHROMIUM "
+                    "at a Chromium executable."
+                )
+            return found
+    found = shutil.which("chromium")
+    if found is None:
+        raise ChromiumNotFound(
+            "Chromium was not found: there is no `chromium` on PATH and BROWX_CHROMIUM is "
+            "not set. Install Debian's chromium (`apt-get install chromium`) or set "
+            "BROWX_CHROMIUM to the browser executable."
+        )
+    return found
+
+
+def chromium_command(
+    executable: str,
+    user_data_dir: str | os.PathLike[str],
+    *,
+    headless: bool = True,
+    extra_args: Iterable[str] = (),
+) -> list[str]:
+    flags = [f for f in CHROMIUM_FLAGS if headless or f != "--headless"]
+    return [executable, *flags, f"--user-data-dir={os.fspath(user_data_dir)}", *extra_args]
+
+
+def parse_devtools_active_port(text: str) -> tuple[int, str] | None:
+    """``(port, browser websocket path)`` from DevToolsActivePort, or ``None`` if the
+    file is not complete yet."""
+    lines = text.splitlines()
+    if len(lines) < 2:
+        return None
+    port_text, path = lines[0].strip(), lines[1].strip()
+    if not port_text.isdigit() or not path.startswith("/"):
+        return None
+    port = int(port_text)
+    if not 0 < port < 65536:
+        return None
+    return port, path
+
+
+def _read_endpoint(user_data_dir: Path) -> tuple[int, str] | None:
+    try:
+        text = (user_data_dir / DEVTOOLS_ACTIVE_PORT).read_text()
+    except (FileNotFoundError, UnicodeDecodeError):
+        return None
+    return parse_devtools_active_port(text)
+
+
+def _log_tail(log_path: Path) -> str:
+    try:
+        with open(log_path, "rb") as log:
+            log.seek(0, os.SEEK_END)
+            size = log.tell()
+            log.seek(max(0, size - _STDERR_TAIL))
+            tail = log.read().decode("utf-8", "replace").strip()
+    except OSError:
+        return "(no stderr captured)"
+    return tail or "(stderr was empty)"
+
+
+def _child_env(user_data_dir: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["XDG_CONFIG_HOME"] = str(user_data_dir / ".config")
+    env["XDG_CACHE_HOME"] = str(user_data_dir / ".cache")
+    return env
+
+
+async def _await_endpoint(
+    process: trio.Process, user_data_dir: Path, executable: str, startup_timeout: float
+) -> tuple[int, str]:
+    log_path = user_data_dir / LOG_NAME
+    with trio.move_on_after(startup_timeout):
+        while True:
+            endpoint = _read_endpoint(user_data_dir)
+            if endpoint is not None:
+                return endpoint
+            returncode = process.returncode
+            if returncode is not None:
+                raise ChromiumStartupError(
+                    f"Chromium ({executable}) exited with code {returncode} before it "
+                    f"opened its DevTools endpoint. Last stderr:\n{_log_tail(log_path)}"
+                )
+            await trio.sleep(_POLL_INTERVAL)
+    raise ChromiumStartupError(
+        f"Chromium ({executable}) did not write {DEVTOOLS_ACTIVE_PORT} within "
+        f"{startup_timeout:g} s. Last stderr:\n{_log_tail(log_path)}"
+    )
+
+
+# -- stopping: the whole family, not just the browser process ---------------------------
+
+
+def _live_members(pgid: int, marker: bytes) -> list[int]:
+    """Live (non-zombie) processes in group ``pgid`` or whose command line has ``marker``.
+
+    Linux only (``/proc``); elsewhere the process-group kill is all we can do.
+    """
+    members: list[int] = []
+    me = os.getpid()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return members
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            state, pgrp = fields[0], int(fields[2])
+            if state in (b"Z", b"X"):
+                continue
+            if pgrp == pgid:
+                members.append(int(entry))
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if marker in f.read():
+                    members.append(int(entry))
+        except (OSError, IndexError, ValueError):
+            continue
+    return members
+
+
+def _kill(pid: int, sig: int, *, group: bool = False) -> None:
+    try:
+        if group:
+            os.killpg(pid, sig)
+        else:
+            os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+async def _stop(process: trio.Process, user_data_dir: Path) -> None:
+    """Quit gracefully if we can, then make sure every process of this browser is gone."""
+    pgid = process.pid
+    marker = os.fsencode(str(user_data_dir))
+    if process.returncode is None:
+        _kill(process.pid, signal.SIGTERM)
+        with trio.move_on_after(_TERM_GRACE):
+            await process.wait()
+    with trio.move_on_after(_KILL_WAIT):
+        while True:
+            _kill(pgid, signal.SIGKILL, group=True)
+            stray = _live_members(pgid, marker)
+            for pid in stray:
+                _kill(pid, signal.SIGKILL)
+            if process.returncode is not None and not stray:
+                break
+            await trio.sleep(0.01)
+    await process.wait()
+
+
+@asynccontextmanager
+async def launch_chromium(
+    executable: str | os.PathLike[str] | None = None,
+    *,
+    headless: bool = True,
+    extra_args: Sequence[str] = (),
+    startup_timeout: float = 30.0,
+) -> AsyncIterator[ChromiumProcess]:
+    """Run a private Chromium for the duration of the block.
+
+    Raises :class:`ChromiumNotFound` if there is no browser to run and
+    :class:`ChromiumStartupError` (with the tail of its stderr) if it exits or stays
+    silent before writing its DevTools endpoint.
+    """
+    path = find_chromium(executable)
+    user_data_dir = Path(tempfile.mkdtemp(prefix="browx-chromium-"))
+    try:
+        command = chromium_command(
+            path, user_data_dir, headless=headless, extra_args=extra_args
+        )
+        with open(user_data_dir / LOG_NAME, "wb") as log:
+            try:
+                process = await trio.lowlevel.open_process(
+                    command,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=log,
+                    start_new_session=True,
+                    env=_child_env(user_data_dir),
+                )
+            except OSError as exc:
+                raise ChromiumStartupError(f"could not start {path}: {exc}") from exc
+        try:
+            port, ws_path = await _await_endpoint(process, user_data_dir, path, startup_timeout)
+            yield ChromiumProcess(
+                pid=process.pid,
+                ws_url=f"ws://127.0.0.1:{port}{ws_path}",
+                port=port,
+                user_data_dir=user_data_dir,
+                executable=path,
+                process=process,
+            )
+        finally:
+            with trio.CancelScope(shield=True):
+                await _stop(process, user_data_dir)
+    finally:
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(shutil.rmtree, user_data_dir, True)
+
+
+# -- attaching to a browser someone else runs ----------------------------------------
+
+_UNROUTABLE_HOSTS = frozenset({"0.0.0.0", "::", "[::]"})
+
+
+async def resolve_attach_endpoint(endpoint: str, *, timeout: float = 10.0) -> str:
+    """The browser websocket URL for ``endpoint``.
+
+    A ``ws://``/``wss://`` URL is returned as is. An ``http(s)://host:port`` base (a
+    remote Chrome, browserless, a grid's CDP endpoint) is asked for ``/json/version``
+    and its ``webSocketDebuggerUrl`` is returned; if that names a bind-all address
+    (``0.0.0.0``), the host we reached it on is substituted.
+    """
+    parts = urllib.parse.urlsplit(endpoint)
+    if parts.scheme in ("ws", "wss") and parts.netloc:
+        return endpoint
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise CdpEndpointError(
+            f"CDP endpoint {endpoint!r} is neither a ws:// (wss://) browser URL nor an "
+            "http:// (https://) DevTools base such as http://127.0.0.1:9222"
+        )
+    version_url = urllib.parse.urlunsplit(
+        (parts.scheme, parts.netloc, parts.path.rstrip("/") + "/json/version", "", "")
+    )
+    try:
+        async with httpx.AsyncClient(timeout=timeout) as client:
+            response = await client.get(version_url)
+            response.raise_for_status()
+            ws_url = response.json()["webSocketDebuggerUrl"]
+    except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
+        raise CdpEndpointError(
+            f"could not read webSocketDebuggerUrl from {version_url}: {exc!r}"
+        ) from exc
+    if not isinstance(ws_url, str) or not ws_url.startswith(("ws://", "wss://")):
+        raise CdpEndpointError(
+            f"{version_url} gave webSocketDebuggerUrl {ws_url!r}, not a websocket URL"
+        )
+    reported = urllib.parse.urlsplit(ws_url)
+    if reported.hostname in _UNROUTABLE_HOSTS and parts.hostname:
+        host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
+        netloc = f"{host}:{reported.port}" if reported.port else host
+        ws_url = urllib.parse.urlunsplit(reported._replace(netloc=netloc))
+    return ws_url

@@ -1,0 +1,105 @@
+"""``make demo``: a scripted agent session against the real server over stdio MCP.
+
+It serves the bundled page (a sign-up form and a member list) on loopback, starts
+``browx-actors serve`` as a subprocess through the MCP SDK's stdio client, and plays
+what an agent would do: open a session, read the page, fill the form (the password as
+a registered secret), submit, verify, and save a screenshot to the workspace. Each
+step's result is printed as the agent would see it.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+
+import trio
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def serve_directory(directory: Path) -> Iterator[str]:
+    """An HTTP server on 127.0.0.1 for ``directory``; yields its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _print_step(number: int, tool: str, args: dict, envelope: dict) -> None:
+    shown = {k: v for k, v in envelope.items() if k != "snapshot"}
+    print(f"\n[{number}] {tool} {json.dumps(args)}")
+    if "snapshot" in envelope:
+        print(envelope["snapshot"])
+    print(json.dumps(shown, indent=2)[:2000])
+
+
+async def run_demo(base_url: str, workspace: Path) -> int:
+    env = {**os.environ, "BROWX_CAPABILITIES": "secrets", "BROWX_WORKSPACE": str(workspace)}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "browx_actors", "serve"], env=env)
+    steps = [
+        ("open_session", {"session": "demo"}),
+        ("navigate", {"session": "demo", "url": f"{base_url}/index.html"}),
+        ("snapshot", {"session": "demo"}),
+        ("register_secret", {"session": "demo", "name": "PASSWORD", "value": "correct horse battery"}),
+        ("fill", {"session": "demo", "selector": "#email", "value": "linus@example.com"}),
+        ("fill", {"session": "demo", "selector": "#password", "value": "<PASSWORD>"}),
+        ("select", {"session": "demo", "selector": "#plan", "values": ["Pro"]}),
+        ("click", {"session": "demo", "selector": "#terms"}),
+        ("click", {"session": "demo", "ref": "<ref of the Create account button>"}),
+        ("verify_text", {"session": "demo", "text": "Welcome, linus@example.com!"}),
+        ("verify_count", {"session": "demo", "selector": "#members li", "count": 3}),
+        ("find", {"session": "demo", "role": "listitem", "text": "linus"}),
+        ("screenshot", {"session": "demo", "path": "demo/after-signup.png"}),
+        ("runtime_status", {}),
+        ("close_session", {"session": "demo"}),
+    ]
+    failures = 0
+    refs: dict[str, str] = {}
+    async with Client(params) as client:
+        tools = await client.list_tools()
+        print(f"server offers {len(tools.tools)} tools: {', '.join(t.name for t in tools.tools)}")
+        for number, (tool, args) in enumerate(steps, 1):
+            if args.get("ref", "").startswith("<ref"):
+                args = {**args, "ref": refs.get("Create account", "missing")}
+            result = await client.call_tool(tool, args)
+            envelope = json.loads(result.content[0].text)
+            if tool == "snapshot":
+                # Act by ref, the way an agent reads refs out of the snapshot.
+                refs.update(re.findall(r'button "([^"]+)" \[ref=(e\d+)\]', envelope.get("snapshot", "")))
+            _print_step(number, tool, args, envelope)
+            if not envelope.get("ok"):
+                failures += 1
+    print(f"\ndemo finished: {len(steps) - failures} of {len(steps)} steps ok; "
+          f"screenshot in {workspace / 'demo' / 'after-signup.png'}")
+    return 1 if failures else 0
+
+
+def main() -> int:
+    page_dir = Path(str(resources.files("browx_actors") / "demo_page"))
+    workspace = Path(os.environ.get("BROWX_WORKSPACE") or ".browx").resolve()
+    with serve_directory(page_dir) as base_url:
+        return trio.run(run_demo, base_url, workspace)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

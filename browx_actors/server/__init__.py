@@ -1,0 +1,1 @@
+"""The server side of browx-actors: the protocol layer and the one dispatch path."""

@@ -1,0 +1,90 @@
+"""Render docs/tools.md from the tool declarations, so the reference cannot drift.
+
+``python -m browx_actors.server.docs > docs/tools.md``; a test checks the file is current.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .schema import Param
+from .tools import all_tools
+
+HEADER = """# Tools
+
+Generated from the tool declarations by `python -m browx_actors.server.docs`; do not
+edit by hand. Every result is one JSON envelope: `{"ok": true, ...}` or
+`{"ok": false, "code": "...", "error": "...", ...}`. Over MCP it is the first text
+content and `structuredContent`, with `isError` set when `ok` is false; screenshots
+also ride as image content.
+
+Every tool that names a `session` defaults it to `"default"`, which opens by itself on
+first use. Arguments are checked before anything runs: an unknown or mistyped argument
+answers `bad-arg` with `field` naming it.
+
+## Error codes
+
+| code | meaning |
+| --- | --- |
+| `bad-arg` | an argument is missing, unknown, of the wrong type or out of range; `field` names it |
+| `capability-denied` | the tool's capability is off on the server or the client; `capability` names it |
+| `unknown-tool` | no tool by that name |
+| `unknown-session` | no open session by that id (only `default` opens by itself) |
+| `session-exists` | `open_session` for an id that is already open |
+| `unknown-engine` | `open_session` with an engine that does not exist |
+| `engine-unavailable` | a native engine that this build does not include yet |
+| `browser-crashed` | the session's Chromium died; the message says how. The id is free again afterwards |
+| `browser-unavailable` | Chromium could not be started or reached |
+| `stale-element` | the ref no longer points at a live element: take a new snapshot |
+| `target-not-found` | no element matches the selector |
+| `action-failed` | Playwright refused the action (not visible, not editable, covered...) |
+| `navigation-failed` | the URL could not be loaded |
+| `timeout` | the wait or action did not finish in time |
+| `verification-failed` | a `verify_*` check disagreed; `expected` and `actual` say how |
+| `eval-error` | the JavaScript threw; the message is the page's error |
+| `too-large` | a value exceeds its stated limit |
+| `not-visible` | the element has no visible box to capture |
+| `internal` | a bug in the server; the call failed, the server keeps running |
+
+## Action results
+
+`click`, `hover`, `fill`, `press`, `select` and `scroll` answer in one shape:
+`ok`, `action`, `target` (the element's ref, role and name), `navigation`
+(`changed`, `from`, `to`), `structure` (`appeared` and `removed` nodes with refs, or
+null after a navigation), `console` (errors logged meanwhile), `element` (the target's
+state after), `settled` (`by`: `animation-frame` or `domcontentloaded`, and timings)
+and `warnings`. A selector that matches several elements acts on the first and warns.
+"""
+
+
+def _param_row(p: Param) -> str:
+    kind = p.type if p.items is None else f"{p.type} of {p.items}"
+    if p.properties:
+        kind += " {" + ", ".join(p.properties) + "}"
+    notes = []
+    if p.required:
+        notes.append("required")
+    if p.default is not None:
+        notes.append(f"default `{p.default!r}`".replace("'", '"'))
+    if p.enum:
+        notes.append("one of " + ", ".join(f"`{v}`" for v in p.enum))
+    if p.minimum is not None or p.maximum is not None:
+        notes.append(f"range {p.minimum:g}..{p.maximum:g}" if p.minimum is not None and p.maximum is not None
+                     else f"min {p.minimum:g}" if p.minimum is not None else f"max {p.maximum:g}")
+    return f"| `{p.name}` | {kind} | {p.description} {'; '.join(notes)} |"
+
+
+def render() -> str:
+    parts = [HEADER]
+    for tool in all_tools():
+        parts.append(f"\n## `{tool.name}`\n\ncapability: `{tool.capability}`\n\n{tool.description}\n")
+        if tool.params:
+            parts.append("| argument | type | notes |\n| --- | --- | --- |")
+            parts.extend(_param_row(p) for p in tool.params)
+        else:
+            parts.append("No arguments.")
+    return "\n".join(parts) + "\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(render())

@@ -1,0 +1,168 @@
+"""Reading tools of the chromium engine: snapshot, find, text_search and verify_*.
+
+All of them ask the page agent (``agent.js``), which keeps refs stable for as long as
+their elements live. Verification tools answer ``ok: false`` with code
+``verification-failed`` and the expected and actual values when the page disagrees,
+because an assertion that fails is what the agent needs to notice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from ..actor import ToolError
+from .chromium import ChromiumSession
+from .pageagent import AGENT_KEY
+from .web_actions import first_line
+
+__all__ = ["find", "snapshot", "text_search", "verify_attribute", "verify_count", "verify_text",
+           "verify_value", "verify_visible"]
+
+
+async def _agent(session: ChromiumSession, method: str, arg: Any) -> Any:
+    """The agent call, with its thrown ``stale-element:`` / ``not-found:`` as codes."""
+    try:
+        return await session.agent(method, arg)
+    except PlaywrightError as err:
+        message = first_line(err)
+        for code in ("stale-element", "not-found"):
+            marker = f"{code}:"
+            if marker in message:
+                detail = message.split(marker, 1)[1].strip()
+                raise ToolError("target-not-found" if code == "not-found" else code, detail) from err
+        raise ToolError("page-error", message) from err
+
+
+async def snapshot(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
+    result = await _agent(session, "snapshot", {
+        "scope": args.get("scope"),
+        "maxNodes": args["maxNodes"],
+        "omit": args.get("omit") or [],
+    })
+    return {
+        "ok": True,
+        "url": result["url"],
+        "title": result["title"],
+        "snapshot": result["text"],
+        "nodeCount": result["nodeCount"],
+        "truncated": result["truncated"],
+    }
+
+
+async def find(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
+    query = {k: args[k] for k in ("role", "name", "text", "testId") if args.get(k) is not None}
+    if not query:
+        raise ToolError("bad-arg", "give at least one of role, name, text, testId", field="role")
+    result = await _agent(session, "find", {**query, "exact": args["exact"], "limit": args["limit"],
+                                            "scope": args.get("scope")})
+    return {"ok": True, "matches": result["matches"], "count": result["count"],
+            "truncated": result["count"] > len(result["matches"])}
+
+
+async def text_search(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
+    result = await _agent(session, "textSearch", {"query": args["query"], "limit": args["limit"],
+                                                  "caseSensitive": args["caseSensitive"]})
+    return {"ok": True, "matches": result["matches"], "count": result["count"],
+            "truncated": result["count"] > len(result["matches"])}
+
+
+# -- verification ---------------------------------------------------------------------
+
+
+def _verdict(check: str, passed: bool, expected: Any, actual: Any, **extra: Any) -> dict[str, Any]:
+    if passed:
+        return {"ok": True, "check": check, "passed": True, "expected": expected, "actual": actual, **extra}
+    raise ToolError(
+        "verification-failed",
+        f"{check}: expected {expected!r}, found {actual!r}",
+        check=check, passed=False, expected=expected, actual=actual, **extra,
+    )
+
+
+def _one_target(args: dict[str, Any]) -> dict[str, Any]:
+    given = [n for n in ("ref", "selector") if args.get(n) is not None]
+    if len(given) != 1:
+        raise ToolError("bad-arg", "give exactly one of ref, selector",
+                        field=given[1] if given else "ref")
+    return {given[0]: args[given[0]]}
+
+
+async def _describe(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any] | None:
+    """The target's state, or None when a selector matches nothing."""
+    target = _one_target(args)
+    if "ref" in target:
+        state = await _agent(session, "describe", target["ref"])
+        if state is None:
+            raise ToolError("stale-element", f"ref {target['ref']} no longer points at a live element",
+                            ref=target["ref"])
+        return state
+
+    async def by_selector() -> dict[str, Any] | None:
+        locator = session.page.locator(target["selector"])
+        if await locator.count() == 0:
+            return None
+        return await locator.first.evaluate(f"el => window[{AGENT_KEY!r}].describe(el)")
+
+    try:
+        return await session.pw(by_selector)
+    except PlaywrightError as err:
+        raise ToolError("bad-arg", f"selector: {first_line(err)}", field="selector") from err
+
+
+async def verify_visible(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
+    state = await _describe(session, args)
+    visible = bool(state and state["visible"])
+    return _verdict("visible", visible, True, visible, element=state)
+
+
+async def verify_text(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
+    text = args["text"]
+    if args.get("ref") is None and args.get("selector") is None:
+        found = await _agent(session, "textSearch", {"query": text, "limit": 1, "caseSensitive": True})
+        return _verdict("text", found["count"] > 0, text, f"{found['count']} matches on the page",
+                        matches=found["matches"])
+    state = await _describe(session, args)
+    actual = (state or {}).get("text") or ""
+    passed = actual == text if args["exact"] else text in actual
+    return _verdict("text", passed, text, actual)
+
+
+async def verify_value(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
+    state = await _describe(session, args)
+    if state is None:
+        raise ToolError("target-not-found", "no element matches the selector")
+    actual = state.get("value")
+    return _verdict("value", actual == args["value"], args["value"], actual)
+
+
+async def verify_attribute(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
+    target = _one_target(args)
+    name = args["name"]
+
+    async def read() -> str | None:
+        page = session.page
+        if "ref" in target:
+            handle = await page.evaluate_handle(f"r => window[{AGENT_KEY!r}].resolve(r)", target["ref"])
+            element = handle.as_element()
+            if element is None:
+                raise ToolError("stale-element", f"ref {target['ref']} no longer points at a live element",
+                                ref=target["ref"])
+        else:
+            locator = page.locator(target["selector"])
+            if await locator.count() == 0:
+                raise ToolError("target-not-found", f"no element matches selector {target['selector']!r}")
+            element = await locator.first.element_handle()
+        return await element.get_attribute(name)
+
+    actual = await session.pw(read)
+    return _verdict(f"attribute {name}", actual == args["value"], args["value"], actual)
+
+
+async def verify_count(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
+    try:
+        actual = await session.pw(session.page.locator(args["selector"]).count)
+    except PlaywrightError as err:
+        raise ToolError("bad-arg", f"selector: {first_line(err)}", field="selector") from err
+    return _verdict("count", actual == args["count"], args["count"], actual)

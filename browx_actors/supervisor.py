@@ -1,0 +1,374 @@
+"""Supervisors: actors that start, watch and restart other actors, after Erlang/OTP.
+
+A :class:`Supervisor` runs each child actor in its own cancel scope inside the
+supervisor's nursery. When a child's task ends, the supervisor learns it through its
+own mailbox (so exits, restarts and dynamic start/stop requests are handled one at a
+time, in order) and applies the OTP rules:
+
+* restart type: ``permanent`` children are always restarted, ``transient`` ones only
+  after an abnormal exit (an exception), ``temporary`` ones never;
+* strategy: ``one_for_one`` restarts just the child that exited; ``one_for_all`` stops
+  every other child (reverse start order) and restarts them all (in start order);
+  ``rest_for_one`` does the same for the exited child and the ones started after it.
+  Temporary children stopped this way are not restarted, as in OTP.
+* intensity: more than ``intensity`` restarts within ``period`` seconds means the
+  failure is not transient. The supervisor stops all children in reverse start order
+  and crashes with :class:`SupervisorEscalation`, so its own parent decides.
+
+Stopping a child is graceful first (``Actor.stop``: no more messages, then
+``on_stop``) and forced after the child spec's ``shutdown`` grace (its cancel scope is
+cancelled). Every exit and restart is appended to an :class:`EventLog` that the runtime
+reports.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import trio
+
+from .actor import Actor, ActorRef, ActorUnavailable, ToolError
+
+__all__ = [
+    "ChildSpec",
+    "EventLog",
+    "Restart",
+    "StartChild",
+    "Strategy",
+    "Supervisor",
+    "SupervisorEscalation",
+    "SupervisorEvent",
+    "TerminateChild",
+    "WhichChildren",
+    "ChildInfo",
+]
+
+
+class Restart(enum.Enum):
+    PERMANENT = "permanent"
+    TRANSIENT = "transient"
+    TEMPORARY = "temporary"
+
+
+class Strategy(enum.Enum):
+    ONE_FOR_ONE = "one_for_one"
+    ONE_FOR_ALL = "one_for_all"
+    REST_FOR_ONE = "rest_for_one"
+
+
+class SupervisorEscalation(Exception):
+    """Raised by a supervisor whose children restarted too often; its parent decides."""
+
+
+@attrs.frozen
+class ChildSpec:
+    """How to (re)start one child: ``factory`` builds a fresh actor for every start."""
+
+    id: str
+    factory: Callable[[], Actor]
+    restart: Restart = Restart.PERMANENT
+    #: Seconds a graceful stop may take before the child is cancelled.
+    shutdown: float = 5.0
+
+
+@attrs.frozen
+class SupervisorEvent:
+    """One line of the tree's history: ``kind`` is started, exited, restarted,
+    stopped or escalated."""
+
+    at: float
+    supervisor: str
+    child: str
+    kind: str
+    reason: str = ""
+
+
+class EventLog:
+    """A bounded history of supervisor events plus restart counts per child."""
+
+    def __init__(self, maxlen: int = 500) -> None:
+        self.events: deque[SupervisorEvent] = deque(maxlen=maxlen)
+        self.restarts: dict[str, int] = {}
+        self._changed = trio.Event()
+
+    def emit(self, supervisor: str, child: str, kind: str, reason: str = "") -> None:
+        self.events.append(SupervisorEvent(trio.current_time(), supervisor, child, kind, reason))
+        if kind == "restarted":
+            key = f"{supervisor}/{child}"
+            self.restarts[key] = self.restarts.get(key, 0) + 1
+        self._changed.set()
+        self._changed = trio.Event()
+
+    async def wait_for(self, predicate: Callable[[SupervisorEvent], bool]) -> SupervisorEvent:
+        """Wait until an event matching ``predicate`` has been emitted (past or future)."""
+        while True:
+            for event in self.events:
+                if predicate(event):
+                    return event
+            await self._changed.wait()
+
+
+# -- messages -------------------------------------------------------------------------
+
+
+@attrs.frozen
+class StartChild:
+    spec: ChildSpec
+
+
+@attrs.frozen
+class TerminateChild:
+    id: str
+
+
+@attrs.frozen
+class WhichChildren:
+    pass
+
+
+@attrs.frozen
+class ChildInfo:
+    id: str
+    name: str
+    restart: str
+    alive: bool
+
+
+@attrs.frozen
+class _ChildExited:
+    child: _Child
+    generation: int
+    error: BaseException | None
+
+
+# -- the supervisor -------------------------------------------------------------------
+
+
+@attrs.define(eq=False)
+class _Child:
+    spec: ChildSpec
+    actor: Actor | None = None
+    scope: trio.CancelScope | None = None
+    done: trio.Event = attrs.Factory(trio.Event)
+    #: Bumped on every start so a late exit notice of an older run is ignored.
+    generation: int = 0
+    #: Set while the supervisor itself is stopping the child.
+    stopping: bool = False
+
+    @property
+    def ref(self) -> ActorRef | None:
+        return None if self.actor is None else self.actor.ref
+
+
+class Supervisor(Actor):
+    """An actor whose job is its children. Talk to it with StartChild, TerminateChild
+    and WhichChildren; read its history from ``events``."""
+
+    def __init__(
+        self,
+        name: str,
+        children: list[ChildSpec] | tuple[ChildSpec, ...] = (),
+        *,
+        strategy: Strategy = Strategy.ONE_FOR_ONE,
+        intensity: int = 3,
+        period: float = 5.0,
+        events: EventLog | None = None,
+    ) -> None:
+        super().__init__(name)
+        self.strategy = strategy
+        self.intensity = intensity
+        self.period = period
+        self.events = events if events is not None else EventLog()
+        self._initial = list(children)
+        self._children: list[_Child] = []
+        self._restart_times: deque[float] = deque()
+
+    # -- lookups usable by the owner of the supervisor --------------------------------
+
+    def child_ref(self, child_id: str) -> ActorRef | None:
+        """The current ref of a running child (a restart gives it a new ref)."""
+        child = self._find(child_id)
+        return None if child is None else child.ref
+
+    def child_ids(self) -> list[str]:
+        return [c.spec.id for c in self._children]
+
+    # -- actor hooks ------------------------------------------------------------------
+
+    async def on_start(self) -> None:
+        for spec in self._initial:
+            child = _Child(spec)
+            self._children.append(child)
+            await self._start(child)
+
+    async def on_stop(self) -> None:
+        await self._stop_children(list(self._children), reason="shutdown")
+
+    async def handle(self, msg: Any) -> Any:
+        match msg:
+            case _ChildExited():
+                await self._child_exited(msg)
+            case StartChild(spec):
+                if self._find(spec.id) is not None:
+                    raise ToolError("already-started", f"{self.name} already has a child {spec.id!r}")
+                child = _Child(spec)
+                self._children.append(child)
+                try:
+                    return await self._start(child)
+                except Exception as exc:
+                    # A child that fails to start is the caller's failure, not a bug
+                    # in the supervisor: its running siblings must not go down with it.
+                    self._children.remove(child)
+                    raise _start_failure(spec.id, exc)
+                except BaseException:
+                    self._children.remove(child)
+                    raise
+            case TerminateChild(child_id):
+                child = self._find(child_id)
+                if child is None:
+                    raise ToolError("not-found", f"{self.name} has no child {child_id!r}")
+                await self._stop_children([child], reason="terminated")
+                self._children.remove(child)
+                return True
+            case WhichChildren():
+                return [
+                    ChildInfo(c.spec.id, c.actor.name if c.actor else "", c.spec.restart.value,
+                              c.ref is not None and c.ref.alive)
+                    for c in self._children
+                ]
+            case _:
+                raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
+
+    # -- starting and stopping --------------------------------------------------------
+
+    def _find(self, child_id: str) -> _Child | None:
+        return next((c for c in self._children if c.spec.id == child_id), None)
+
+    async def _start(self, child: _Child) -> ActorRef:
+        child.generation += 1
+        child.stopping = False
+        child.done = trio.Event()
+        child.actor = child.spec.factory()
+        child.scope = trio.CancelScope()
+        ref = await self.nursery.start(self._run_child, child, child.generation)
+        self.events.emit(self.name, child.spec.id, "started")
+        return ref
+
+    async def _run_child(
+        self, child: _Child, generation: int, *, task_status: trio.TaskStatus[ActorRef]
+    ) -> None:
+        """Run one incarnation of a child. A failure before it started propagates to
+        whoever asked for the start; after that, exits become mailbox messages."""
+        assert child.actor is not None and child.scope is not None
+        started = False
+
+        class _Status:
+            def started(self, value: ActorRef) -> None:
+                nonlocal started
+                started = True
+                task_status.started(value)
+
+        error: BaseException | None = None
+        try:
+            with child.scope:
+                try:
+                    await child.actor.run(task_status=_Status())  # type: ignore[arg-type]
+                except Exception as exc:
+                    if not started:
+                        raise
+                    error = exc
+        finally:
+            child.done.set()
+        if child.scope.cancelled_caught and error is None and not child.stopping:
+            error = RuntimeError("cancelled from outside its supervisor")
+        if not child.stopping:
+            # A full mailbox delays this notice but never loses it. A supervisor that
+            # is itself stopping has closed its mailbox and no longer restarts anyone.
+            with contextlib.suppress(ActorUnavailable):
+                await self.ref.cast(_ChildExited(child, generation, error))
+
+    async def _stop_children(self, children: list[_Child], *, reason: str) -> None:
+        """Stop children in reverse start order: graceful, then cancelled after grace."""
+        order = {id(c): i for i, c in enumerate(self._children)}
+        for child in sorted(children, key=lambda c: order.get(id(c), -1), reverse=True):
+            if child.done.is_set() or child.actor is None:
+                continue
+            child.stopping = True
+            child.actor.stop()
+            with trio.move_on_after(child.spec.shutdown):
+                await child.done.wait()
+            if not child.done.is_set():
+                assert child.scope is not None
+                child.scope.cancel()
+                await child.done.wait()
+            self.events.emit(self.name, child.spec.id, "stopped", reason)
+
+    # -- the OTP rules ----------------------------------------------------------------
+
+    async def _child_exited(self, msg: _ChildExited) -> None:
+        child = msg.child
+        if child not in self._children or msg.generation != child.generation:
+            return  # a notice about an incarnation we already replaced or removed
+        reason = "normal" if msg.error is None else f"abnormal: {msg.error!r}"
+        self.events.emit(self.name, child.spec.id, "exited", reason)
+        if not _wants_restart(child.spec.restart, abnormal=msg.error is not None):
+            self._children.remove(child)
+            return
+        if self._intensity_exceeded():
+            self.events.emit(
+                self.name, child.spec.id, "escalated",
+                f"more than {self.intensity} restarts in {self.period:g}s",
+            )
+            await self._stop_children(list(self._children), reason="escalation")
+            raise SupervisorEscalation(
+                f"{self.name}: more than {self.intensity} restarts in {self.period:g}s "
+                f"(last: {child.spec.id} {reason})"
+            ) from msg.error
+
+        index = self._children.index(child)
+        if self.strategy is Strategy.ONE_FOR_ONE:
+            affected = [child]
+        elif self.strategy is Strategy.ONE_FOR_ALL:
+            affected = list(self._children)
+        else:
+            affected = self._children[index:]
+        siblings = [c for c in affected if c is not child]
+        await self._stop_children(siblings, reason=f"sibling {child.spec.id} exited")
+        for sibling in siblings:
+            if sibling.spec.restart is Restart.TEMPORARY:
+                self._children.remove(sibling)
+        for restarting in [c for c in affected if c in self._children]:
+            await self._start(restarting)
+            self.events.emit(self.name, restarting.spec.id, "restarted", reason)
+
+    def _intensity_exceeded(self) -> bool:
+        now = trio.current_time()
+        self._restart_times.append(now)
+        while self._restart_times and self._restart_times[0] <= now - self.period:
+            self._restart_times.popleft()
+        return len(self._restart_times) > self.intensity
+
+
+def _start_failure(child_id: str, exc: Exception) -> ToolError:
+    """The child's own ToolError if that is all its start raised, else ``start-failed``."""
+    leaf: BaseException = exc
+    while isinstance(leaf, BaseExceptionGroup) and len(leaf.exceptions) == 1:
+        leaf = leaf.exceptions[0]
+    if isinstance(leaf, ToolError):
+        return leaf
+    err = ToolError("start-failed", f"{child_id} did not start: {leaf!r}")
+    err.__cause__ = exc
+    return err
+
+
+def _wants_restart(restart: Restart, *, abnormal: bool) -> bool:
+    if restart is Restart.PERMANENT:
+        return True
+    if restart is Restart.TRANSIENT:
+        return abnormal
+    return False
