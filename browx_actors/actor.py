@@ -227,7 +227,8 @@ class Actor:
         self._inbox_send = send
         self.ref = ActorRef(self.name, send.clone())
         self._nursery: trio.Nursery | None = None
-        self._loop_scope = trio.CancelScope()
+        self._stopping = False
+        self._receive_scope = trio.CancelScope()
 
     @property
     def nursery(self) -> trio.Nursery:
@@ -251,12 +252,14 @@ class Actor:
     # -- lifecycle --------------------------------------------------------------------
 
     def stop(self) -> None:
-        """Ask for a graceful stop: no more messages, then :meth:`on_stop`, then exit.
+        """Ask for a graceful stop: finish the message in hand, take no more, run
+        :meth:`on_stop`, exit.
 
         Safe to call from any task, any number of times. A supervisor that runs out of
         grace cancels the actor instead.
         """
-        self._loop_scope.cancel()
+        self._stopping = True
+        self._receive_scope.cancel()
 
     async def run(self, *, task_status: trio.TaskStatus[ActorRef] = trio.TASK_STATUS_IGNORED) -> None:
         try:
@@ -264,9 +267,14 @@ class Actor:
                 self._nursery = nursery
                 await self.on_start()
                 task_status.started(self.ref)
-                with self._loop_scope:
-                    async for msg, reply in self._inbox:
-                        await self._serve(msg, reply)
+                while not self._stopping:
+                    # Only the wait for the next message is cancellable by stop(): a
+                    # message already taken is answered first, as in OTP.
+                    with trio.CancelScope() as self._receive_scope:
+                        msg, reply = await self._inbox.receive()
+                    if self._receive_scope.cancelled_caught:
+                        break
+                    await self._serve(msg, reply)
                 self._inbox.close()
                 self.ref._mark_gone(ActorStopped(self.name, "stopped"))
                 await self.on_stop()

@@ -24,6 +24,12 @@
  * Iframes are not walked: every frame runs its own copy of this script (init scripts
  * run in every frame), so a frame's content is snapshotted through that frame. Here an
  * iframe is one `iframe "title" [ref=eN]` line.
+ *
+ * What page script cannot see, this agent does not guess: click handlers added with
+ * addEventListener (only role, tabindex>=0, onclick= and contenteditable make a plain
+ * element interactive), closed shadow roots, and visibility flipped by a class change
+ * (changes() notices hidden / aria-hidden / style / open attribute flips and
+ * insertions, not restyling through classes).
  */
 (() => {
   'use strict';
@@ -886,6 +892,14 @@
     }
   }
 
+  /**
+   * snapshot({scope?, maxNodes? = 2000, omit? = [], includeHidden? = false, urls? = 'auto'})
+   *   -> {text, nodeCount, truncated, refCount, title, url}
+   * `scope` is a ref or CSS selector; `omit` lists roles to drop (their content is
+   * lifted; 'text' drops text lines); `urls` is true, false or 'auto' (link urls are
+   * listed while the snapshot holds at most URL_AUTO_LINKS links). `nodeCount` counts
+   * printed lines, `refCount` the refs among them.
+   */
   function snapshot(opts) {
     opts = opts || {};
     const maxNodes = opts.maxNodes === undefined || opts.maxNodes === null ? 2000 : Number(opts.maxNodes);

@@ -14,25 +14,27 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..actor import ToolError
 from .chromium import ChromiumSession
-from .pageagent import AGENT_KEY
+from .pageagent import AGENT_KEY, agent_error
 from .web_actions import first_line
 
 __all__ = ["find", "snapshot", "text_search", "verify_attribute", "verify_count", "verify_text",
            "verify_value", "verify_visible"]
 
 
+#: Agent error codes as the agent sees them, mapped to the codes tools answer with.
+_AGENT_CODES = {"not-found": "target-not-found", "bad-selector": "bad-arg", "bad-arg": "bad-arg"}
+
+
 async def _agent(session: ChromiumSession, method: str, arg: Any) -> Any:
-    """The agent call, with its thrown ``stale-element:`` / ``not-found:`` as codes."""
+    """The agent call, with the codes it throws (``stale-element: ...``) as ToolErrors."""
     try:
         return await session.agent(method, arg)
     except PlaywrightError as err:
-        message = first_line(err)
-        for code in ("stale-element", "not-found"):
-            marker = f"{code}:"
-            if marker in message:
-                detail = message.split(marker, 1)[1].strip()
-                raise ToolError("target-not-found" if code == "not-found" else code, detail) from err
-        raise ToolError("page-error", message) from err
+        found = agent_error(str(err))
+        if found is None:
+            raise ToolError("page-error", first_line(err)) from err
+        code, detail = found
+        raise ToolError(_AGENT_CODES.get(code, code), detail) from err
 
 
 async def snapshot(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
