@@ -52,7 +52,8 @@ answers `bad-arg` with `field` naming it.
 `ok`, `action`, `target` (the element's ref, role and name), `navigation`
 (`changed`, `from`, `to`), `structure` (`appeared` and `removed` nodes with refs, or
 null after a navigation), `console` (errors logged meanwhile), `element` (the target's
-state after), `settled` (`by`: `animation-frame` or `domcontentloaded`, and timings)
+state after), `settled` (`by`: `task-turn`, `network-idle+task-turn` when the action
+started requests, or `domcontentloaded` after a navigation; and timings)
 and `warnings`. A selector that matches several elements acts on the first and warns.
 """
 

@@ -13,6 +13,7 @@ once with :class:`BrowserLost` as the cause and ends; the runtime turns that int
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import itertools
 from collections import deque
@@ -91,6 +92,42 @@ class ConsoleLog:
         ]
 
 
+class RequestTracker:
+    """Requests in flight on the page, counted on the Playwright thread.
+
+    An action that starts requests (a fetch behind "Load more", a form post) has not
+    settled until they finish; :meth:`wait_idle` lets the action wait for exactly
+    those, never for a fixed time.
+    """
+
+    def __init__(self) -> None:
+        self.started = 0
+        self._inflight: set[Any] = set()
+        self._idle: Any = None
+
+    def on_request(self, request: Any) -> None:
+        self.started += 1
+        self._inflight.add(request)
+
+    def on_done(self, request: Any) -> None:
+        self._inflight.discard(request)
+        if not self._inflight and self._idle is not None:
+            self._idle.set()
+
+    async def wait_idle(self, timeout: float) -> bool:
+        """On the Playwright thread: wait until nothing is in flight; False on timeout."""
+        if not self._inflight:
+            return True
+        self._idle = asyncio.Event()
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            self._idle = None
+
+
 class ChromiumSession(Actor):
     engine = "chromium"
 
@@ -118,6 +155,7 @@ class ChromiumSession(Actor):
         self.console = ConsoleLog()
         #: Main-frame navigations so far (counted on the Playwright thread).
         self.navigations = 0
+        self.requests = RequestTracker()
         self.secrets: dict[str, str] = {}
         self.started_at = trio.current_time()
 
@@ -150,6 +188,9 @@ class ChromiumSession(Actor):
         self.page.on("console", self._on_console)
         self.page.on("pageerror", self._on_page_error)
         self.page.on("framenavigated", self._on_frame_navigated)
+        self.page.on("request", self.requests.on_request)
+        self.page.on("requestfinished", self.requests.on_done)
+        self.page.on("requestfailed", self.requests.on_done)
         self.target_id = await self.pw(_target_id_of, self.context, self.page)
         self.cdp = await self.browser.cdp.attach(self.target_id)
         self.nursery.start_soon(self._watch_browser, self.browser)

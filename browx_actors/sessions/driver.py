@@ -14,6 +14,24 @@ from typing import Any
 import trio
 
 from .aiobridge import AsyncioThread
+from .pageagent import AGENT_KEY
+
+
+#: Selector engine name: ``browxref=e12`` resolves a snapshot ref through the page
+#: agent, so actions by ref are one Playwright locator call with full actionability.
+REF_ENGINE = "browxref"
+
+_REF_ENGINE_SOURCE = f"""{{
+  query(root, ref) {{
+    const agent = window[{AGENT_KEY!r}];
+    const el = agent ? agent.resolve(ref) : null;
+    return el && (root === document || root.contains(el)) ? el : null;
+  }},
+  queryAll(root, ref) {{
+    const el = this.query(root, ref);
+    return el ? [el] : [];
+  }}
+}}"""
 
 
 class PlaywrightDriver:
@@ -29,7 +47,12 @@ class PlaywrightDriver:
                 from playwright.async_api import async_playwright
 
                 self._manager = async_playwright()
-                self._playwright = await self.bridge.run(self._manager.start)
+                playwright = await self.bridge.run(self._manager.start)
+                # Engines register before any context exists; every page gets it.
+                await self.bridge.run(
+                    functools.partial(playwright.selectors.register, REF_ENGINE, script=_REF_ENGINE_SOURCE)
+                )
+                self._playwright = playwright
         return self._playwright
 
     async def connect_over_cdp(self, ws_url: str, *, timeout_ms: float = 30_000) -> Any:

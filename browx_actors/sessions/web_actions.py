@@ -7,12 +7,15 @@ until its effects have settled and reports them in one shape::
     {ok, action, target, navigation: {changed, from, to}, structure: {appeared, removed},
      console: [errors logged meanwhile], element: <state after>, settled, warnings}
 
-"Settled" is event-driven, never a fixed sleep: a navigation the action started is
-awaited to ``domcontentloaded``; otherwise the page gets one animation frame plus one
-task turn, so synchronous handlers, their DOM writes and the next paint are done.
+"Settled" is event-driven, never a fixed sleep: requests the action started are awaited
+until they finish (``network-idle``), a navigation it started until
+``domcontentloaded``, and then the page gets one task turn (``task-turn``) so that event
+handlers, microtasks and zero-delay timers have run before the changes are read.
 
 The body of every action runs as one coroutine on the Playwright thread, so the whole
-action is one hop across the bridge.
+action is one hop across the bridge: one evaluate to mark the page and describe the
+target, one Playwright locator action (refs resolve through the ``browxref`` selector
+engine, so actionability checks apply to them too), one evaluate to read the changes.
 """
 
 from __future__ import annotations
@@ -26,29 +29,47 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ..actor import ToolError
 from .chromium import ChromiumSession
+from .driver import REF_ENGINE
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 
 __all__ = ["ACTIONS", "first_line", "resolve_target", "run_action"]
 
 _A = f"window[{AGENT_KEY!r}]"
-_MARK_AND_RESOLVE = f"""(ref) => {{
+
+#: Marks the page for change tracking and describes the target, in one round trip.
+#: A selector that is not plain CSS (role=, text=, ...) answers ``notCss`` and is
+#: counted through Playwright instead.
+_PREPARE = f"""([ref, selector, point]) => {{
   const a = {_A};
-  if (!a) return "missing";
+  if (!a) return {{missing: true}};
   a.mark();
-  return ref === null ? null : a.resolve(ref);
+  if (ref !== null) {{
+    const el = a.resolve(ref);
+    return el ? {{count: 1, target: a.describe(el)}} : {{stale: true}};
+  }}
+  if (selector !== null) {{
+    let found;
+    try {{ found = document.querySelectorAll(selector); }} catch (e) {{ return {{notCss: true}}; }}
+    return {{count: found.length, target: found.length ? a.describe(found[0]) : null}};
+  }}
+  return {{count: 0, target: point ? a.hit(point[0], point[1]) : null}};
 }}"""
-_AFTER = f"""([el, limit]) => new Promise(resolve => requestAnimationFrame(() => setTimeout(() => {{
+
+#: After the action: one task turn (handlers, microtasks and timers of 0 ms have run),
+#: then the changes since the mark and the target's state.
+_AFTER = f"""([ref, limit]) => new Promise(resolve => setTimeout(() => {{
   const a = {_A};
   if (!a) return resolve(null);
-  resolve({{
-    changes: a.changes({{limit}}),
-    element: el && el.isConnected ? a.describe(el) : null,
-  }});
-}}, 0)))"""
-_HIT = f"([x, y]) => {_A} ? {_A}.hit(x, y) : null"
+  let changes = null, element = null;
+  try {{ changes = a.changes({{limit}}); }} catch (e) {{}}
+  try {{ element = ref ? a.describe(ref) : null; }} catch (e) {{}}
+  resolve({{changes, element}});
+}}, 0))"""
 
 ACTION_TIMEOUT_MS = 10_000
 NAVIGATION_SETTLE_MS = 15_000
+#: Requests an action started get this long to finish before it reports anyway.
+NETWORK_SETTLE_S = 3.0
 
 
 def _target_label(args: dict[str, Any]) -> str:
@@ -59,44 +80,46 @@ def _target_label(args: dict[str, Any]) -> str:
     return "coords"
 
 
-async def resolve_target(page: Any, args: dict[str, Any], warnings: list[str]) -> Any:
-    """The element an action targets (marking the page for change tracking)."""
-    ref = args.get("ref")
-    selector = args.get("selector")
-    if ref is None:
-        if await page.evaluate(_MARK_AND_RESOLVE, None) == "missing":
-            await page.evaluate(AGENT_SOURCE)
-            await page.evaluate(_MARK_AND_RESOLVE, None)
-    else:
-        handle = await page.evaluate_handle(_MARK_AND_RESOLVE, ref)
-        element = handle.as_element()
-        if element is None and await handle.json_value() == "missing":
-            await page.evaluate(AGENT_SOURCE)
-            element = (await page.evaluate_handle(_MARK_AND_RESOLVE, ref)).as_element()
-        if element is None:
-            raise ToolError(
-                "stale-element",
-                f"ref {ref} no longer points at a live element; take a new snapshot",
-                ref=ref,
-            )
-        return element
+def first_line(err: BaseException) -> str:
+    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+
+
+async def _prepare(page: Any, args: dict[str, Any], warnings: list[str]) -> tuple[Any, Any]:
+    """Mark the page and find the target: ``(locator or None, target description)``."""
+    ref, selector = args.get("ref"), args.get("selector")
+    point = [args["coords"]["x"], args["coords"]["y"]] if args.get("coords") else None
+    found = await page.evaluate(_PREPARE, [ref, selector, point])
+    if found.get("missing"):
+        await page.evaluate(AGENT_SOURCE)
+        found = await page.evaluate(_PREPARE, [ref, selector, point])
+    if ref is not None:
+        if found.get("stale"):
+            raise ToolError("stale-element",
+                            f"ref {ref} no longer points at a live element; take a new snapshot", ref=ref)
+        return page.locator(f"{REF_ENGINE}={ref}"), found["target"]
     if selector is None:
-        return None
+        return None, found["target"]
     locator = page.locator(selector)
-    try:
-        count = await locator.count()
-    except PlaywrightError as err:
-        raise ToolError("bad-arg", f"selector {selector!r} is not valid: {first_line(err)}",
-                        field="selector") from err
+    if found.get("notCss"):
+        try:
+            count = await locator.count()
+        except PlaywrightError as err:
+            raise ToolError("bad-arg", f"selector {selector!r} is not valid: {first_line(err)}",
+                            field="selector") from err
+        target = await locator.first.evaluate(f"el => {_A}.describe(el)") if count else None
+    else:
+        count, target = found["count"], found["target"]
     if count == 0:
         raise ToolError("target-not-found", f"no element matches selector {selector!r}", selector=selector)
     if count > 1:
         warnings.append(f"selector {selector!r} matched {count} elements; acted on the first")
-    return await locator.first.element_handle(timeout=ACTION_TIMEOUT_MS)
+    return locator.first, target
 
 
-def first_line(err: BaseException) -> str:
-    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+async def resolve_target(page: Any, args: dict[str, Any], warnings: list[str]) -> Any:
+    """The element handle of a ref or selector target (for tools that need a handle)."""
+    locator, _ = await _prepare(page, args, warnings)
+    return await locator.element_handle(timeout=ACTION_TIMEOUT_MS)
 
 
 async def _perform(
@@ -105,22 +128,17 @@ async def _perform(
     args: dict[str, Any],
     act: Callable[[Any, Any], Awaitable[None]],
 ) -> dict[str, Any]:
-    """Resolve, act, settle and report (runs on the Playwright thread)."""
+    """Prepare, act, settle and report (runs on the Playwright thread)."""
     page = session.page
     warnings: list[str] = []
     from_url = page.url
     navigations = session.navigations
+    requests_before = session.requests.started
     console_seq = session.console.last_seq
     started = time.perf_counter()
-    element = await resolve_target(page, args, warnings)
-    target = None
-    if element is not None:
-        target = await page.evaluate(f"(el) => {_A}.describe(el)", element)
-    elif args.get("coords"):
-        coords = args["coords"]
-        target = await page.evaluate(_HIT, [coords["x"], coords["y"]])
+    locator, target = await _prepare(page, args, warnings)
     try:
-        await act(page, element)
+        await act(page, locator)
     except PlaywrightTimeout as err:
         raise ToolError("timeout", f"{action} on {_target_label(args)}: {first_line(err)}") from err
     except PlaywrightError as err:
@@ -130,22 +148,25 @@ async def _perform(
         raise ToolError("action-failed", f"{action} on {_target_label(args)}: {message}") from err
     acted_ms = (time.perf_counter() - started) * 1000
 
+    settled_by = ["task-turn"]
+    if session.requests.started != requests_before:
+        if await session.requests.wait_idle(NETWORK_SETTLE_S):
+            settled_by.insert(0, "network-idle")
+        else:
+            warnings.append(f"requests the {action} started were still running after {NETWORK_SETTLE_S:g}s")
     navigated = session.navigations != navigations or page.url != from_url
-    structure = None
-    element_after = None
+    structure = element_after = None
     if navigated:
         try:
             await page.wait_for_load_state("domcontentloaded", timeout=NAVIGATION_SETTLE_MS)
-            settled_by = "domcontentloaded"
+            settled_by = ["domcontentloaded"]
         except PlaywrightTimeout:
-            settled_by = "timeout"
+            settled_by = ["timeout"]
             warnings.append("the navigation did not reach domcontentloaded in time")
     else:
-        after = await page.evaluate(_AFTER, [element, 20])
-        settled_by = "animation-frame"
+        after = await page.evaluate(_AFTER, [(target or {}).get("ref"), 20])
         if after is not None:
-            structure = after["changes"]
-            element_after = after["element"]
+            structure, element_after = after["changes"], after["element"]
     return {
         "ok": True,
         "action": action,
@@ -154,7 +175,7 @@ async def _perform(
         "structure": structure,
         "console": session.console.since(console_seq, errors_only=True),
         "element": element_after,
-        "settled": {"by": settled_by, "actedMs": round(acted_ms, 1),
+        "settled": {"by": "+".join(settled_by), "actedMs": round(acted_ms, 1),
                     "totalMs": round((time.perf_counter() - started) * 1000, 1)},
         "warnings": warnings,
     }
@@ -181,13 +202,13 @@ async def click(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any
     options = {"button": args["button"], "click_count": args["clickCount"],
                "modifiers": args["modifiers"] or []}
 
-    async def act(page: Any, element: Any) -> None:
-        if element is None:
+    async def act(page: Any, locator: Any) -> None:
+        if locator is None:
             c = args["coords"]
             await page.mouse.click(c["x"], c["y"], button=options["button"],
                                    click_count=options["click_count"])
         else:
-            await element.click(timeout=ACTION_TIMEOUT_MS, **options)
+            await locator.click(timeout=ACTION_TIMEOUT_MS, **options)
 
     return await run_action(session, "click", args, act)
 
@@ -195,11 +216,11 @@ async def click(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any
 async def hover(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
     _require_target(args, coords=True)
 
-    async def act(page: Any, element: Any) -> None:
-        if element is None:
+    async def act(page: Any, locator: Any) -> None:
+        if locator is None:
             await page.mouse.move(args["coords"]["x"], args["coords"]["y"])
         else:
-            await element.hover(timeout=ACTION_TIMEOUT_MS)
+            await locator.hover(timeout=ACTION_TIMEOUT_MS)
 
     return await run_action(session, "hover", args, act)
 
@@ -207,10 +228,10 @@ async def hover(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any
 async def fill(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
     _require_target(args, coords=False)
 
-    async def act(page: Any, element: Any) -> None:
-        await element.fill(args["value"], timeout=ACTION_TIMEOUT_MS)
+    async def act(page: Any, locator: Any) -> None:
+        await locator.fill(args["value"], timeout=ACTION_TIMEOUT_MS)
         if args["submit"]:
-            await element.press("Enter", timeout=ACTION_TIMEOUT_MS)
+            await locator.press("Enter", timeout=ACTION_TIMEOUT_MS)
 
     return await run_action(session, "fill", args, act)
 
@@ -219,11 +240,11 @@ async def press(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any
     if args.get("ref") is not None and args.get("selector") is not None:
         raise ToolError("bad-arg", "give at most one of ref, selector", field="selector")
 
-    async def act(page: Any, element: Any) -> None:
-        if element is None:
+    async def act(page: Any, locator: Any) -> None:
+        if locator is None:
             await page.keyboard.press(args["key"])
         else:
-            await element.press(args["key"], timeout=ACTION_TIMEOUT_MS)
+            await locator.press(args["key"], timeout=ACTION_TIMEOUT_MS)
 
     try:
         return await run_action(session, "press", args, act)
@@ -237,9 +258,9 @@ async def select(session: ChromiumSession, args: dict[str, Any]) -> dict[str, An
     _require_target(args, coords=False)
     values = args["values"]
 
-    async def act(page: Any, element: Any) -> None:
+    async def act(page: Any, locator: Any) -> None:
         # Match each wanted value against option values first, then visible labels.
-        options = await element.evaluate(
+        options = await locator.evaluate(
             "el => Array.from(el.options || [], o => [o.value, o.label])"
         )
         chosen = []
@@ -250,7 +271,7 @@ async def select(session: ChromiumSession, args: dict[str, Any]) -> dict[str, An
             if match is None:
                 raise ToolError("bad-arg", f"no option with value or label {wanted!r}", field="values")
             chosen.append(match)
-        await element.select_option(value=chosen, timeout=ACTION_TIMEOUT_MS)
+        await locator.select_option(value=chosen, timeout=ACTION_TIMEOUT_MS)
 
     return await run_action(session, "select", args, act)
 
@@ -264,11 +285,11 @@ async def scroll(session: ChromiumSession, args: dict[str, Any]) -> dict[str, An
         raise ToolError("bad-arg", "give a target to scroll into view, or a non-zero deltaX/deltaY",
                         field="deltaY")
 
-    async def act(page: Any, element: Any) -> None:
-        if element is not None and dx == 0 and dy == 0:
-            await element.scroll_into_view_if_needed(timeout=ACTION_TIMEOUT_MS)
-        elif element is not None:
-            await element.evaluate("(el, [dx, dy]) => el.scrollBy(dx, dy)", [dx, dy])
+    async def act(page: Any, locator: Any) -> None:
+        if locator is not None and dx == 0 and dy == 0:
+            await locator.scroll_into_view_if_needed(timeout=ACTION_TIMEOUT_MS)
+        elif locator is not None:
+            await locator.evaluate("(el, [dx, dy]) => el.scrollBy(dx, dy)", [dx, dy])
         else:
             await page.evaluate("([dx, dy]) => window.scrollBy(dx, dy)", [dx, dy])
 

@@ -1,0 +1,137 @@
+"""Tool-call latency through stdio MCP against bare Playwright on the same browser.
+
+One Chromium is launched here; the server attaches to it (``BROWX_ATTACH_CDP``) and bare
+Playwright connects to it too, so both sides drive the same browser in the same run.
+The page has a form and 200 links. Each step (navigate, snapshot, fill, click) is timed
+end to end as an agent host sees it: request written to the server's stdin until the
+reply is read back. The bare baseline does the nearest Playwright equivalent
+(``goto``, ``aria_snapshot``, ``fill``, ``click``) with no MCP, no envelope and no
+settle reporting.
+
+Run: ``python -m benchmarks.mcp_latency``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import trio
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+
+from browx_actors.cdp import launch_chromium
+from browx_actors.demo import serve_directory
+
+ROUNDS = 30
+TARGETS_MS = {"navigate": 100, "snapshot": 25, "fill": 40, "click": 60}
+SNAPSHOT_CHAR_TARGET = 8000
+
+PAGE = """<!doctype html><html><head><title>links</title></head><body>
+<h1>Directory</h1>
+<form aria-label="Search"><label>Query <input id="q" name="q"></label>
+<button type="button" id="go" onclick="document.getElementById('out').textContent = 'searched ' + document.getElementById('q').value">Search</button></form>
+<p id="out" role="status"></p>
+<ul>{links}</ul></body></html>"""
+
+
+def _write_page(directory: Path) -> None:
+    links = "".join(f'<li><a href="/item/{i}">Item number {i}</a></li>' for i in range(200))
+    (directory / "links.html").write_text(PAGE.format(links=links))
+
+
+def _summary(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[int(len(ordered) * 0.95) - 1]
+
+
+async def _bare(ws_url: str, url: str) -> dict[str, list[float]]:
+    from playwright.async_api import async_playwright
+
+    times: dict[str, list[float]] = {k: [] for k in TARGETS_MS}
+    async with async_playwright() as p:
+        browser = await p.chromium.connect_over_cdp(ws_url)
+        context = await browser.new_context(viewport={"width": 1280, "height": 720})
+        page = await context.new_page()
+        for i in range(ROUNDS + 3):
+            steps = {
+                "navigate": lambda: page.goto(url),
+                "snapshot": lambda: page.locator("body").aria_snapshot(),
+                "fill": lambda: page.fill("#q", f"query {i}"),
+                "click": lambda: page.click("#go"),
+            }
+            for name, step in steps.items():
+                started = time.perf_counter()
+                await step()
+                if i >= 3:
+                    times[name].append((time.perf_counter() - started) * 1000)
+        await context.close()
+        await browser.close()
+    return times
+
+
+async def _through_mcp(ws_url: str, url: str) -> tuple[dict[str, list[float]], dict]:
+    env = {**os.environ, "BROWX_ATTACH_CDP": ws_url, "BROWX_WORKSPACE": tempfile.mkdtemp()}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "browx_actors", "serve"], env=env)
+    times: dict[str, list[float]] = {k: [] for k in TARGETS_MS}
+    last_snapshot: dict = {}
+    async with Client(params) as client:
+        await client.call_tool("open_session", {"session": "bench"})
+        for i in range(ROUNDS + 3):
+            steps = {
+                "navigate": ("navigate", {"session": "bench", "url": url}),
+                "snapshot": ("snapshot", {"session": "bench"}),
+                "fill": ("fill", {"session": "bench", "selector": "#q", "value": f"query {i}"}),
+                "click": ("click", {"session": "bench", "selector": "#go"}),
+            }
+            for name, (tool, args) in steps.items():
+                started = time.perf_counter()
+                result = await client.call_tool(tool, args)
+                elapsed = (time.perf_counter() - started) * 1000
+                envelope = json.loads(result.content[0].text)
+                if not envelope["ok"]:
+                    raise RuntimeError(f"{tool} failed: {envelope}")
+                if name == "snapshot":
+                    last_snapshot = envelope
+                if i >= 3:
+                    times[name].append(elapsed)
+    return times, last_snapshot
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp, serve_directory(Path(tmp)) as base:
+        _write_page(Path(tmp))
+        url = f"{base}/links.html"
+
+        async def launch_and_measure() -> tuple[dict, dict, dict]:
+            async with launch_chromium() as chromium:
+                bare = await trio.to_thread.run_sync(asyncio.run, _bare(chromium.ws_url, url))
+                mcp, snapshot = await _through_mcp(chromium.ws_url, url)
+                return bare, mcp, snapshot
+
+        bare, mcp, snapshot = trio.run(launch_and_measure)
+
+    text = snapshot["snapshot"]
+    links = text.count("link \"Item number")
+    print(f"# MCP latency, {ROUNDS} rounds after 3 warm-up, page with a form and 200 links\n")
+    print("| step | browx via stdio MCP median (p95) ms | bare Playwright median (p95) ms | ratio | target ms |")
+    print("| --- | --- | --- | --- | --- |")
+    for step, target in TARGETS_MS.items():
+        m_med, m_p95 = _summary(mcp[step])
+        b_med, b_p95 = _summary(bare[step])
+        mark = "ok" if m_med <= target else "over"
+        print(f"| {step} | {m_med:.1f} ({m_p95:.1f}) | {b_med:.1f} ({b_p95:.1f}) | "
+              f"{m_med / b_med:.2f}x | {target} ({mark}) |")
+    print(f"\nsnapshot: {len(text)} characters (target <= {SNAPSHOT_CHAR_TARGET}), "
+          f"{links} of 200 links reffed, {text.count('[ref=')} refs in all")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
