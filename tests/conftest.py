@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from cdp_fixtures import cdp, chromium, fake_peer  # noqa: F401  (fixtures)
+from cdp_fixtures import cdp, chromium  # noqa: F401  (fixtures)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -30,7 +30,7 @@ from browx_actors.cdp.protocol import (
     encode_command,
     session_losses,
 )
-from cdp_fixtures import cdp, chromium, fake_peer, new_page  # noqa: F401
+from cdp_fixtures import fake_peer, new_page
 
 # -- pure protocol decisions ---------------------------------------------------------
 

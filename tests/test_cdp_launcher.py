@@ -25,7 +25,7 @@ from browx_actors.cdp import (
     parse_devtools_active_port,
     resolve_attach_endpoint,
 )
-from cdp_fixtures import chromium, is_alive, live_processes  # noqa: F401
+from cdp_fixtures import is_alive, live_processes
 
 
 def _script(path: Path, body: str) -> Path:

@@ -47,12 +47,10 @@ Loss
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
-from types import TracebackType
 from typing import Any, NoReturn
 
-import attrs
 import outcome
 import trio
 from trio_websocket import (
@@ -77,6 +75,7 @@ from .protocol import (
     error_from_reply,
     session_losses,
 )
+from .subscription import CdpSubscription
 
 __all__ = [
     "DEFAULT_BUFFER",
@@ -104,7 +103,6 @@ _MESSAGE_QUEUE_SIZE = 16
 # command timeout can only ever time the command out, never condemn the socket.
 _WRITE_GRACE = 1.0
 
-_Ending = Callable[[], CdpFailure]
 
 
 class _Pending:
@@ -122,115 +120,6 @@ class _Pending:
         if self.outcome is None:
             self.outcome = result
             self.done.set()
-
-
-class CdpSubscription:
-    """A bounded stream of events for one session (or the browser, ``session_id=None``).
-
-    Registered as soon as it is created, so no event slips by between subscribing and
-    starting to iterate. Use it as ``async with conn.subscribe(...) as events:`` and
-    ``async for event in events``; leaving the block unsubscribes.
-    """
-
-    def __init__(
-        self,
-        connection: CdpConnection,
-        session_id: str | None,
-        methods: Iterable[str] | None,
-        buffer: int,
-    ) -> None:
-        if buffer < 1:
-            raise ValueError(f"buffer must be at least 1, got {buffer}")
-        self.session_id = session_id
-        self.methods: frozenset[str] | None = None if methods is None else frozenset(methods)
-        self.buffer = buffer
-        self._connection = connection
-        send: trio.MemorySendChannel[CdpEvent]
-        receive: trio.MemoryReceiveChannel[CdpEvent]
-        send, receive = trio.open_memory_channel(buffer)
-        self._send = send
-        self._receive = receive
-        self._gap = 0
-        self._dropped = 0
-        self._ending: _Ending | None = None
-
-    @property
-    def dropped(self) -> int:
-        """Events this subscription lost because its buffer was full."""
-        return self._dropped
-
-    def wants(self, method: str) -> bool:
-        return self.methods is None or method in self.methods
-
-    def _offer(self, event: CdpEvent) -> bool:
-        """Called by the reader: enqueue without waiting, or count a drop."""
-        if self._gap:
-            event = attrs.evolve(event, dropped_before=self._gap)
-        try:
-            self._send.send_nowait(event)
-        except trio.WouldBlock:
-            self._gap += 1
-            self._dropped += 1
-            return False
-        except (trio.ClosedResourceError, trio.BrokenResourceError):
-            return False
-        self._gap = 0
-        return True
-
-    def _finish(self, ending: _Ending | None) -> None:
-        """End the stream; buffered events are still delivered, then ``ending()`` raises."""
-        if self._ending is None:
-            self._ending = ending
-        self._send.close()
-
-    def close(self) -> None:
-        """Unsubscribe. Iteration stops after what is already buffered."""
-        self._connection._unsubscribe(self)
-        self._finish(None)
-
-    async def receive(self) -> CdpEvent:
-        """The next event. Raises the loss error, or :exc:`trio.EndOfChannel` once closed."""
-        try:
-            return await self._receive.receive()
-        except trio.EndOfChannel:
-            if self._ending is not None:
-                raise self._ending() from None
-            raise
-
-    def receive_nowait(self) -> CdpEvent:
-        """A buffered event, or :exc:`trio.WouldBlock`; ends like :meth:`receive`."""
-        try:
-            return self._receive.receive_nowait()
-        except trio.EndOfChannel:
-            if self._ending is not None:
-                raise self._ending() from None
-            raise
-
-    def __aiter__(self) -> CdpSubscription:
-        return self
-
-    async def __anext__(self) -> CdpEvent:
-        try:
-            return await self.receive()
-        except trio.EndOfChannel:
-            raise StopAsyncIteration from None
-
-    async def __aenter__(self) -> CdpSubscription:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return (
-            f"<CdpSubscription session={self.session_id} methods={self.methods} "
-            f"buffer={self.buffer} dropped={self._dropped}>"
-        )
 
 
 class CdpSession:
@@ -268,7 +157,7 @@ class CdpSession:
         self, *, methods: Iterable[str] | None = None, buffer: int = DEFAULT_BUFFER
     ) -> CdpSubscription:
         if self._lost is not None:
-            subscription = CdpSubscription(self.connection, self.session_id, methods, buffer)
+            subscription = CdpSubscription(self.connection._unsubscribe, self.session_id, methods, buffer)
             subscription._finish(self._lost_error)
             return subscription
         return self.connection.subscribe(self.session_id, methods=methods, buffer=buffer)
@@ -408,7 +297,7 @@ class CdpConnection:
         buffer: int = DEFAULT_BUFFER,
     ) -> CdpSubscription:
         """Subscribe to events of one flat session, or browser-level events for ``None``."""
-        subscription = CdpSubscription(self, session_id, methods, buffer)
+        subscription = CdpSubscription(self._unsubscribe, session_id, methods, buffer)
         if self._lost is not None:
             subscription._finish(self._connection_lost_error)
         else:

@@ -104,7 +104,7 @@ class Dispatcher:
         self.denials[tool] += 1
         missing = []
         if capability not in self.server_capabilities:
-            missing.append(f"the server (add it to BROWX_CAPABILITIES or --caps)")
+            missing.append("the server (add it to BROWX_CAPABILITIES or --caps)")
         if capability not in self.client_capabilities:
             missing.append("the client (open_runtime(capabilities=...))")
         return ToolError(
