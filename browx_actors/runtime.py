@@ -73,6 +73,8 @@ class Runtime:
             strategy=Strategy.ONE_FOR_ONE,
             events=self.events,
         )
+        #: Set when the root supervisor has finished (after a shutdown or a crash).
+        self.stopped = trio.Event()
         self._sessions: dict[str, _SessionRecord] = {}
         self._ended: dict[str, str] = {}
         self._session_lock = trio.Lock()
@@ -87,6 +89,15 @@ class Runtime:
         )
 
     # -- the library API --------------------------------------------------------------
+
+    async def shutdown(self, grace: float = 30.0) -> None:
+        """Stop the tree gracefully: children in reverse start order, each within its
+        grace (sessions close their contexts, the pool kills Chromium). Safe to call
+        more than once and from a cancelled task; ``open_runtime`` calls it on exit."""
+        self.root.stop()
+        with trio.move_on_after(grace) as scope:
+            scope.shield = True
+            await self.stopped.wait()
 
     async def call_tool(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
         """Call a tool exactly as an MCP client would; returns the result envelope."""
@@ -286,24 +297,18 @@ async def open_runtime(
         try:
             async with trio.open_nursery() as nursery:
                 runtime = Runtime(config, client_caps, driver)
-                root_done = trio.Event()
 
                 async def run_root(*, task_status: trio.TaskStatus[ActorRef]) -> None:
                     try:
                         await runtime.root.run(task_status=task_status)
                     finally:
-                        root_done.set()
+                        runtime.stopped.set()
 
                 await nursery.start(run_root)
                 try:
                     yield runtime
                 finally:
-                    # Graceful first: children stop in reverse start order, each within
-                    # its grace; whatever is left after that is cancelled.
-                    runtime.root.stop()
-                    with trio.move_on_after(30) as scope:
-                        scope.shield = True
-                        await root_done.wait()
+                    await runtime.shutdown()
                     nursery.cancel_scope.cancel()
         finally:
             with trio.CancelScope(shield=True):

@@ -7,8 +7,14 @@ tears the tree down, Chromium included.
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
+
+import trio
+
 from ..config import RuntimeConfig
-from ..runtime import open_runtime
+from ..runtime import Runtime, open_runtime
 from .mcp_stdio import serve_stdio
 
 INSTRUCTIONS = (
@@ -22,5 +28,23 @@ async def serve(config: RuntimeConfig) -> None:
     # The server's own gate is the only gate for MCP clients: the client side allows
     # whatever the server grants.
     async with open_runtime(config=config, capabilities=config.capabilities) as runtime:
-        await serve_stdio(runtime.dispatcher.specs(), runtime.dispatcher.dispatch,
-                          instructions=INSTRUCTIONS)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_shutdown_on_signal, runtime)
+            await serve_stdio(runtime.dispatcher.specs(), runtime.dispatcher.dispatch,
+                              instructions=INSTRUCTIONS)
+            nursery.cancel_scope.cancel()
+
+
+async def _shutdown_on_signal(runtime: Runtime) -> None:
+    """SIGTERM, SIGINT or SIGHUP: stop the tree (Chromium included), then exit.
+
+    The MCP SDK reads stdin in a worker thread that cancellation cannot interrupt, so
+    cancelling the transport would wait for the next input line; the runtime is torn
+    down directly instead, and the process exits once nothing is left running.
+    """
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as signals:
+        async for signum in signals:
+            await runtime.shutdown(grace=10)
+            await runtime.driver.aclose()
+            sys.stderr.flush()
+            os._exit(128 + signum)
