@@ -48,6 +48,19 @@ def parse_capabilities(text: str | Iterable[str] | None) -> frozenset[str]:
     return DEFAULT_CAPABILITIES | named
 
 
+def parse_retention_days(text: str | None) -> int:
+    """BROWX_DIAGNOSTICS_RETENTION_DAYS: a whole number of days >= 0 (default 30)."""
+    if text is None or not text.strip():
+        return 30
+    try:
+        days = int(text.strip())
+    except ValueError:
+        days = -1
+    if days < 0:
+        raise ValueError(f"BROWX_DIAGNOSTICS_RETENTION_DAYS must be a whole number of days >= 0, got {text!r}")
+    return days
+
+
 @attrs.frozen
 class RuntimeConfig:
     workspace: Path = Path(".browx")
@@ -58,6 +71,17 @@ class RuntimeConfig:
     headless: bool = True
     #: Longest screenshot side in pixels; larger captures are scaled down to fit.
     screenshot_max_dimension: int = 2000
+    #: Days a diagnostics session folder is kept (BROWX_DIAGNOSTICS_RETENTION_DAYS); 0 keeps all.
+    diagnostics_retention_days: int = 30
+    #: The host daemon's Unix socket and the token its hello must carry (operator-channel).
+    operator_socket: str | None = None
+    operator_token: str | None = attrs.field(default=None, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if "operator-channel" in self.capabilities and not (self.operator_socket and self.operator_token):
+            raise ValueError("the operator-channel capability needs BROWX_OPERATOR_SOCKET and BROWX_OPERATOR_TOKEN")
+        if "live-view" in self.capabilities and "operator-channel" not in self.capabilities:
+            raise ValueError("the live-view capability needs operator-channel on as well")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> RuntimeConfig:
@@ -67,6 +91,9 @@ class RuntimeConfig:
             "capabilities": parse_capabilities(env.get("BROWX_CAPABILITIES")),
             "chromium": env.get("BROWX_CHROMIUM") or None,
             "attach_cdp": env.get("BROWX_ATTACH_CDP") or None,
+            "operator_socket": env.get("BROWX_OPERATOR_SOCKET") or None,
+            "operator_token": env.get("BROWX_OPERATOR_TOKEN") or None,
+            "diagnostics_retention_days": parse_retention_days(env.get("BROWX_DIAGNOSTICS_RETENTION_DAYS")),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["capabilities"], str) or not isinstance(values["capabilities"], frozenset):

@@ -4,6 +4,8 @@
 with the children that exist so far::
 
     Runtime (root supervisor, one_for_one)
+    ├── Recorder (diagnostics JSONL writer; the dispatch hook is set only when allowed)
+    ├── OperatorChannel (the host daemon's socket; only with operator-channel on)
     ├── BrowserPool
     └── SessionSupervisor (one_for_one, dynamic: one temporary child per session)
 
@@ -16,6 +18,7 @@ running: no Chromium process, no task, no Playwright driver.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -26,6 +29,8 @@ import trio
 from .actor import ActorCrashed, ActorRef, ActorUnavailable, ToolError
 from .cdp.pool import BrowserPool, PoolConfig, PoolStatus
 from .config import RuntimeConfig, parse_capabilities
+from .human.operator import OperatorChannel
+from .recorder import Recorder, RecorderInbox, SessionClosed
 from .server.registry import Dispatcher, ToolOutput
 from .sessions.aiobridge import open_asyncio_thread
 from .sessions.chromium import BrowserLost, ChromiumSession, SessionCall, SessionOptions
@@ -41,6 +46,8 @@ from .supervisor import (
 )
 
 __all__ = ["Runtime", "open_runtime"]
+
+log = logging.getLogger("browx_actors.runtime")
 
 #: How long one tool call may take inside its session before the caller gives up.
 SESSION_CALL_TIMEOUT = 120.0
@@ -67,6 +74,8 @@ class Runtime:
         self.root = Supervisor(
             "runtime",
             [
+                ChildSpec("recorder", self._new_recorder, Restart.PERMANENT, shutdown=10),
+                *self._operator_children(),
                 ChildSpec("browser-pool", self._new_pool, Restart.PERMANENT, shutdown=10),
                 ChildSpec("sessions", self._new_session_supervisor, Restart.PERMANENT, shutdown=15),
             ],
@@ -87,6 +96,9 @@ class Runtime:
             secrets_of=lambda sid: self.secrets.get(sid, {}),
             all_secrets=self._all_secrets,
         )
+        self.recorder_inbox = RecorderInbox.open()
+        if self.dispatcher.allowed("diagnostics"):
+            self.dispatcher.recorder = self.recorder_inbox.submit
 
     # -- the library API --------------------------------------------------------------
 
@@ -108,6 +120,32 @@ class Runtime:
         return await self.dispatcher.dispatch(name, args or {})
 
     # -- the tree ---------------------------------------------------------------------
+
+    def _new_recorder(self) -> Recorder:
+        return Recorder(self.recorder_inbox, self.config.workspace,
+                        recording=self.dispatcher.recorder is not None,
+                        retention_days=self.config.diagnostics_retention_days,
+                        secrets=self._all_secrets)
+
+    def recorder_ref(self) -> ActorRef:
+        return self._child("recorder")
+
+    def _operator_children(self) -> list[ChildSpec]:
+        """The OperatorChannel, only when the operator-channel capability is on."""
+        if "operator-channel" not in self.config.capabilities:
+            return []
+        return [ChildSpec("operator-channel", self._new_operator_channel, Restart.PERMANENT, shutdown=5)]
+
+    def _new_operator_channel(self) -> OperatorChannel:
+        assert self.config.operator_socket and self.config.operator_token
+        return OperatorChannel(self.config.operator_socket, self.config.operator_token,
+                               live_view="live-view" in self.config.capabilities)
+
+    def operator_ref(self) -> ActorRef | None:
+        """Where await_human asks when operator-channel is on (None when it is off)."""
+        if "operator-channel" not in self.config.capabilities:
+            return None
+        return self._child("operator-channel")
 
     def _new_pool(self) -> BrowserPool:
         pool_config = PoolConfig(self.config.chromium, self.config.attach_cdp, self.config.headless)
@@ -176,6 +214,10 @@ class Runtime:
             except ToolError as err:
                 if err.code != "not-found":
                     raise
+            try:  # its diagnostics history goes with it, then the retention sweep
+                await self.recorder_ref().call(SessionClosed(session_id), timeout=30)
+            except (ToolError, ActorUnavailable) as err:
+                log.warning("diagnostics history of session %r not discarded: %s", session_id, err)
             return True
 
     async def session(self, session_id: str) -> ChromiumSession:

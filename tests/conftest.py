@@ -7,6 +7,7 @@ import shutil
 import pytest
 
 from cdp_fixtures import cdp, chromium  # noqa: F401  (fixtures)
+from e2e_support import pages_url, pages_url2  # noqa: F401  (fixtures)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -168,3 +168,14 @@ async def test_dispatch_orders_validation_gate_substitution_and_masking() -> Non
 def test_docs_are_current() -> None:
     docs = Path(__file__).parent.parent / "docs" / "tools.md"
     assert docs.read_text() == render(), "regenerate: python -m browx_actors.server.docs > docs/tools.md"
+
+
+def test_mask_covers_escaped_and_clipped_forms_but_not_binary_payloads() -> None:
+    secrets = {"PW": 'Pa"ss\\w0rd-42', "TOKEN": "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}
+    snapshot = 'textbox "Password" value="Pa\\"ss\\\\w0rd-42"'
+    assert mask_deep(snapshot, secrets) == 'textbox "Password" value="<PW>"'
+    assert mask_deep("token ghp_abcdefghijklmn\u2026", secrets) == "token <TOKEN>\u2026"
+    assert mask_deep("\u2026uvwxyz0123456789 was typed", secrets) == "\u2026<TOKEN> was typed"
+    assert mask_deep("plain text\u2026 elsewhere", secrets) == "plain text\u2026 elsewhere"
+    payload = {"contentBase64": "xxghp_abcdefghijklmnopqrstuvwxyz0123456789", "note": "ghp_abc\u2026"}
+    assert mask_deep(payload, secrets) == {"contentBase64": payload["contentBase64"], "note": "<TOKEN>\u2026"}

@@ -59,6 +59,9 @@ CHROMIUM_FLAGS: tuple[str, ...] = (
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Playwright waits for load events a page restored from the back-forward cache
+    # never fires again; without this, go_back across documents can hang.
+    "--disable-back-forward-cache",
     "--disable-default-apps",
     "--disable-breakpad",
     # Containers give /dev/shm 64 MB; Chromium then crashes renderers under load.

@@ -35,6 +35,9 @@ answers `bad-arg` with `field` naming it.
 | `engine-unavailable` | a native engine that this build does not include yet |
 | `browser-crashed` | the session's Chromium died; the message says how. The id is free again afterwards |
 | `browser-unavailable` | Chromium could not be started or reached |
+| `start-failed` | the session could not start; the message says why |
+| `session-crashed`, `session-closed` | the session's actor ended while the call waited |
+| `page-error` | the page threw or went away during a read |
 | `stale-element` | the ref no longer points at a live element: take a new snapshot |
 | `target-not-found` | no element matches the selector |
 | `action-failed` | Playwright refused the action (not visible, not editable, covered...) |
@@ -44,6 +47,13 @@ answers `bad-arg` with `field` naming it.
 | `eval-error` | the JavaScript threw; the message is the page's error |
 | `too-large` | a value exceeds its stated limit |
 | `not-visible` | the element has no visible box to capture |
+| `no-human-channel` | `await_human` on a session with no isolated world and no operator channel |
+| `operator-aborted`, `operator-channel-down` | the operator daemon aborted the prompt, or its socket dropped while the prompt was out |
+| `human-busy` | a prompt is already waiting on this session |
+| `not-available` | a documented feature this build does not offer yet (`pick_element`) |
+| `too-many-steps`, `no-transform`, `no-adapter` | canvas refusals, as in the spec |
+| `taint-or-encode`, `taint-or-read` | the canvas is tainted by a cross-origin image |
+| `capture-evicted`, `unknown-capture`, `size-mismatch` | `canvas_diff` by id or of images of different sizes |
 | `internal` | a bug in the server; the call failed, the server keeps running |
 
 ## Action results

@@ -56,7 +56,11 @@ class Tool:
 
 @attrs.frozen
 class CallRecord:
-    """What the recorder receives for one call: masked arguments and the result."""
+    """What the recorder receives for one call: masked arguments and the result.
+
+    ``finished_at`` is the wall clock (epoch seconds) when the call ended; the record's
+    start time is ``finished_at - duration_ms / 1000``.
+    """
 
     tool: str
     session_id: str
@@ -64,6 +68,7 @@ class CallRecord:
     envelope: dict[str, Any]
     duration_ms: float
     capability_denials: int
+    finished_at: float = 0.0
 
 
 class Dispatcher:
@@ -144,6 +149,6 @@ class Dispatcher:
         if self.recorder is not None:
             self.recorder(CallRecord(
                 name, str(session_id), mask_deep(masked_args, secrets), envelope,
-                (time.perf_counter() - started) * 1000, sum(self.denials.values()),
+                (time.perf_counter() - started) * 1000, sum(self.denials.values()), time.time(),
             ))
         return ToolOutput(envelope, images)

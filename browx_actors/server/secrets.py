@@ -9,6 +9,7 @@ walks are pure functions over JSON-shaped data.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -48,12 +49,38 @@ def substitute_deep(data: Any, secrets: Mapping[str, str]) -> Any:
     return data
 
 
+#: Text the page agent clips gets this mark; the clipped part of a secret is still
+#: a secret.
+ELLIPSIS = "\u2026"
+#: Shortest clipped fragment still masked. Shorter ones carry too little of the
+#: value to matter and would mask ordinary words.
+MIN_FRAGMENT = 3
+
+
+def _forms(name: str, value: str) -> list[tuple[str, str]]:
+    """The value as it may appear in results: raw, and escaped as in a JSON string
+    (snapshot quoting and error messages use JSON escaping)."""
+    alias = f"<{name}>"
+    forms = [(value, alias)]
+    escaped = json.dumps(value, ensure_ascii=False)[1:-1]
+    if escaped != value:
+        forms.append((escaped, alias))
+    return forms
+
+
 def mask_deep(data: Any, secrets: Mapping[str, str]) -> Any:
-    """Every raw secret value in every string (and dict key) rewritten to ``<NAME>``."""
+    """Every secret value in every string (and dict key) rewritten to ``<NAME>``.
+
+    Covers the raw value, its JSON-escaped form, and fragments of it clipped at an
+    ellipsis (a long secret shortened in a snapshot name or a search snippet). Fields
+    named ``*Base64`` hold binary payloads (pixels), not text, and are left alone: a
+    secret's bytes there would be a coincidence, and rewriting them corrupts the image.
+    """
     if not secrets:
         return data
+    pairs = [form for name, value in secrets.items() for form in _forms(name, value)]
     # Longest first, so a secret that contains another is masked whole.
-    pairs = sorted(((v, f"<{k}>") for k, v in secrets.items()), key=lambda p: -len(p[0]))
+    pairs.sort(key=lambda p: -len(p[0]))
     return _mask(data, pairs)
 
 
@@ -62,9 +89,36 @@ def _mask(data: Any, pairs: list[tuple[str, str]]) -> Any:
         for raw, alias in pairs:
             if raw in data:
                 data = data.replace(raw, alias)
+        if ELLIPSIS in data:
+            data = _mask_clipped(data, pairs)
         return data
     if isinstance(data, dict):
-        return {_mask(k, pairs): _mask(v, pairs) for k, v in data.items()}
+        return {
+            _mask(k, pairs): (v if isinstance(k, str) and k.endswith("Base64") else _mask(v, pairs))
+            for k, v in data.items()
+        }
     if isinstance(data, (list, tuple)):
         return [_mask(v, pairs) for v in data]
     return data
+
+
+def _mask_clipped(text: str, pairs: list[tuple[str, str]]) -> str:
+    """Mask a secret's head cut off before an ellipsis, or its tail cut off after one."""
+    for raw, alias in pairs:
+        pieces = text.split(ELLIPSIS)
+        for i in range(len(pieces)):
+            if i < len(pieces) - 1:  # text before an ellipsis: does it end with a head?
+                pieces[i] = _replace_edge(pieces[i], raw, alias, head=True)
+            if i > 0:  # text after an ellipsis: does it start with a tail?
+                pieces[i] = _replace_edge(pieces[i], raw, alias, head=False)
+        text = ELLIPSIS.join(pieces)
+    return text
+
+
+def _replace_edge(piece: str, raw: str, alias: str, *, head: bool) -> str:
+    for size in range(min(len(raw) - 1, len(piece)), MIN_FRAGMENT - 1, -1):
+        if head and piece.endswith(raw[:size]):
+            return piece[: len(piece) - size] + alias
+        if not head and piece.startswith(raw[-size:]):
+            return alias + piece[size:]
+    return piece

@@ -17,6 +17,9 @@ from ..sessions.chromium import SessionOptions
 from .registry import Tool, session_param
 from .schema import Param
 from .secrets import check_secret
+from .tools_human import human_tools
+from .tools_diagnostics import diagnostics_tools
+from .tools_canvas import canvas_tools
 
 __all__ = ["all_tools"]
 
@@ -219,4 +222,7 @@ def all_tools() -> list[Tool]:
                            default="json", enum=("json", "void")),
                      Param("maxBytes", "integer", "Largest JSON value to return.", default=1_000_000,
                            minimum=1, maximum=10_000_000)),
+        *diagnostics_tools(),
+        *canvas_tools(),
+        *human_tools(),
     ]

@@ -24,8 +24,9 @@ from typing import Any
 import attrs
 import trio
 
-from ..actor import Actor, ActorRef
+from ..actor import Actor, ActorRef, Later
 from ..cdp.pool import AcquireBrowser, Browser
+from ..human.bridge import HumanBridge
 from .driver import PlaywrightDriver
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 
@@ -157,6 +158,9 @@ class ChromiumSession(Actor):
         self.navigations = 0
         self.requests = RequestTracker()
         self.secrets: dict[str, str] = {}
+        #: The isolated-world bridge await_human answers through (None: no human channel).
+        self.human: HumanBridge | None = None
+        self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
         self.started_at = trio.current_time()
 
     # -- running Playwright from Trio -------------------------------------------------
@@ -185,14 +189,16 @@ class ChromiumSession(Actor):
         )
         await self.pw(self.context.add_init_script, script=AGENT_SOURCE)
         self.page = await self.pw(self.context.new_page)
-        self.page.on("console", self._on_console)
-        self.page.on("pageerror", self._on_page_error)
-        self.page.on("framenavigated", self._on_frame_navigated)
-        self.page.on("request", self.requests.on_request)
-        self.page.on("requestfinished", self.requests.on_done)
-        self.page.on("requestfailed", self.requests.on_done)
+        # On the Playwright thread: page.on() may send a subscription message, which
+        # needs that thread's running asyncio loop.
+        await self.pw(_listen, self.page, {
+            "console": self._on_console, "pageerror": self._on_page_error,
+            "framenavigated": self._on_frame_navigated, "request": self.requests.on_request,
+            "requestfinished": self.requests.on_done, "requestfailed": self.requests.on_done,
+        })
         self.target_id = await self.pw(_target_id_of, self.context, self.page)
         self.cdp = await self.browser.cdp.attach(self.target_id)
+        self.human = await self.nursery.start(HumanBridge(self.session_id, self.cdp, self.browser.cdp).run)
         self.nursery.start_soon(self._watch_browser, self.browser)
 
     async def on_stop(self) -> None:
@@ -203,14 +209,24 @@ class ChromiumSession(Actor):
     async def handle(self, msg: Any) -> Any:
         if not isinstance(msg, SessionCall):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
+        result = await self._unless_browser_lost(msg.fn, self, msg.args)
+        if isinstance(result, Later):
+            # A wait that outlives the handler gets the same treatment when it fails.
+            return Later.of(self._unless_browser_lost, result.fn, *result.args)
+        return result
+
+    async def _unless_browser_lost(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        """Run ``fn``; if it fails because the browser went away, end with BrowserLost.
+
+        Playwright often notices a dead browser before the process watcher does. Give
+        the watcher a moment: if the browser is gone, it ends this actor with
+        BrowserLost (cancelling this wait), which is the answer the caller should get
+        instead of a confusing action or wait error.
+        """
         try:
-            return await msg.fn(self, msg.args)
+            return await fn(*args)
         except Exception as exc:
             if self.browser is not None and any(m in str(exc) for m in _CLOSED_MARKERS):
-                # Playwright often notices a dead browser before the process watcher
-                # does. Give the watcher a moment: if the browser is gone, it ends this
-                # actor with BrowserLost (cancelling this wait), which is the answer the
-                # caller should get instead of a confusing action error.
                 with trio.move_on_after(_LOSS_GRACE):
                     await self.browser.lost.wait()
                     await trio.sleep_forever()
@@ -246,6 +262,11 @@ class ChromiumSession(Actor):
             "browserGeneration": None if self.browser is None else self.browser.generation,
             "ageSeconds": round(trio.current_time() - self.started_at, 3),
         }
+
+
+async def _listen(page: Any, handlers: dict[str, Callable[..., Any]]) -> None:
+    for event, handler in handlers.items():
+        page.on(event, handler)
 
 
 async def _target_id_of(context: Any, page: Any) -> str:

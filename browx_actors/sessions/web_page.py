@@ -70,6 +70,8 @@ async def _history(session: ChromiumSession, direction: str) -> dict[str, Any]:
     go = page.go_back if direction == "back" else page.go_forward
     try:
         response = await session.pw(go, wait_until="load", timeout=30_000)
+    except PlaywrightTimeout as err:
+        raise ToolError("timeout", f"go {direction}: {first_line(err)}") from err
     except PlaywrightError as err:
         raise ToolError("navigation-failed", f"go {direction}: {first_line(err)}") from err
     result = await _navigation_result(session, f"go_{direction}", from_url, response, started, console_seq)
@@ -224,6 +226,9 @@ async def _wait(session: ChromiumSession, args: dict[str, Any], condition: str) 
     except PlaywrightTimeout as err:
         raise ToolError("timeout", f"waited {timeout} ms for {condition} ({state}): not met") from err
     except PlaywrightError as err:
-        raise ToolError("bad-arg", f"wait_for {condition}: {first_line(err)}", field=condition) from err
+        message = first_line(err)
+        if condition in ("selector", "url") and "has been closed" not in message:
+            raise ToolError("bad-arg", f"wait_for {condition}: {message}", field=condition) from err
+        raise ToolError("page-error", f"wait_for {condition}: {message}") from err
     return {"ok": True, "condition": condition, "state": state,
             "waitedMs": round((time.perf_counter() - started) * 1000, 1), "url": page.url}

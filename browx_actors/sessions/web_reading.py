@@ -8,6 +8,7 @@ because an assertion that fails is what the agent needs to notice.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -78,7 +79,9 @@ def _verdict(check: str, passed: bool, expected: Any, actual: Any, **extra: Any)
         return {"ok": True, "check": check, "passed": True, "expected": expected, "actual": actual, **extra}
     raise ToolError(
         "verification-failed",
-        f"{check}: expected {expected!r}, found {actual!r}",
+        # JSON quoting, not repr: the masking of secrets knows JSON's escaped form.
+        f"{check}: expected {json.dumps(expected, ensure_ascii=False)}, "
+        f"found {json.dumps(actual, ensure_ascii=False)}",
         check=check, passed=False, expected=expected, actual=actual, **extra,
     )
 

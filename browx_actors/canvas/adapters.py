@@ -1,0 +1,165 @@
+"""Canvas-app adapters: plugins found through Python entry points, and ``canvas_query``.
+
+An adapter knows one app's internals (scene graph, camera, selection) and answers
+questions about them without a vision call. It is a separate distribution that
+declares an entry point in the group ``browx_actors.canvas_adapters``; the entry
+point's name is the adapter's namespace and its object is a :class:`CanvasAdapter`
+(or a zero-argument callable returning one)::
+
+    [project.entry-points."browx_actors.canvas_adapters"]
+    demo = "browx_canvas_demo:ADAPTER"
+
+``canvas_query({adapter, op, args})`` looks up ``<adapter>.<op>`` and forwards
+``args``. Each op declares its own capability and its own parameters, and both are
+enforced with the dispatch path's own pieces: the capability through
+``Dispatcher.allowed`` / ``Dispatcher.denial`` (so a denial reads, and is counted,
+like any other), the arguments through :func:`~browx_actors.server.schema.validate_args`.
+Having ``canvas`` on is therefore not enough to run an op that declared ``eval``.
+The op's handler runs inside the session actor, like every session tool, with the
+session (``session.page``, ``session.pw``, ``session.cdp``, ``session.agent``) and its
+checked arguments.
+
+The registry is per runtime: discovered from the installed entry points on first use,
+or given explicitly with :func:`use_registry` (an embedding program, or a test that
+passes its own entry points to :func:`discover_adapters`).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from importlib import metadata
+from typing import Any
+
+import attrs
+
+from ..actor import ToolError
+from ..server.schema import Param, validate_args
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "AdapterOp",
+    "AdapterRegistry",
+    "CanvasAdapter",
+    "canvas_query",
+    "discover_adapters",
+    "registry_for",
+    "use_registry",
+]
+
+ENTRY_POINT_GROUP = "browx_actors.canvas_adapters"
+
+OpHandler = Callable[[Any, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+@attrs.frozen
+class AdapterOp:
+    """One operation: ``handler(session, args)`` runs inside the session actor."""
+
+    name: str
+    capability: str
+    description: str
+    handler: OpHandler
+    params: tuple[Param, ...] = ()
+
+
+@attrs.frozen
+class CanvasAdapter:
+    description: str
+    ops: tuple[AdapterOp, ...]
+
+    def op(self, name: str) -> AdapterOp | None:
+        return next((o for o in self.ops if o.name == name), None)
+
+
+@attrs.frozen
+class AdapterRegistry:
+    """Loaded adapters by namespace, and the entry points that failed to load (with why)."""
+
+    adapters: Mapping[str, CanvasAdapter] = attrs.field(factory=dict)
+    failed: Mapping[str, str] = attrs.field(factory=dict)
+
+    def describe(self) -> list[dict[str, Any]]:
+        return [{"adapter": name, "description": adapter.description,
+                 "ops": [{"op": o.name, "capability": o.capability, "description": o.description}
+                         for o in adapter.ops]}
+                for name, adapter in sorted(self.adapters.items())]
+
+
+def discover_adapters(entry_points: Iterable[metadata.EntryPoint] | None = None) -> AdapterRegistry:
+    """Load adapters from ``entry_points`` (default: the installed ones in our group).
+
+    An entry point that fails to import, or does not give a :class:`CanvasAdapter`, is
+    recorded in ``failed`` rather than breaking the others.
+    """
+    if entry_points is None:
+        entry_points = metadata.entry_points(group=ENTRY_POINT_GROUP)
+    adapters: dict[str, CanvasAdapter] = {}
+    failed: dict[str, str] = {}
+    for ep in entry_points:
+        try:
+            loaded = ep.load()
+            adapter = loaded if isinstance(loaded, CanvasAdapter) else loaded()
+            if not isinstance(adapter, CanvasAdapter):
+                raise TypeError(f"{ep.value} gave {type(adapter).__name__}, not a CanvasAdapter")
+        except Exception as err:  # a broken plugin must not take the others down
+            failed[ep.name] = f"{type(err).__name__}: {err}"
+            continue
+        adapters[ep.name] = adapter
+    return AdapterRegistry(adapters, failed)
+
+
+_REGISTRIES: weakref.WeakKeyDictionary[Any, AdapterRegistry] = weakref.WeakKeyDictionary()
+
+
+def use_registry(runtime: Any, registry: AdapterRegistry) -> None:
+    """Make ``runtime``'s ``canvas_query`` dispatch to ``registry``."""
+    _REGISTRIES[runtime] = registry
+
+
+def registry_for(runtime: Any) -> AdapterRegistry:
+    registry = _REGISTRIES.get(runtime)
+    if registry is None:
+        registry = _REGISTRIES[runtime] = discover_adapters()
+    return registry
+
+
+def _lookup(registry: AdapterRegistry, adapter: str, op: str) -> AdapterOp:
+    found = registry.adapters.get(adapter)
+    if found is None:
+        if adapter in registry.failed:
+            raise ToolError("adapter-unavailable",
+                            f"canvas adapter {adapter!r} is installed but failed to load: "
+                            f"{registry.failed[adapter]}",
+                            requestedAdapter=adapter, requestedOp=op)
+        raise ToolError(
+            "no-adapter",
+            f"no canvas adapter registered for {adapter}; install @browxai/plugin-{adapter} or pass a "
+            "registered adapter namespace",
+            requestedAdapter=adapter, requestedOp=op, registeredAdapters=sorted(registry.adapters),
+        )
+    handler = found.op(op)
+    if handler is None:
+        raise ToolError("unknown-op", f"canvas adapter {adapter!r} has no op {op!r} (ops: "
+                        f"{', '.join(o.name for o in found.ops)})",
+                        requestedAdapter=adapter, requestedOp=op)
+    return handler
+
+
+async def canvas_query(runtime: Any, args: dict[str, Any]) -> dict[str, Any]:
+    """The ``canvas_query`` tool: look up, gate, check arguments, run in the session."""
+    adapter, op_name = args["adapter"], args["op"]
+    op = _lookup(registry_for(runtime), adapter, op_name)
+    qualified = f"{adapter}.{op_name}"
+    if not runtime.dispatcher.allowed(op.capability):
+        raise runtime.dispatcher.denial(op.capability, qualified)
+    try:
+        op_args = validate_args(op.params, args["args"] or {})
+    except ToolError as err:
+        field = err.details.get("field", "arguments")
+        raise ToolError("bad-arg", f"{qualified}: {err.message}",
+                        field="args" if field == "arguments" else f"args.{field}") from err
+    result = await runtime.call_session(args["session"], f"canvas_query:{qualified}", op.handler, op_args)
+    if not isinstance(result, dict):
+        raise ToolError("adapter-failed", f"{qualified} returned {type(result).__name__}, not an object")
+    return {"ok": True, "adapter": adapter, "op": op_name, **result}

@@ -1,0 +1,314 @@
+"""``canvas_capture``: read a ``<canvas>`` as PNG, 2D ImageData or a WebGL framebuffer.
+
+The read itself travels over the session's raw CDP flat session (Trio owns canvas
+reads, see DESIGN.md), not through Playwright: a 1280x720 RGBA capture is 4.9 MB of
+base64, and the raw socket carries it in one hop where Playwright's driver would relay
+it twice. Targets given by ``ref`` or ``selector`` are resolved first with the same
+code every action uses (:func:`~browx_actors.sessions.web_actions._prepare`: stale
+refs, unmatched or invalid selectors, several matches), which yields the element's
+ref; the capture function then finds the element through the page agent.
+
+The page-side function (:data:`CAPTURE_JS`) answers with a small holder object that
+stays in the page (as a remote object) and hands out its base64 in chunks of
+:data:`CHUNK_CHARS`: a large canvas never becomes one string bigger than V8 or the CDP
+socket allow, and the holder is released in a ``finally`` so nothing stays behind.
+
+What the page-side function guarantees:
+
+- ``2d-imagedata`` copies the canvas onto a scratch 2D canvas and reads that, so it
+  works whatever context the target has and never creates a context on it;
+- ``webgl-framebuffer`` reads the default framebuffer with ``readPixels`` (saving and
+  restoring the bindings and pack state it touches) and flips the rows into top-left
+  order. Asking for the context passes ``preserveDrawingBuffer: true``, which applies
+  when this call creates it; a page's own context keeps its choice;
+- a WebGL buffer that is not preserved is cleared once its frame is shown, so an
+  all-zero read is retried inside the next animation frame, after the page's own
+  frame callbacks have drawn (an animating page then reads back its frame). For
+  ``webgl-framebuffer`` on such a context, a read still empty after that carries a
+  warning explaining why;
+- ``SecurityError`` from ``toDataURL`` / ``getImageData`` (a canvas tainted by a
+  cross-origin image) answers ``taint-or-encode`` / ``taint-or-read``; canvases over
+  16384 pixels on a side answer ``too-large`` before any pixel is read.
+"""
+
+from __future__ import annotations
+
+import binascii
+import json
+from typing import Any
+
+import trio
+
+from ..actor import ToolError
+from ..cdp.protocol import CdpConnectionLost, CdpError, CdpTimeout
+from ..sessions.pageagent import AGENT_KEY
+from ..sessions.web_actions import _prepare
+from .cache import cache_of
+
+__all__ = ["CAPTURE_JS", "CHUNK_CHARS", "FORMATS", "MAX_SIDE", "capture", "target_ref"]
+
+FORMATS = ("png", "2d-imagedata", "webgl-framebuffer")
+#: Canvases larger than this on either side refuse with ``too-large`` (spec).
+MAX_SIDE = 16384
+#: Base64 characters per CDP reply; a multiple of 4 so every chunk decodes alone.
+CHUNK_CHARS = 16 * 1024 * 1024
+_OBJECT_GROUP = "browx-canvas-capture"
+_CDP_TIMEOUT = 60.0
+
+CAPTURE_JS = r"""async (ref, format, chunkChars, maxSide, agentKey) => {
+  const fail = (code, message, extra) => ({head: {error: Object.assign({code, message}, extra || {})}, count: 0});
+  const b64 = (u8) => {
+    if (typeof u8.toBase64 === 'function') return u8.toBase64();
+    let s = '';
+    for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode.apply(null, u8.subarray(i, i + 0x8000));
+    return btoa(s);
+  };
+  const fromBytes = (head, bytes) => {
+    const chunkBytes = chunkChars / 4 * 3;
+    return {head, count: Math.max(1, Math.ceil(bytes.length / chunkBytes)),
+            piece: (i) => b64(bytes.subarray(i * chunkBytes, (i + 1) * chunkBytes))};
+  };
+  const fromString = (head, text) => ({head, count: Math.max(1, Math.ceil(text.length / chunkChars)),
+                                        piece: (i) => text.slice(i * chunkChars, (i + 1) * chunkChars)});
+  const failure = (e, taintCode, what) => e && e.name === 'SecurityError'
+    ? fail(taintCode, `${what} threw SecurityError: the canvas is tainted by cross-origin content drawn without CORS`)
+    : fail('capture-failed', `${what} failed: ${e && e.message || e}`);
+
+  let el;
+  if (ref !== null) {
+    const agent = window[agentKey];
+    el = agent ? agent.resolve(ref) : null;
+    if (!el) return fail('stale-element', `ref ${ref} no longer points at a live element; take a new snapshot`, {ref});
+  } else {
+    el = document.querySelector('canvas');
+    if (!el) return fail('target-not-found', 'the page has no <canvas> element');
+  }
+  if (el.localName !== 'canvas' || typeof el.getContext !== 'function') {
+    return fail('not-a-canvas', `the target is a <${el.localName}>, not a <canvas>`);
+  }
+  const width = el.width, height = el.height;
+  if (width > maxSide || height > maxSide) {
+    return fail('too-large', `the canvas is ${width}x${height} pixels, larger than ${maxSide}x${maxSide}`, {width, height});
+  }
+  if (width === 0 || height === 0) return fail('empty-canvas', `the canvas is ${width}x${height}: no pixels to capture`);
+  const r = el.getBoundingClientRect();
+  const head = {format, width, height, warnings: [], box: {x: r.x, y: r.y, width: r.width, height: r.height}};
+
+  if (format === 'png') {
+    let url;
+    try { url = el.toDataURL('image/png'); } catch (e) { return failure(e, 'taint-or-encode', 'toDataURL'); }
+    const comma = url.indexOf(',');
+    if (!url.startsWith('data:image/png') || comma < 0 || comma === url.length - 1) {
+      return fail('taint-or-encode', 'toDataURL produced no PNG (the browser could not encode this canvas)');
+    }
+    return fromString(head, url.slice(comma + 1));
+  }
+
+  const empty = (px) => {
+    const words = new Uint32Array(px.buffer, px.byteOffset, px.byteLength >> 2);
+    for (let i = 0; i < words.length; i++) if (words[i] !== 0) return false;
+    return true;
+  };
+  // An empty read of a buffer the platform clears after each frame holds that frame
+  // again inside the next one, after the page's own frame callbacks have drawn.
+  const inNextFrame = (read) => Promise.race([
+    new Promise((resolve) => requestAnimationFrame(() => { try { resolve(read()); } catch (e) { resolve(null); } })),
+    new Promise((resolve) => setTimeout(() => resolve(null), 250)),
+  ]);
+
+  if (format === '2d-imagedata') {
+    const read = () => {
+      const scratch = document.createElement('canvas');
+      scratch.width = width; scratch.height = height;
+      const ctx = scratch.getContext('2d', {willReadFrequently: true});
+      ctx.globalCompositeOperation = 'copy';
+      ctx.drawImage(el, 0, 0);
+      const data = ctx.getImageData(0, 0, width, height).data;
+      return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    };
+    let px;
+    try { px = read(); } catch (e) { return failure(e, 'taint-or-read', 'getImageData'); }
+    if (empty(px)) {
+      const again = await inNextFrame(read);
+      if (again && !empty(again)) px = again;
+    }
+    return fromBytes(head, px);
+  }
+
+  let gl = null;
+  try {
+    for (const type of ['webgl2', 'webgl']) {
+      gl = el.getContext(type, {preserveDrawingBuffer: true});
+      if (gl) break;
+    }
+  } catch (e) { return fail('capture-failed', `getContext failed: ${e && e.message || e}`); }
+  if (!gl) {
+    return fail('context-mismatch', 'the canvas has a 2D (or bitmaprenderer) context, not WebGL; capture it with format "2d-imagedata" or "png"');
+  }
+  if (gl.isContextLost()) return fail('capture-failed', 'the WebGL context is lost');
+  const gl2 = typeof WebGL2RenderingContext !== 'undefined' && gl instanceof WebGL2RenderingContext;
+  const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+  const read = () => {
+    const px = new Uint8Array(w * h * 4);
+    const target = gl2 ? gl.READ_FRAMEBUFFER : gl.FRAMEBUFFER;
+    const saved = {fb: gl.getParameter(gl2 ? gl.READ_FRAMEBUFFER_BINDING : gl.FRAMEBUFFER_BINDING),
+                   align: gl.getParameter(gl.PACK_ALIGNMENT)};
+    if (gl2) {
+      saved.pbo = gl.getParameter(gl.PIXEL_PACK_BUFFER_BINDING);
+      saved.rowLength = gl.getParameter(gl.PACK_ROW_LENGTH);
+      saved.skipPixels = gl.getParameter(gl.PACK_SKIP_PIXELS);
+      saved.skipRows = gl.getParameter(gl.PACK_SKIP_ROWS);
+      gl.bindBuffer(gl.PIXEL_PACK_BUFFER, null);
+      gl.pixelStorei(gl.PACK_ROW_LENGTH, 0);
+      gl.pixelStorei(gl.PACK_SKIP_PIXELS, 0);
+      gl.pixelStorei(gl.PACK_SKIP_ROWS, 0);
+    }
+    gl.bindFramebuffer(target, null);
+    gl.pixelStorei(gl.PACK_ALIGNMENT, 4);
+    try {
+      gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    } finally {
+      gl.bindFramebuffer(target, saved.fb);
+      gl.pixelStorei(gl.PACK_ALIGNMENT, saved.align);
+      if (gl2) {
+        gl.bindBuffer(gl.PIXEL_PACK_BUFFER, saved.pbo);
+        gl.pixelStorei(gl.PACK_ROW_LENGTH, saved.rowLength);
+        gl.pixelStorei(gl.PACK_SKIP_PIXELS, saved.skipPixels);
+        gl.pixelStorei(gl.PACK_SKIP_ROWS, saved.skipRows);
+      }
+    }
+    return px;
+  };
+  let px;
+  try {
+    px = read();
+    const preserved = !!(gl.getContextAttributes() || {}).preserveDrawingBuffer;
+    if (!preserved && empty(px)) {
+      const again = await inNextFrame(read);
+      if (again && !empty(again)) px = again;
+      else head.warnings.push('the page created this WebGL context with preserveDrawingBuffer:false and it read back as all zeros: the platform clears that buffer once a frame is shown, and capture cannot change a context the page already made (capture while the page is drawing, or have the page create it with preserveDrawingBuffer:true)');
+    }
+  } catch (e) { return failure(e, 'taint-or-read', 'readPixels'); }
+  const rowBytes = w * 4, out = new Uint8Array(px.length);
+  for (let y = 0; y < h; y++) out.set(px.subarray((h - 1 - y) * rowBytes, (h - y) * rowBytes), y * rowBytes);
+  head.width = w; head.height = h; head.isWebGL = true;
+  if (w !== width || h !== height) {
+    head.warnings.push(`the drawing buffer is ${w}x${h}, smaller than the ${width}x${height} canvas (a GPU limit); captured the buffer`);
+  }
+  return fromBytes(head, out);
+}"""
+
+_FIRST = "function() { return {head: this.head, count: this.count, chunk: this.count ? this.piece(0) : ''}; }"
+_PIECE = "function(i) { return this.piece(i); }"
+
+
+async def target_ref(session: Any, args: dict[str, Any], warnings: list[str]) -> str | None:
+    """The ref of the ``ref`` / ``selector`` target, or None for "the first canvas".
+
+    Resolution is the actions' own (:func:`_prepare`), so a stale ref, a selector
+    matching nothing, an invalid selector and several matches read exactly as they do
+    for ``click``.
+    """
+    if args.get("ref") is not None and args.get("selector") is not None:
+        raise ToolError("bad-arg", "give at most one of ref, selector", field="selector")
+    if args.get("ref") is None and args.get("selector") is None:
+        return None
+    _, target = await session.pw(_prepare, session.page, args, warnings)
+    return target["ref"]
+
+
+async def _call(session: Any, object_id: str, fn: str, *arguments: Any) -> Any:
+    reply = await session.cdp.send("Runtime.callFunctionOn", {
+        "objectId": object_id, "functionDeclaration": fn, "returnByValue": True,
+        "arguments": [{"value": a} for a in arguments],
+    }, timeout=_CDP_TIMEOUT)
+    if "exceptionDetails" in reply:
+        raise ToolError("capture-failed", f"reading the capture failed: {_exception_text(reply)}")
+    return reply["result"].get("value")
+
+
+def _exception_text(reply: dict[str, Any]) -> str:
+    details = reply["exceptionDetails"]
+    exception = details.get("exception") or {}
+    return str(exception.get("description") or details.get("text") or "exception").splitlines()[0]
+
+
+async def read_canvas(session: Any, ref: str | None, fmt: str) -> tuple[dict[str, Any], list[str]]:
+    """Run the page-side capture; ``(head, base64 chunks)``. Page-side failures raise."""
+    expression = (f"({CAPTURE_JS})({json.dumps(ref)}, {json.dumps(fmt)}, {CHUNK_CHARS}, {MAX_SIDE}, "
+                  f"{json.dumps(AGENT_KEY)})")
+    try:
+        reply = await session.cdp.send("Runtime.evaluate", {
+            "expression": expression, "awaitPromise": True, "returnByValue": False,
+            "objectGroup": _OBJECT_GROUP,
+        }, timeout=_CDP_TIMEOUT)
+        if "exceptionDetails" in reply:
+            raise ToolError("capture-failed", f"the capture function threw: {_exception_text(reply)}")
+        holder = reply["result"]["objectId"]
+        first = await _call(session, holder, _FIRST)
+        head = first["head"]
+        if "error" in head:
+            error = dict(head["error"])
+            raise ToolError(error.pop("code"), error.pop("message"), **error)
+        chunks = [first["chunk"]]
+        for index in range(1, first["count"]):
+            chunks.append(await _call(session, holder, _PIECE, index))
+    except CdpTimeout as err:
+        raise ToolError("timeout", f"canvas_capture: {err}") from err
+    except CdpConnectionLost:
+        raise
+    except CdpError as err:
+        raise ToolError("capture-failed", f"canvas_capture: {err}") from err
+    finally:
+        with trio.move_on_after(2) as scope:
+            scope.shield = True
+            try:
+                await session.cdp.send("Runtime.releaseObjectGroup", {"objectGroup": _OBJECT_GROUP})
+            except (CdpError, CdpTimeout, CdpConnectionLost):
+                pass
+    return head, chunks
+
+
+def decode_chunks(chunks: list[str]) -> bytes:
+    """Raw bytes of base64 chunks (each decodes alone; see :data:`CHUNK_CHARS`)."""
+    try:
+        if len(chunks) == 1:
+            return binascii.a2b_base64(chunks[0], strict_mode=True)
+        return b"".join(binascii.a2b_base64(c, strict_mode=True) for c in chunks)
+    except (binascii.Error, ValueError) as err:
+        raise ToolError("capture-failed", f"the page returned malformed base64 ({err})") from err
+
+
+async def capture(session: Any, args: dict[str, Any]) -> dict[str, Any]:
+    """The ``canvas_capture`` tool, inside the session actor."""
+    fmt = args["format"]
+    warnings: list[str] = []
+    ref = await target_ref(session, args, warnings)
+    head, chunks = await read_canvas(session, ref, fmt)
+    warnings.extend(head["warnings"])
+    width, height = head["width"], head["height"]
+    data = decode_chunks(chunks)
+    if fmt != "png" and len(data) != width * height * 4:
+        raise ToolError("capture-failed", f"the page returned {len(data)} bytes for a {width}x{height} "
+                        f"RGBA capture (expected {width * height * 4})")
+    if fmt == "png" and not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        raise ToolError("taint-or-encode", "toDataURL did not return a PNG")
+    stored = cache_of(session).put(fmt, width, height, data)
+    if stored is None:
+        warnings.append("this capture is larger than the session's capture cache "
+                        f"({cache_of(session).max_bytes // (1024 * 1024)} MiB) and was not kept: "
+                        "captureId is null, so diff it by base64")
+    envelope: dict[str, Any] = {"ok": True, "format": fmt}
+    if args["includeContent"]:
+        envelope["contentBase64"] = chunks[0] if len(chunks) == 1 else "".join(chunks)
+    envelope["byteLength"] = len(data)
+    envelope["width"] = width
+    envelope["height"] = height
+    if fmt != "png":
+        envelope["channelCount"] = 4
+    if head.get("isWebGL"):
+        envelope["isWebGL"] = True
+    envelope["captureId"] = None if stored is None else stored.id
+    envelope["box"] = head["box"]
+    envelope["warnings"] = warnings
+    return envelope

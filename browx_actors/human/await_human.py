@@ -1,0 +1,76 @@
+"""The body of ``await_human``: it runs inside the session actor and picks the channel.
+
+The tool is a session tool (ordered with the session's other calls), but a prompt may
+wait up to an hour, so the handler returns :class:`~browx_actors.actor.Later` at once:
+the wait is a task in the session's nursery, the mailbox keeps serving the session's
+other tools meanwhile, and closing the session cancels the wait with it.
+
+Which channel answers:
+
+* operator-channel on: the host daemon, through the runtime's ``OperatorChannel``
+  actor. No CDP is involved, so this works for any engine, and DevTools answers do
+  not count (the bridge has no prompt open, so it drops them).
+* otherwise the session's isolated-world bridge (``session.human``). A session
+  without one (an engine with no isolated world) answers at once with
+  ``no-human-channel``: that attribute is the whole seam an engine needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+
+from ..actor import ActorRef, ActorUnavailable, Later, ToolError
+from .operator import CancelPrompt, OperatorPrompt
+from .prompts import Outcome, PromptSpec, result_envelope
+
+__all__ = ["ask_operator", "in_session"]
+
+#: Added to the prompt's own timeout for the call to the operator actor, which
+#: enforces the timeout itself; this only bounds a wedged actor.
+_CALL_GRACE = 10.0
+
+
+async def in_session(session: Any, args: dict[str, Any], *, spec: PromptSpec,
+                     operator: ActorRef | None = None) -> Any:
+    """``fn(session, args)`` for the session actor; ``spec`` is already validated."""
+    if spec.kind == "pick_element":
+        return result_envelope(spec.kind, Outcome(
+            code="not-available",
+            error="pick_element (the in-page hover-pick overlay) is not yet available: it needs "
+                  "the shadow-DOM banner UI; use kind confirm, choose or input",
+        ))
+    if operator is not None:
+        return Later.of(ask_operator, operator, session.session_id, spec)
+    bridge = getattr(session, "human", None)
+    if bridge is None:
+        engine = getattr(session, "engine", "this")
+        return result_envelope(spec.kind, Outcome(
+            code="no-human-channel",
+            error=f"the {engine} engine has no isolated world for a human to answer from; start "
+                  "the server with the operator-channel capability to send prompts to the host daemon",
+        ))
+    return Later.of(bridge.ask, spec)
+
+
+async def ask_operator(operator: ActorRef, session_id: str, spec: PromptSpec) -> dict[str, Any]:
+    """Ask through the operator actor; if our caller goes away first, withdraw the prompt."""
+    ended = False
+    try:
+        outcome = await operator.call(OperatorPrompt(session_id, spec), timeout=spec.timeout_s + _CALL_GRACE)
+        ended = True
+    except ToolError:
+        ended = True
+        raise
+    except ActorUnavailable as gone:
+        ended = True
+        outcome = Outcome(code="operator-channel-down", error=f"the operator channel stopped ({gone.reason})")
+    finally:
+        if not ended:
+            with trio.CancelScope(shield=True), trio.move_on_after(1):
+                try:
+                    await operator.cast(CancelPrompt(session_id))
+                except ActorUnavailable:
+                    pass
+    return result_envelope(spec.kind, outcome)

@@ -1,0 +1,335 @@
+"""The OperatorChannel actor: the server's link to the host daemon on a Unix socket.
+
+With the operator-channel capability on, the runtime runs one of these (after the
+recorder, before the browser pool). It dials ``BROWX_OPERATOR_SOCKET`` and keeps
+dialling with a capped backoff, because the daemon is the operator's process and may
+start, restart or vanish at any time; none of that may crash the runtime.
+
+Trust: the daemon proves itself first. Until its first line is
+``{"v":1,"type":"hello","token":...}`` with ``BROWX_OPERATOR_TOKEN`` (compared with
+``hmac.compare_digest``), nothing it says is read and nothing is sent to it; a wrong
+hello (or none within the hello timeout) closes the connection.
+
+Prompts: ``await_human`` in a session asks this actor (:class:`OperatorPrompt`); the
+prompt goes to the daemon as ``human.prompt`` and only its ``human.done`` or
+``human.abort`` ends it. A prompt waits (within its own timeout) for a link if there
+is none. When a link drops, every prompt delivered on it ends at once as unanswered
+(``operator-channel-down``): the daemon that showed it is gone and a redial resumes
+nothing. Every prompt delivered on a link that is still up gets exactly one
+``human.ended`` line when it ends.
+
+Lines: garbage is answered with an ``error`` line and skipped; a line over 64 KiB is
+answered with ``line-too-long`` and drops the link, as the live-view contract has it.
+The protocol is written down in ``docs/operator-channel.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import Any
+
+import attrs
+import trio
+
+from ..actor import Actor, Later, ToolError
+from .desk import OpenPrompt, PromptDesk
+from .operator_wire import (
+    MAX_LINE,
+    LineBuffer,
+    LineTooLong,
+    Message,
+    Oversized,
+    WireError,
+    encode,
+    error_line,
+    is_valid_hello,
+    parse_line,
+    prompt_line,
+)
+from .prompts import (
+    Aborted,
+    Accepted,
+    Outcome,
+    PromptSpec,
+    format_ending,
+    format_prompt,
+)
+from .stderr import emit
+
+__all__ = ["CancelPrompt", "OperatorChannel", "OperatorPrompt", "OperatorStatus", "redial_delay"]
+
+log = logging.getLogger("browx_actors.operator")
+
+_READ_SIZE = 16 * 1024
+_VIEW_TYPES = ("view.start", "view.stop", "frame.ack")
+
+
+@attrs.frozen
+class OperatorPrompt:
+    """Ask the daemon; the reply is the prompt's :class:`~.prompts.Outcome`."""
+
+    session: str
+    spec: PromptSpec
+
+
+@attrs.frozen
+class CancelPrompt:
+    """The asking session went away: end its open prompt (cast, no reply)."""
+
+    session: str
+
+
+@attrs.frozen
+class OperatorStatus:
+    """Reply: ``{connected, dials, links, drops, refused, pending}``."""
+
+
+def redial_delay(failures: int) -> float:
+    """Seconds before the next dial after ``failures`` failed ones: 50 ms doubling to 5 s."""
+    return min(5.0, 0.05 * 2 ** min(failures, 10))
+
+
+class _Link:
+    """One authenticated connection. ``dead`` once it dropped; writes are serialized."""
+
+    def __init__(self, stream: trio.abc.Stream, generation: int, write_timeout: float) -> None:
+        self.stream = stream
+        self.generation = generation
+        self.write_timeout = write_timeout
+        self.dead = False
+        self.scope = trio.CancelScope()
+        self._lock = trio.Lock()
+
+    async def send(self, line: bytes) -> bool:
+        """Write one line; a failed or stalled write drops the link (returns False)."""
+        if self.dead:
+            return False
+        async with self._lock:
+            with trio.move_on_after(self.write_timeout):
+                try:
+                    await self.stream.send_all(line)
+                    return True
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                    log.info("operator link %d: write failed: %r", self.generation, exc)
+                except trio.Cancelled:
+                    # Our caller's deadline cut the write: part of a line may be on the
+                    # socket, and every later line would be glued to it.
+                    self.drop()
+                    raise
+        self.drop()
+        return False
+
+    def drop(self) -> None:
+        self.dead = True
+        self.scope.cancel()
+
+
+class OperatorChannel(Actor):
+    def __init__(
+        self,
+        socket_path: str,
+        token: str,
+        *,
+        live_view: bool = False,
+        hello_timeout: float = 10.0,
+        write_timeout: float = 10.0,
+    ) -> None:
+        super().__init__("operator-channel")
+        self.socket_path = socket_path
+        self._token = token
+        self.live_view = live_view
+        self.hello_timeout = hello_timeout
+        self.write_timeout = write_timeout
+        self.desk = PromptDesk(aborted_code="operator-aborted")
+        self._link: _Link | None = None
+        self._link_changed = trio.Event()
+        self.links = 0
+        self.dials = 0
+        self.drops = 0
+        self.refused = 0
+
+    # -- the actor --------------------------------------------------------------------
+
+    async def on_start(self) -> None:
+        self.nursery.start_soon(self._dial_forever)
+
+    async def handle(self, msg: Any) -> Any:
+        if isinstance(msg, OperatorPrompt):
+            prompt = self.desk.open(msg.session, msg.spec)
+            try:
+                line = prompt_line(msg.session, prompt.ticket, msg.spec)
+            except LineTooLong as exc:
+                self.desk.close(prompt)
+                raise ToolError("bad-arg", f"the prompt is too long for the operator channel: {exc}",
+                                field="prompt") from None
+            return Later.of(self._ask, prompt, line)
+        if isinstance(msg, CancelPrompt):
+            for prompt in self.desk.prompts():
+                if prompt.session == msg.session:
+                    self.desk.end(prompt, Outcome(code="cancelled", error="the asking session went away"))
+            return None
+        if isinstance(msg, OperatorStatus):
+            return {
+                "connected": self._link is not None, "dials": self.dials, "links": self.links,
+                "drops": self.drops, "refused": self.refused, "pending": len(self.desk.prompts()),
+            }
+        raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
+
+    # -- prompts ----------------------------------------------------------------------
+
+    async def _ask(self, prompt: OpenPrompt, line: bytes) -> Outcome:
+        emit(format_prompt(prompt.session, prompt.ticket, prompt.spec, world=None, operator=self.socket_path))
+        outcome = await self.desk.wait(prompt, functools.partial(self._deliver, line=line))
+        emit(format_ending(prompt.ticket, prompt.spec, outcome))
+        link = prompt.delivered_on
+        if isinstance(link, _Link) and not link.dead:
+            await link.send(encode("human.ended", ticket=prompt.ticket, reason=_ending_reason(outcome)))
+        return outcome
+
+    async def _deliver(self, prompt: OpenPrompt, *, line: bytes) -> None:
+        """Hand the prompt to the daemon, waiting (within the prompt's deadline) for a link."""
+        while True:
+            link = self._link
+            if link is None or link.dead:
+                await self._link_changed.wait()
+                continue
+            prompt.delivered_on = link
+            await link.send(line)
+            if link.dead:
+                # The link dropped while (or before) we wrote: the prompt may have been
+                # shown, and the redial will not resume it.
+                self.desk.end(prompt, _dropped_outcome())
+            return
+
+    # -- the link ---------------------------------------------------------------------
+
+    async def _dial_forever(self) -> None:
+        failures = 0
+        while True:
+            self.dials += 1
+            try:
+                stream = await trio.open_unix_socket(self.socket_path)
+            except OSError as exc:
+                log.debug("operator socket %s: dial failed: %r", self.socket_path, exc)
+                failures += 1
+            else:
+                if await self._run_link(stream):
+                    failures = 0
+                else:
+                    failures += 1
+            await trio.sleep(redial_delay(failures))
+
+    async def _run_link(self, stream: trio.SocketStream) -> bool:
+        """Run one connection; True if the daemon authenticated on it."""
+        lines = LineBuffer(MAX_LINE)
+        async with stream:
+            hello: bytes | Oversized | None = None
+            with trio.move_on_after(self.hello_timeout):
+                hello = await _read_line(stream, lines)
+            parsed = parse_line(hello) if isinstance(hello, bytes) else hello
+            if not is_valid_hello(parsed, self._token):
+                self.refused += 1
+                log.warning("operator socket %s: the daemon's first line was not a valid hello; closing",
+                            self.socket_path)
+                with trio.move_on_after(1):
+                    try:
+                        await stream.send_all(error_line("bad-hello", "the first line must be the hello with the right token"))
+                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                        pass
+                return False
+            self.links += 1
+            link = _Link(stream, self.links, self.write_timeout)
+            reason = "the link was dropped"
+            with link.scope:
+                self._set_link(link)
+                if await link.send(encode("ready", server="browx-actors")):
+                    reason = await self._read_loop(link, stream, lines)
+            self._lost(link, reason)
+            return True
+
+    async def _read_loop(self, link: _Link, stream: trio.SocketStream, lines: LineBuffer) -> str:
+        while True:
+            try:
+                item = await _read_line(stream, lines)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                return f"read failed: {exc!r}"
+            if item is None:
+                return "the daemon closed the socket"
+            if isinstance(item, Oversized):
+                await link.send(error_line("line-too-long", f"a line is limited to {MAX_LINE} bytes; "
+                                           "dropping the connection"))
+                return "the daemon sent a line over 64 KiB"
+            await self._on_line(link, parse_line(item))
+
+    def _set_link(self, link: _Link) -> None:
+        self._link = link
+        self._link_changed.set()
+        self._link_changed = trio.Event()
+        log.info("operator socket %s: daemon authenticated (link %d)", self.socket_path, link.generation)
+
+    def _lost(self, link: _Link, reason: str) -> None:
+        link.dead = True
+        self.drops += 1
+        if self._link is link:
+            self._link = None
+        log.warning("operator socket %s: link %d dropped: %s", self.socket_path, link.generation, reason)
+        for prompt in self.desk.prompts():
+            if prompt.delivered_on is link:
+                self.desk.end(prompt, _dropped_outcome())
+
+    async def _on_line(self, link: _Link, parsed: Message | WireError) -> None:
+        if isinstance(parsed, WireError):
+            await link.send(error_line(parsed.code, parsed.message))
+            return
+        kind, body = parsed.type, parsed.body
+        if kind in ("human.done", "human.abort"):
+            ticket = body.get("ticket")
+            if kind == "human.done":
+                verdict = self.desk.offer(ticket, "done", body.get("value"))
+            else:
+                reason = body.get("reason")
+                verdict = self.desk.offer(ticket, "abort", reason if isinstance(reason, str) else "")
+            if not isinstance(verdict, (Accepted, Aborted)):
+                await link.send(error_line(verdict.code, verdict.reason,
+                                           ticket=ticket if isinstance(ticket, str) and len(ticket) <= 64 else None))
+            return
+        if kind in _VIEW_TYPES:
+            session = body.get("session")
+            session = session if isinstance(session, str) and len(session) <= 256 else None
+            if not self.live_view:
+                await link.send(error_line("view-disabled", "the live-view capability is off", session=session))
+            else:
+                await link.send(error_line("view-failed", "live view is not part of this build", session=session))
+            return
+        if kind == "hello":
+            await link.send(error_line("bad-message", "already authenticated on this connection"))
+            return
+        await link.send(error_line("unknown-type", "this server does not handle that message type"))
+
+
+async def _read_line(stream: trio.abc.ReceiveStream, lines: LineBuffer) -> bytes | Oversized | None:
+    """The next line, an :class:`Oversized`, or None at end of stream."""
+    while True:
+        item = lines.next()
+        if item is not None:
+            return item
+        data = await stream.receive_some(_READ_SIZE)
+        if not data:
+            return None
+        lines.feed(data)
+
+
+def _dropped_outcome() -> Outcome:
+    return Outcome(code="operator-channel-down",
+                   error="the operator socket dropped before an answer came; the prompt ended unanswered")
+
+
+def _ending_reason(outcome: Outcome) -> str:
+    if outcome.timed_out:
+        return "timeout"
+    if outcome.code == "operator-aborted":
+        return "aborted"
+    if outcome.code is not None:
+        return outcome.code
+    return "answered"

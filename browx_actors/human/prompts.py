@@ -1,0 +1,307 @@
+"""What a human prompt is, and which answers count: pure rules, no I/O.
+
+``await_human`` has two ways to a human (the DevTools console in the session's isolated
+world, and the host daemon on the operator socket) but one contract: the same kinds,
+the same timeout default and cap, the same per-kind checks on an answer and the same
+result shape. Keeping those rules here, free of Trio and CDP, lets both channels share
+them and lets the tests state them without a browser or a socket.
+
+An answer is *dropped*, never raised: a mistyped ``__browx.choose("1", t)`` in a console
+or a daemon bug must not fail the agent's call, only leave the prompt waiting. The
+:class:`Dropped` value says why, so the channel can tell the human.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ..actor import ToolError
+
+__all__ = [
+    "ANSWER_METHODS",
+    "DEFAULT_TIMEOUT_MS",
+    "KINDS",
+    "MAX_INPUT_CHARS",
+    "MAX_TIMEOUT_MS",
+    "Aborted",
+    "Accepted",
+    "BindingCall",
+    "Dropped",
+    "Outcome",
+    "PromptSpec",
+    "check_answer",
+    "format_ending",
+    "format_prompt",
+    "new_binding_name",
+    "new_ticket",
+    "new_world_name",
+    "parse_binding_payload",
+    "parse_request",
+    "result_envelope",
+]
+
+KINDS = ("acknowledge", "confirm", "choose", "input", "pick_element")
+DEFAULT_TIMEOUT_MS = 300_000
+MAX_TIMEOUT_MS = 3_600_000
+#: Limits that keep a prompt readable on a terminal and inside one 64 KiB operator line.
+MAX_PROMPT_CHARS = 8_000
+MAX_CHOICES = 100
+MAX_CHOICE_CHARS = 500
+MAX_INPUT_CHARS = 32_768
+#: A binding payload bigger than this is not an answer anyone typed; it is dropped unread.
+MAX_PAYLOAD_CHARS = 256 * 1024
+
+#: The methods of the isolated-world helper that carry an answer (``signal`` and
+#: ``done`` do not: they are notes, not answers).
+ANSWER_METHODS = ("proceed", "confirm", "choose", "input", "respond", "abort")
+
+#: The DevTools call that answers each kind, for the prompt text and drop reasons.
+_HOW = {
+    "acknowledge": '__browx.proceed("{t}")',
+    "confirm": '__browx.confirm(true, "{t}")  or  __browx.confirm(false, "{t}")',
+    "choose": '__browx.choose(<index>, "{t}")',
+    "input": '__browx.input("typed text", "{t}")',
+}
+#: Which kind each typed method answers (``respond`` answers any kind).
+_METHOD_KIND = {"proceed": "acknowledge", "confirm": "confirm", "choose": "choose", "input": "input"}
+
+
+# -- names ----------------------------------------------------------------------------
+
+
+def new_world_name() -> str:
+    """``browxai-<random>``: unguessable, so no extension or script can name it."""
+    return f"browxai-{secrets.token_hex(6)}"
+
+
+def new_binding_name() -> str:
+    """The CDP binding's name; it exists only in the world, random for the same reason."""
+    return f"browxai_{secrets.token_hex(8)}"
+
+
+def new_ticket() -> str:
+    """A short ticket a human can type: six hex digits, fresh for every prompt."""
+    return secrets.token_hex(3)
+
+
+# -- the request ----------------------------------------------------------------------
+
+
+@attrs.frozen
+class PromptSpec:
+    """One validated ``await_human`` request."""
+
+    kind: str
+    prompt: str
+    choices: tuple[str, ...] | None = None
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+
+    @property
+    def timeout_s(self) -> float:
+        return self.timeout_ms / 1000
+
+
+def clamp_timeout(timeout_ms: int | None) -> int:
+    """The default when absent, capped at :data:`MAX_TIMEOUT_MS` (a cap, not a refusal)."""
+    if timeout_ms is None:
+        return DEFAULT_TIMEOUT_MS
+    return max(0, min(int(timeout_ms), MAX_TIMEOUT_MS))
+
+
+def parse_request(args: Mapping[str, Any]) -> PromptSpec:
+    """A :class:`PromptSpec` from tool arguments, or ``bad-arg`` naming the field.
+
+    Types are already checked by the dispatch path; this adds what a schema cannot
+    say: choices belong to ``choose`` and it needs at least two, sizes stay bounded.
+    """
+    kind = args.get("kind") or "acknowledge"
+    if kind not in KINDS:
+        raise ToolError("bad-arg", f"kind must be one of {', '.join(KINDS)}, got {kind!r}", field="kind")
+    prompt = args.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise ToolError("bad-arg", "prompt must be a non-empty string", field="prompt")
+    if len(prompt) > MAX_PROMPT_CHARS:
+        raise ToolError("bad-arg", f"prompt is longer than {MAX_PROMPT_CHARS} characters", field="prompt")
+    raw_choices = args.get("choices")
+    choices: tuple[str, ...] | None = None
+    if kind == "choose":
+        if not isinstance(raw_choices, Sequence) or isinstance(raw_choices, str) or len(raw_choices) < 2:
+            raise ToolError("bad-arg", "kind choose needs choices: a list of at least two strings",
+                            field="choices")
+        if len(raw_choices) > MAX_CHOICES:
+            raise ToolError("bad-arg", f"at most {MAX_CHOICES} choices", field="choices")
+        for item in raw_choices:
+            if not isinstance(item, str) or not item.strip() or len(item) > MAX_CHOICE_CHARS:
+                raise ToolError("bad-arg", f"each choice must be a non-empty string of at most "
+                                f"{MAX_CHOICE_CHARS} characters", field="choices")
+        choices = tuple(raw_choices)
+    elif raw_choices:
+        raise ToolError("bad-arg", f"choices only apply to kind choose, not {kind}", field="choices")
+    return PromptSpec(kind, prompt, choices, clamp_timeout(args.get("timeoutMs")))
+
+
+# -- answers --------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Accepted:
+    value: Any
+
+
+@attrs.frozen
+class Aborted:
+    """The human (or the daemon) said no: the prompt ends with value null."""
+
+    reason: str
+
+
+@attrs.frozen
+class Dropped:
+    """The answer does not count; the prompt keeps waiting. ``code`` is stable."""
+
+    code: str
+    reason: str
+
+
+def check_value(spec: PromptSpec, value: Any) -> Accepted | Dropped:
+    """Is ``value`` what ``spec.kind`` needs? (boolean / index / string / anything)."""
+    kind = spec.kind
+    if kind == "acknowledge":
+        return Accepted(value)
+    if kind == "confirm":
+        if isinstance(value, bool):
+            return Accepted(value)
+        return Dropped("bad-value", f"confirm needs true or false, got {_describe(value)}")
+    if kind == "choose":
+        count = len(spec.choices or ())
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < count:
+            return Accepted(value)
+        return Dropped("bad-value", f"choose needs an index from 0 to {count - 1}, got {_describe(value)}")
+    if kind == "input":
+        if isinstance(value, str) and len(value) <= MAX_INPUT_CHARS:
+            return Accepted(value)
+        if isinstance(value, str):
+            return Dropped("bad-value", f"input is longer than {MAX_INPUT_CHARS} characters")
+        return Dropped("bad-value", f"input needs a string, got {_describe(value)}")
+    return Dropped("bad-value", f"{kind} prompts cannot be answered")
+
+
+def check_answer(spec: PromptSpec, method: str, value: Any) -> Accepted | Aborted | Dropped:
+    """Judge one answer (its ticket already matched) for a prompt of ``spec.kind``.
+
+    ``respond`` (DevTools) and ``done`` (the daemon) answer any kind with a value that
+    kind needs; the typed methods answer only their own kind.
+    """
+    if method == "abort":
+        return Aborted(value if isinstance(value, str) else "")
+    if method in ("respond", "done"):
+        return check_value(spec, value)
+    expected = _METHOD_KIND.get(method)
+    if expected is None:
+        return Dropped("bad-method", f"{method} does not answer a prompt")
+    if expected != spec.kind:
+        how = _HOW.get(spec.kind, "").format(t="<ticket>")
+        return Dropped("wrong-kind", f"{method} answers {expected} prompts; this one is {spec.kind}"
+                       + (f": use {how}" if how else ""))
+    return check_value(spec, value)
+
+
+def _describe(value: Any) -> str:
+    text = json.dumps(value, default=repr)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+@attrs.frozen
+class BindingCall:
+    """One call of the isolated-world helper, as its binding payload carries it."""
+
+    method: str
+    ticket: str | None
+    value: Any = None
+
+
+def parse_binding_payload(payload: Any) -> BindingCall | Dropped:
+    """Decode ``{"m": method, "t": ticket, "v": value}`` from the helper. Never raises."""
+    if not isinstance(payload, str) or len(payload) > MAX_PAYLOAD_CHARS:
+        return Dropped("bad-payload", "payload missing or too large")
+    try:
+        data = json.loads(payload)
+    except (ValueError, RecursionError):
+        return Dropped("bad-payload", "payload is not JSON")
+    if not isinstance(data, dict):
+        return Dropped("bad-payload", "payload is not an object")
+    method = data.get("m")
+    if method not in (*ANSWER_METHODS, "signal"):
+        return Dropped("bad-method", f"unknown method {_describe(method)}")
+    ticket = data.get("t")
+    if ticket is not None and not isinstance(ticket, str):
+        return Dropped("bad-ticket", "the ticket must be a string")
+    return BindingCall(method, ticket, data.get("v"))
+
+
+# -- the outcome ----------------------------------------------------------------------
+
+
+@attrs.frozen
+class Outcome:
+    """How a prompt ended. ``code`` is set (with ``error``) when it ended without an answer."""
+
+    value: Any = None
+    timed_out: bool = False
+    code: str | None = None
+    error: str | None = None
+
+
+def result_envelope(kind: str, outcome: Outcome) -> dict[str, Any]:
+    """The tool result: ``{kind, value, timedOut}``; an error also makes ``ok`` false.
+
+    A timeout is an answer the spec defines (denied, ``timedOut: true``), so it stays
+    ``ok: true``; an abort or a missing channel is not, and its ``error`` starts with
+    its code (``operator-aborted: ...``), as the spec words it.
+    """
+    body = {"kind": kind, "value": outcome.value, "timedOut": outcome.timed_out}
+    if outcome.code is None:
+        return {"ok": True, **body}
+    return {"ok": False, "code": outcome.code, "error": f"{outcome.code}: {outcome.error}", **body}
+
+
+# -- the prompt text ------------------------------------------------------------------
+
+
+def format_prompt(session: str, ticket: str, spec: PromptSpec, *, world: str | None,
+                  operator: str | None = None) -> str:
+    """The stderr lines for a prompt: what is asked, and where and how to answer.
+
+    ``world`` names the isolated world to answer from in DevTools; ``operator`` (the
+    socket path) says the daemon answers instead and DevTools answers do not count.
+    """
+    seconds = spec.timeout_ms / 1000
+    lines = [(f"[browx] await_human: session {session!r}, ticket {ticket}, kind {spec.kind}, "
+              f"times out in {seconds:g} s")]
+    lines += [f"[browx]   {line}" for line in spec.prompt.splitlines() or [""]]
+    for index, choice in enumerate(spec.choices or ()):
+        lines.append(f"[browx]     {index}: {choice}")
+    if operator is not None:
+        lines.append(f"[browx]   sent to the operator daemon on {operator}; only its answer counts "
+                     "(DevTools answers are ignored)")
+    elif world is not None:
+        how = _HOW[spec.kind].format(t=ticket)
+        lines.append(f'[browx]   answer in DevTools: switch the console context from "top" to '
+                     f'"{world}", then run  {how}')
+    return "\n".join(lines)
+
+
+def format_ending(ticket: str, spec: PromptSpec, outcome: Outcome) -> str:
+    """The stderr line when a prompt ends, so the terminal shows it is over."""
+    if outcome.timed_out:
+        how = f"timed out after {spec.timeout_ms / 1000:g} s (denied)"
+    elif outcome.code is not None:
+        how = f"ended without an answer: {outcome.code}: {outcome.error}"
+    else:
+        how = "answered"
+    return f"[browx] await_human ticket {ticket} {how}"

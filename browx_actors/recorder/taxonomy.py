@@ -1,0 +1,91 @@
+"""The two taxonomies a diagnostics record carries, as pure functions with tables.
+
+``classify_eval(expr)`` names what an ``eval_js`` expression was for, so the report can
+say which curated primitive agents keep reaching past (``dom-query``,
+``storage-access``, ``computed-style``, ``callback-trigger``, ``feature-detect``, or
+``custom`` when no rule matches). The rules are ordered; the first that matches wins:
+
+1. ``storage-access``: ``localStorage``, ``sessionStorage``, ``indexedDB``, ``caches``,
+   ``cookieStore`` or ``document.cookie``. Storage needs no DOM, so a storage read that
+   also queries the DOM is still about storage.
+2. ``computed-style``: ``getComputedStyle``, ``getBoundingClientRect``,
+   ``getClientRects``, ``offset|client|scroll`` + ``Width|Height|Top|Left``, or
+   ``.style``. Style reads usually start with a DOM query; the style is the point.
+3. ``callback-trigger``: calling ``.click() .focus() .blur() .submit() .reset()
+   .requestSubmit() .dispatchEvent() .scrollIntoView() .select()``, or constructing an
+   ``Event`` / ``CustomEvent`` / ``MouseEvent`` / ``KeyboardEvent`` / ``InputEvent`` /
+   ``PointerEvent`` / ``FocusEvent``. Triggers also query first; the effect is the point.
+4. ``feature-detect``: ``typeof``, ``'x' in window|navigator|document|globalThis|self``,
+   ``navigator.<prop>``, ``CSS.supports``, ``matchMedia``, or a ``window.x`` compared
+   with ``undefined``.
+5. ``dom-query``: ``querySelector(All)``, ``getElementById``, ``getElementsBy*``,
+   ``document.evaluate``, ``$(`` / ``$$(``, ``document.title|body|documentElement|forms|
+   links|images|activeElement|readyState``, or reading ``.innerText .textContent
+   .innerHTML .outerHTML .value .checked .getAttribute( .closest( .matches(``.
+6. ``custom``: anything else.
+
+``failure_kind(code)`` folds the envelope's ``code`` into the spec's five failure
+kinds through :data:`FAILURE_KINDS`; a code the table does not name is ``internal``
+(the tool ran and the browser, the page or the server failed it).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["EVAL_TAXONOMY", "FAILURE_KINDS", "classify_eval", "failure_kind"]
+
+#: Every taxonomy bucket, in the order the classifier tries them (custom last).
+EVAL_TAXONOMY = ("storage-access", "computed-style", "callback-trigger", "feature-detect",
+                 "dom-query", "custom")
+
+_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("storage-access", re.compile(
+        r"\b(?:localStorage|sessionStorage|indexedDB|caches|cookieStore)\b|\bdocument\s*\.\s*cookie\b")),
+    ("computed-style", re.compile(
+        r"\bgetComputedStyle\b|\bgetBoundingClientRect\b|\bgetClientRects\b"
+        r"|\.\s*(?:offset|client|scroll)(?:Width|Height|Top|Left)\b|\.\s*style\b")),
+    ("callback-trigger", re.compile(
+        r"\.\s*(?:click|focus|blur|submit|reset|requestSubmit|dispatchEvent|scrollIntoView|select)\s*\("
+        r"|\bnew\s+(?:Custom|Mouse|Keyboard|Input|Pointer|Focus)?Event\s*\(")),
+    ("feature-detect", re.compile(
+        r"\btypeof\b|\bin\s+(?:window|navigator|document|globalThis|self)\b|\bnavigator\s*\.\s*\w"
+        r"|\bCSS\s*\.\s*supports\b|\bmatchMedia\b"
+        r"|\bwindow\s*\.\s*[A-Za-z_$][\w$]*\s*[!=]==?\s*undefined\b")),
+    ("dom-query", re.compile(
+        r"\bquerySelector(?:All)?\b|\bgetElementById\b|\bgetElementsBy\w+|\bdocument\s*\.\s*evaluate\b"
+        r"|(?<![\w$])\$\$?\s*\("
+        r"|\bdocument\s*\.\s*(?:title|body|documentElement|forms|links|images|activeElement|readyState)\b"
+        r"|\.\s*(?:innerText|textContent|innerHTML|outerHTML|value|checked)\b"
+        r"|\.\s*(?:getAttribute|closest|matches)\s*\(")),
+)
+
+
+def classify_eval(expr: str) -> str:
+    """The taxonomy bucket of one eval_js expression (see the module rules)."""
+    for name, pattern in _RULES:
+        if pattern.search(expr):
+            return name
+    return "custom"
+
+
+#: Envelope codes folded into the spec's failure kinds. Codes not listed are internal.
+FAILURE_KINDS: dict[str, str] = {
+    "capability-denied": "capability-denied",
+    "timeout": "timeout",
+    "target-not-found": "target-not-found",
+    "stale-element": "target-not-found",
+    "not-visible": "target-not-found",
+    "not-found": "target-not-found",
+    "unknown-session": "target-not-found",
+    "bad-arg": "bad-arg",
+    "unknown-tool": "bad-arg",
+    "unknown-engine": "bad-arg",
+    "session-exists": "bad-arg",
+    "too-large": "bad-arg",
+}
+
+
+def failure_kind(code: object) -> str:
+    """One of capability-denied, timeout, target-not-found, bad-arg, internal."""
+    return FAILURE_KINDS.get(code, "internal") if isinstance(code, str) else "internal"

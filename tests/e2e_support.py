@@ -1,0 +1,349 @@
+"""Helpers for the end-to-end suite: loopback page servers, the real server over stdio.
+
+- :func:`serve_pages` runs a ``ThreadingHTTPServer`` for ``tests/pages`` on 127.0.0.1
+  (the ``pages_url`` / ``pages_url2`` fixtures give two, on different ports, for two
+  origins).
+- :func:`browx_server` starts ``python -m browx_actors serve`` as a subprocess through
+  the MCP SDK's stdio client (``Client(StdioServerParameters(...))``) with the given
+  capabilities and ``BROWX_WORKSPACE``, and yields the connected client.
+- :func:`call` calls a tool and returns its envelope, after checking that the envelope
+  is the same in the first text content and in ``structured_content`` and that
+  ``is_error`` agrees with ``ok``. Every raw text the client received is kept in
+  :data:`Transcript` objects so a test can scan everything an agent saw.
+- :func:`recording_server` is a stdio transport of our own for the shutdown test: it
+  keeps the server's exit code and how long it took to leave after stdin closed, which
+  the SDK's transport keeps to itself (it also kills the server's process group after
+  two seconds, which would hide a slow shutdown).
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import http.server
+import json
+import os
+import struct
+import subprocess
+import sys
+import threading
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import attrs
+import mcp.types as types
+import pytest
+import trio
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.message import SessionMessage
+
+PAGES = Path(__file__).with_name("pages")
+REPO = Path(__file__).resolve().parent.parent
+
+# -- loopback page servers ------------------------------------------------------------
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+@contextmanager
+def serve_pages(directory: Path = PAGES) -> Iterator[str]:
+    """An HTTP server on 127.0.0.1 for ``directory``; yields its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def pages_url() -> Iterator[str]:
+    with serve_pages() as url:
+        yield url
+
+
+@pytest.fixture
+def pages_url2() -> Iterator[str]:
+    """A second origin (another port) serving the same pages."""
+    with serve_pages() as url:
+        yield url
+
+
+# -- the server over the SDK's stdio client -------------------------------------------
+
+
+def server_env(workspace: Path, capabilities: str = "") -> dict[str, str]:
+    env = {
+        "BROWX_WORKSPACE": str(workspace),
+        "BROWX_CAPABILITIES": capabilities,
+        "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p),
+    }
+    for key in ("BROWX_CHROMIUM", "TMPDIR", "LANG", "LC_ALL"):
+        if key in os.environ:
+            env[key] = os.environ[key]
+    return env
+
+
+def server_params(workspace: Path, capabilities: str = "") -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "browx_actors", "serve"],
+        env=server_env(workspace, capabilities),
+        cwd=str(workspace),
+    )
+
+
+@attrs.define
+class Transcript:
+    """Every raw JSON text and image the client received, in order."""
+
+    texts: list[str] = attrs.Factory(list)
+    structured: list[str] = attrs.Factory(list)
+    images: list[bytes] = attrs.Factory(list)
+
+    def everything(self) -> str:
+        return "\n".join(self.texts + self.structured)
+
+
+@asynccontextmanager
+async def browx_server(workspace: Path, capabilities: str = "") -> AsyncIterator[Client]:
+    """The real server in a subprocess, connected through the SDK's stdio client."""
+    workspace.mkdir(parents=True, exist_ok=True)
+    failure: Exception | None = None
+    async with Client(server_params(workspace, capabilities), read_timeout_seconds=150) as client:
+        client.transcript = Transcript()  # type: ignore[attr-defined]
+        try:
+            yield client
+        except Exception as exc:
+            # Re-raised after the client has left, so a failed assertion reads as
+            # itself rather than nested in the SDK's task-group exception groups.
+            failure = exc
+    if failure is not None:
+        raise failure
+
+
+async def call_result(client: Client, tool: str, args: dict[str, Any] | None = None) -> types.CallToolResult:
+    """The raw tool result, recorded in the client's transcript."""
+    result = await client.call_tool(tool, {} if args is None else args)
+    transcript: Transcript | None = getattr(client, "transcript", None)
+    if transcript is not None:
+        for item in result.content:
+            if isinstance(item, types.TextContent):
+                transcript.texts.append(item.text)
+            elif isinstance(item, types.ImageContent):
+                transcript.images.append(base64.b64decode(item.data))
+        if result.structured_content is not None:
+            transcript.structured.append(json.dumps(result.structured_content, ensure_ascii=False))
+    return result
+
+
+async def call(client: Client, tool: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Call ``tool`` and return its envelope (checked for consistency)."""
+    result = await call_result(client, tool, args)
+    return envelope_of(result)
+
+
+def envelope_of(result: types.CallToolResult) -> dict[str, Any]:
+    assert result.content, "a tool result without content"
+    first = result.content[0]
+    assert isinstance(first, types.TextContent), f"first content is {first.type}, not the JSON envelope"
+    envelope = json.loads(first.text)
+    assert isinstance(envelope, dict) and "ok" in envelope, envelope
+    assert result.structured_content == envelope, "structured_content differs from the text envelope"
+    assert result.is_error is (envelope["ok"] is not True), (result.is_error, envelope)
+    if envelope["ok"] is not True:
+        assert isinstance(envelope.get("code"), str) and isinstance(envelope.get("error"), str), envelope
+    return envelope
+
+
+async def ok(client: Client, tool: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Call ``tool`` and insist it succeeded."""
+    envelope = await call(client, tool, args)
+    assert envelope["ok"] is True, f"{tool} {args} failed: {envelope}"
+    return envelope
+
+
+async def fails(client: Client, tool: str, args: dict[str, Any] | None, code: str) -> dict[str, Any]:
+    """Call ``tool`` and insist it failed with ``code``."""
+    envelope = await call(client, tool, args)
+    assert envelope["ok"] is False and envelope["code"] == code, f"{tool} {args}: {envelope}"
+    return envelope
+
+
+# -- images ---------------------------------------------------------------------------
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+JPEG_MAGIC = b"\xff\xd8\xff"
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == PNG_MAGIC, data[:8]
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def jpeg_size(data: bytes) -> tuple[int, int]:
+    """Width and height from the first start-of-frame marker."""
+    assert data[:3] == JPEG_MAGIC, data[:3]
+    i = 2
+    while i < len(data):
+        assert data[i] == 0xFF, f"bad JPEG marker at {i}"
+        marker = data[i + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        length = struct.unpack(">H", data[i + 2:i + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+            height, width = struct.unpack(">HH", data[i + 5:i + 9])
+            return width, height
+        i += 2 + length
+    raise AssertionError("no SOF marker in the JPEG")
+
+
+def images_of(result: types.CallToolResult) -> list[tuple[str, bytes]]:
+    return [
+        (item.mime_type, base64.b64decode(item.data))
+        for item in result.content
+        if isinstance(item, types.ImageContent)
+    ]
+
+
+# -- processes ------------------------------------------------------------------------
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def process_alive(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    state = stat.rsplit(")", 1)[1].split()[0]
+    return state not in ("Z", "X")
+
+
+def processes_matching(needle: str) -> list[int]:
+    """Live pids whose command line contains ``needle``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and needle in cmdline(int(entry.name)) and process_alive(int(entry.name)):
+            found.append(int(entry.name))
+    return found
+
+
+def user_data_dir_of(pid: int) -> str:
+    for arg in cmdline(pid).split(" "):
+        if arg.startswith("--user-data-dir="):
+            return arg
+    raise AssertionError(f"pid {pid} has no --user-data-dir: {cmdline(pid)!r}")
+
+
+async def wait_until_gone(pids: list[int], seconds: float = 10) -> list[int]:
+    """Wait for the pids to leave; returns those still alive after ``seconds``."""
+    with trio.move_on_after(seconds):
+        while any(process_alive(p) for p in pids):
+            await trio.sleep(0.05)
+    return [p for p in pids if process_alive(p)]
+
+
+# -- a recording stdio transport (exit code, exit time, stderr) -----------------------
+
+
+@attrs.define
+class Recording:
+    pid: int | None = None
+    stderr: bytes = b""
+    returncode: int | None = None
+    exit_seconds: float | None = None
+    """From closing the server's stdin to the process having exited by itself."""
+
+
+@asynccontextmanager
+async def recording_server(workspace: Path, capabilities: str, record: Recording) -> AsyncIterator[Any]:
+    """A stdio transport for ``Client`` that closes stdin at the end and waits (up to
+    20 s) for the server to leave on its own, keeping its exit code."""
+    workspace.mkdir(parents=True, exist_ok=True)
+    read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
+    env = {**os.environ, **server_env(workspace, capabilities)}
+    process = await trio.lowlevel.open_process(
+        [sys.executable, "-m", "browx_actors", "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env=env, cwd=str(workspace),
+    )
+    record.pid = process.pid
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    stdin, stdout, stderr = process.stdin, process.stdout, process.stderr
+    stdin_closed = trio.Event()
+
+    async def pump_stdout() -> None:
+        buffer = b""
+        delivering = True
+        async with read_send:
+            async for chunk in stdout:
+                *lines, buffer = (buffer + chunk).split(b"\n")
+                for line in lines:
+                    if not delivering or not line.strip():
+                        continue
+                    try:
+                        item: SessionMessage | Exception = SessionMessage(
+                            types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                        )
+                    except ValueError as exc:
+                        item = exc
+                    try:
+                        await read_send.send(item)
+                    except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                        delivering = False
+
+    async def pump_stdin() -> None:
+        try:
+            async with stdin, write_recv:
+                async for message in write_recv:
+                    line = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+                    await stdin.send_all(line.encode())
+        finally:
+            stdin_closed.set()
+
+    async def drain_stderr() -> None:
+        record.stderr = b"".join([chunk async for chunk in stderr])
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(pump_stdout)
+        nursery.start_soon(pump_stdin)
+        nursery.start_soon(drain_stderr)
+        try:
+            yield read_recv, write_send
+        finally:
+            write_send.close()
+            await stdin_closed.wait()
+            started = trio.current_time()
+            with trio.move_on_after(20):
+                await process.wait()
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+            else:
+                record.exit_seconds = trio.current_time() - started
+            record.returncode = process.returncode
