@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 
 import pytest
@@ -55,3 +56,38 @@ async def test_many_concurrent_calls() -> None:
             for i in range(50):
                 nursery.start_soon(one, i)
         assert sorted(results) == list(range(50))
+
+
+async def test_spawn_runs_detached_and_drops_failures_quietly() -> None:
+    ran: list[str] = []
+    unhandled: list[dict] = []
+    async with open_asyncio_thread() as bridge:
+        bridge._loop.call_soon_threadsafe(
+            bridge._loop.set_exception_handler, lambda loop, ctx: unhandled.append(ctx)
+        )
+        gate = asyncio.Event()
+
+        async def waits() -> None:
+            await gate.wait()
+            ran.append("after the gate")
+
+        async def fails() -> None:
+            ran.append("failing")
+            raise RuntimeError("nobody is waiting for this")
+
+        bridge.spawn(waits)
+        bridge.spawn(fails)
+
+        async def open_gate() -> int:
+            gate.set()
+            for _ in range(20):  # a few loop turns: the waiter wakes, ends, is dropped
+                if not bridge._detached:
+                    break
+                await asyncio.sleep(0)
+            return len(bridge._detached)
+
+        # spawn returned before waits() could finish; the bridge holds it until done.
+        assert await bridge.run(open_gate) == 0
+        gc.collect()  # an unretrieved task exception would be reported here
+    assert ran == ["failing", "after the gate"]
+    assert unhandled == []

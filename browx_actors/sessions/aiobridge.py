@@ -34,6 +34,7 @@ class AsyncioThread:
     def __init__(self, name: str = "browx-asyncio") -> None:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._main, name=name, daemon=True)
+        self._detached: set[asyncio.Task[Any]] = set()  # spawned tasks, held until done
 
     def _main(self) -> None:
         asyncio.set_event_loop(self._loop)
@@ -52,6 +53,24 @@ class AsyncioThread:
     async def stop(self) -> None:
         self._loop.call_soon_threadsafe(self._loop.stop)
         await trio.to_thread.run_sync(self._thread.join, abandon_on_cancel=True)
+
+    def spawn(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Start ``fn(*args)`` on the loop and return at once, for best-effort work.
+
+        Nobody awaits it: its result is dropped and an exception it lets out is
+        retrieved and dropped, so ``fn`` must deal with its own failures.
+        """
+        def start() -> None:
+            task = self._loop.create_task(fn(*args))
+            self._detached.add(task)
+            task.add_done_callback(self._forget)
+
+        self._loop.call_soon_threadsafe(start)
+
+    def _forget(self, task: asyncio.Task[Any]) -> None:
+        self._detached.discard(task)
+        if not task.cancelled():
+            task.exception()
 
     async def run(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         """Await ``fn(*args)`` on the asyncio loop; Trio cancellation cancels it there."""

@@ -14,6 +14,7 @@ once with :class:`BrowserLost` as the cause and ends; the runtime turns that int
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import itertools
 from collections import deque
@@ -162,6 +163,8 @@ class ChromiumSession(Actor):
         self.human: HumanBridge | None = None
         self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
         self.started_at = trio.current_time()
+        #: ``navigations`` when Playwright's selector machinery was last warmed.
+        self._warmed_at = 0
 
     # -- running Playwright from Trio -------------------------------------------------
 
@@ -209,11 +212,26 @@ class ChromiumSession(Actor):
     async def handle(self, msg: Any) -> Any:
         if not isinstance(msg, SessionCall):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
-        result = await self._unless_browser_lost(msg.fn, self, msg.args)
+        try:
+            result = await self._unless_browser_lost(msg.fn, self, msg.args)
+        finally:
+            self._warm_after_navigation()
         if isinstance(result, Later):
             # A wait that outlives the handler gets the same treatment when it fails.
             return Later.of(self._unless_browser_lost, result.fn, *result.args)
         return result
+
+    def _warm_after_navigation(self) -> None:
+        """Build Playwright's injected script in a new document, after the call.
+
+        Playwright builds it on first use in each document, which costs the first
+        locator action after a navigation 50-70 ms on a 2-core host. Started once the
+        call that saw the navigation has answered, it runs while the agent reads that
+        answer; an action that comes sooner awaits the same script, never a second.
+        """
+        if self.page is not None and self.navigations != self._warmed_at:
+            self._warmed_at = self.navigations
+            self.driver.bridge.spawn(_warm_selectors, self.page)
 
     async def _unless_browser_lost(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
         """Run ``fn``; if it fails because the browser went away, end with BrowserLost.
@@ -267,6 +285,12 @@ class ChromiumSession(Actor):
 async def _listen(page: Any, handlers: dict[str, Callable[..., Any]]) -> None:
     for event, handler in handlers.items():
         page.on(event, handler)
+
+
+async def _warm_selectors(page: Any) -> None:
+    # A failure here (the page navigated on or closed) is for the next action to meet.
+    with contextlib.suppress(Exception):
+        await page.locator(":root").count()
 
 
 async def _target_id_of(context: Any, page: Any) -> str:
