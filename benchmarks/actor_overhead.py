@@ -181,7 +181,7 @@ async def main() -> None:
     print(f"\nHop target ≤ {TARGET_HOP_US:g} µs (median): {hop_med:.2f} µs, {verdict}.")
     print(
         f"Against Trio's floor on this host ({floor_med:.2f} µs): {hop_med / floor_med:.2f}x, "
-        f"{hop_med - floor_med:+.2f} µs for the timeout scope, failure routing and lifecycle.\n"
+        f"{hop_med - floor_med:+.2f} µs for deadlines, failure routing and lifecycle.\n"
     )
     print(f"## {IDLE_ACTORS:,} idle actors\n")
     print("| measure | KiB per actor |")

@@ -28,6 +28,8 @@ from typing import Any
 import attrs
 import trio
 
+from .deadlines import DeadlineBook
+
 __all__ = [
     "Actor",
     "ActorCrashed",
@@ -93,14 +95,24 @@ class Later:
 
 
 class _Reply:
-    """A one-shot reply slot: the first answer wins, later ones are ignored."""
+    """A one-shot reply slot: the first answer wins, later ones are ignored.
 
-    __slots__ = ("event", "value", "error")
+    It remembers what was asked and for how long, so a timeout can be told without the
+    caller's frame (the deadline keeper fails it from the actor's side).
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("event", "value", "error", "about", "timeout")
+
+    def __init__(self, about: str, timeout: float | None) -> None:
         self.event = trio.Event()
         self.value: Any = None
         self.error: BaseException | None = None
+        self.about = about
+        self.timeout = timeout
+
+    @property
+    def settled(self) -> bool:
+        return self.event.is_set()
 
     def resolve(self, value: Any) -> None:
         if not self.event.is_set():
@@ -112,17 +124,26 @@ class _Reply:
             self.error = error
             self.event.set()
 
+    def unwrap(self) -> Any:
+        if self.error is not None:
+            raise self.error
+        if isinstance(self.value, ToolError):
+            raise self.value
+        return self.value
+
 
 class ActorRef:
     """The only handle other code has on an actor: a mailbox address plus its fate."""
 
-    __slots__ = ("name", "_send", "_pending", "_gone")
+    __slots__ = ("name", "_send", "_pending", "_gone", "_deadlines")
 
     def __init__(self, name: str, send: trio.MemorySendChannel) -> None:
         self.name = name
         self._send = send
         self._pending: set[_Reply] = set()
         self._gone: ActorUnavailable | None = None
+        #: Deadlines of calls that found room in the mailbox, kept by the actor's task.
+        self._deadlines: DeadlineBook[_Reply] = DeadlineBook(self._expire)
 
     def __repr__(self) -> str:
         state = "alive" if self._gone is None else type(self._gone).__name__
@@ -145,46 +166,59 @@ class ActorRef:
         :class:`ActorUnavailable` when the actor is or becomes gone.
         """
         self._raise_if_gone()
-        reply = _Reply()
+        reply = _Reply(type(msg).__name__, timeout)
         self._pending.add(reply)
         try:
-            # A bare CancelScope with a deadline: move_on_after wraps the same scope in
-            # a generator context manager, a measurable part of a hop's cost.
-            deadline = math.inf if timeout is None else trio.current_time() + timeout
-            with trio.CancelScope(deadline=deadline) as scope:
-                await self._post((msg, reply))
-                await reply.event.wait()
+            try:
+                # With room, send_nowait skips the checkpoint send() would take, so the
+                # caller yields once, on the reply, not twice.
+                self._send.send_nowait((msg, reply))
+            except trio.WouldBlock:
+                await self._wait_scoped(reply, (msg, reply))
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self._raise_if_gone()
+                raise ActorStopped(self.name, "closed its mailbox") from None
+            else:
+                if timeout is None:
+                    await reply.event.wait()
+                elif self._deadlines.keeping:
+                    # The fast path: no cancel scope; the actor's keeper times us out.
+                    self._deadlines.book(trio.current_time() + timeout, reply, len(self._pending))
+                    await reply.event.wait()
+                else:
+                    await self._wait_scoped(reply, None)
         finally:
             self._pending.discard(reply)
+        return reply.unwrap()
+
+    async def _wait_scoped(self, reply: _Reply, envelope: tuple[Any, _Reply] | None) -> None:
+        """Post ``envelope`` (if any) and wait for ``reply``, timed by a cancel scope.
+
+        For a full mailbox, whose wait for room the deadline must cover too, and for an
+        actor whose deadline keeper is not running (not started yet, or gone).
+        """
+        deadline = math.inf if reply.timeout is None else trio.current_time() + reply.timeout
+        with trio.CancelScope(deadline=deadline) as scope:
+            if envelope is not None:
+                await self._post(envelope)
+            await reply.event.wait()
         if scope.cancelled_caught:
-            raise ToolError(
-                "timeout",
-                f"{self.name} did not answer {type(msg).__name__} within {timeout:g}s",
-            )
-        if reply.error is not None:
-            raise reply.error
-        if isinstance(reply.value, ToolError):
-            raise reply.value
-        return reply.value
+            self._expire(reply)
+
+    def _expire(self, reply: _Reply) -> None:
+        reply.fail(ToolError(
+            "timeout", f"{self.name} did not answer {reply.about} within {reply.timeout:g}s"
+        ))
 
     async def cast(self, msg: Any) -> None:
         """Send ``msg`` without waiting for an answer (but waiting for mailbox room)."""
         self._raise_if_gone()
         await self._post((msg, None))
-        await trio.lowlevel.checkpoint()
 
     async def _post(self, envelope: tuple[Any, _Reply | None]) -> None:
-        """Put ``envelope`` in the mailbox, waiting only when it is full.
-
-        With room, ``send_nowait`` skips the scheduling checkpoint ``send`` would take:
-        the caller then parks once, on the reply, instead of yielding twice, which is
-        about a third of a hop's cost. A cast still checkpoints after posting.
-        """
+        """Put ``envelope`` in the mailbox, waiting while it is full."""
         try:
-            try:
-                self._send.send_nowait(envelope)
-            except trio.WouldBlock:
-                await self._send.send(envelope)
+            await self._send.send(envelope)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             self._raise_if_gone()
             raise ActorStopped(self.name, "closed its mailbox") from None
@@ -282,6 +316,7 @@ class Actor:
                 self._nursery = nursery
                 await self.on_start()
                 task_status.started(self.ref)
+                keeper_started = False
                 while not self._stopping:
                     # Only the wait for the next message is cut short by stop(): a
                     # message already taken is answered first, as in OTP.
@@ -289,6 +324,10 @@ class Actor:
                         msg, reply = await self._inbox.receive()
                     except trio.ClosedResourceError:
                         break
+                    if not keeper_started and reply is not None:
+                        # Started on the first call, so idle actors carry no extra task.
+                        keeper_started = True
+                        nursery.start_soon(self.ref._deadlines.keep)
                     await self._serve(msg, reply)
                 self._inbox.close()
                 self.ref._mark_gone(ActorStopped(self.name, "stopped"))

@@ -477,6 +477,50 @@ async def test_a_later_answer_also_respects_the_call_timeout(autojump_clock):
         actor.stop()
 
 
+async def test_timeouts_kept_by_the_actor_fire_each_at_its_own_deadline(autojump_clock):
+    # After its first call the actor's deadline keeper runs, and calls that find room
+    # in the mailbox are timed by it instead of by a cancel scope of their own.
+    actor = Kernel()
+    async with trio.open_nursery() as nursery:
+        ref = await nursery.start(run_actor, actor)
+        assert await ref.call(Echo("first")) == "first"
+        await settle()
+        assert ref._deadlines.keeping
+        ended: dict[str, float] = {}
+
+        async def waits(label: str, timeout: float) -> None:
+            t0 = trio.current_time()
+            with pytest.raises(ToolError) as info:
+                await ref.call(Wait(HOUR, value=label), timeout=timeout)
+            assert info.value.code == "timeout"
+            assert str(info.value).endswith(f"did not answer Wait within {timeout:g}s")
+            ended[label] = trio.current_time() - t0
+
+        async with trio.open_nursery() as callers:
+            # Booked latest-first: each shorter deadline must wake the keeper early.
+            for label, timeout in (("long", 30.0), ("short", 2.5), ("middle", 10.0)):
+                callers.start_soon(waits, label, timeout)
+                await settle()
+        assert ended == {"long": pytest.approx(30), "short": pytest.approx(2.5),
+                         "middle": pytest.approx(10)}
+        assert ref._pending == set()
+        assert ref.alive and await ref.call(Echo("still serving")) == "still serving"
+        actor.stop()
+
+
+async def test_answered_calls_do_not_pile_up_in_the_deadline_heap(autojump_clock):
+    actor = Kernel()
+    async with trio.open_nursery() as nursery:
+        ref = await nursery.start(run_actor, actor)
+        await ref.call(Echo(0))
+        await settle()
+        for n in range(2_000):
+            assert await ref.call(Echo(n)) == n
+        # One call in flight at a time: the heap is compacted to a small bound.
+        assert len(ref._deadlines) <= 4 * 1 + 64 + 1
+        actor.stop()
+
+
 # -- backpressure ---------------------------------------------------------------------
 
 
