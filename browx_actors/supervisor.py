@@ -27,7 +27,7 @@ import contextlib
 import enum
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import attrs
 import trio
@@ -79,7 +79,7 @@ class ChildSpec:
 @attrs.frozen
 class SupervisorEvent:
     """One line of the tree's history: ``kind`` is started, exited, restarted,
-    stopped or escalated."""
+    restart-failed, stopped or escalated."""
 
     at: float
     supervisor: str
@@ -320,15 +320,7 @@ class Supervisor(Actor):
             self._children.remove(child)
             return
         if self._intensity_exceeded():
-            self.events.emit(
-                self.name, child.spec.id, "escalated",
-                f"more than {self.intensity} restarts in {self.period:g}s",
-            )
-            await self._stop_children(list(self._children), reason="escalation")
-            raise SupervisorEscalation(
-                f"{self.name}: more than {self.intensity} restarts in {self.period:g}s "
-                f"(last: {child.spec.id} {reason})"
-            ) from msg.error
+            await self._escalate(child, reason, msg.error)
 
         index = self._children.index(child)
         if self.strategy is Strategy.ONE_FOR_ONE:
@@ -343,8 +335,38 @@ class Supervisor(Actor):
             if sibling.spec.restart is Restart.TEMPORARY:
                 self._children.remove(sibling)
         for restarting in [c for c in affected if c in self._children]:
-            await self._start(restarting)
-            self.events.emit(self.name, restarting.spec.id, "restarted", reason)
+            await self._restart(restarting, reason)
+
+    async def _restart(self, child: _Child, reason: str) -> None:
+        """Start ``child`` again; a start that fails is tried again at once.
+
+        As in OTP, each failed attempt counts as one more restart, so a child that can
+        no longer start ends in escalation within the intensity, not in a supervisor
+        crash and not in a loop.
+        """
+        while True:
+            try:
+                await self._start(child)
+            except Exception as exc:
+                failure = f"start failed: {_leaf(exc)!r}"
+                self.events.emit(self.name, child.spec.id, "restart-failed", failure)
+                if self._intensity_exceeded():
+                    await self._escalate(child, failure, exc)
+                continue
+            self.events.emit(self.name, child.spec.id, "restarted", reason)
+            return
+
+    async def _escalate(self, child: _Child, reason: str, cause: BaseException | None) -> NoReturn:
+        """Too many restarts: stop every child, newest first, and fail upward."""
+        self.events.emit(
+            self.name, child.spec.id, "escalated",
+            f"more than {self.intensity} restarts in {self.period:g}s",
+        )
+        await self._stop_children(list(self._children), reason="escalation")
+        raise SupervisorEscalation(
+            f"{self.name}: more than {self.intensity} restarts in {self.period:g}s "
+            f"(last: {child.spec.id} {reason})"
+        ) from cause
 
     def _intensity_exceeded(self) -> bool:
         now = trio.current_time()
@@ -354,11 +376,16 @@ class Supervisor(Actor):
         return len(self._restart_times) > self.intensity
 
 
+def _leaf(exc: BaseException) -> BaseException:
+    """The one exception inside nursery wrappers (``exc`` itself if there are several)."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
+
+
 def _start_failure(child_id: str, exc: Exception) -> ToolError:
     """The child's own ToolError if that is all its start raised, else ``start-failed``."""
-    leaf: BaseException = exc
-    while isinstance(leaf, BaseExceptionGroup) and len(leaf.exceptions) == 1:
-        leaf = leaf.exceptions[0]
+    leaf = _leaf(exc)
     if isinstance(leaf, ToolError):
         return leaf
     err = ToolError("start-failed", f"{child_id} did not start: {leaf!r}")

@@ -364,6 +364,63 @@ async def test_the_fourth_restart_within_five_seconds_escalates(autojump_clock):
     assert [type(e) for e in leaves(sup.ref.failure.__cause__.__cause__)] == [RuntimeError]  # b's crash
 
 
+def flaky_spec(cid: str, log: list[tuple[str, str]], starts: list[bool]) -> ChildSpec:
+    """A child whose n-th start fails when ``starts[n]`` is False (later ones succeed)."""
+    made = iter(starts)
+    return ChildSpec(cid, lambda: Worker(cid, log, fail_start=not next(made, True)))
+
+
+async def test_a_restart_whose_start_fails_is_tried_again_and_counted(autojump_clock):
+    log: list[tuple[str, str]] = []
+    events = EventLog()
+    sup = Supervisor("s", [spec("a", log), flaky_spec("b", log, [True, False])], events=events)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(run_quietly, sup)
+        await crash(sup, "b")
+        assert sup.exit is None and sup.ref.alive
+        assert kinds(events, "started")[-3:] == [("b", "exited"), ("b", "restart-failed"), ("b", "restarted")]
+        failed = [e for e in events.events if e.kind == "restart-failed"]
+        assert failed[0].reason == "start failed: OSError('b cannot start')"
+        assert await sup.child_ref("b").call(Ping()) == ("pong", "b", "worker-b")
+        assert await sup.child_ref("a").call(Ping()) == ("pong", "a", "worker-a")
+        # Two restarts in the window now (the crash and the failed attempt): two more
+        # crashes within the period escalate.
+        await crash(sup, "b")
+        assert sup.ref.alive
+        with pytest.raises(ActorCrashed):
+            await sup.child_ref("b").call(Crash())
+        await settle()
+        assert [type(e) for e in leaves(sup.exit)] == [SupervisorEscalation]
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_child_that_can_no_longer_start_escalates_within_the_intensity(autojump_clock):
+    log: list[tuple[str, str]] = []
+    events = EventLog()
+    never_again = [True] + [False] * 10
+    sup = Supervisor("s", [spec("a", log), flaky_spec("b", log, never_again), spec("c", log)],
+                     events=events)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(run_quietly, sup)
+        t0 = trio.current_time()
+        del log[:]
+        await crash(sup, "b")
+        [escalation] = leaves(sup.exit)
+        assert isinstance(escalation, SupervisorEscalation)
+        assert "b start failed: OSError('b cannot start')" in str(escalation)
+        assert [type(e) for e in leaves(escalation.__cause__)] == [OSError]
+        # The crash counts 1; attempts 2 and 3 fail within the limit; the 3rd failure is
+        # the 4th restart in the period. No time passes: the retries are immediate.
+        assert kinds(events, "started")[-7:] == [
+            ("b", "exited"), ("b", "restart-failed"), ("b", "restart-failed"),
+            ("b", "restart-failed"), ("b", "escalated"), ("c", "stopped"), ("a", "stopped"),
+        ]
+        assert trio.current_time() == t0
+        assert log == [("stop", "c"), ("stop", "a")]
+        assert isinstance(sup.ref.failure, ActorCrashed)
+        nursery.cancel_scope.cancel()
+
+
 async def test_escalation_reaches_an_outer_supervisor_which_restarts_the_subtree(autojump_clock):
     log: list[tuple[str, str]] = []
     events = EventLog()
