@@ -8,11 +8,17 @@ reply is read back. The bare baseline does the nearest Playwright equivalent
 (``goto``, ``aria_snapshot``, ``fill``, ``click``) with no MCP, no envelope and no
 settle reporting.
 
-Run: ``python -m benchmarks.mcp_latency``.
+``--think MS`` pauses that long before every step on both sides, as an agent does
+while its model reads the last answer; the steps are still timed alone. It shows what
+work the server does between calls (Playwright's selector warm-up after a navigation)
+is worth to a real agent, where back-to-back calls would charge it to the next step.
+
+Run: ``python -m benchmarks.mcp_latency [--think MS]``.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
@@ -51,7 +57,7 @@ def _summary(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[int(len(ordered) * 0.95) - 1]
 
 
-async def _bare(ws_url: str, url: str) -> dict[str, list[float]]:
+async def _bare(ws_url: str, url: str, think_s: float) -> dict[str, list[float]]:
     from playwright.async_api import async_playwright
 
     times: dict[str, list[float]] = {k: [] for k in TARGETS_MS}
@@ -67,6 +73,7 @@ async def _bare(ws_url: str, url: str) -> dict[str, list[float]]:
                 "click": lambda: page.click("#go"),
             }
             for name, step in steps.items():
+                await asyncio.sleep(think_s)
                 started = time.perf_counter()
                 await step()
                 if i >= 3:
@@ -76,7 +83,7 @@ async def _bare(ws_url: str, url: str) -> dict[str, list[float]]:
     return times
 
 
-async def _through_mcp(ws_url: str, url: str) -> tuple[dict[str, list[float]], dict]:
+async def _through_mcp(ws_url: str, url: str, think_s: float) -> tuple[dict[str, list[float]], dict]:
     env = {**os.environ, "BROWX_ATTACH_CDP": ws_url, "BROWX_WORKSPACE": tempfile.mkdtemp()}
     params = StdioServerParameters(command=sys.executable, args=["-m", "browx_actors", "serve"], env=env)
     times: dict[str, list[float]] = {k: [] for k in TARGETS_MS}
@@ -91,6 +98,7 @@ async def _through_mcp(ws_url: str, url: str) -> tuple[dict[str, list[float]], d
                 "click": ("click", {"session": "bench", "selector": "#go"}),
             }
             for name, (tool, args) in steps.items():
+                await trio.sleep(think_s)
                 started = time.perf_counter()
                 result = await client.call_tool(tool, args)
                 elapsed = (time.perf_counter() - started) * 1000
@@ -105,21 +113,26 @@ async def _through_mcp(ws_url: str, url: str) -> tuple[dict[str, list[float]], d
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--think", type=float, default=0.0, metavar="MS",
+                        help="pause before every step, on both sides (default 0: back to back)")
+    think_s = parser.parse_args().think / 1000
     with tempfile.TemporaryDirectory() as tmp, serve_directory(Path(tmp)) as base:
         _write_page(Path(tmp))
         url = f"{base}/links.html"
 
         async def launch_and_measure() -> tuple[dict, dict, dict]:
             async with launch_chromium() as chromium:
-                bare = await trio.to_thread.run_sync(asyncio.run, _bare(chromium.ws_url, url))
-                mcp, snapshot = await _through_mcp(chromium.ws_url, url)
+                bare = await trio.to_thread.run_sync(asyncio.run, _bare(chromium.ws_url, url, think_s))
+                mcp, snapshot = await _through_mcp(chromium.ws_url, url, think_s)
                 return bare, mcp, snapshot
 
         bare, mcp, snapshot = trio.run(launch_and_measure)
 
     text = snapshot["snapshot"]
     links = text.count("link \"Item number")
-    print(f"# MCP latency, {ROUNDS} rounds after 3 warm-up, page with a form and 200 links\n")
+    pacing = f"{think_s * 1000:g} ms think time before each step" if think_s else "back to back"
+    print(f"# MCP latency, {ROUNDS} rounds after 3 warm-up, page with a form and 200 links, {pacing}\n")
     print("| step | browx via stdio MCP median (p95) ms | bare Playwright median (p95) ms | ratio | target ms |")
     print("| --- | --- | --- | --- | --- |")
     for step, target in TARGETS_MS.items():
