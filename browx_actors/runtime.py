@@ -29,7 +29,7 @@ import trio
 from .actor import ActorCrashed, ActorRef, ActorUnavailable, ToolError
 from .cdp.pool import BrowserPool, PoolConfig, PoolStatus
 from .config import RuntimeConfig, parse_capabilities
-from .human.operator import OperatorChannel
+from .human.operator import OperatorChannel, OperatorStatus
 from .recorder import Recorder, RecorderInbox, SessionClosed
 from .server.registry import Dispatcher, ToolOutput
 from .sessions.aiobridge import open_asyncio_thread
@@ -140,6 +140,28 @@ class Runtime:
         assert self.config.operator_socket and self.config.operator_token
         return OperatorChannel(self.config.operator_socket, self.config.operator_token,
                                live_view="live-view" in self.config.capabilities)
+
+    async def _child_status(self, child_id: str) -> dict[str, Any]:
+        """One child of the root, in the order the tree started them, with what it knows."""
+        ref = self.root.child_ref(child_id)
+        node: dict[str, Any] = {"id": child_id, "alive": _alive(ref)}
+        if ref is None or not ref.alive:
+            return node
+        if child_id == "browser-pool":
+            node.update(await _ask_status(ref, PoolStatus()))
+        elif child_id == "operator-channel":
+            node.update(await _ask_status(ref, OperatorStatus()))
+        elif child_id == "recorder":
+            inbox = self.recorder_inbox
+            node.update({"recording": self.dispatcher.recorder is not None,
+                         "accepted": inbox.accepted, "handled": inbox.handled,
+                         "dropped": inbox.dropped_total})
+        elif child_id == "sessions":
+            node["children"] = [
+                {"id": sid, "actor": self._sessions[sid].actor.name, "engine": self._sessions[sid].engine}
+                for sid in self.session_ids()
+            ]
+        return node
 
     def operator_ref(self) -> ActorRef | None:
         """Where await_human asks when operator-channel is on (None when it is off)."""
@@ -264,27 +286,11 @@ class Runtime:
     # -- status -----------------------------------------------------------------------
 
     async def status(self) -> dict[str, Any]:
-        try:
-            pool = await self.pool_ref().call(PoolStatus(), timeout=5)
-        except (ToolError, ActorUnavailable) as err:
-            pool = {"error": str(err)}
-        sessions_sup = self.root.child_ref("sessions")
         return {
             "tree": {
                 "name": "runtime",
                 "strategy": self.root.strategy.value,
-                "children": [
-                    {"id": "browser-pool", "alive": _alive(self.root.child_ref("browser-pool")), **pool},
-                    {
-                        "id": "sessions",
-                        "alive": _alive(sessions_sup),
-                        "children": [
-                            {"id": sid, "actor": self._sessions[sid].actor.name,
-                             "engine": self._sessions[sid].engine}
-                            for sid in self.session_ids()
-                        ],
-                    },
-                ],
+                "children": [await self._child_status(cid) for cid in self.root.child_ids()],
             },
             "sessions": [self._sessions[sid].actor.describe() for sid in self.session_ids()],
             "restarts": dict(self.events.restarts),
@@ -299,6 +305,13 @@ class Runtime:
             },
             "capabilityDenials": sum(self.dispatcher.denials.values()),
         }
+
+
+async def _ask_status(ref: ActorRef, msg: Any) -> dict[str, Any]:
+    try:
+        return await ref.call(msg, timeout=5)
+    except (ToolError, ActorUnavailable) as err:
+        return {"error": str(err)}
 
 
 def _alive(ref: ActorRef | None) -> bool:

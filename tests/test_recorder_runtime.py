@@ -63,6 +63,13 @@ async def test_secrets_masking_composability(tmp_path: Path) -> None:
             echoed = await runtime.call_tool("eval_js", {"expr": "document.querySelector('#password').value"})
             assert echoed == {"ok": True, "value": "<PASSWORD>"}
             await runtime.call_tool("diagnostics_search")  # flushes the recorder
+            status = await runtime.call_tool("runtime_status")
+            recorder = next(c for c in status["tree"]["children"] if c["id"] == "recorder")
+            # The six calls before it were taken in (a call is recorded once it has
+            # answered, so the status call does not count itself); the search flushed
+            # the five before it, its own record may still be on its way to the writer.
+            assert recorder["recording"] is True and recorder["dropped"] == 0
+            assert recorder["accepted"] == 6 and recorder["handled"] in (5, 6)
     text = _store_bytes(tmp_path)
     assert raw.encode() not in text
     assert hashlib.sha256(raw.encode()).hexdigest().encode() not in text

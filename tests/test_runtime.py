@@ -48,7 +48,11 @@ def _config(tmp_path: Path, caps: str = "eval") -> RuntimeConfig:
 
 async def _browser_pid(runtime) -> int:
     status = await runtime.call_tool("runtime_status")
-    return status["tree"]["children"][0]["browser"]["pid"]
+    return _pool(status)["browser"]["pid"]
+
+
+def _pool(status: dict) -> dict:
+    return next(c for c in status["tree"]["children"] if c["id"] == "browser-pool")
 
 
 async def test_library_call_matches_dispatch_and_leaves_nothing_running(tmp_path: Path) -> None:
@@ -107,7 +111,7 @@ async def test_sigkill_fails_pending_call_within_a_second_and_next_session_gets_
         assert (await runtime.call_tool("open_session", {"session": "s2"}))["ok"]
         assert (await runtime.call_tool("eval_js", {"session": "s2", "expr": "6 * 7"}))["value"] == 42
         status = await runtime.call_tool("runtime_status")
-        pool = status["tree"]["children"][0]
+        pool = _pool(status)
         assert pool["launches"] == 2 and pool["browser"]["generation"] == 2
         assert pool["browser"]["pid"] != pid
         kinds = [(e["child"], e["kind"]) for e in status["events"]]
@@ -140,7 +144,7 @@ async def test_attach_to_existing_browser_leaves_it_running(tmp_path: Path) -> N
             assert nav["ok"], nav
             snap = await runtime.call_tool("snapshot")
             assert 'heading "attached"' in snap["snapshot"]
-            pool = (await runtime.call_tool("runtime_status"))["tree"]["children"][0]
+            pool = _pool(await runtime.call_tool("runtime_status"))
             assert pool["browser"]["attached"] is True and pool["browser"]["pid"] is None
         # Detaching closed our context, not the operator's browser.
         assert _alive(external.pid)

@@ -66,7 +66,8 @@ def test_sigterm_tears_down_chromium_and_exits(tmp_path: Path) -> None:
         status = _rpc(proc, {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
                              "params": {"name": "runtime_status", "arguments": {}}})
         envelope = json.loads(status["result"]["content"][0]["text"])
-        chromium_pid = envelope["tree"]["children"][0]["browser"]["pid"]
+        pool = next(c for c in envelope["tree"]["children"] if c["id"] == "browser-pool")
+        chromium_pid = pool["browser"]["pid"]
         assert _alive(chromium_pid)
         sent = time.monotonic()
         proc.send_signal(signal.SIGTERM)  # stdin stays open: the signal alone must do it

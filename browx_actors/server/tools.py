@@ -125,7 +125,8 @@ def all_tools() -> list[Tool]:
              (Param("name", "string", "Alias name: A-Z, 0-9 and _.", required=True),
               Param("value", "string", "The secret value.", required=True), SESSION),
              _register_secret),
-        Tool("runtime_status", R, "The supervision tree: actors, restarts, sessions, recent events.",
+        Tool("runtime_status", R, "The supervision tree (every child of the root in start order, with what it "
+             "knows: recorder counts, operator link, browser, sessions), restarts, recent events.",
              (), _runtime_status),
         session_tool("navigate", N, "Load a URL in the session's page and wait for it.", web_page.navigate,
                      Param("url", "string", "Absolute URL (https:// is assumed without a scheme).",
