@@ -2,12 +2,15 @@
 
 An actor is a nursery with a bounded mailbox. Callers hold an :class:`ActorRef` and
 either ``call`` it (send a message with a one-shot reply slot and wait for the answer,
-under a deadline) or ``cast`` to it (send and move on). Three rules shape the code:
+under a deadline) or ``cast`` to it (send and move on). Four rules shape the code:
 
 * A full mailbox is backpressure. ``call`` and ``cast`` wait for room; nothing queues
   without bound.
 * Expected failures are values. A handler that raises (or returns) :class:`ToolError`
   answers its caller with it and keeps serving; only a bug crashes the actor.
+* Nobody is served after they stopped waiting. A call whose caller timed out or was
+  cancelled while its message sat in the mailbox is dropped, not handled: a tool must
+  not act after its caller was told it failed. A message already taken runs to its end.
 * Nobody waits on a dead actor. When the actor's task ends, for whatever reason, every
   pending call and every later call on its ref fails at once with
   :class:`ActorCrashed` (or :class:`ActorStopped` after a clean stop).
@@ -132,6 +135,10 @@ class _Reply:
         return self.value
 
 
+#: What a reply slot holds once its caller stopped waiting; nobody ever reads it.
+_ABANDONED = ToolError("abandoned", "the caller stopped waiting")
+
+
 class ActorRef:
     """The only handle other code has on an actor: a mailbox address plus its fate."""
 
@@ -189,6 +196,9 @@ class ActorRef:
                     await self._wait_scoped(reply, None)
         finally:
             self._pending.discard(reply)
+            # A caller that stops waiting (cancelled) settles its slot, so a message
+            # still in the mailbox is dropped instead of acted on for nobody.
+            reply.fail(_ABANDONED)
         return reply.unwrap()
 
     async def _wait_scoped(self, reply: _Reply, envelope: tuple[Any, _Reply] | None) -> None:
@@ -352,6 +362,10 @@ class Actor:
         self.ref._mark_gone(crashed)
 
     async def _serve(self, msg: Any, reply: _Reply | None) -> None:
+        if reply is not None and reply.settled:
+            # Its caller timed out or gave up while it waited in the mailbox. Acting now
+            # would do what the caller was told had failed (a click after "timeout").
+            return
         try:
             result = await self.handle(msg)
         except ToolError as err:

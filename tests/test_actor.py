@@ -457,12 +457,44 @@ async def test_call_timeout_is_a_tool_error_and_cleans_up(autojump_clock):
         assert actor._inbox.statistics().tasks_waiting_send == 0
 
         gate.set()
-        # The timed-out call's message is still handled; its answer goes nowhere.
+        # The timed-out call's message is dropped, not acted on after its caller was
+        # told it failed.
         assert await ref.call(Echo("after")) == "after"
-        assert actor.seen == ["held", "queued", "after"]
+        assert actor.seen == ["held", "after"]
         assert ref.alive and ref._pending == set()
         # timeout=None waits as long as it takes.
         assert await ref.call(Sleep(HOUR, "patient"), timeout=None) == "patient"
+        actor.stop()
+
+
+async def test_a_queued_call_whose_caller_gave_up_is_never_handled(autojump_clock):
+    actor = Kernel()
+    gate = trio.Event()
+    async with trio.open_nursery() as nursery:
+        ref = await nursery.start(run_actor, actor)
+        await ref.cast(Hold(gate))
+        await settle()
+        with trio.move_on_after(1):  # the caller is cancelled from outside
+            await ref.call(Echo("cancelled while queued"), timeout=None)
+        # Keeper path (the actor has served a call since): timed out while queued.
+        gate.set()
+        assert await ref.call(Echo("one")) == "one"
+        gate2 = trio.Event()
+        await ref.cast(Hold(gate2, "held again"))
+        await settle()
+        with pytest.raises(ToolError):
+            await ref.call(Echo("timed out while queued"), timeout=1)
+        # A message the actor already took runs to its end even if the caller leaves.
+        gate3 = trio.Event()
+        async with trio.open_nursery() as callers:
+            callers.start_soon(ref.call, Hold(gate3, "taken"))
+            await settle()
+            gate2.set()
+            await settle()  # the actor took it and waits on gate3
+            callers.cancel_scope.cancel()
+        gate3.set()
+        assert await ref.call(Echo("last")) == "last"
+        assert actor.seen == ["held", "one", "held again", "taken", "last"]
         actor.stop()
 
 
