@@ -141,28 +141,6 @@ class Runtime:
         return OperatorChannel(self.config.operator_socket, self.config.operator_token,
                                live_view="live-view" in self.config.capabilities)
 
-    async def _child_status(self, child_id: str) -> dict[str, Any]:
-        """One child of the root, in the order the tree started them, with what it knows."""
-        ref = self.root.child_ref(child_id)
-        node: dict[str, Any] = {"id": child_id, "alive": _alive(ref)}
-        if ref is None or not ref.alive:
-            return node
-        if child_id == "browser-pool":
-            node.update(await _ask_status(ref, PoolStatus()))
-        elif child_id == "operator-channel":
-            node.update(await _ask_status(ref, OperatorStatus()))
-        elif child_id == "recorder":
-            inbox = self.recorder_inbox
-            node.update({"recording": self.dispatcher.recorder is not None,
-                         "accepted": inbox.accepted, "handled": inbox.handled,
-                         "dropped": inbox.dropped_total})
-        elif child_id == "sessions":
-            node["children"] = [
-                {"id": sid, "actor": self._sessions[sid].actor.name, "engine": self._sessions[sid].engine}
-                for sid in self.session_ids()
-            ]
-        return node
-
     def operator_ref(self) -> ActorRef | None:
         """Where await_human asks when operator-channel is on (None when it is off)."""
         if "operator-channel" not in self.config.capabilities:
@@ -305,6 +283,28 @@ class Runtime:
             },
             "capabilityDenials": sum(self.dispatcher.denials.values()),
         }
+
+    async def _child_status(self, child_id: str) -> dict[str, Any]:
+        """One child of the root, in the order the tree started them, with what it knows."""
+        ref = self.root.child_ref(child_id)
+        node: dict[str, Any] = {"id": child_id, "alive": _alive(ref)}
+        if ref is None or not ref.alive:
+            return node
+        if child_id == "browser-pool":
+            node.update(await _ask_status(ref, PoolStatus()))
+        elif child_id == "operator-channel":
+            node.update(await _ask_status(ref, OperatorStatus()))
+        elif child_id == "recorder":
+            inbox = self.recorder_inbox
+            node.update({"recording": self.dispatcher.recorder is not None,
+                         "accepted": inbox.accepted, "handled": inbox.handled,
+                         "dropped": inbox.dropped_total})
+        elif child_id == "sessions":
+            node["children"] = [
+                {"id": sid, "actor": self._sessions[sid].actor.name, "engine": self._sessions[sid].engine}
+                for sid in self.session_ids()
+            ]
+        return node
 
 
 async def _ask_status(ref: ActorRef, msg: Any) -> dict[str, Any]:
