@@ -18,7 +18,7 @@ from browx_actors.server.secrets import check_secret, mask_deep, substitute_deep
 from browx_actors.workspace import resolve_in_workspace
 
 PARAMS = (
-    Param("url", "string", "u", required=True),
+    Param("url", "string", "u", required=True, max_length=20),
     Param("count", "integer", "c", default=5, minimum=0, maximum=10),
     Param("mode", "string", "m", default="a", enum=("a", "b")),
     Param("tags", "array", "t", items="string"),
@@ -47,6 +47,7 @@ def test_defaults_fill_in_and_valid_args_pass() -> None:
         ({}, "url", "missing required argument 'url'"),
         ({"url": "x", "bogus": 1}, "bogus", "unknown argument 'bogus'"),
         ({"url": 5}, "url", "url must be a string, got integer"),
+        ({"url": "x" * 21}, "url", "url must be at most 20 characters, got 21"),
         ({"url": "x", "count": True}, "count", "must be an integer, got boolean"),
         ({"url": "x", "count": 1.5}, "count", "must be an integer, got number"),
         ({"url": "x", "count": 11}, "count", "at most 10"),

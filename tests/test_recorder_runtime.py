@@ -186,6 +186,14 @@ async def test_gates_off_record_nothing_refuse_notes_and_still_search_earlier_ru
         note = await runtime.call_tool("diagnostics_note", {
             "insight": "need inner_text", "category": "missing-primitive", "severity": "warn"})
         assert note["ok"] and note["note"]["severity"] == "warn"
+        # An oversized note is refused by name and leaves the store as it was.
+        before = _store_bytes(tmp_path)
+        huge = await runtime.call_tool("diagnostics_note", {"insight": "x" * 16_001})
+        assert huge["code"] == "bad-arg" and huge["field"] == "insight"
+        assert "at most 16,000 characters" in huge["error"]
+        await runtime.call_tool("diagnostics_search")  # flushes the recorder
+        assert b"x" * 1000 not in _store_bytes(tmp_path)
+        assert _store_bytes(tmp_path).startswith(before)
         await runtime.call_tool("list_sessions")
     earlier = _store_bytes(tmp_path)
     for server, client in (("eval", ["eval", "diagnostics"]), ("diagnostics,eval", ["eval"])):

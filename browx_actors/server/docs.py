@@ -79,6 +79,8 @@ def _param_row(p: Param) -> str:
         notes.append(f"default `{p.default!r}`".replace("'", '"'))
     if p.enum:
         notes.append("one of " + ", ".join(f"`{v}`" for v in p.enum))
+    if p.max_length is not None:
+        notes.append(f"at most {p.max_length:,} characters")
     if p.minimum is not None or p.maximum is not None:
         notes.append(f"range {p.minimum:g}..{p.maximum:g}" if p.minimum is not None and p.maximum is not None
                      else f"min {p.minimum:g}" if p.minimum is not None else f"max {p.maximum:g}")

@@ -37,6 +37,8 @@ class Param:
     enum: tuple[Any, ...] | None = None
     minimum: float | None = None
     maximum: float | None = None
+    #: Longest string accepted, in characters (strings only).
+    max_length: int | None = None
     #: Item type of an array parameter.
     items: str | None = None
     #: JSON Schema ``properties`` of an object parameter (shown to agents; each listed
@@ -54,6 +56,8 @@ class Param:
             out["minimum"] = self.minimum
         if self.maximum is not None:
             out["maximum"] = self.maximum
+        if self.max_length is not None:
+            out["maxLength"] = self.max_length
         if self.items is not None:
             out["items"] = {"type": self.items}
         if self.properties is not None:
@@ -133,6 +137,9 @@ def validate_args(params: tuple[Param, ...], args: Any) -> dict[str, Any]:
             raise ToolError("bad-arg", f"{p.name} must be at least {p.minimum:g}, got {value}", field=p.name)
         if p.maximum is not None and value > p.maximum:
             raise ToolError("bad-arg", f"{p.name} must be at most {p.maximum:g}, got {value}", field=p.name)
+        if p.max_length is not None and len(value) > p.max_length:
+            raise ToolError("bad-arg", f"{p.name} must be at most {p.max_length:,} characters, "
+                            f"got {len(value):,}", field=p.name)
         if p.items is not None:
             for i, item in enumerate(value):
                 _check(f"{p.name}[{i}]", item, p.items)

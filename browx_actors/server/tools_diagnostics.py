@@ -35,6 +35,8 @@ from .schema import Param
 
 __all__ = ["diagnostics_tools"]
 
+#: A note is one JSONL line; a bound keeps one careless call from writing megabytes.
+NOTE_MAX_CHARS = 16_000
 NOTE_CATEGORIES = ("missing-primitive", "workaround", "perf-concern", "ergonomic-friction", "other")
 SEVERITIES = ("info", "warn", "blocker")
 SINCE = Param("since", "string", "Only records with ts at or after this ISO 8601 time (UTC when no offset).")
@@ -99,7 +101,8 @@ def diagnostics_tools() -> list[Tool]:
              "ref to a prior call such as \"eval_js:<ts>\") to the diagnostics store for the curator "
              "deciding which primitive to add next. Returns {ok, note} with the stored record. "
              "Refused with capability-denied when diagnostics is off.",
-             (Param("insight", "string", "The observation, in free text.", required=True),
+             (Param("insight", "string", "The observation, in free text.", required=True,
+                    max_length=NOTE_MAX_CHARS),
               Param("category", "string", "Bucket.", default="other", enum=NOTE_CATEGORIES),
               Param("severity", "string", "How much it hurt.", default="info", enum=SEVERITIES),
               Param("ref", "string", "Pointer at a prior call, e.g. eval_js:2026-06-08T12:34:56.000Z."),
