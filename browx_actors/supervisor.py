@@ -214,7 +214,13 @@ class Supervisor(Actor):
             case _ChildExited():
                 await self._child_exited(msg)
             case StartChild(spec):
-                if self._find(spec.id) is not None:
+                existing = self._find(spec.id)
+                if existing is not None and existing.done.is_set() and existing.spec.restart is Restart.TEMPORARY:
+                    # It has ended and its exit notice is still in the mailbox; a temporary
+                    # child is forgotten on exit anyway, so its id is free again now.
+                    self._children.remove(existing)
+                    existing = None
+                if existing is not None:
                     raise ToolError("already-started", f"{self.name} already has a child {spec.id!r}")
                 child = _Child(spec)
                 self._children.append(child)

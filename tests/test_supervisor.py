@@ -616,6 +616,49 @@ async def test_dynamic_children_start_terminate_and_show_in_which_children(autoj
     assert [e.reason for e in events.events if e.kind == "stopped"][0] == "terminated"
 
 
+class SlowStart(Actor):
+    def __init__(self, gate: trio.Event) -> None:
+        super().__init__("slow")
+        self.gate = gate
+
+    async def on_start(self) -> None:
+        await self.gate.wait()
+
+
+async def test_a_temporary_childs_id_is_free_once_it_ended_even_before_its_exit_is_handled(autojump_clock):
+    # The runtime reopens a crashed session under the same id at once; the crash's exit
+    # notice may still be queued behind that request in the supervisor's mailbox.
+    log: list[tuple[str, str]] = []
+    sup = Supervisor("sessions")
+    gate = trio.Event()
+    async with trio.open_nursery() as nursery:
+        ref = await nursery.start(run_quietly, sup)
+        first = await ref.call(StartChild(spec("t", log, Restart.TEMPORARY)))
+        answers: dict[str, Any] = {}
+
+        async def ask(key: str, msg: Any) -> None:
+            try:
+                answers[key] = await ref.call(msg)
+            except ToolError as err:
+                answers[key] = err
+
+        nursery.start_soon(ask, "slow", StartChild(ChildSpec("slow", lambda: SlowStart(gate))))
+        await settle()  # the supervisor is busy starting "slow"
+        nursery.start_soon(ask, "again", StartChild(spec("t", log, Restart.TEMPORARY)))
+        await settle()
+        with pytest.raises(ActorCrashed):
+            await first.call(Crash())
+        await settle()  # "t" has ended; its exit notice waits behind "again"
+        gate.set()
+        await settle()
+        again = answers["again"]
+        assert isinstance(again, ActorRef), again
+        assert again is not first and again.alive and sup.child_ref("t") is again
+        assert await again.call(Ping()) == ("pong", "t", "worker-t")
+        assert sup.child_ids() == ["slow", "t"]
+        sup.stop()
+
+
 async def test_a_dynamic_child_that_fails_to_start_is_a_tool_error_not_a_crash(autojump_clock):
     log: list[tuple[str, str]] = []
     sup = Supervisor("sessions", [spec("a", log)])
