@@ -48,6 +48,7 @@ ALL_TOOLS = {
     "navigate", "go_back", "go_forward", "snapshot", "find", "text_search", "click", "hover",
     "fill", "press", "select", "scroll", "wait_for", "screenshot", "set_viewport",
     "verify_visible", "verify_text", "verify_value", "verify_attribute", "verify_count", "eval_js",
+    "list_tabs", "select_tab", "close_tab",
 }
 
 _LINE = re.compile(r'^\s*(\w+)(?: "((?:[^"\\]|\\.)*)")? \[ref=(e\d+)\]', re.M)
@@ -70,8 +71,8 @@ async def eval_value(client: Client, expr: str, session: str = "default") -> Any
 
 
 def assert_action_shape(envelope: dict[str, Any], action: str) -> None:
-    for key in ("ok", "action", "target", "navigation", "structure", "console", "element", "settled",
-                "warnings"):
+    for key in ("ok", "action", "target", "navigation", "structure", "console", "element", "opened",
+                "settled", "warnings"):
         assert key in envelope, (key, envelope)
     assert envelope["action"] == action
     assert set(envelope["navigation"]) >= {"changed", "from", "to"}
@@ -731,6 +732,56 @@ async def test_parallel_sessions_have_separate_cookie_jars(tmp_path: Path, pages
         await ok(client, "close_session", {"session": "s1"})
         # Closing one session leaves the other untouched.
         assert await eval_value(client, "document.cookie", "s2") == "who=s2"
+
+
+# -- 6b. tabs -------------------------------------------------------------------------
+
+
+async def test_tabs_a_page_opens_are_listed_selected_and_closed(tmp_path: Path, pages_url: str) -> None:
+    opener = f"{pages_url}/tabs_opener.html"
+    child = f"{pages_url}/tabs_child.html"
+    async with browx_server(tmp_path / "ws") as client:
+        await ok(client, "navigate", {"url": opener})
+        clicked = await ok(client, "click", {"selector": "a[target=_blank]"})
+        assert_action_shape(clicked, "click")
+        assert clicked["opened"] == [{"id": 2, "url": child}]
+        assert clicked["warnings"] == [f"the click opened tab 2 ({child}); select_tab {{tab: 2}} acts there"]
+        assert clicked["navigation"]["changed"] is False  # the opener stays current
+        scripted = await ok(client, "click", {"selector": "button"})
+        assert scripted["opened"] == [{"id": 3, "url": f"{child}?from=script"}]
+
+        tabs = await ok(client, "list_tabs")
+        assert tabs["current"] == 1
+        assert [(t["id"], t["title"], t["current"]) for t in tabs["tabs"]] == [
+            (1, "opener", True), (2, "child", False), (3, "child", False)]
+
+        # Tools follow the selected tab.
+        selected = await ok(client, "select_tab", {"tab": 2})
+        assert selected["tab"] == {"id": 2, "url": child, "title": "child", "current": True}
+        assert 'heading "Child page"' in (await ok(client, "snapshot"))["snapshot"]
+        await ok(client, "click", {"selector": "text=Press me"})
+        await ok(client, "verify_text", {"selector": "#said", "text": "clicked in the child"})
+
+        # A page that closes itself: the action says so and the tab before it is current.
+        closed = await ok(client, "click", {"selector": "text=Close me"})
+        assert closed["warnings"] == ["the tab closed during the click"]
+        assert closed["settled"]["by"] == "tab-closed" and closed["structure"] is None
+        tabs = await ok(client, "list_tabs")
+        assert [t["id"] for t in tabs["tabs"]] == [1, 3] and tabs["current"] == 1
+        assert 'heading "Opener"' in (await ok(client, "snapshot"))["snapshot"]
+
+        # Unknown ids name the field and what is open.
+        missing = await call(client, "select_tab", {"tab": 2})
+        assert missing == {"ok": False, "code": "tab-not-found", "error": "no open tab 2 (open: [1, 3])",
+                           "field": "tab", "tabs": [1, 3]}
+
+        # close_tab: an explicit tab, then the current one; the last leaves a blank tab.
+        assert (await ok(client, "close_tab", {"tab": 3}))["current"] == 1
+        last = await ok(client, "close_tab")
+        assert last["closed"] == 1 and last["current"] == 4
+        assert last["tabs"] == [{"id": 4, "url": "about:blank", "title": "", "current": True}]
+        await ok(client, "navigate", {"url": opener})
+        assert 'heading "Opener"' in (await ok(client, "snapshot"))["snapshot"]
 
 
 # -- 7. clean exit when the client goes away ------------------------------------------

@@ -124,6 +124,8 @@ class HumanBridge:
         self._world_js = world_helper(self.binding)
         self._log = log_line
         self._pages: set[str] = {cdp.target_id}
+        #: Popups seen opening from the session's pages (the session's tab count lags).
+        self.popups_seen = 0
         self._nursery: trio.Nursery | None = None
         self._changed = trio.Event()
 
@@ -186,6 +188,7 @@ class HumanBridge:
                         and target_id not in self._pages
                     ):
                         self._pages.add(target_id)
+                        self.popups_seen += 1
                         self._spawn(self._adopt_popup, target_id)
         except CdpFailure as exc:
             log.debug("bridge %s: target watch ended: %s", self.world, exc)

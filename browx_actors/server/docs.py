@@ -42,6 +42,8 @@ answers `bad-arg` with `field` naming it.
 | `target-not-found` | no element matches the selector |
 | `action-failed` | Playwright refused the action (not visible, not editable, covered...) |
 | `navigation-failed` | the URL could not be loaded |
+| `tab-not-found` | `select_tab` / `close_tab` with an id that is not open; `tabs` lists the open ones |
+| `tab-closed` | the current tab closed before the call could use it; `list_tabs` shows what is open |
 | `timeout` | the wait or action did not finish in time |
 | `verification-failed` | a `verify_*` check disagreed; `expected` and `actual` say how |
 | `eval-error` | the JavaScript threw; the message is the page's error |
@@ -62,9 +64,11 @@ answers `bad-arg` with `field` naming it.
 `ok`, `action`, `target` (the element's ref, role and name), `navigation`
 (`changed`, `from`, `to`), `structure` (`appeared` and `removed` nodes with refs, or
 null after a navigation), `console` (errors logged meanwhile), `element` (the target's
-state after), `settled` (`by`: `task-turn`, `network-idle+task-turn` when the action
-started requests, or `domcontentloaded` after a navigation; and timings)
-and `warnings`. A selector that matches several elements acts on the first and warns.
+state after), `opened` (tabs the action opened, `[{id, url}]`; tools stay on the current
+tab until `select_tab`), `settled` (`by`: `task-turn`, `network-idle+task-turn` when the
+action started requests, `domcontentloaded` after a navigation, or `tab-closed` when the
+action closed its own tab; and timings) and `warnings`. A selector that matches several
+elements acts on the first and warns.
 """
 
 

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..actor import ToolError
-from ..sessions import web_actions, web_page, web_reading
+from ..sessions import web_actions, web_page, web_reading, web_tabs
 from ..sessions.chromium import SessionOptions
 from .registry import Tool, session_param
 from .schema import Param
@@ -137,6 +137,15 @@ def all_tools() -> list[Tool]:
                            minimum=0, maximum=120_000)),
         session_tool("go_back", N, "Go back in the session's history.", web_page.go_back),
         session_tool("go_forward", N, "Go forward in the session's history.", web_page.go_forward),
+        session_tool("list_tabs", R, "The session's tabs (pages a link or script opened included): "
+                     "id, url, title, which one is current. Tools act on the current tab.",
+                     web_tabs.list_tabs),
+        session_tool("select_tab", N, "Make tab `tab` current: later tools act on it.", web_tabs.select_tab,
+                     Param("tab", "integer", "Tab id, from list_tabs or an action's `opened`.",
+                           required=True, minimum=1)),
+        session_tool("close_tab", N, "Close a tab (default: the current one). The tab opened before it "
+                     "becomes current; closing the last one leaves a fresh blank tab.", web_tabs.close_tab,
+                     Param("tab", "integer", "Tab id; default the current tab.", minimum=1)),
         session_tool("snapshot", R,
                      "Accessibility snapshot as compact indented text: role \"name\" [ref=eN] [states]. "
                      "Refs stay stable while their element lives.", web_reading.snapshot,

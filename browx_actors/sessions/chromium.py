@@ -1,8 +1,9 @@
-"""The chromium session actor: one isolated browser context and its page.
+"""The chromium session actor: one isolated browser context and its tabs.
 
 A session owns a Playwright ``BrowserContext`` (its own cookies and storage) in the
-pool's browser, the page in it, and a raw CDP flat session to the same target for what
-Trio must own (screenshots now; the human bridge and screencast later). Tool calls
+pool's browser, the pages in it as tabs (:mod:`.tabs`; tools act on the current one),
+and a raw CDP flat session to each tab it has acted in, for what Trio must own
+(screenshots, titles, the human bridge). Tool calls
 arrive as :class:`SessionCall` messages and run one at a time, in order; a tool that
 waits long returns :class:`~browx_actors.actor.Later` so the mailbox keeps serving.
 
@@ -25,11 +26,12 @@ from typing import Any
 import attrs
 import trio
 
-from ..actor import Actor, ActorRef, Later
+from ..actor import Actor, ActorRef, Later, ToolError
 from ..cdp.pool import AcquireBrowser, Browser
 from ..human.bridge import HumanBridge
 from .driver import PlaywrightDriver
 from .pageagent import AGENT_KEY, AGENT_SOURCE
+from .tabs import Tab, TabSet
 
 __all__ = ["BrowserLost", "ChromiumSession", "ConsoleLog", "SessionCall", "SessionOptions"]
 
@@ -151,9 +153,10 @@ class ChromiumSession(Actor):
         self.workspace = workspace
         self.browser: Browser | None = None
         self.context: Any = None
-        self.page: Any = None
-        self.cdp: Any = None
-        self.target_id: str | None = None
+        #: The session's pages; tools act on ``tabs.current`` (see :attr:`page`).
+        self.tabs = TabSet()
+        #: Set on the Playwright thread whenever a tab is added or closed.
+        self._tabs_changed: asyncio.Event | None = None
         self.console = ConsoleLog()
         #: Main-frame navigations so far (counted on the Playwright thread).
         self.navigations = 0
@@ -165,6 +168,24 @@ class ChromiumSession(Actor):
         self.started_at = trio.current_time()
         #: ``navigations`` when Playwright's selector machinery was last warmed.
         self._warmed_at = 0
+
+    # -- the current tab --------------------------------------------------------------
+
+    @property
+    def page(self) -> Any:
+        tab = self.tabs.current
+        return None if tab is None else tab.page
+
+    @property
+    def cdp(self) -> Any:
+        """The raw CDP flat session to the current tab."""
+        tab = self.tabs.current
+        return None if tab is None else tab.cdp
+
+    @property
+    def target_id(self) -> str | None:
+        tab = self.tabs.current
+        return None if tab is None else tab.target_id
 
     # -- running Playwright from Trio -------------------------------------------------
 
@@ -191,17 +212,13 @@ class ChromiumSession(Actor):
             self.browser.playwright.new_context, viewport={"width": width, "height": height}
         )
         await self.pw(self.context.add_init_script, script=AGENT_SOURCE)
-        self.page = await self.pw(self.context.new_page)
+        page = await self.pw(self.context.new_page)
         # On the Playwright thread: page.on() may send a subscription message, which
         # needs that thread's running asyncio loop.
-        await self.pw(_listen, self.page, {
-            "console": self._on_console, "pageerror": self._on_page_error,
-            "framenavigated": self._on_frame_navigated, "request": self.requests.on_request,
-            "requestfinished": self.requests.on_done, "requestfailed": self.requests.on_done,
-        })
-        self.target_id = await self.pw(_target_id_of, self.context, self.page)
-        self.cdp = await self.browser.cdp.attach(self.target_id)
-        self.human = await self.nursery.start(HumanBridge(self.session_id, self.cdp, self.browser.cdp).run)
+        tab = await self.pw(_on_loop, self._adopt, page)
+        await self.pw(_listen, self.context, {"page": self._adopt})
+        await self.attach_current()
+        self.human = await self.nursery.start(HumanBridge(self.session_id, tab.cdp, self.browser.cdp).run)
         self.nursery.start_soon(self._watch_browser, self.browser)
 
     async def on_stop(self) -> None:
@@ -213,13 +230,17 @@ class ChromiumSession(Actor):
         if not isinstance(msg, SessionCall):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
         try:
-            result = await self._unless_browser_lost(msg.fn, self, msg.args)
+            result = await self._unless_browser_lost(self._run_call, msg)
         finally:
             self._warm_after_navigation()
         if isinstance(result, Later):
             # A wait that outlives the handler gets the same treatment when it fails.
             return Later.of(self._unless_browser_lost, result.fn, *result.args)
         return result
+
+    async def _run_call(self, msg: SessionCall) -> Any:
+        await self.attach_current()
+        return await msg.fn(self, msg.args)
 
     def _warm_after_navigation(self) -> None:
         """Build Playwright's injected script in a new document, after the call.
@@ -257,7 +278,73 @@ class ChromiumSession(Actor):
         self._mark_crashed(lost)
         raise lost
 
+    # -- tabs -------------------------------------------------------------------------
+
+    async def attach_current(self) -> None:
+        """Make the current tab usable from Trio: a raw CDP session to it, and a fresh
+        blank tab when the pages closed every tab, as a browser window would open."""
+        if self.tabs.current is None:
+            page = await self.pw(self.context.new_page)
+            await self.pw(_on_loop, self._adopt, page)
+        tab = self.tabs.current
+        assert tab is not None
+        if tab.cdp is not None:
+            return
+        try:
+            tab.target_id = await self.pw(_target_id_of, self.context, tab.page)
+            tab.cdp = await self.browser.cdp.attach(tab.target_id)
+        except Exception as exc:
+            raise ToolError("tab-closed", f"tab {tab.id} closed before it could be used; "
+                            "list_tabs shows the open tabs", tab=tab.id) from exc
+        # A tab new to the tools gets Playwright's selector warm-up too.
+        self._warmed_at = -1
+
+    async def settle_tabs(self, timeout: float = 2.0) -> None:
+        """Wait until every page the browser holds in this session's context has been
+        reported as a tab: Playwright announces a popup a little after the browser
+        has created it, and the browser's count is the one to trust."""
+        if self.browser is None or self.target_id is None:
+            return
+        info = await self.browser.cdp.send("Target.getTargetInfo", {"targetId": self.target_id})
+        context_id = info["targetInfo"].get("browserContextId")
+        targets = await self.browser.cdp.send("Target.getTargets")
+        expected = sum(1 for t in targets["targetInfos"]
+                       if t.get("type") == "page" and t.get("browserContextId") == context_id)
+        await self.pw(self._await_tabs, expected, timeout)
+
+    async def _await_tabs(self, expected: int, timeout: float) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while len(self.tabs) < expected and loop.time() < deadline:
+            self._tabs_changed = asyncio.Event()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._tabs_changed.wait(), deadline - loop.time())
+        self._tabs_changed = None
+
     # -- page events (called on the Playwright thread) --------------------------------
+
+    def _adopt(self, page: Any) -> Tab:
+        """A new page of the context becomes a tab, with the session's listeners."""
+        known = len(self.tabs)
+        tab = self.tabs.add(page)
+        if len(self.tabs) != known:
+            for event, handler in (
+                ("console", self._on_console), ("pageerror", self._on_page_error),
+                ("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed),
+                ("request", self.requests.on_request), ("requestfinished", self.requests.on_done),
+                ("requestfailed", self.requests.on_done),
+            ):
+                page.on(event, handler)
+            self._notify_tabs()
+        return tab
+
+    def _on_page_closed(self, page: Any) -> None:
+        if self.tabs.close(page) is not None:
+            self._notify_tabs()
+
+    def _notify_tabs(self) -> None:
+        if self._tabs_changed is not None:
+            self._tabs_changed.set()
 
     def _on_console(self, message: Any) -> None:
         self.console.append({"type": message.type, "text": message.text})
@@ -282,9 +369,14 @@ class ChromiumSession(Actor):
         }
 
 
-async def _listen(page: Any, handlers: dict[str, Callable[..., Any]]) -> None:
+async def _listen(emitter: Any, handlers: dict[str, Callable[..., Any]]) -> None:
     for event, handler in handlers.items():
-        page.on(event, handler)
+        emitter.on(event, handler)
+
+
+async def _on_loop(fn: Callable[..., Any], *args: Any) -> Any:
+    """Run a plain function on the Playwright thread (through :meth:`ChromiumSession.pw`)."""
+    return fn(*args)
 
 
 async def _warm_selectors(page: Any) -> None:

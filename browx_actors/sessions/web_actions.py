@@ -5,7 +5,8 @@ Playwright (actionability checks, the real mouse and keyboard pipeline), then wa
 until its effects have settled and reports them in one shape::
 
     {ok, action, target, navigation: {changed, from, to}, structure: {appeared, removed},
-     console: [errors logged meanwhile], element: <state after>, settled, warnings}
+     console: [errors logged meanwhile], element: <state after>,
+     opened: [tabs the action opened], settled, warnings}
 
 "Settled" is event-driven, never a fixed sleep: requests the action started are awaited
 until they finish (``network-idle``), a navigation it started until
@@ -143,18 +144,23 @@ async def _perform(
         raise ToolError("timeout", f"{action} on {_target_label(args)}: {first_line(err)}") from err
     except PlaywrightError as err:
         message = first_line(err)
-        if "not attached" in message or "detached" in message:
+        if page.is_closed():
+            pass  # the action closed its own tab (window.close()): that is its effect
+        elif "not attached" in message or "detached" in message:
             raise ToolError("stale-element", f"{action}: the element left the page ({message})") from err
-        raise ToolError("action-failed", f"{action} on {_target_label(args)}: {message}") from err
+        else:
+            raise ToolError("action-failed", f"{action} on {_target_label(args)}: {message}") from err
     acted_ms = (time.perf_counter() - started) * 1000
 
     settled_by = ["task-turn"]
-    if session.requests.started != requests_before:
+    if page.is_closed():
+        settled_by = ["tab-closed"]
+    elif session.requests.started != requests_before:
         if await session.requests.wait_idle(NETWORK_SETTLE_S):
             settled_by.insert(0, "network-idle")
         else:
             warnings.append(f"requests the {action} started were still running after {NETWORK_SETTLE_S:g}s")
-    navigated = session.navigations != navigations or page.url != from_url
+    navigated = not page.is_closed() and (session.navigations != navigations or page.url != from_url)
     structure = element_after = None
     if navigated:
         try:
@@ -163,10 +169,18 @@ async def _perform(
         except PlaywrightTimeout:
             settled_by = ["timeout"]
             warnings.append("the navigation did not reach domcontentloaded in time")
+    elif page.is_closed():
+        warnings.append(f"the tab closed during the {action}")
     else:
-        after = await page.evaluate(_AFTER, [(target or {}).get("ref"), 20])
-        if after is not None:
-            structure, element_after = after["changes"], after["element"]
+        try:
+            after = await page.evaluate(_AFTER, [(target or {}).get("ref"), 20])
+        except PlaywrightError:
+            if not page.is_closed():
+                raise
+            warnings.append(f"the tab closed during the {action}")
+        else:
+            if after is not None:
+                structure, element_after = after["changes"], after["element"]
     return {
         "ok": True,
         "action": action,
@@ -183,7 +197,17 @@ async def _perform(
 
 async def run_action(session: ChromiumSession, action: str, args: dict[str, Any],
                      act: Callable[[Any, Any], Awaitable[None]]) -> dict[str, Any]:
-    return await session.pw(_perform, session, action, args, act)
+    last_tab = session.tabs.last_id
+    popups = session.human.popups_seen if session.human is not None else 0
+    result = await session.pw(_perform, session, action, args, act)
+    if session.human is not None and session.human.popups_seen != popups:
+        # The browser opened a page from this one; Playwright reports it a little later.
+        await session.settle_tabs()
+    result["opened"] = [{"id": tab.id, "url": tab.page.url} for tab in session.tabs.opened_since(last_tab)]
+    for tab in result["opened"]:
+        result["warnings"].append(f"the {action} opened tab {tab['id']} ({tab['url']}); "
+                                  f"select_tab {{tab: {tab['id']}}} acts there")
+    return result
 
 
 def _require_target(args: dict[str, Any], *, coords: bool) -> None:

@@ -1,0 +1,72 @@
+"""Tab tools of the chromium engine: list_tabs, select_tab, close_tab.
+
+Every other tool acts on the session's current tab. A page that opens another (a
+``target=_blank`` link, ``window.open``) adds a tab without moving the current one; the
+action that did it lists the new tab under ``opened``, and ``select_tab`` moves there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from .chromium import ChromiumSession
+from .tabs import Tab
+
+__all__ = ["close_tab", "list_tabs", "select_tab"]
+
+#: A tab's title is read with this bound: a page busy in a long script answers late.
+TITLE_TIMEOUT_S = 2.0
+
+
+async def _title(tab: Tab) -> str | None:
+    try:
+        return await asyncio.wait_for(tab.page.title(), TITLE_TIMEOUT_S)
+    except Exception:  # closed meanwhile, or too busy to answer: no title to show
+        return None
+
+
+async def _describe_all(session: ChromiumSession) -> list[dict[str, Any]]:
+    """On the Playwright thread: every open tab, titles read concurrently."""
+    tabs = list(session.tabs)
+    titles = await asyncio.gather(*(_title(tab) for tab in tabs))
+    current = session.tabs.current
+    return [{"id": tab.id, "url": tab.page.url, "title": title, "current": tab is current}
+            for tab, title in zip(tabs, titles, strict=True)]
+
+
+async def list_tabs(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
+    await session.settle_tabs()
+    tabs = await session.pw(_describe_all, session)
+    return {"ok": True, "tabs": tabs, "current": session.tabs.current.id if session.tabs.current else None}
+
+
+async def select_tab(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
+    await session.settle_tabs()
+
+    async def select() -> None:
+        tab = session.tabs.select(args["tab"])
+        # Headless pages are all "visible", but the one in front gets focus events.
+        await tab.page.bring_to_front()
+
+    await session.pw(select)
+    await session.attach_current()
+    tabs = await session.pw(_describe_all, session)
+    return {"ok": True, "tab": next(t for t in tabs if t["current"]), "tabs": tabs}
+
+
+async def close_tab(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
+    await session.settle_tabs()
+
+    async def close() -> int:
+        tab = session.tabs.current if args.get("tab") is None else session.tabs.get(args["tab"])
+        assert tab is not None
+        await tab.page.close()
+        session.tabs.close(tab.page)  # the close event may come after close() returns
+        return tab.id
+
+    closed = await session.pw(close)
+    await session.attach_current()  # a fresh blank tab if that was the last one
+    tabs = await session.pw(_describe_all, session)
+    return {"ok": True, "closed": closed, "current": session.tabs.current.id if session.tabs.current else None,
+            "tabs": tabs}
