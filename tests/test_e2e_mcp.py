@@ -740,7 +740,7 @@ async def test_parallel_sessions_have_separate_cookie_jars(tmp_path: Path, pages
 async def test_tabs_a_page_opens_are_listed_selected_and_closed(tmp_path: Path, pages_url: str) -> None:
     opener = f"{pages_url}/tabs_opener.html"
     child = f"{pages_url}/tabs_child.html"
-    async with browx_server(tmp_path / "ws") as client:
+    async with browx_server(tmp_path / "ws", "eval") as client:
         await ok(client, "navigate", {"url": opener})
         clicked = await ok(client, "click", {"selector": "a[target=_blank]"})
         assert_action_shape(clicked, "click")
@@ -775,13 +775,21 @@ async def test_tabs_a_page_opens_are_listed_selected_and_closed(tmp_path: Path, 
         assert missing == {"ok": False, "code": "tab-not-found", "error": "no open tab 2 (open: [1, 3])",
                            "field": "tab", "tabs": [1, 3]}
 
+        # A call whose tab closes under it answers tab-closed, and the session goes on.
+        await ok(client, "select_tab", {"tab": 3})
+        gone = await call(client, "eval_js", {"expr": "new Promise(() => setTimeout(() => window.close(), 50))"})
+        assert gone["ok"] is False and gone["code"] == "tab-closed", gone
+        tabs = await ok(client, "list_tabs")
+        assert [t["id"] for t in tabs["tabs"]] == [1] and tabs["current"] == 1
+
         # close_tab: an explicit tab, then the current one; the last leaves a blank tab.
-        assert (await ok(client, "close_tab", {"tab": 3}))["current"] == 1
-        last = await ok(client, "close_tab")
+        last = await ok(client, "close_tab", {"tab": 1})
         assert last["closed"] == 1 and last["current"] == 4
         assert last["tabs"] == [{"id": 4, "url": "about:blank", "title": "", "current": True}]
         await ok(client, "navigate", {"url": opener})
         assert 'heading "Opener"' in (await ok(client, "snapshot"))["snapshot"]
+        again = await ok(client, "close_tab")
+        assert again["closed"] == 4 and [t["id"] for t in again["tabs"]] == [5]
 
 
 # -- 7. clean exit when the client goes away ------------------------------------------

@@ -17,8 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import itertools
-from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -27,13 +25,15 @@ import attrs
 import trio
 
 from ..actor import Actor, ActorRef, Later, ToolError
+from ..cdp import CdpFailure
 from ..cdp.pool import AcquireBrowser, Browser
 from ..human.bridge import HumanBridge
 from .driver import PlaywrightDriver
+from .page_events import ConsoleLog, RequestTracker
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 from .tabs import Tab, TabSet
 
-__all__ = ["BrowserLost", "ChromiumSession", "ConsoleLog", "SessionCall", "SessionOptions"]
+__all__ = ["BrowserLost", "ChromiumSession", "SessionCall", "SessionOptions"]
 
 #: One round trip to the page agent; installs it first on pages that lack it
 #: (pages created before the init script, or documents it could not reach).
@@ -47,6 +47,8 @@ _AGENT_CALL = f"""([method, arg]) => {{
 #: Phrases in Playwright errors that mean the page, context or browser went away.
 _CLOSED_MARKERS = ("has been closed", "Target closed", "Connection closed", "Browser closed")
 _LOSS_GRACE = 2.0
+#: How long a live browser may take to answer the probe that tells a closed tab from it.
+_PROBE_TIMEOUT = 1.0
 
 
 class BrowserLost(Exception):
@@ -70,66 +72,6 @@ class SessionCall:
     tool: str
     fn: Callable[[ChromiumSession, dict[str, Any]], Awaitable[Any]]
     args: dict[str, Any]
-
-
-class ConsoleLog:
-    """Console messages and page errors, appended from the Playwright thread.
-
-    ``deque.append`` is atomic under the GIL, and readers only take snapshots by
-    sequence number, so the two threads never need a lock.
-    """
-
-    def __init__(self, maxlen: int = 500) -> None:
-        self._entries: deque[tuple[int, dict[str, Any]]] = deque(maxlen=maxlen)
-        self._seq = itertools.count(1)
-        self.last_seq = 0
-
-    def append(self, entry: dict[str, Any]) -> None:
-        seq = next(self._seq)
-        self._entries.append((seq, entry))
-        self.last_seq = seq
-
-    def since(self, seq: int, *, errors_only: bool = False) -> list[dict[str, Any]]:
-        return [
-            e for s, e in list(self._entries)
-            if s > seq and (not errors_only or e["type"] in ("error", "pageerror"))
-        ]
-
-
-class RequestTracker:
-    """Requests in flight on the page, counted on the Playwright thread.
-
-    An action that starts requests (a fetch behind "Load more", a form post) has not
-    settled until they finish; :meth:`wait_idle` lets the action wait for exactly
-    those, never for a fixed time.
-    """
-
-    def __init__(self) -> None:
-        self.started = 0
-        self._inflight: set[Any] = set()
-        self._idle: Any = None
-
-    def on_request(self, request: Any) -> None:
-        self.started += 1
-        self._inflight.add(request)
-
-    def on_done(self, request: Any) -> None:
-        self._inflight.discard(request)
-        if not self._inflight and self._idle is not None:
-            self._idle.set()
-
-    async def wait_idle(self, timeout: float) -> bool:
-        """On the Playwright thread: wait until nothing is in flight; False on timeout."""
-        if not self._inflight:
-            return True
-        self._idle = asyncio.Event()
-        try:
-            await asyncio.wait_for(self._idle.wait(), timeout)
-            return True
-        except TimeoutError:
-            return False
-        finally:
-            self._idle = None
 
 
 class ChromiumSession(Actor):
@@ -255,21 +197,35 @@ class ChromiumSession(Actor):
             self.driver.bridge.spawn(_warm_selectors, self.page)
 
     async def _unless_browser_lost(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
-        """Run ``fn``; if it fails because the browser went away, end with BrowserLost.
+        """Run ``fn``; if it failed because its page or the browser went away, say which.
 
-        Playwright often notices a dead browser before the process watcher does. Give
-        the watcher a moment: if the browser is gone, it ends this actor with
-        BrowserLost (cancelling this wait), which is the answer the caller should get
-        instead of a confusing action or wait error.
+        A tab that closed during the call (a page may close itself) is ``tab-closed``.
+        A dead browser ends this actor with BrowserLost, which is the answer the caller
+        should get instead of a confusing action or wait error; Playwright often
+        notices before the process watcher does, so the watcher gets a moment.
         """
         try:
             return await fn(*args)
         except Exception as exc:
-            if self.browser is not None and any(m in str(exc) for m in _CLOSED_MARKERS):
-                with trio.move_on_after(_LOSS_GRACE):
-                    await self.browser.lost.wait()
-                    await trio.sleep_forever()
+            if self.browser is None or not any(m in str(exc) for m in _CLOSED_MARKERS):
+                raise
+            if await self._browser_answers():
+                raise ToolError("tab-closed", "the tab closed during the call; list_tabs shows the "
+                                f"open tabs ({str(exc).strip().splitlines()[0]})") from exc
+            with trio.move_on_after(_LOSS_GRACE):
+                await self.browser.lost.wait()
+                await trio.sleep_forever()
             raise
+
+    async def _browser_answers(self) -> bool:
+        assert self.browser is not None
+        with trio.move_on_after(_PROBE_TIMEOUT):
+            try:
+                await self.browser.cdp.send("Browser.getVersion")
+            except CdpFailure:
+                return False
+            return True
+        return False
 
     async def _watch_browser(self, browser: Browser) -> None:
         await browser.lost.wait()
@@ -305,9 +261,12 @@ class ChromiumSession(Actor):
         has created it, and the browser's count is the one to trust."""
         if self.browser is None or self.target_id is None:
             return
-        info = await self.browser.cdp.send("Target.getTargetInfo", {"targetId": self.target_id})
+        try:
+            info = await self.browser.cdp.send("Target.getTargetInfo", {"targetId": self.target_id})
+            targets = await self.browser.cdp.send("Target.getTargets")
+        except CdpFailure:
+            return  # the tab or the browser is going; what Playwright knows will do
         context_id = info["targetInfo"].get("browserContextId")
-        targets = await self.browser.cdp.send("Target.getTargets")
         expected = sum(1 for t in targets["targetInfos"]
                        if t.get("type") == "page" and t.get("browserContextId") == context_id)
         await self.pw(self._await_tabs, expected, timeout)
