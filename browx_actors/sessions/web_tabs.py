@@ -52,7 +52,8 @@ async def select_tab(session: ChromiumSession, args: dict[str, Any]) -> dict[str
     await session.pw(select)
     await session.attach_current()
     tabs = await session.pw(_describe_all, session)
-    return {"ok": True, "tab": next(t for t in tabs if t["current"]), "tabs": tabs}
+    # None only if the tab closed in the moment since it was selected.
+    return {"ok": True, "tab": next((t for t in tabs if t["current"]), None), "tabs": tabs}
 
 
 async def close_tab(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
