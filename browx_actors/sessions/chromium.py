@@ -44,6 +44,9 @@ _AGENT_CALL = f"""([method, arg]) => {{
 }}"""
 
 
+#: Idle time after a navigating call before Playwright's selectors are warmed.
+WARM_IDLE_S = 0.05
+
 #: Phrases in Playwright errors that mean the page, context or browser went away.
 _CLOSED_MARKERS = ("has been closed", "Target closed", "Connection closed", "Browser closed")
 _LOSS_GRACE = 2.0
@@ -110,6 +113,8 @@ class ChromiumSession(Actor):
         self.started_at = trio.current_time()
         #: ``navigations`` when Playwright's selector machinery was last warmed.
         self._warmed_at = 0
+        #: Calls started so far, so the idle timer can tell whether one came meanwhile.
+        self._calls = 0
 
     # -- the current tab --------------------------------------------------------------
 
@@ -171,10 +176,11 @@ class ChromiumSession(Actor):
     async def handle(self, msg: Any) -> Any:
         if not isinstance(msg, SessionCall):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
+        self._calls += 1
         try:
             result = await self._unless_browser_lost(self._run_call, msg)
         finally:
-            self._warm_after_navigation()
+            self._warm_when_idle()
         if isinstance(result, Later):
             # A wait that outlives the handler gets the same treatment when it fails.
             return Later.of(self._unless_browser_lost, result.fn, *result.args)
@@ -184,16 +190,24 @@ class ChromiumSession(Actor):
         await self.attach_current()
         return await msg.fn(self, msg.args)
 
-    def _warm_after_navigation(self) -> None:
-        """Build Playwright's injected script in a new document, after the call.
+    def _warm_when_idle(self) -> None:
+        """After a call that saw a navigation, build Playwright's injected script in
+        the new document once the session has been idle for :data:`WARM_IDLE_S`.
 
         Playwright builds it on first use in each document, which costs the first
-        locator action after a navigation 50-70 ms on a 2-core host. Started once the
-        call that saw the navigation has answered, it runs while the agent reads that
-        answer; an action that comes sooner awaits the same script, never a second.
+        locator action after a navigation 50-70 ms on a 2-core host. Built while the
+        agent's model reads the last answer, it costs nothing; built at once, it would
+        only make the next call wait behind it in the renderer (a snapshot, say), so a
+        call that comes sooner goes first, and an action that comes sooner builds it
+        itself, as it would have anyway.
         """
         if self.page is not None and self.navigations != self._warmed_at:
-            self._warmed_at = self.navigations
+            self.nursery.start_soon(self._warm_after_idle, self._calls, self.navigations)
+
+    async def _warm_after_idle(self, calls: int, navigations: int) -> None:
+        await trio.sleep(WARM_IDLE_S)
+        if self._calls == calls and self.navigations == navigations and self.page is not None:
+            self._warmed_at = navigations
             self.driver.bridge.spawn(_warm_selectors, self.page)
 
     async def _unless_browser_lost(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
