@@ -25,7 +25,7 @@ import attrs
 import trio
 
 from ..actor import Actor, ActorRef, Later, ToolError
-from ..cdp import CdpFailure
+from ..cdp import CdpConnectionLost, CdpFailure
 from ..cdp.pool import AcquireBrowser, Browser
 from ..human.bridge import HumanBridge
 from .driver import PlaywrightDriver
@@ -221,7 +221,8 @@ class ChromiumSession(Actor):
         try:
             return await fn(*args)
         except Exception as exc:
-            if self.browser is None or not any(m in str(exc) for m in _CLOSED_MARKERS):
+            gone = isinstance(exc, CdpConnectionLost) or any(m in str(exc) for m in _CLOSED_MARKERS)
+            if self.browser is None or not gone:
                 raise
             if await self._browser_answers():
                 raise ToolError("tab-closed", "the tab closed during the call; list_tabs shows the "

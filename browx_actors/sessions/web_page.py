@@ -17,7 +17,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ..actor import Later, ToolError
-from ..cdp import CdpError
+from ..cdp import CdpFailure
 from ..server.mcp_stdio import ToolOutput
 from ..workspace import resolve_in_workspace
 from .chromium import ChromiumSession
@@ -38,7 +38,7 @@ async def _title(session: ChromiumSession) -> str:
     try:
         reply = await session.cdp.send("Runtime.evaluate", {"expression": "document.title",
                                                             "returnByValue": True})
-    except CdpError:  # no document to ask (a navigation replaced it meanwhile)
+    except CdpFailure:  # no document to ask (replaced meanwhile, or its tab is closing)
         return await session.pw(session.page.title)
     value = reply.get("result", {}).get("value")
     return value if isinstance(value, str) else ""
