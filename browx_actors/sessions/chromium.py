@@ -33,7 +33,7 @@ from .page_events import ConsoleLog, RequestTracker
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 from .tabs import Tab, TabSet
 
-__all__ = ["BrowserLost", "ChromiumSession", "SessionCall", "SessionOptions"]
+__all__ = ["BrowserLost", "ChromiumSession", "SessionCall", "SessionOptions", "first_line"]
 
 #: One round trip to the page agent; installs it first on pages that lack it
 #: (pages created before the init script, or documents it could not reach).
@@ -52,6 +52,11 @@ _CLOSED_MARKERS = ("has been closed", "Target closed", "Connection closed", "Bro
 _LOSS_GRACE = 2.0
 #: How long a live browser may take to answer the probe that tells a closed tab from it.
 _PROBE_TIMEOUT = 1.0
+
+
+def first_line(err: BaseException) -> str:
+    """The first line of an error's message (its type name when it has none)."""
+    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
 
 
 class BrowserLost(Exception):
@@ -102,6 +107,8 @@ class ChromiumSession(Actor):
         self.tabs = TabSet()
         #: Set on the Playwright thread whenever a tab is added or closed.
         self._tabs_changed: asyncio.Event | None = None
+        #: The CDP id of the browser context, learnt when the first tab is attached.
+        self._context_id: str | None = None
         self.console = ConsoleLog()
         #: Main-frame navigations so far (counted on the Playwright thread).
         self.navigations = 0
@@ -226,7 +233,7 @@ class ChromiumSession(Actor):
                 raise
             if await self._browser_answers():
                 raise ToolError("tab-closed", "the tab closed during the call; list_tabs shows the "
-                                f"open tabs ({str(exc).strip().splitlines()[0]})") from exc
+                                f"open tabs ({first_line(exc)})") from exc
             with trio.move_on_after(_LOSS_GRACE):
                 await self.browser.lost.wait()
                 await trio.sleep_forever()
@@ -262,7 +269,8 @@ class ChromiumSession(Actor):
         if tab.cdp is not None:
             return
         try:
-            tab.target_id = await self.pw(_target_id_of, self.context, tab.page)
+            info = await self.pw(_target_info_of, self.context, tab.page)
+            tab.target_id, self._context_id = info["targetId"], info.get("browserContextId")
             tab.cdp = await self.browser.cdp.attach(tab.target_id)
         except Exception as exc:
             raise ToolError("tab-closed", f"tab {tab.id} closed before it could be used; "
@@ -274,16 +282,14 @@ class ChromiumSession(Actor):
         """Wait until every page the browser holds in this session's context has been
         reported as a tab: Playwright announces a popup a little after the browser
         has created it, and the browser's count is the one to trust."""
-        if self.browser is None or self.target_id is None:
+        if self.browser is None or self._context_id is None:
             return
         try:
-            info = await self.browser.cdp.send("Target.getTargetInfo", {"targetId": self.target_id})
             targets = await self.browser.cdp.send("Target.getTargets")
         except CdpFailure:
-            return  # the tab or the browser is going; what Playwright knows will do
-        context_id = info["targetInfo"].get("browserContextId")
+            return  # the browser is going; what Playwright knows will do
         expected = sum(1 for t in targets["targetInfos"]
-                       if t.get("type") == "page" and t.get("browserContextId") == context_id)
+                       if t.get("type") == "page" and t.get("browserContextId") == self._context_id)
         await self.pw(self._await_tabs, expected, timeout)
 
     async def _await_tabs(self, expected: int, timeout: float) -> None:
@@ -359,12 +365,13 @@ async def _warm_selectors(page: Any) -> None:
         await page.locator(":root").count()
 
 
-async def _target_id_of(context: Any, page: Any) -> str:
-    """The CDP target id of a Playwright page, so raw CDP can attach to the same tab."""
+async def _target_info_of(context: Any, page: Any) -> dict[str, Any]:
+    """The CDP target info of a Playwright page (its target id, so raw CDP can attach to
+    the same tab, and its browser context id)."""
     cdp_session = await context.new_cdp_session(page)
     try:
         info = await cdp_session.send("Target.getTargetInfo")
     finally:
         await cdp_session.detach()
-    return info["targetInfo"]["targetId"]
+    return info["targetInfo"]
 

@@ -29,7 +29,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ..actor import ToolError
-from .chromium import ChromiumSession
+from .chromium import ChromiumSession, first_line
 from .driver import REF_ENGINE
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 
@@ -79,10 +79,6 @@ def _target_label(args: dict[str, Any]) -> str:
     if args.get("selector"):
         return f"selector {args['selector']!r}"
     return "coords"
-
-
-def first_line(err: BaseException) -> str:
-    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
 
 
 async def _prepare(page: Any, args: dict[str, Any], warnings: list[str]) -> tuple[Any, Any]:

@@ -35,10 +35,14 @@ async def _describe_all(session: ChromiumSession) -> list[dict[str, Any]]:
             for tab, title in zip(tabs, titles, strict=True)]
 
 
+def _current_id(tabs: list[dict[str, Any]]) -> int | None:
+    return next((t["id"] for t in tabs if t["current"]), None)
+
+
 async def list_tabs(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
     await session.settle_tabs()
     tabs = await session.pw(_describe_all, session)
-    return {"ok": True, "tabs": tabs, "current": session.tabs.current.id if session.tabs.current else None}
+    return {"ok": True, "tabs": tabs, "current": _current_id(tabs)}
 
 
 async def select_tab(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
@@ -69,5 +73,4 @@ async def close_tab(session: ChromiumSession, args: dict[str, Any]) -> dict[str,
     closed = await session.pw(close)
     await session.attach_current()  # a fresh blank tab if that was the last one
     tabs = await session.pw(_describe_all, session)
-    return {"ok": True, "closed": closed, "current": session.tabs.current.id if session.tabs.current else None,
-            "tabs": tabs}
+    return {"ok": True, "closed": closed, "current": _current_id(tabs), "tabs": tabs}
