@@ -579,3 +579,36 @@ async def test_closing_a_target_ends_its_session(cdp: CdpConnection) -> None:
     with pytest.raises(CdpSessionLost, match=page.session_id):
         await page.send("Runtime.evaluate", {"expression": "1"})
     assert (await cdp.send("Browser.getVersion"))["product"].startswith(("Chrome", "Headless"))
+
+
+async def test_a_sequence_is_written_in_order_before_any_reply_is_awaited() -> None:
+    async with fake_peer() as (url, script), open_cdp_connection(url) as conn:
+        # Test.hold answers nothing until three are waiting: awaited one by one, the
+        # first would never get its reply.
+        results = await conn.send_sequence(
+            [("Test.hold", {"count": 3}), ("Test.hold", {"count": 3}), ("Test.hold", {"count": 3})],
+            session_id="S1", timeout=5,
+        )
+        sent = [c for c in script.received if c["method"] == "Test.hold"]
+        assert [c["id"] for c in sent] == sorted(c["id"] for c in sent)
+        assert all(c["sessionId"] == "S1" for c in sent)
+        # The peer answered in reverse; each result is still its own command's.
+        assert [r["id"] for r in results] == [c["id"] for c in sent]
+        assert conn.stats().pending == 0
+
+
+async def test_a_sequence_raises_its_first_failure_after_every_reply() -> None:
+    async with fake_peer() as (url, script), open_cdp_connection(url) as conn:
+        with pytest.raises(CdpError, match="first"):
+            await conn.send_sequence([
+                ("Test.echo", {"n": 1}),
+                ("Test.error", {"message": "first"}),
+                ("Test.error", {"message": "second"}),
+                ("Test.echo", {"n": 4}),
+            ])
+        assert [c["method"] for c in script.received[-4:]] == ["Test.echo", "Test.error", "Test.error", "Test.echo"]
+        assert conn.stats().pending == 0
+        with pytest.raises(CdpTimeout) as info:
+            await conn.send_sequence([("Test.echo", {}), ("Test.silent", {})], timeout=0.2)
+        assert info.value.method == "Test.silent"
+        assert conn.stats().pending == 0 and conn.lost is None

@@ -15,7 +15,9 @@ Commands
     it, writes the command and waits; the reader resolves the entry when the reply
     with that id arrives. The entry is removed in a ``finally``, so a timeout
     (:class:`CdpTimeout`) or a cancelled caller leaves nothing behind, and a reply
-    that arrives afterwards is counted as ``unknown_replies`` and dropped. The write
+    that arrives afterwards is counted as ``unknown_replies`` and dropped.
+    :meth:`CdpConnection.send_sequence` writes several commands in order before
+    waiting for any of their replies (one click's mouse events). The write
     itself is shielded from outside cancellation, because a half-written frame would
     corrupt the socket for every session on it; it is bounded by the command's
     timeout (at least one second), and a write that stalls past that bound declares
@@ -47,7 +49,7 @@ Loss
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, NoReturn
 
@@ -62,10 +64,11 @@ from trio_websocket import (
 )
 
 from .protocol import (
+    DEFAULT_BUFFER,
+    DEFAULT_TIMEOUT,
     LOSS_EVENTS,
     CdpConnectionLost,
     CdpEvent,
-    CdpFailure,
     CdpSessionLost,
     CdpStats,
     CdpTimeout,
@@ -75,6 +78,7 @@ from .protocol import (
     error_from_reply,
     session_losses,
 )
+from .session import CdpSession
 from .subscription import CdpSubscription
 
 __all__ = [
@@ -91,8 +95,6 @@ DEFAULT_MAX_MESSAGE_SIZE = 256 * 1024 * 1024
 """Screenshots and large evaluate results are many MiB; trio-websocket's 1 MiB default
 would close the socket with 1009 on the first one."""
 
-DEFAULT_TIMEOUT = 30.0
-DEFAULT_BUFFER = 256
 
 # Read in large chunks: a 5 MB reply in trio-websocket's 4 KiB default reads costs
 # over a thousand parser round trips.
@@ -120,66 +122,6 @@ class _Pending:
         if self.outcome is None:
             self.outcome = result
             self.done.set()
-
-
-class CdpSession:
-    """A flat session to one target: commands carry its ``sessionId`` on the shared socket."""
-
-    def __init__(self, connection: CdpConnection, session_id: str, target_id: str) -> None:
-        self.connection = connection
-        self.session_id = session_id
-        self.target_id = target_id
-        self._lost: str | None = None
-
-    @property
-    def lost(self) -> str | None:
-        """Why the session ended, or ``None`` while it is usable."""
-        return self._lost
-
-    def _lost_error(self) -> CdpSessionLost:
-        assert self._lost is not None
-        return CdpSessionLost(self.session_id, self._lost, self.target_id)
-
-    async def send(
-        self,
-        method: str,
-        params: dict[str, Any] | None = None,
-        *,
-        timeout: float = DEFAULT_TIMEOUT,
-    ) -> dict[str, Any]:
-        if self._lost is not None:
-            raise self._lost_error()
-        return await self.connection.send(
-            method, params, session_id=self.session_id, timeout=timeout
-        )
-
-    def subscribe(
-        self, *, methods: Iterable[str] | None = None, buffer: int = DEFAULT_BUFFER
-    ) -> CdpSubscription:
-        if self._lost is not None:
-            subscription = CdpSubscription(self.connection._unsubscribe, self.session_id, methods, buffer)
-            subscription._finish(self._lost_error)
-            return subscription
-        return self.connection.subscribe(self.session_id, methods=methods, buffer=buffer)
-
-    async def detach(self, *, timeout: float = DEFAULT_TIMEOUT) -> None:
-        """Detach from the target. A no-op if the session is already gone."""
-        if self._lost is not None:
-            return
-        try:
-            await self.connection.send(
-                "Target.detachFromTarget", {"sessionId": self.session_id}, timeout=timeout
-            )
-        except CdpFailure:
-            # Already detached by the browser while we asked: that is what we wanted.
-            if self._lost is None:
-                raise
-            return
-        self.connection._end_session(self.session_id, "detached by its owner")
-
-    def __repr__(self) -> str:
-        state = f" lost={self._lost!r}" if self._lost else ""
-        return f"<CdpSession {self.session_id} target={self.target_id}{state}>"
 
 
 class CdpConnection:
@@ -272,6 +214,62 @@ class CdpConnection:
                 raise CdpConnectionLost(self._lost or "")
             raise CdpTimeout(method, timeout, session_id)
         return pending.outcome.unwrap()
+
+    async def send_sequence(
+        self,
+        commands: Sequence[tuple[str, dict[str, Any] | None]],
+        *,
+        session_id: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> list[dict[str, Any]]:
+        """Write every command, in order, before waiting for any reply; return the
+        results in order once all are in.
+
+        For steps the browser must take in order and back to back, such as the mouse
+        events of one click. Awaited one by one, a pointer move alone waits for the
+        next rendering frame (about 13 ms here); written together, the press behind it
+        flushes it. A failed command raises its error (the first in command order)
+        after the others have answered; ``timeout`` bounds the whole sequence.
+        """
+        await trio.lowlevel.checkpoint_if_cancelled()
+        if self._lost is not None:
+            raise CdpConnectionLost(self._lost)
+        first_id = self._next_id
+        self._next_id = first_id + len(commands)
+        pendings = [_Pending(method, session_id) for method, _ in commands]
+        self._pending.update(zip(range(first_id, self._next_id), pendings))
+        written = False
+        start = trio.current_time()
+        write_budget = max(timeout, _WRITE_GRACE)
+        try:
+            # As in send(): the writes are shielded, then the timeout governs the wait.
+            with trio.CancelScope(deadline=start + write_budget, shield=True) as scope:
+                try:
+                    for command_id, (method, params) in enumerate(commands, first_id):
+                        await self._ws.send_message(encode_command(command_id, method, params, session_id))
+                        self._commands_sent += 1
+                except ConnectionClosed as exc:
+                    self._lose(self._closed_message(exc.reason))
+                written = True
+                scope.deadline = start + timeout
+                scope.shield = False
+                for pending in pendings:
+                    await pending.done.wait()
+        finally:
+            for command_id in range(first_id, first_id + len(commands)):
+                del self._pending[command_id]
+        if not written:
+            self._abandon(
+                f"CDP connection to {self.url} abandoned: writing {commands[0][0]} and the "
+                f"commands after it stalled for {write_budget:g} s"
+            )
+            raise CdpConnectionLost(self._lost or "")
+        results = []
+        for pending in pendings:
+            if pending.outcome is None:
+                raise CdpTimeout(pending.method, timeout, session_id)
+            results.append(pending.outcome.unwrap())
+        return results
 
     def _abandon(self, message: str) -> None:
         """Give up on a socket we can no longer trust: fail everyone, stop reading."""

@@ -25,6 +25,8 @@ from typing import Any
 import attrs
 
 __all__ = [
+    "DEFAULT_BUFFER",
+    "DEFAULT_TIMEOUT",
     "LOSS_EVENTS",
     "CdpConnectionLost",
     "CdpEndpointError",
@@ -42,6 +44,11 @@ __all__ = [
     "error_from_reply",
     "session_losses",
 ]
+
+DEFAULT_TIMEOUT = 30.0
+"""Seconds a command waits for its reply unless told otherwise."""
+DEFAULT_BUFFER = 256
+"""Events a subscription buffers before it drops the newest."""
 
 
 class CdpFailure(Exception):

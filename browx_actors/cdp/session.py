@@ -1,0 +1,90 @@
+"""A flat session to one target, sharing its connection's socket.
+
+Commands carry the session's ``sessionId`` at the top level; the connection routes the
+replies and events back. Once the browser detaches the session (or its target crashes)
+every call fails with :class:`~browx_actors.cdp.protocol.CdpSessionLost`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .protocol import DEFAULT_BUFFER, DEFAULT_TIMEOUT, CdpFailure, CdpSessionLost
+from .subscription import CdpSubscription
+
+if TYPE_CHECKING:
+    from .connection import CdpConnection
+
+__all__ = ["CdpSession"]
+
+
+class CdpSession:
+    """A flat session to one target: commands carry its ``sessionId`` on the shared socket."""
+
+    def __init__(self, connection: CdpConnection, session_id: str, target_id: str) -> None:
+        self.connection = connection
+        self.session_id = session_id
+        self.target_id = target_id
+        self._lost: str | None = None
+
+    @property
+    def lost(self) -> str | None:
+        """Why the session ended, or ``None`` while it is usable."""
+        return self._lost
+
+    def _lost_error(self) -> CdpSessionLost:
+        assert self._lost is not None
+        return CdpSessionLost(self.session_id, self._lost, self.target_id)
+
+    async def send(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> dict[str, Any]:
+        if self._lost is not None:
+            raise self._lost_error()
+        return await self.connection.send(
+            method, params, session_id=self.session_id, timeout=timeout
+        )
+
+    async def send_sequence(
+        self,
+        commands: Sequence[tuple[str, dict[str, Any] | None]],
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> list[dict[str, Any]]:
+        """:meth:`CdpConnection.send_sequence` on this session."""
+        if self._lost is not None:
+            raise self._lost_error()
+        return await self.connection.send_sequence(commands, session_id=self.session_id, timeout=timeout)
+
+    def subscribe(
+        self, *, methods: Iterable[str] | None = None, buffer: int = DEFAULT_BUFFER
+    ) -> CdpSubscription:
+        if self._lost is not None:
+            subscription = CdpSubscription(self.connection._unsubscribe, self.session_id, methods, buffer)
+            subscription._finish(self._lost_error)
+            return subscription
+        return self.connection.subscribe(self.session_id, methods=methods, buffer=buffer)
+
+    async def detach(self, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Detach from the target. A no-op if the session is already gone."""
+        if self._lost is not None:
+            return
+        try:
+            await self.connection.send(
+                "Target.detachFromTarget", {"sessionId": self.session_id}, timeout=timeout
+            )
+        except CdpFailure:
+            # Already detached by the browser while we asked: that is what we wanted.
+            if self._lost is None:
+                raise
+            return
+        self.connection._end_session(self.session_id, "detached by its owner")
+
+    def __repr__(self) -> str:
+        state = f" lost={self._lost!r}" if self._lost else ""
+        return f"<CdpSession {self.session_id} target={self.target_id}{state}>"
