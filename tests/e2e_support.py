@@ -2,7 +2,7 @@
 
 - :func:`serve_pages` runs a ``ThreadingHTTPServer`` for ``tests/pages`` on 127.0.0.1
   (the ``pages_url`` / ``pages_url2`` fixtures give two, on different ports, for two
-  origins).
+  origins); ``/status/NNN`` answers with that status and an empty body.
 - :func:`browx_server` starts ``python -m browx_actors serve`` as a subprocess through
   the MCP SDK's stdio client (``Client(StdioServerParameters(...))``) with the given
   capabilities and ``BROWX_WORKSPACE``, and yields the connected client.
@@ -54,6 +54,15 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
+
+    def do_GET(self) -> None:
+        # /status/NNN answers with that status and no body (a 204 navigates nowhere).
+        if self.path.startswith("/status/") and self.path[8:].isdigit():
+            self.send_response(int(self.path[8:]))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        super().do_GET()
 
 
 @contextmanager

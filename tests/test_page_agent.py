@@ -529,7 +529,76 @@ def test_mark_and_changes(page: Page) -> None:
     # changes() reports everything since the mark; a new mark starts over.
     assert len(agent(page, "changes", {})["removed"]) == 2
     agent(page, "mark")
-    assert agent(page, "changes", {}) == {"appeared": [], "removed": [], "truncated": False}
+    assert agent(page, "changes", {}) == {"appeared": [], "removed": [], "truncated": False, "leaving": None}
+
+
+def test_changes_say_where_a_departing_document_is_going(page: Page, server: str) -> None:
+    page.goto(f"{server}/e2e_app.html")
+
+    def leaving(script: str) -> Any:
+        # One evaluate: the departure is read before the next document could commit.
+        return page.evaluate(f"() => {{ {A}.mark(); {script}; return {A}.changes({{}}).leaving; }}")
+
+    assert leaving("history.pushState(null, '', '#pushed')") is None  # same document
+    assert leaving("location.hash = 'frag'") is None
+    cancelled = "navigation.addEventListener('navigate', e => e.preventDefault(), {once: true})"
+    assert leaving(f"{cancelled}; location.href = '/e2e_second.html'") is None
+    routed = ("navigation.addEventListener('navigate', e => e.intercept("
+              "{handler: () => new Promise(r => setTimeout(r, 100))}), {once: true})")
+    assert leaving(f"{routed}; location.href = '/e2e_app.html?routed'") is None  # a router took it
+    page.wait_for_function("() => navigation.transition === null")
+    assert leaving("document.getElementById('docs-link').click()").endswith("/e2e_second.html")
+    page.wait_for_url("**/e2e_second.html")
+    assert leaving("0") is None  # the new document has left for nowhere
+
+
+def test_aim_readies_a_target_the_way_actionability_checks_would(page: Page) -> None:
+    content(page, """
+        <button id="go">Go</button>
+        <button id="off" disabled>Off</button>
+        <button id="hidden" style="visibility: hidden">Hidden</button>
+        <div style="position: relative"><button id="under">Under</button>
+          <div style="position: absolute; inset: 0; background: white"></div></div>
+        <button id="moving" style="transition: transform 5s; ">Moving</button>
+        <div style="height: 3000px"></div>
+        <button id="far">Far</button>
+        <input id="name" value="old"><input id="ro" readonly value="x">
+        <input id="when" type="date"><textarea id="notes">a
+b</textarea><div id="rich" contenteditable="true">rich <b>text</b></div>
+    """)
+    aim = functools.partial(agent, page, "aim")
+    ready = aim({"selector": "#go", "mode": "click"})
+    assert ready["count"] == 1 and ready["target"]["name"] == "Go"
+    x, y = ready["ready"]
+    assert page.evaluate(f"() => document.elementFromPoint({x}, {y}).id") == "go"
+    assert aim({"point": [x, y]}) == {"count": 0, "target": {"ref": ready["target"]["ref"], "role": "button",
+                                                              "name": "Go"}}
+    assert aim({"selector": "#off", "mode": "click"})["wait"] == "not enabled"
+    assert "ready" in aim({"selector": "#off", "mode": "hover"})  # hover needs no enabled
+    assert aim({"selector": "#hidden", "mode": "click"})["wait"] == "not visible"
+    assert aim({"selector": "#under", "mode": "click"})["wait"] == "<div> is on top at its point"
+    page.evaluate("() => { const b = document.getElementById('moving'); b.getBoundingClientRect();"
+                  " b.style.transform = 'translateX(300px)'; }")
+    assert aim({"selector": "#moving", "mode": "click"})["wait"] == "animating"
+    # Out of view: scrolled to the centre first, then aimed.
+    far = aim({"selector": "#far", "mode": "click"})
+    assert page.evaluate("() => scrollY") > 0, far
+    assert page.evaluate(f"() => document.elementFromPoint({far['ready'][0]}, {far['ready'][1]}).id") == "far"
+    # Typing: focused and selected, so inserted text replaces the content.
+    assert aim({"selector": "#name", "mode": "fill"})["ready"] is True
+    assert page.evaluate("() => { const e = document.activeElement;"
+                         " return [e.id, e.selectionStart, e.selectionEnd]; }") == ["name", 0, 3]
+    assert aim({"selector": "#notes", "mode": "fill"})["ready"] is True
+    assert aim({"selector": "#rich", "mode": "fill"})["ready"] is True
+    assert page.evaluate("() => getSelection().toString()") == "rich text"
+    assert aim({"selector": "#ro", "mode": "fill"})["wait"] == "not a text field that typing fills"
+    assert aim({"selector": "#when", "mode": "fill"})["wait"] == "not a text field that typing fills"
+    assert aim({"selector": "#go", "mode": "fill"})["wait"] == "not a text field that typing fills"
+    # Finding alone: counts, stale refs, selectors that are not CSS, points.
+    assert aim({"selector": "button"})["count"] == 6 and "ready" not in aim({"selector": "button"})
+    assert aim({"selector": "#nothing"}) == {"count": 0, "target": None}
+    assert aim({"ref": "e999"}) == {"stale": True}
+    assert aim({"selector": "role=button"}) == {"notCss": True}
 
 
 def test_changes_limit_and_refs_minted_after_mark(page: Page) -> None:

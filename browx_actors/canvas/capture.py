@@ -4,7 +4,7 @@ The read itself travels over the session's raw CDP flat session (Trio owns canva
 reads, see DESIGN.md), not through Playwright: a 1280x720 RGBA capture is 4.9 MB of
 base64, and the raw socket carries it in one hop where Playwright's driver would relay
 it twice. Targets given by ``ref`` or ``selector`` are resolved first with the same
-code every action uses (:func:`~browx_actors.sessions.web_actions._prepare`: stale
+code every action uses (:func:`~browx_actors.sessions.web_target.target_of`: stale
 refs, unmatched or invalid selectors, several matches), which yields the element's
 ref; the capture function then finds the element through the page agent.
 
@@ -42,7 +42,7 @@ import trio
 from ..actor import ToolError
 from ..cdp.protocol import CdpConnectionLost, CdpError, CdpTimeout
 from ..sessions.pageagent import AGENT_KEY
-from ..sessions.web_actions import _prepare
+from ..sessions.web_target import target_of
 from .cache import cache_of
 
 __all__ = ["CAPTURE_JS", "CHUNK_CHARS", "FORMATS", "MAX_SIDE", "capture", "target_ref"]
@@ -205,7 +205,7 @@ _PIECE = "function(i) { return this.piece(i); }"
 async def target_ref(session: Any, args: dict[str, Any], warnings: list[str]) -> str | None:
     """The ref of the ``ref`` / ``selector`` target, or None for "the first canvas".
 
-    Resolution is the actions' own (:func:`_prepare`), so a stale ref, a selector
+    Resolution is the actions' own (:func:`target_of`), so a stale ref, a selector
     matching nothing, an invalid selector and several matches read exactly as they do
     for ``click``.
     """
@@ -213,7 +213,7 @@ async def target_ref(session: Any, args: dict[str, Any], warnings: list[str]) ->
         raise ToolError("bad-arg", "give at most one of ref, selector", field="selector")
     if args.get("ref") is None and args.get("selector") is None:
         return None
-    _, target = await session.pw(_prepare, session.page, args, warnings)
+    target = await target_of(session, args, warnings)
     return target["ref"]
 
 

@@ -67,8 +67,21 @@ null after a navigation), `console` (errors logged meanwhile), `element` (the ta
 state after), `opened` (tabs the action opened, `[{id, url}]`; tools stay on the current
 tab until `select_tab`), `settled` (`by`: `task-turn`, `network-idle+task-turn` when the
 action started requests, `domcontentloaded` after a navigation, or `tab-closed` when the
-action closed its own tab; and timings) and `warnings`. A selector that matches several
-elements acts on the first and warns.
+action closed its own tab; `input`: `cdp` when the session sent the input itself,
+`playwright` when Playwright acted; and timings) and `warnings`. A selector that matches
+several elements acts on the first and warns.
+
+`click`, `hover` and `fill` check their element first, as Playwright's actionability
+checks do: visible, enabled (click, fill), not moved by a running animation or
+transition, in view (scrolled to the centre when it is not) and on top at its point
+(click, hover); an `<input>` of a text type, a `<textarea>` or a contenteditable element
+that is not read-only (fill). A ready element gets trusted input at once: the mouse
+events of the click at the centre of its first visible box, or the field focused, its
+content selected and the value inserted (an empty value presses Delete). Otherwise
+Playwright acts, waiting up to 10 s for the element to become ready, and its error names
+what it waited for. A link that starts a navigation answers once the new document has
+reached `domcontentloaded`, or once its request has ended without one (a 204, a
+download).
 """
 
 

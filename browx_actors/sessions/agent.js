@@ -12,8 +12,10 @@
  *   describe(target)  one element's state (ref string or Element)
  *   find(query)       elements by role / name / text / test id, with selector hints
  *   textSearch(opts)  visible text matches, anchored on the nearest ref-able element
- *   mark(), changes(opts)   what appeared or disappeared since the mark
+ *   mark(), changes(opts)   what appeared or disappeared since the mark, and where
+ *                     the page is going if it started leaving
  *   count(selector), hit(x, y)
+ *   aim(spec)         mark, find an action's target and ready it for direct input
  *
  * Refs live only in this closure: a WeakMap from Element to ref and a Map from ref to
  * a WeakRef, so a ref never keeps a node alive and a node keeps its ref for as long as
@@ -58,6 +60,20 @@
   const fragQSA = uncurry(DocumentFragment.prototype.querySelectorAll);
   const docFromPoint = uncurry(Document.prototype.elementFromPoint);
   const rootFromPoint = uncurry(ShadowRoot.prototype.elementFromPoint);
+  const getClientRects = uncurry(EP.getClientRects);
+  const scrollIntoView = uncurry(EP.scrollIntoView);
+  const focusElement = uncurry(HTMLElement.prototype.focus);
+  const selectInput = uncurry(HTMLInputElement.prototype.select);
+  const selectTextarea = uncurry(HTMLTextAreaElement.prototype.select);
+  const createRange = uncurry(Document.prototype.createRange);
+  const selectNodeContents = uncurry(Range.prototype.selectNodeContents);
+  const getSelection = uncurry(window.getSelection);
+  const removeAllRanges = uncurry(Selection.prototype.removeAllRanges);
+  const addRange = uncurry(Selection.prototype.addRange);
+  const addListener = uncurry(EventTarget.prototype.addEventListener);
+  const navigationApi = window.navigation || null;
+  const docAnimations = typeof Document.prototype.getAnimations === 'function'
+    ? uncurry(Document.prototype.getAnimations) : null;
   const getRootNode = uncurry(Node.prototype.getRootNode);
   const computeStyle = uncurry(window.getComputedStyle);
   const cssEscape = CSS.escape;
@@ -1307,16 +1323,143 @@
     }
   }
 
-  function hit(x, y) {
-    let el = docFromPoint(doc, Number(x), Number(y));
-    // Descend into open shadow roots to the innermost element under the point.
+  /** The innermost element under a viewport point, through open shadow roots. */
+  function elementAt(x, y) {
+    let el = docFromPoint(doc, x, y);
     while (el && el.shadowRoot) {
-      const inner = rootFromPoint(el.shadowRoot, Number(x), Number(y));
+      const inner = rootFromPoint(el.shadowRoot, x, y);
       if (!inner || inner === el) break;
       el = inner;
     }
+    return el;
+  }
+
+  function hit(x, y) {
+    const el = elementAt(Number(x), Number(y));
     if (!el) return null;
     return describeBrief(makeAnchorFinder()(el));
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Aiming an action. aim() is the one round trip before every action: it marks the
+  // page for change tracking, finds the target and, for the input the server sends
+  // itself (click, hover, fill), checks what Playwright's actionability checks check
+  // and readies the element. Anything short of ready is left to Playwright, which
+  // waits for the element and says what is wrong with it.
+  // ---------------------------------------------------------------------------------
+  const TYPE_INTO = new SetC(['text', 'email', 'password', 'search', 'tel', 'url']);
+
+  /** Is `node` `el` or inside it, across shadow boundaries and slots? */
+  function within(el, node) {
+    for (let n = node; n; n = parentOf(n)) if (n === el) return true;
+    return false;
+  }
+
+  /** A running animation or transition on the element or an ancestor moves it. */
+  function isAnimating(el) {
+    if (!docAnimations) return false;
+    for (const animation of docAnimations(doc)) {
+      if (animation.playState !== 'running') continue;
+      const target = animation.effect && animation.effect.target;
+      if (target && within(target, el)) return true;
+    }
+    return false;
+  }
+
+  /** The layout viewport less its scrollbars (in quirks mode the root element's
+   *  client size is the whole document's, so the window's is used there). */
+  function viewportSize() {
+    const root = doc.documentElement;
+    if (doc.compatMode === 'CSS1Compat' && root) return [root.clientWidth, root.clientHeight];
+    return [window.innerWidth, window.innerHeight];
+  }
+
+  /** The centre of the element's first box part inside the viewport, or null. */
+  function pointIn(el) {
+    const [vw, vh] = viewportSize();
+    for (const r of getClientRects(el)) {
+      const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
+      const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
+      if (right - left >= 1 && bottom - top >= 1) return [(left + right) / 2, (top + bottom) / 2];
+    }
+    return null;
+  }
+
+  /** Visible, enabled (for a click), still, in view and on top at its point. */
+  function readyToPoint(el, needsEnabled) {
+    if (!isVisibleElement(el)) return { wait: 'not visible' };
+    if (needsEnabled && isDisabled(el)) return { wait: 'not enabled' };
+    if (isAnimating(el)) return { wait: 'animating' };
+    const [vw, vh] = viewportSize();
+    const box = getRect(el);
+    if (box.top < 0 || box.left < 0 || box.bottom > vh || box.right > vw) {
+      // Centred when not wholly in view, as the browser's scrollIntoViewIfNeeded does;
+      // 'instant' overrides a page's smooth scroll-behavior, so the point is final.
+      scrollIntoView(el, { block: 'center', inline: 'center', behavior: 'instant' });
+    }
+    const point = pointIn(el);
+    if (!point) return { wait: 'outside the viewport' };
+    const top = elementAt(point[0], point[1]);
+    if (!top || !within(el, top)) {
+      return { wait: (top ? '<' + top.localName + '>' : 'nothing') + ' is on top at its point' };
+    }
+    return { ready: point };
+  }
+
+  /** Visible, enabled, editable, focused and its content selected: typing replaces it. */
+  function readyToType(el) {
+    if (!isVisibleElement(el)) return { wait: 'not visible' };
+    if (isDisabled(el)) return { wait: 'not enabled' };
+    const tag = el.localName;
+    if (tag === 'input' ? !TYPE_INTO.has(el.type) || el.readOnly
+        : tag === 'textarea' ? el.readOnly : !el.isContentEditable) {
+      return { wait: 'not a text field that typing fills' };
+    }
+    if (getAttr(el, 'aria-readonly') === 'true') return { wait: 'read-only' };
+    focusElement(el);
+    if (deepActiveElement() !== el) return { wait: 'did not take focus' };
+    if (tag === 'input') selectInput(el);
+    else if (tag === 'textarea') selectTextarea(el);
+    else {
+      const range = createRange(doc);
+      selectNodeContents(range, el);
+      const selection = getSelection(window);
+      removeAllRanges(selection);
+      addRange(selection, range);
+    }
+    return { ready: true };
+  }
+
+  /**
+   * spec: {ref?, selector?, point?: [x, y], mode?: 'click' | 'hover' | 'fill'}.
+   * Returns {stale: true} | {notCss: true} (left to Playwright's selector engines) |
+   * {count, target, ready?: [x, y] | true, wait?: reason}. Without a ref or a
+   * selector the target is what is under `point` (count 0).
+   */
+  function aim(spec) {
+    mark();
+    let el = null;
+    let count = 1;
+    if (spec.ref !== null && spec.ref !== undefined) {
+      el = resolve(spec.ref);
+      if (!el) return { stale: true };
+    } else if (spec.selector !== null && spec.selector !== undefined) {
+      let found;
+      try { found = docQSA(doc, spec.selector); } catch (err) { return { notCss: true }; }
+      count = found.length;
+      if (!count) return { count: 0, target: null };
+      el = found[0];
+    } else {
+      const p = spec.point;
+      return { count: 0, target: p ? hit(p[0], p[1]) : null };
+    }
+    const out = { count, target: describe(el) };
+    const mode = spec.mode;
+    const state = mode === 'fill' ? readyToType(el)
+      : mode === 'click' || mode === 'hover' ? readyToPoint(el, mode === 'click') : null;
+    if (state && state.ready) out.ready = state.ready;
+    else if (state) out.wait = state.wait;
+    return out;
   }
 
   // ---------------------------------------------------------------------------------
@@ -1369,6 +1512,27 @@
     }
   }
 
+  // A cross-document navigation this document starts (a link, a form, location.assign)
+  // fires the Navigation API's navigate event here as it begins, before the browser
+  // has reported its request to anyone: changes() says where the page is going, so the
+  // server waits for it. Same-document navigations, cancelled ones and ones a router
+  // intercepted (navigation.transition is set, or navigatesuccess / navigateerror has
+  // fired) are not departures.
+  if (navigationApi) {
+    addListener(navigationApi, 'navigate', (event) => {
+      if (tracker && !event.destination.sameDocument) tracker.leaving = event;
+    });
+    const settled = () => { if (tracker) tracker.leaving = null; };
+    addListener(navigationApi, 'navigatesuccess', settled);
+    addListener(navigationApi, 'navigateerror', settled);
+  }
+
+  function leavingUrl() {
+    const event = tracker.leaving;
+    if (!event || event.defaultPrevented || navigationApi.transition) return null;
+    return event.destination.url;
+  }
+
   function mark() {
     if (tracker) tracker.observer.disconnect();
     tracker = {
@@ -1377,6 +1541,7 @@
       added: new SetC(),
       refs: new MapC(),   // refs connected at mark time or minted since: ref -> info
       overflow: false,
+      leaving: null,      // the navigate event of a departure started since the mark
     };
     for (const [ref, info] of byRef) {
       const el = info.w.deref();
@@ -1426,7 +1591,7 @@
       if (removed.length >= limit) { truncated = true; break; }
       removed.push({ ref, role: info.role, name: info.name });
     }
-    return { appeared, removed, truncated };
+    return { appeared, removed, truncated, leaving: leavingUrl() };
   }
 
   // ---------------------------------------------------------------------------------
@@ -1444,6 +1609,7 @@
     changes,
     count,
     hit,
+    aim,
   });
   defineProperty(window, AGENT_KEY, {
     value: agent,

@@ -14,9 +14,9 @@ once with :class:`BrowserLost` as the cause and ends; the runtime turns that int
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
+import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -25,15 +25,15 @@ import attrs
 import trio
 
 from ..actor import Actor, ActorRef, Later, ToolError
-from ..cdp import CdpConnectionLost, CdpFailure
+from ..cdp import CdpConnectionLost, CdpError, CdpFailure
 from ..cdp.pool import AcquireBrowser, Browser
 from ..human.bridge import HumanBridge
 from .driver import PlaywrightDriver
-from .page_events import ConsoleLog, RequestTracker
+from .page_events import ConsoleLog, Pulse, RequestTracker
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 from .tabs import Tab, TabSet
 
-__all__ = ["BrowserLost", "ChromiumSession", "SessionCall", "SessionOptions", "first_line"]
+__all__ = ["BrowserLost", "ChromiumSession", "PageScriptError", "SessionCall", "SessionOptions", "first_line"]
 
 #: One round trip to the page agent; installs it first on pages that lack it
 #: (pages created before the init script, or documents it could not reach).
@@ -57,6 +57,10 @@ _PROBE_TIMEOUT = 1.0
 def first_line(err: BaseException) -> str:
     """The first line of an error's message (its type name when it has none)."""
     return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+
+
+class PageScriptError(Exception):
+    """A script the session evaluated in the page threw; the message is the page's."""
 
 
 class BrowserLost(Exception):
@@ -105,14 +109,15 @@ class ChromiumSession(Actor):
         self.context: Any = None
         #: The session's pages; tools act on ``tabs.current`` (see :attr:`page`).
         self.tabs = TabSet()
-        #: Set on the Playwright thread whenever a tab is added or closed.
-        self._tabs_changed: asyncio.Event | None = None
+        #: Fired on the Playwright thread when a tab opens or closes, a main frame
+        #: navigates or a request ends: waiters there re-check what they wait for.
+        self.page_moved = Pulse()
         #: The CDP id of the browser context, learnt when the first tab is attached.
         self._context_id: str | None = None
         self.console = ConsoleLog()
         #: Main-frame navigations so far (counted on the Playwright thread).
         self.navigations = 0
-        self.requests = RequestTracker()
+        self.requests = RequestTracker(self.page_moved)
         self.secrets: dict[str, str] = {}
         #: The isolated-world bridge await_human answers through (None: no human channel).
         self.human: HumanBridge | None = None
@@ -149,12 +154,31 @@ class ChromiumSession(Actor):
             fn = functools.partial(fn, **kwargs)
         return await self.driver.bridge.run(fn, *args)
 
+    async def evaluate(self, expression: str) -> Any:
+        """Evaluate ``expression`` in the current tab's main world; its JSON value.
+
+        Over raw CDP: one socket hop, where Playwright's evaluate also crosses its
+        driver process. When the tab is between two documents (no context to run in),
+        Playwright's evaluate, which waits for the next one, runs it instead. An
+        exception the script throws raises :class:`PageScriptError` with the page's
+        message (Playwright's path raises its own ``Error`` with the same text).
+        """
+        try:
+            reply = await self.cdp.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        except CdpError:
+            return await self.pw(self.page.evaluate, expression)
+        if "exceptionDetails" in reply:
+            details = reply["exceptionDetails"]
+            raise PageScriptError(details.get("exception", {}).get("description") or details.get("text", ""))
+        return reply["result"].get("value")
+
     async def agent(self, method: str, arg: Any = None) -> Any:
         """Call the page agent's ``method(arg)`` in the page's main world."""
-        result = await self.pw(self.page.evaluate, _AGENT_CALL, [method, arg])
+        call = f"({_AGENT_CALL})({json.dumps([method, arg])})"
+        result = await self.evaluate(call)
         if isinstance(result, dict) and result.get("__browxMissing"):
-            await self.pw(self.page.evaluate, AGENT_SOURCE)
-            result = await self.pw(self.page.evaluate, _AGENT_CALL, [method, arg])
+            await self.evaluate(AGENT_SOURCE)
+            result = await self.evaluate(call)
         return result
 
     # -- lifecycle --------------------------------------------------------------------
@@ -293,13 +317,7 @@ class ChromiumSession(Actor):
         await self.pw(self._await_tabs, expected, timeout)
 
     async def _await_tabs(self, expected: int, timeout: float) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while len(self.tabs) < expected and loop.time() < deadline:
-            self._tabs_changed = asyncio.Event()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._tabs_changed.wait(), deadline - loop.time())
-        self._tabs_changed = None
+        await self.page_moved.wait_until(lambda: len(self.tabs) >= expected, timeout)
 
     # -- page events (called on the Playwright thread) --------------------------------
 
@@ -315,23 +333,21 @@ class ChromiumSession(Actor):
                 ("requestfailed", self.requests.on_done),
             ):
                 page.on(event, handler)
-            self._notify_tabs()
+            self.page_moved.fire()
         return tab
 
     def _on_page_closed(self, page: Any) -> None:
-        if self.tabs.close(page) is not None:
-            self._notify_tabs()
-
-    def _notify_tabs(self) -> None:
-        if self._tabs_changed is not None:
-            self._tabs_changed.set()
+        self.tabs.close(page)
+        self.page_moved.fire()
 
     def _on_console(self, message: Any) -> None:
         self.console.append({"type": message.type, "text": message.text})
 
     def _on_frame_navigated(self, frame: Any) -> None:
-        if frame is self.page.main_frame:
+        page = self.page
+        if page is not None and frame is page.main_frame:
             self.navigations += 1
+            self.page_moved.fire()
 
     def _on_page_error(self, error: Any) -> None:
         self.console.append({"type": "pageerror", "text": str(error)})

@@ -1,6 +1,7 @@
-"""What a session records from its pages' events: console lines and requests in flight.
+"""What a session records from its pages' events: console lines, requests in flight,
+and a pulse for whoever waits for page state to move on.
 
-Both are fed by Playwright event handlers on the Playwright thread and read by tools,
+All are fed by Playwright event handlers on the Playwright thread and read by tools,
 so each is built to need no lock.
 """
 
@@ -9,9 +10,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ConsoleLog", "RequestTracker"]
+from playwright.async_api import Error as PlaywrightError
+
+__all__ = ["ConsoleLog", "Pulse", "RequestTracker"]
 
 
 class ConsoleLog:
@@ -38,18 +42,52 @@ class ConsoleLog:
         ]
 
 
+class Pulse:
+    """Wakes a waiter on the Playwright thread whenever the state it watches may have
+    changed; the waiter re-checks its own condition, so a pulse carries no data and a
+    missed one cannot be lost (the condition is checked before every wait)."""
+
+    def __init__(self) -> None:
+        self._events: list[asyncio.Event] = []
+
+    def fire(self) -> None:
+        for event in self._events:
+            event.set()
+
+    async def wait_until(self, condition: Callable[[], bool], timeout: float) -> bool:
+        """Wait until ``condition()`` holds; False if ``timeout`` seconds pass first."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not condition():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return False
+            event = asyncio.Event()
+            self._events.append(event)
+            try:
+                await asyncio.wait_for(event.wait(), remaining)
+            except TimeoutError:
+                pass
+            finally:
+                self._events.remove(event)
+        return True
+
+
 class RequestTracker:
-    """Requests in flight on the page, counted on the Playwright thread.
+    """Requests in flight on the session's pages, counted on the Playwright thread.
 
     An action that starts requests (a fetch behind "Load more", a form post) has not
     settled until they finish; :meth:`wait_idle` lets the action wait for exactly
-    those, never for a fixed time.
+    those, never for a fixed time. ``navigations_ended`` counts main-frame navigation
+    requests that have finished or failed, so a wait for a navigation to commit can
+    also end when its request ended without one (a 204, a download).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, pulse: Pulse | None = None) -> None:
         self.started = 0
+        self.navigations_ended = 0
         self._inflight: set[Any] = set()
-        self._idle: Any = None
+        self._pulse = pulse or Pulse()
 
     def on_request(self, request: Any) -> None:
         self.started += 1
@@ -57,18 +95,17 @@ class RequestTracker:
 
     def on_done(self, request: Any) -> None:
         self._inflight.discard(request)
-        if not self._inflight and self._idle is not None:
-            self._idle.set()
+        if _is_main_navigation(request):
+            self.navigations_ended += 1
+        self._pulse.fire()
 
     async def wait_idle(self, timeout: float) -> bool:
         """On the Playwright thread: wait until nothing is in flight; False on timeout."""
-        if not self._inflight:
-            return True
-        self._idle = asyncio.Event()
-        try:
-            await asyncio.wait_for(self._idle.wait(), timeout)
-            return True
-        except TimeoutError:
-            return False
-        finally:
-            self._idle = None
+        return await self._pulse.wait_until(lambda: not self._inflight, timeout)
+
+
+def _is_main_navigation(request: Any) -> bool:
+    try:
+        return bool(request.is_navigation_request()) and request.frame.parent_frame is None
+    except PlaywrightError:  # a request without a frame (a service worker's) is no navigation
+        return False

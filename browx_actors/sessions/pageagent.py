@@ -17,8 +17,13 @@ Methods of the agent object (all arguments and results are JSON-able, except tha
 - ``find({role?, name?, text?, testId?, exact?, limit?, scope?, includeHidden?})`` ->
   ``{matches: [{ref, role, name, selectorHint}], count}``
 - ``textSearch({query, limit?, caseSensitive?})`` -> ``{matches: [{ref, role, snippet}], count}``
-- ``mark()`` -> ``{marked: true}``; ``changes({limit?})`` -> ``{appeared, removed, truncated}``
+- ``mark()`` -> ``{marked: true}``; ``changes({limit?})`` ->
+  ``{appeared, removed, truncated, leaving}`` (``leaving``: the url of a cross-document
+  navigation started since the mark and not yet committed, else null)
 - ``count(selector)`` -> int; ``hit(x, y)`` -> ``{ref, role, name}`` or null
+- ``aim({ref?, selector?, point?, mode?})`` -> marks the page, finds an action's target
+  and, for ``mode`` click / hover / fill, readies it for direct input:
+  ``{count, target, ready?, wait?}``, ``{stale: true}`` or ``{notCss: true}``
 
 Errors the agent throws start with a code and a colon (``stale-element: ...``); see
 :data:`AGENT_ERROR_CODES` and :func:`agent_error`.
@@ -53,7 +58,7 @@ AGENT_KEY = "__browxAgent_v1"
 #: The agent's methods, as callable through :func:`call_expression` / :func:`call_function`.
 AGENT_METHODS = frozenset({
     "snapshot", "resolve", "refFor", "describe", "find", "textSearch",
-    "mark", "changes", "count", "hit",
+    "mark", "changes", "count", "hit", "aim",
 })
 
 #: Codes the agent puts in front of an error message (``"stale-element: ref e5 ..."``).

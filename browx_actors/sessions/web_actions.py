@@ -1,27 +1,25 @@
 """Action tools of the chromium engine: click, hover, fill, press, select, scroll.
 
-Each action resolves its target (``ref``, ``selector`` or ``coords``), acts through
-Playwright (actionability checks, the real mouse and keyboard pipeline), then waits
-until its effects have settled and reports them in one shape::
+Each action finds its target (``ref``, ``selector`` or ``coords``), acts, then waits
+until its effects have settled and reports them in one shape (:mod:`.web_settle`)::
 
     {ok, action, target, navigation: {changed, from, to}, structure: {appeared, removed},
      console: [errors logged meanwhile], element: <state after>,
      opened: [tabs the action opened], settled, warnings}
 
-"Settled" is event-driven, never a fixed sleep: requests the action started are awaited
-until they finish (``network-idle``), a navigation it started until
-``domcontentloaded``, and then the page gets one task turn (``task-turn``) so that event
-handlers, microtasks and zero-delay timers have run before the changes are read.
-
-The body of every action runs as one coroutine on the Playwright thread, so the whole
-action is one hop across the bridge: one evaluate to mark the page and describe the
-target, one Playwright locator action (refs resolve through the ``browxref`` selector
-engine, so actionability checks apply to them too), one evaluate to read the changes.
+Two ways to act, one result. The first round trip (:func:`~.web_target.aim`) marks the
+page, finds the target and, for click, hover and fill, checks it the way Playwright's
+actionability checks do: visible, enabled, not animating, in view and on top at its
+point for the mouse; visible, enabled and editable for typing, which it then focuses
+and selects. When the element is ready, the server sends the input itself over raw CDP
+(:mod:`.web_input`): trusted events, written back to back. When it is not, or for the
+other actions, Playwright acts (its locators wait for the element and explain what is
+wrong with it; refs resolve through the ``browxref`` selector engine). A click that
+Playwright would make at once costs it 45-70 ms here; the direct one a few.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -29,48 +27,18 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ..actor import ToolError
+from ..cdp import CdpError, CdpSessionLost, CdpTimeout
 from .chromium import ChromiumSession, first_line
-from .driver import REF_ENGINE
-from .pageagent import AGENT_KEY, AGENT_SOURCE
+from .web_input import Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
+from .web_settle import Before, settle
+from .web_target import aim, check_found, locator_for
 
-__all__ = ["ACTIONS", "first_line", "resolve_target", "run_action"]
-
-_A = f"window[{AGENT_KEY!r}]"
-
-#: Marks the page for change tracking and describes the target, in one round trip.
-#: A selector that is not plain CSS (role=, text=, ...) answers ``notCss`` and is
-#: counted through Playwright instead.
-_PREPARE = f"""([ref, selector, point]) => {{
-  const a = {_A};
-  if (!a) return {{missing: true}};
-  a.mark();
-  if (ref !== null) {{
-    const el = a.resolve(ref);
-    return el ? {{count: 1, target: a.describe(el)}} : {{stale: true}};
-  }}
-  if (selector !== null) {{
-    let found;
-    try {{ found = document.querySelectorAll(selector); }} catch (e) {{ return {{notCss: true}}; }}
-    return {{count: found.length, target: found.length ? a.describe(found[0]) : null}};
-  }}
-  return {{count: 0, target: point ? a.hit(point[0], point[1]) : null}};
-}}"""
-
-#: After the action: one task turn (handlers, microtasks and timers of 0 ms have run),
-#: then the changes since the mark and the target's state.
-_AFTER = f"""([ref, limit]) => new Promise(resolve => setTimeout(() => {{
-  const a = {_A};
-  if (!a) return resolve(null);
-  let changes = null, element = null;
-  try {{ changes = a.changes({{limit}}); }} catch (e) {{}}
-  try {{ element = ref ? a.describe(ref) : null; }} catch (e) {{}}
-  resolve({{changes, element}});
-}}, 0))"""
+__all__ = ["ACTIONS", "run_action"]
 
 ACTION_TIMEOUT_MS = 10_000
-NAVIGATION_SETTLE_MS = 15_000
-#: Requests an action started get this long to finish before it reports anyway.
-NETWORK_SETTLE_S = 3.0
+
+#: Builds the direct input from aim's answer, or None to leave the action to Playwright.
+DirectInput = Callable[[dict[str, Any]], "list[Command] | None"]
 
 
 def _target_label(args: dict[str, Any]) -> str:
@@ -81,59 +49,18 @@ def _target_label(args: dict[str, Any]) -> str:
     return "coords"
 
 
-async def _prepare(page: Any, args: dict[str, Any], warnings: list[str]) -> tuple[Any, Any]:
-    """Mark the page and find the target: ``(locator or None, target description)``."""
-    ref, selector = args.get("ref"), args.get("selector")
-    point = [args["coords"]["x"], args["coords"]["y"]] if args.get("coords") else None
-    found = await page.evaluate(_PREPARE, [ref, selector, point])
-    if found.get("missing"):
-        await page.evaluate(AGENT_SOURCE)
-        found = await page.evaluate(_PREPARE, [ref, selector, point])
-    if ref is not None:
-        if found.get("stale"):
-            raise ToolError("stale-element",
-                            f"ref {ref} no longer points at a live element; take a new snapshot", ref=ref)
-        return page.locator(f"{REF_ENGINE}={ref}"), found["target"]
-    if selector is None:
-        return None, found["target"]
-    locator = page.locator(selector)
-    if found.get("notCss"):
-        try:
-            count = await locator.count()
-        except PlaywrightError as err:
-            raise ToolError("bad-arg", f"selector {selector!r} is not valid: {first_line(err)}",
-                            field="selector") from err
-        target = await locator.first.evaluate(f"el => {_A}.describe(el)") if count else None
-    else:
-        count, target = found["count"], found["target"]
-    if count == 0:
-        raise ToolError("target-not-found", f"no element matches selector {selector!r}", selector=selector)
-    if count > 1:
-        warnings.append(f"selector {selector!r} matched {count} elements; acted on the first")
-    return locator.first, target
-
-
-async def resolve_target(page: Any, args: dict[str, Any], warnings: list[str]) -> Any:
-    """The element handle of a ref or selector target (for tools that need a handle)."""
-    locator, _ = await _prepare(page, args, warnings)
-    return await locator.element_handle(timeout=ACTION_TIMEOUT_MS)
-
-
-async def _perform(
+async def _act_with_playwright(
     session: ChromiumSession,
     action: str,
     args: dict[str, Any],
     act: Callable[[Any, Any], Awaitable[None]],
+    found: dict[str, Any],
+    before: Before,
+    warnings: list[str],
 ) -> dict[str, Any]:
-    """Prepare, act, settle and report (runs on the Playwright thread)."""
-    page = session.page
-    warnings: list[str] = []
-    from_url = page.url
-    navigations = session.navigations
-    requests_before = session.requests.started
-    console_seq = session.console.last_seq
-    started = time.perf_counter()
-    locator, target = await _prepare(page, args, warnings)
+    """Locate, act through Playwright, settle (one hop, on the Playwright thread)."""
+    page = before.page
+    locator, target = await locator_for(page, args, found, warnings)
     try:
         await act(page, locator)
     except PlaywrightTimeout as err:
@@ -146,56 +73,45 @@ async def _perform(
             raise ToolError("stale-element", f"{action}: the element left the page ({message})") from err
         else:
             raise ToolError("action-failed", f"{action} on {_target_label(args)}: {message}") from err
-    acted_ms = (time.perf_counter() - started) * 1000
-
-    settled_by = ["task-turn"]
-    if page.is_closed():
-        settled_by = ["tab-closed"]
-    elif session.requests.started != requests_before:
-        if await session.requests.wait_idle(NETWORK_SETTLE_S):
-            settled_by.insert(0, "network-idle")
-        else:
-            warnings.append(f"requests the {action} started were still running after {NETWORK_SETTLE_S:g}s")
-    navigated = not page.is_closed() and (session.navigations != navigations or page.url != from_url)
-    structure = element_after = None
-    if navigated:
-        try:
-            await page.wait_for_load_state("domcontentloaded", timeout=NAVIGATION_SETTLE_MS)
-            settled_by = ["domcontentloaded"]
-        except PlaywrightTimeout:
-            settled_by = ["timeout"]
-            warnings.append("the navigation did not reach domcontentloaded in time")
-    elif page.is_closed():
-        warnings.append(f"the tab closed during the {action}")
-    else:
-        try:
-            after = await page.evaluate(_AFTER, [(target or {}).get("ref"), 20])
-        except PlaywrightError:
-            if not page.is_closed():
-                raise
-            warnings.append(f"the tab closed during the {action}")
-        else:
-            if after is not None:
-                structure, element_after = after["changes"], after["element"]
-    return {
-        "ok": True,
-        "action": action,
-        "target": target,
-        "navigation": {"changed": navigated, "from": from_url, "to": page.url},
-        "structure": structure,
-        "console": session.console.since(console_seq, errors_only=True),
-        "element": element_after,
-        "settled": {"by": "+".join(settled_by), "actedMs": round(acted_ms, 1),
-                    "totalMs": round((time.perf_counter() - started) * 1000, 1)},
-        "warnings": warnings,
-    }
+    return await settle(session, action, before, target, warnings)
 
 
-async def run_action(session: ChromiumSession, action: str, args: dict[str, Any],
-                     act: Callable[[Any, Any], Awaitable[None]]) -> dict[str, Any]:
+async def _send_input(session: ChromiumSession, action: str, args: dict[str, Any],
+                      commands: list[Command]) -> None:
+    try:
+        await session.cdp.send_sequence(commands, timeout=ACTION_TIMEOUT_MS / 1000)
+    except CdpSessionLost:
+        pass  # the page closed itself under the input (window.close()): settle says so
+    except CdpTimeout as err:
+        raise ToolError("timeout", f"{action} on {_target_label(args)}: {err}") from err
+    except CdpError as err:
+        raise ToolError("action-failed", f"{action} on {_target_label(args)}: {err.message}") from err
+
+
+async def run_action(
+    session: ChromiumSession,
+    action: str,
+    args: dict[str, Any],
+    act: Callable[[Any, Any], Awaitable[None]],
+    *,
+    mode: str | None = None,
+    direct: DirectInput | None = None,
+) -> dict[str, Any]:
+    """Find the target, act (directly when ``direct`` gives input, else through
+    ``act(page, locator)`` on the Playwright thread), settle and report."""
     last_tab = session.tabs.last_id
     popups = session.human.popups_seen if session.human is not None else 0
-    result = await session.pw(_perform, session, action, args, act)
+    before = Before.of(session)
+    warnings: list[str] = []
+    found = await aim(session, args, mode)
+    commands = None if direct is None else direct(found)
+    if commands:
+        target = check_found(args, found, warnings)
+        await _send_input(session, action, args, commands)
+        result = await session.pw(settle, session, action, before, target, warnings)
+    else:
+        result = await session.pw(_act_with_playwright, session, action, args, act, found, before, warnings)
+    result["settled"]["input"] = "cdp" if commands else "playwright"
     if session.human is not None and session.human.popups_seen != popups:
         # The browser opened a page from this one; Playwright reports it a little later.
         await session.settle_tabs()
@@ -204,6 +120,14 @@ async def run_action(session: ChromiumSession, action: str, args: dict[str, Any]
         result["warnings"].append(f"the {action} opened tab {tab['id']} ({tab['url']}); "
                                   f"select_tab {{tab: {tab['id']}}} acts there")
     return result
+
+
+def _point(args: dict[str, Any], found: dict[str, Any]) -> tuple[float, float] | None:
+    """Where direct mouse input goes: the coords given, or the point aim readied."""
+    if args.get("coords"):
+        return args["coords"]["x"], args["coords"]["y"]
+    ready = found.get("ready")
+    return (ready[0], ready[1]) if isinstance(ready, list) else None
 
 
 def _require_target(args: dict[str, Any], *, coords: bool) -> None:
@@ -219,41 +143,53 @@ def _require_target(args: dict[str, Any], *, coords: bool) -> None:
 
 async def click(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
     _require_target(args, coords=True)
-    options = {"button": args["button"], "click_count": args["clickCount"],
-               "modifiers": args["modifiers"] or []}
+    button, count = args["button"], args["clickCount"]
+    try:
+        modifiers = modifier_keys(args["modifiers"] or [])
+    except ValueError as err:
+        raise ToolError("bad-arg", str(err), field="modifiers") from err
+
+    def direct(found: dict[str, Any]) -> list[Command] | None:
+        point = _point(args, found)
+        return None if point is None else mouse_click(*point, button=button, click_count=count,
+                                                      modifiers=modifiers)
 
     async def act(page: Any, locator: Any) -> None:
-        if locator is None:
-            c = args["coords"]
-            await page.mouse.click(c["x"], c["y"], button=options["button"],
-                                   click_count=options["click_count"])
-        else:
-            await locator.click(timeout=ACTION_TIMEOUT_MS, **options)
+        await locator.click(timeout=ACTION_TIMEOUT_MS, button=button, click_count=count,
+                            modifiers=modifiers)
 
-    return await run_action(session, "click", args, act)
+    return await run_action(session, "click", args, act, mode="click", direct=direct)
 
 
 async def hover(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
     _require_target(args, coords=True)
 
-    async def act(page: Any, locator: Any) -> None:
-        if locator is None:
-            await page.mouse.move(args["coords"]["x"], args["coords"]["y"])
-        else:
-            await locator.hover(timeout=ACTION_TIMEOUT_MS)
+    def direct(found: dict[str, Any]) -> list[Command] | None:
+        point = _point(args, found)
+        return None if point is None else mouse_move(*point)
 
-    return await run_action(session, "hover", args, act)
+    async def act(page: Any, locator: Any) -> None:
+        await locator.hover(timeout=ACTION_TIMEOUT_MS)
+
+    return await run_action(session, "hover", args, act, mode="hover", direct=direct)
 
 
 async def fill(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:
     _require_target(args, coords=False)
+    value, submit = args["value"], args["submit"]
+
+    def direct(found: dict[str, Any]) -> list[Command] | None:
+        # aim focused the field and selected its content: typing replaces it.
+        if found.get("ready") is not True:
+            return None
+        return insert_text(value) + (key_press("Enter") if submit else [])
 
     async def act(page: Any, locator: Any) -> None:
-        await locator.fill(args["value"], timeout=ACTION_TIMEOUT_MS)
-        if args["submit"]:
+        await locator.fill(value, timeout=ACTION_TIMEOUT_MS)
+        if submit:
             await locator.press("Enter", timeout=ACTION_TIMEOUT_MS)
 
-    return await run_action(session, "fill", args, act)
+    return await run_action(session, "fill", args, act, mode="fill", direct=direct)
 
 
 async def press(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any]:

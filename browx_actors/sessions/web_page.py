@@ -20,8 +20,8 @@ from ..actor import Later, ToolError
 from ..cdp import CdpFailure
 from ..server.mcp_stdio import ToolOutput
 from ..workspace import resolve_in_workspace
-from .chromium import ChromiumSession
-from .web_actions import first_line, resolve_target
+from .chromium import ChromiumSession, first_line
+from .web_target import resolve_target
 
 __all__ = ["eval_js", "go_back", "go_forward", "navigate", "screenshot", "set_viewport", "wait_for"]
 
@@ -115,8 +115,9 @@ async def set_viewport(session: ChromiumSession, args: dict[str, Any]) -> dict[s
 
 
 async def _element_box(session: ChromiumSession, args: dict[str, Any]) -> dict[str, float]:
+    element = await resolve_target(session, args, [])
+
     async def box() -> dict[str, float]:
-        element = await resolve_target(session.page, args, [])
         await element.scroll_into_view_if_needed(timeout=10_000)
         found = await element.bounding_box()
         if found is None:

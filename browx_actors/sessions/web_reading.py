@@ -14,9 +14,8 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from ..actor import ToolError
-from .chromium import ChromiumSession
+from .chromium import ChromiumSession, PageScriptError, first_line
 from .pageagent import AGENT_KEY, agent_error
-from .web_actions import first_line
 
 __all__ = ["find", "snapshot", "text_search", "verify_attribute", "verify_count", "verify_text",
            "verify_value", "verify_visible"]
@@ -30,7 +29,7 @@ async def _agent(session: ChromiumSession, method: str, arg: Any) -> Any:
     """The agent call, with the codes it throws (``stale-element: ...``) as ToolErrors."""
     try:
         return await session.agent(method, arg)
-    except PlaywrightError as err:
+    except (PlaywrightError, PageScriptError) as err:
         found = agent_error(str(err))
         if found is None:
             raise ToolError("page-error", first_line(err)) from err

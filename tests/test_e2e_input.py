@@ -1,0 +1,82 @@
+"""End to end: how actions reach the page. Click, hover and fill send their own raw CDP
+input when the page agent finds the element ready, and leave it to Playwright (which
+waits for the element) when it is not; both answer in the same shape. The real server
+over stdio MCP, real headless Chromium, pages on loopback.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from e2e_support import browx_server, fails, ok
+
+pytestmark = pytest.mark.chromium
+
+
+async def _log(client: object) -> str:
+    result = await ok(client, "eval_js", {"expr": "document.getElementById('log').textContent"})
+    return result["value"]
+
+
+async def test_direct_input_and_the_playwright_fallback(tmp_path: Path, pages_url: str) -> None:
+    page = f"{pages_url}/e2e_input.html"
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await ok(client, "navigate", {"url": page})
+
+        # A double click is two trusted press/release pairs: the page sees dblclick.
+        twice = await ok(client, "click", {"selector": "#twice", "clickCount": 2})
+        assert twice["settled"]["input"] == "cdp"
+        assert "dblclick 2 trusted true;" in await _log(client)
+
+        # Modifiers are held around the click, as key events and on the mouse events.
+        mods = await ok(client, "click", {"selector": "#mods", "modifiers": ["Shift", "ControlOrMeta"]})
+        assert mods["settled"]["input"] == "cdp"
+        assert "mods shift=true ctrl=true keys=down:Shift,down:Control;" in await _log(client)
+        bad = await fails(client, "click", {"selector": "#mods", "modifiers": ["Hyper"]}, "bad-arg")
+        assert bad["field"] == "modifiers" and "Hyper" in bad["error"]
+
+        # Out of view: scrolled into view, then clicked directly.
+        far = await ok(client, "click", {"selector": "#far"})
+        assert far["settled"]["input"] == "cdp" and "far clicked;" in await _log(client)
+        assert (await ok(client, "eval_js", {"expr": "scrollY"}))["value"] > 1000
+        await ok(client, "scroll", {"deltaY": -5000})
+
+        # Covered for 300 ms more: not ready, so Playwright waits for it and clicks.
+        await ok(client, "click", {"selector": "#arm"})
+        covered = await ok(client, "click", {"selector": "#covered"})
+        assert covered["settled"]["input"] == "playwright"
+        assert covered["target"]["name"] == "Covered"
+        assert "covered clicked trusted true;" in await _log(client)
+
+        # A link whose answer is a 204 starts a navigation that never commits: the
+        # click answers when the request has ended, not after a navigation timeout.
+        started = time.monotonic()
+        nowhere = await ok(client, "click", {"selector": "#empty-link"})
+        assert time.monotonic() - started < 5
+        assert nowhere["navigation"]["changed"] is False and nowhere["navigation"]["to"] == page
+
+        # fill: a textarea (newlines kept, one insertText input event), a contenteditable,
+        # an empty value that clears, and a number field (typed by Playwright).
+        notes = await ok(client, "fill", {"selector": "#notes", "value": "line 1\nline 2"})
+        assert notes["settled"]["input"] == "cdp"
+        assert notes["element"]["value"] == "line 1\nline 2"
+        assert "notes insertText;" in await _log(client)
+        rich = await ok(client, "fill", {"selector": "#rich", "value": "new text"})
+        assert rich["settled"]["input"] == "cdp"
+        assert (await ok(client, "eval_js", {"expr": "document.getElementById('rich').innerHTML"}))["value"] \
+            == "new text"
+        cleared = await ok(client, "fill", {"selector": "#notes", "value": ""})
+        assert cleared["element"]["value"] == ""
+        assert "notes deleteContentForward;" in await _log(client)
+        amount = await ok(client, "fill", {"selector": "#amount", "value": "42"})
+        assert amount["settled"]["input"] == "playwright" and amount["element"]["value"] == "42"
+
+        # hover goes direct too; the snapshot ref path is the same as the selector one.
+        snap = (await ok(client, "snapshot"))["snapshot"]
+        ref = next(line.split("[ref=")[1].split("]")[0] for line in snap.splitlines() if '"Twice"' in line)
+        hovered = await ok(client, "hover", {"ref": ref})
+        assert hovered["settled"]["input"] == "cdp"
+        assert (await ok(client, "eval_js", {"expr": "document.getElementById('twice').matches(':hover')"}))["value"]
