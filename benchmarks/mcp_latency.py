@@ -8,6 +8,11 @@ reply is read back. The bare baseline does the nearest Playwright equivalent
 (``goto``, ``aria_snapshot``, ``fill``, ``click``) with no MCP, no envelope and no
 settle reporting.
 
+The server is measured twice: as configured by default (click, hover and fill send
+their own CDP input to an element that is ready) and with ``BROWX_ACTION_INPUT=playwright``
+(Playwright performs every action), in alternating blocks, so the gain of the direct
+path is read in one run.
+
 ``--think MS`` pauses that long before every step on both sides, as an agent does
 while its model reads the last answer; the steps are still timed alone. It shows what
 work the server does between calls (Playwright's selector warm-up after a navigation)
@@ -83,32 +88,50 @@ async def _bare(ws_url: str, url: str, think_s: float) -> dict[str, list[float]]
     return times
 
 
-async def _through_mcp(ws_url: str, url: str, think_s: float) -> tuple[dict[str, list[float]], dict]:
-    env = {**os.environ, "BROWX_ATTACH_CDP": ws_url, "BROWX_WORKSPACE": tempfile.mkdtemp()}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "browx_actors", "serve"], env=env)
-    times: dict[str, list[float]] = {k: [] for k in TARGETS_MS}
+def _server(ws_url: str, action_input: str) -> StdioServerParameters:
+    env = {**os.environ, "BROWX_ATTACH_CDP": ws_url, "BROWX_WORKSPACE": tempfile.mkdtemp(),
+           "BROWX_ACTION_INPUT": action_input}
+    return StdioServerParameters(command=sys.executable, args=["-m", "browx_actors", "serve"], env=env)
+
+
+async def _round(client: Client, url: str, i: int, think_s: float, times: dict[str, list[float]]) -> dict:
+    """One navigate, snapshot, fill, click; returns the snapshot envelope."""
+    steps = {
+        "navigate": ("navigate", {"session": "bench", "url": url}),
+        "snapshot": ("snapshot", {"session": "bench"}),
+        "fill": ("fill", {"session": "bench", "selector": "#q", "value": f"query {i}"}),
+        "click": ("click", {"session": "bench", "selector": "#go"}),
+    }
+    snapshot: dict = {}
+    for name, (tool, args) in steps.items():
+        await trio.sleep(think_s)
+        started = time.perf_counter()
+        result = await client.call_tool(tool, args)
+        elapsed = (time.perf_counter() - started) * 1000
+        envelope = json.loads(result.content[0].text)
+        if not envelope["ok"]:
+            raise RuntimeError(f"{tool} failed: {envelope}")
+        if name == "snapshot":
+            snapshot = envelope
+        if i >= 3:
+            times[name].append(elapsed)
+    return snapshot
+
+
+async def _through_mcp(ws_url: str, url: str, think_s: float) -> tuple[dict[str, dict[str, list[float]]], dict]:
+    """Both server configurations, one server at a time (two servers on one browser
+    slow each other's navigations), in blocks of half the rounds in the order A B B A,
+    so neither gains from the browser and host warming up under the other."""
+    modes = ("auto", "playwright")
+    times = {mode: {k: [] for k in TARGETS_MS} for mode in modes}
     last_snapshot: dict = {}
-    async with Client(params) as client:
-        await client.call_tool("open_session", {"session": "bench"})
-        for i in range(ROUNDS + 3):
-            steps = {
-                "navigate": ("navigate", {"session": "bench", "url": url}),
-                "snapshot": ("snapshot", {"session": "bench"}),
-                "fill": ("fill", {"session": "bench", "selector": "#q", "value": f"query {i}"}),
-                "click": ("click", {"session": "bench", "selector": "#go"}),
-            }
-            for name, (tool, args) in steps.items():
-                await trio.sleep(think_s)
-                started = time.perf_counter()
-                result = await client.call_tool(tool, args)
-                elapsed = (time.perf_counter() - started) * 1000
-                envelope = json.loads(result.content[0].text)
-                if not envelope["ok"]:
-                    raise RuntimeError(f"{tool} failed: {envelope}")
-                if name == "snapshot":
-                    last_snapshot = envelope
-                if i >= 3:
-                    times[name].append(elapsed)
+    for mode in (*modes, *modes[::-1]):
+        async with Client(_server(ws_url, mode)) as client:
+            await client.call_tool("open_session", {"session": "bench"})
+            for i in range(ROUNDS // 2 + 3):
+                snapshot = await _round(client, url, i, think_s, times[mode])
+                if mode == "auto":
+                    last_snapshot = snapshot
     return times, last_snapshot
 
 
@@ -121,25 +144,27 @@ def main() -> int:
         _write_page(Path(tmp))
         url = f"{base}/links.html"
 
-        async def launch_and_measure() -> tuple[dict, dict, dict]:
+        async def launch_and_measure() -> tuple[dict, dict, dict, dict]:
             async with launch_chromium() as chromium:
                 bare = await trio.to_thread.run_sync(asyncio.run, _bare(chromium.ws_url, url, think_s))
-                mcp, snapshot = await _through_mcp(chromium.ws_url, url, think_s)
-                return bare, mcp, snapshot
+                measured, snapshot = await _through_mcp(chromium.ws_url, url, think_s)
+                return bare, measured["auto"], measured["playwright"], snapshot
 
-        bare, mcp, snapshot = trio.run(launch_and_measure)
+        bare, mcp, via_playwright, snapshot = trio.run(launch_and_measure)
 
     text = snapshot["snapshot"]
     links = text.count("link \"Item number")
     pacing = f"{think_s * 1000:g} ms think time before each step" if think_s else "back to back"
     print(f"# MCP latency, {ROUNDS} rounds after 3 warm-up, page with a form and 200 links, {pacing}\n")
-    print("| step | browx via stdio MCP median (p95) ms | bare Playwright median (p95) ms | ratio | target ms |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| step | browx via stdio MCP median (p95) ms | same, BROWX_ACTION_INPUT=playwright | "
+          "bare Playwright median (p95) ms | ratio to bare | target ms |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for step, target in TARGETS_MS.items():
         m_med, m_p95 = _summary(mcp[step])
+        p_med, p_p95 = _summary(via_playwright[step])
         b_med, b_p95 = _summary(bare[step])
         mark = "ok" if m_med <= target else "over"
-        print(f"| {step} | {m_med:.1f} ({m_p95:.1f}) | {b_med:.1f} ({b_p95:.1f}) | "
+        print(f"| {step} | {m_med:.1f} ({m_p95:.1f}) | {p_med:.1f} ({p_p95:.1f}) | {b_med:.1f} ({b_p95:.1f}) | "
               f"{m_med / b_med:.2f}x | {target} ({mark}) |")
     print(f"\nsnapshot: {len(text)} characters (target <= {SNAPSHOT_CHAR_TARGET}), "
           f"{links} of 200 links reffed, {text.count('[ref=')} refs in all")

@@ -38,6 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="Chromium executable (env BROWX_CHROMIUM, default: chromium on PATH)")
     serve.add_argument("--cdp-endpoint", metavar="URL",
                        help="attach to a running browser's CDP endpoint instead of launching (env BROWX_ATTACH_CDP)")
+    serve.add_argument("--action-input", choices=("auto", "playwright"),
+                       help="auto: the session's own input for elements that are ready, Playwright for "
+                       "the rest; playwright: Playwright for every action (env BROWX_ACTION_INPUT, default auto)")
     serve.add_argument("--headed", action="store_true", help="show the browser window (for debugging)")
     serve.add_argument("--log-level", default="WARNING", help="stderr log level (default WARNING)")
     return parser
@@ -50,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = RuntimeConfig.from_env(
             capabilities=args.caps, workspace=args.workspace, chromium=args.executable_path,
-            attach_cdp=args.cdp_endpoint, headless=not args.headed,
+            attach_cdp=args.cdp_endpoint, headless=not args.headed, action_input=args.action_input,
         )
     except ValueError as err:
         print(f"browx-actors: {err}", file=sys.stderr)

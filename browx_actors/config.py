@@ -61,6 +61,20 @@ def parse_retention_days(text: str | None) -> int:
     return days
 
 
+#: How actions reach the page (BROWX_ACTION_INPUT): ``auto`` sends the session's own CDP
+#: input to an element that is ready and leaves the rest to Playwright; ``playwright``
+#: leaves every action to Playwright (slower; a fallback should a page defeat the checks).
+ACTION_INPUTS = ("auto", "playwright")
+
+
+def parse_action_input(text: str | None) -> str:
+    """BROWX_ACTION_INPUT: ``auto`` (the default) or ``playwright``."""
+    value = (text or "auto").strip().lower()
+    if value not in ACTION_INPUTS:
+        raise ValueError(f"BROWX_ACTION_INPUT must be one of {', '.join(ACTION_INPUTS)}, got {text!r}")
+    return value
+
+
 @attrs.frozen
 class RuntimeConfig:
     workspace: Path = Path(".browx")
@@ -76,6 +90,8 @@ class RuntimeConfig:
     #: The host daemon's Unix socket and the token its hello must carry (operator-channel).
     operator_socket: str | None = None
     operator_token: str | None = attrs.field(default=None, repr=False)
+    #: How actions reach the page (BROWX_ACTION_INPUT): see :data:`ACTION_INPUTS`.
+    action_input: str = attrs.field(default="auto", validator=attrs.validators.in_(ACTION_INPUTS))
 
     def __attrs_post_init__(self) -> None:
         if "operator-channel" in self.capabilities and not (self.operator_socket and self.operator_token):
@@ -94,6 +110,7 @@ class RuntimeConfig:
             "operator_socket": env.get("BROWX_OPERATOR_SOCKET") or None,
             "operator_token": env.get("BROWX_OPERATOR_TOKEN") or None,
             "diagnostics_retention_days": parse_retention_days(env.get("BROWX_DIAGNOSTICS_RETENTION_DAYS")),
+            "action_input": parse_action_input(env.get("BROWX_ACTION_INPUT")),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["capabilities"], str) or not isinstance(values["capabilities"], frozenset):

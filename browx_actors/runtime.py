@@ -180,6 +180,7 @@ class Runtime:
             return await self._start_session(session_id, engine, options)
 
     async def _start_session(self, session_id: str, engine: str, options: SessionOptions) -> _SessionRecord:
+        options = attrs.evolve(options, direct_input=self.config.action_input == "auto")
         actor = ChromiumSession(session_id, pool=self.pool_ref, driver=self.driver, options=options,
                                 workspace=self.config.workspace)
         spec = ChildSpec(session_id, lambda: actor, Restart.TEMPORARY, shutdown=10)

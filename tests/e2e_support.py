@@ -108,10 +108,10 @@ def server_env(workspace: Path, capabilities: str = "") -> dict[str, str]:
     return env
 
 
-def server_params(workspace: Path, capabilities: str = "") -> StdioServerParameters:
+def server_params(workspace: Path, capabilities: str = "", extra_args: tuple[str, ...] = ()) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
-        args=["-m", "browx_actors", "serve"],
+        args=["-m", "browx_actors", "serve", *extra_args],
         env=server_env(workspace, capabilities),
         cwd=str(workspace),
     )
@@ -130,11 +130,12 @@ class Transcript:
 
 
 @asynccontextmanager
-async def browx_server(workspace: Path, capabilities: str = "") -> AsyncIterator[Client]:
-    """The real server in a subprocess, connected through the SDK's stdio client."""
+async def browx_server(workspace: Path, capabilities: str = "", *extra_args: str) -> AsyncIterator[Client]:
+    """The real server in a subprocess (``serve`` plus ``extra_args``), connected through
+    the SDK's stdio client."""
     workspace.mkdir(parents=True, exist_ok=True)
     failure: Exception | None = None
-    async with Client(server_params(workspace, capabilities), read_timeout_seconds=150) as client:
+    async with Client(server_params(workspace, capabilities, extra_args), read_timeout_seconds=150) as client:
         client.transcript = Transcript()  # type: ignore[attr-defined]
         try:
             yield client

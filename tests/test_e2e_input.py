@@ -80,3 +80,28 @@ async def test_direct_input_and_the_playwright_fallback(tmp_path: Path, pages_ur
         hovered = await ok(client, "hover", {"ref": ref})
         assert hovered["settled"]["input"] == "cdp"
         assert (await ok(client, "eval_js", {"expr": "document.getElementById('twice').matches(':hover')"}))["value"]
+
+
+async def test_with_action_input_playwright_every_action_goes_through_playwright(
+    tmp_path: Path, pages_url: str
+) -> None:
+    async with browx_server(tmp_path / "ws", "eval", "--action-input", "playwright") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/e2e_input.html"})
+        twice = await ok(client, "click", {"selector": "#twice", "clickCount": 2})
+        assert twice["settled"]["input"] == "playwright"
+        mods = await ok(client, "click", {"selector": "#mods", "modifiers": ["Shift"]})
+        assert mods["settled"]["input"] == "playwright"
+        notes = await ok(client, "fill", {"selector": "#notes", "value": "typed by Playwright"})
+        assert notes["settled"]["input"] == "playwright" and notes["element"]["value"] == "typed by Playwright"
+        # Coords too: the point's element is still the target, modifiers still held.
+        box = (await ok(client, "eval_js", {"expr": "(() => { const r = document.getElementById('mods')"
+                                                    ".getBoundingClientRect(); return [r.x + 5, r.y + 5]; })()"}))
+        at = await ok(client, "click", {"coords": {"x": box["value"][0], "y": box["value"][1]},
+                                        "modifiers": ["ControlOrMeta"]})
+        assert at["settled"]["input"] == "playwright" and at["target"]["name"] == "Mods"
+        hovered = await ok(client, "hover", {"coords": {"x": box["value"][0], "y": box["value"][1]}})
+        assert hovered["settled"]["input"] == "playwright"
+        log = await _log(client)
+        assert "dblclick 2 trusted true;" in log
+        assert "mods shift=true ctrl=false keys=down:Shift;" in log
+        assert "mods shift=false ctrl=true keys=down:Shift,up:Shift,down:Control;" in log

@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+from browx_actors.config import RuntimeConfig, parse_action_input
+
 SERVE = [sys.executable, "-m", "browx_actors", "serve"]
 
 
@@ -41,8 +43,19 @@ def _alive(pid: int) -> bool:
 
 def test_help_lists_the_flags() -> None:
     out = subprocess.run([*SERVE, "--help"], capture_output=True, text=True, check=True).stdout
-    for flag in ("--caps", "--workspace", "--executable-path", "--cdp-endpoint", "--headed"):
+    for flag in ("--caps", "--workspace", "--executable-path", "--cdp-endpoint", "--action-input", "--headed"):
         assert flag in out
+
+
+def test_action_input_is_auto_or_playwright_and_a_typo_fails_at_start() -> None:
+    assert parse_action_input(None) == "auto" and parse_action_input(" Playwright ") == "playwright"
+    assert RuntimeConfig.from_env({"BROWX_ACTION_INPUT": "playwright"}).action_input == "playwright"
+    assert RuntimeConfig.from_env({}, action_input="playwright").action_input == "playwright"
+    env = {**os.environ, "BROWX_ACTION_INPUT": "cdp-only"}
+    done = subprocess.run(SERVE, capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 2 and "BROWX_ACTION_INPUT must be one of auto, playwright" in done.stderr
+    done = subprocess.run([*SERVE, "--action-input", "fast"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--action-input" in done.stderr
 
 
 def test_unknown_capability_fails_at_start_naming_it() -> None:

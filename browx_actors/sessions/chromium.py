@@ -75,6 +75,9 @@ class BrowserLost(Exception):
 @attrs.frozen
 class SessionOptions:
     viewport: tuple[int, int] = (1280, 720)
+    #: Click, hover and fill send the session's own CDP input to an element that is
+    #: ready (False: Playwright performs every action; BROWX_ACTION_INPUT=playwright).
+    direct_input: bool = True
 
 
 @attrs.frozen

@@ -103,6 +103,8 @@ async def run_action(
     popups = session.human.popups_seen if session.human is not None else 0
     before = Before.of(session)
     warnings: list[str] = []
+    if direct is None or not session.options.direct_input:
+        direct = mode = None
     found = await aim(session, args, mode)
     commands = None if direct is None else direct(found)
     if commands:
@@ -155,8 +157,17 @@ async def click(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any
                                                       modifiers=modifiers)
 
     async def act(page: Any, locator: Any) -> None:
-        await locator.click(timeout=ACTION_TIMEOUT_MS, button=button, click_count=count,
-                            modifiers=modifiers)
+        if locator is not None:
+            await locator.click(timeout=ACTION_TIMEOUT_MS, button=button, click_count=count,
+                                modifiers=modifiers)
+            return
+        for key in modifiers:  # coords, with direct input off
+            await page.keyboard.down(key)
+        try:
+            await page.mouse.click(args["coords"]["x"], args["coords"]["y"], button=button, click_count=count)
+        finally:
+            for key in reversed(modifiers):
+                await page.keyboard.up(key)
 
     return await run_action(session, "click", args, act, mode="click", direct=direct)
 
@@ -169,7 +180,10 @@ async def hover(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any
         return None if point is None else mouse_move(*point)
 
     async def act(page: Any, locator: Any) -> None:
-        await locator.hover(timeout=ACTION_TIMEOUT_MS)
+        if locator is None:  # coords, with direct input off
+            await page.mouse.move(args["coords"]["x"], args["coords"]["y"])
+        else:
+            await locator.hover(timeout=ACTION_TIMEOUT_MS)
 
     return await run_action(session, "hover", args, act, mode="hover", direct=direct)
 
