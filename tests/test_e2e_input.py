@@ -74,6 +74,14 @@ async def test_direct_input_and_the_playwright_fallback(tmp_path: Path, pages_ur
         amount = await ok(client, "fill", {"selector": "#amount", "value": "42"})
         assert amount["settled"]["input"] == "playwright" and amount["element"]["value"] == "42"
 
+        # Enter in a field submits its form: a navigation, settled at domcontentloaded.
+        submitted = await ok(client, "fill", {"selector": "#term", "value": "cats & dogs", "submit": True})
+        assert submitted["settled"]["input"] == "cdp"
+        assert submitted["navigation"]["changed"] is True and submitted["structure"] is None
+        assert submitted["navigation"]["to"] == f"{pages_url}/e2e_second.html?term=cats+%26+dogs"
+        assert submitted["settled"]["by"] == "domcontentloaded"
+        await ok(client, "go_back")
+
         # hover goes direct too; the snapshot ref path is the same as the selector one.
         snap = (await ok(client, "snapshot"))["snapshot"]
         ref = next(line.split("[ref=")[1].split("]")[0] for line in snap.splitlines() if '"Twice"' in line)
