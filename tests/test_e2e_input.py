@@ -24,7 +24,14 @@ async def _log(client: object) -> str:
 async def test_direct_input_and_the_playwright_fallback(tmp_path: Path, pages_url: str) -> None:
     page = f"{pages_url}/e2e_input.html"
     async with browx_server(tmp_path / "ws", "eval") as client:
-        await ok(client, "navigate", {"url": page})
+        # The title is the document's own, as the page set it; none is "", not the URL.
+        untitled = await ok(client, "navigate", {"url": "data:text/html,<p>no title"})
+        assert untitled["title"] == ""
+        titled = await ok(client, "navigate", {"url": "data:text/html,<title> Set  by\n markup </title>"
+                                                     "<script>onload = () => document.title += ' + script'</script>"})
+        assert titled["title"] == "Set by markup + script"
+        first = await ok(client, "navigate", {"url": page})
+        assert first["title"] == "E2E input"
 
         # A double click is two trusted press/release pairs: the page sees dblclick.
         twice = await ok(client, "click", {"selector": "#twice", "clickCount": 2})
