@@ -91,15 +91,19 @@ async def _read_after(page: Any, ref: str | None) -> dict[str, Any] | None:
         raise
 
 
-async def _await_departure(session: ChromiumSession, before: Before) -> None:
+async def _await_departure(session: ChromiumSession, before: Before, destination: str,
+                           warnings: list[str]) -> None:
     """Wait until the page's navigation commits, its request ends without committing,
-    or the tab closes."""
+    or the tab closes; warn if none of that happens in time."""
     page, requests = before.page, session.requests
-    await session.page_moved.wait_until(
+    departed = await session.page_moved.wait_until(
         lambda: (session.navigations != before.navigations or page.is_closed()
                  or requests.navigations_ended != before.navigations_ended),
         NAVIGATION_SETTLE_MS / 1000,
     )
+    if not departed:
+        warnings.append(f"the page started leaving for {destination}, but the navigation had not "
+                        f"committed after {NAVIGATION_SETTLE_MS / 1000:g}s")
 
 
 async def settle(
@@ -119,8 +123,9 @@ async def settle(
     try:
         if not page.is_closed():
             after = await _read_after(page, ref)
-        if after is not None and after["changes"] and after["changes"].pop("leaving", None):
-            await _await_departure(session, before)
+        leaving = after["changes"].pop("leaving", None) if after is not None and after["changes"] else None
+        if leaving:
+            await _await_departure(session, before, leaving, warnings)
         if session.requests.started != before.requests and not page.is_closed():
             if await session.requests.wait_idle(NETWORK_SETTLE_S):
                 settled_by.insert(0, "network-idle")
@@ -131,7 +136,7 @@ async def settle(
     except _DocumentGone as exc:
         after, replaced, gone = None, not exc.closed, exc.closed
         if replaced:
-            await _await_departure(session, before)
+            await _await_departure(session, before, "a new document", warnings)
 
     closed = gone or page.is_closed()
     navigated = not closed and (replaced or session.navigations != before.navigations or page.url != before.url)
