@@ -124,6 +124,13 @@ class _Pending:
             self.done.set()
 
 
+def _result(pending: _Pending, timeout: float, session_id: str | None) -> dict[str, Any]:
+    """A command's result; its error if it failed; a timeout if it never settled."""
+    if pending.outcome is None:
+        raise CdpTimeout(pending.method, timeout, session_id)
+    return pending.outcome.unwrap()
+
+
 class CdpConnection:
     """The browser-level CDP client. Built by :func:`open_cdp_connection`."""
 
@@ -173,47 +180,8 @@ class CdpConnection:
         ``timeout`` seconds (``math.inf`` waits forever), :class:`CdpConnectionLost`
         or :class:`CdpSessionLost` if the socket or the session goes away.
         """
-        await trio.lowlevel.checkpoint_if_cancelled()
-        if self._lost is not None:
-            raise CdpConnectionLost(self._lost)
-        command_id = self._next_id
-        self._next_id = command_id + 1
-        pending = _Pending(method, session_id)
-        self._pending[command_id] = pending
-        written = False
-        start = trio.current_time()
-        write_budget = max(timeout, _WRITE_GRACE)
-        try:
-            # One scope for the whole call (scopes are not free on this path). It is
-            # shielded while writing, because a frame cut in half by a cancellation
-            # would corrupt the socket for every session on it; the write still has a
-            # deadline of its own. Then the shield drops and the command's timeout
-            # governs the wait for the reply.
-            with trio.CancelScope(deadline=start + write_budget, shield=True) as scope:
-                try:
-                    await self._ws.send_message(
-                        encode_command(command_id, method, params, session_id)
-                    )
-                except ConnectionClosed as exc:
-                    self._lose(self._closed_message(exc.reason))
-                else:
-                    self._commands_sent += 1
-                written = True
-                if write_budget != timeout:
-                    scope.deadline = start + timeout
-                scope.shield = False
-                await pending.done.wait()
-        finally:
-            del self._pending[command_id]
-        if pending.outcome is None:
-            if not written:
-                self._abandon(
-                    f"CDP connection to {self.url} abandoned: writing {method} stalled for "
-                    f"{write_budget:g} s and may have left a partial frame on the socket"
-                )
-                raise CdpConnectionLost(self._lost or "")
-            raise CdpTimeout(method, timeout, session_id)
-        return pending.outcome.unwrap()
+        (pending,) = await self._exchange(((method, params),), session_id, timeout)
+        return _result(pending, timeout, session_id)
 
     async def send_sequence(
         self,
@@ -231,18 +199,34 @@ class CdpConnection:
         flushes it. A failed command raises its error (the first in command order)
         after the others have answered; ``timeout`` bounds the whole sequence.
         """
+        pendings = await self._exchange(commands, session_id, timeout)
+        return [_result(pending, timeout, session_id) for pending in pendings]
+
+    async def _exchange(
+        self,
+        commands: Sequence[tuple[str, dict[str, Any] | None]],
+        session_id: str | None,
+        timeout: float,
+    ) -> list[_Pending]:
+        """Write ``commands`` in order, then wait until each is answered, failed or out of
+        time; the entries, settled or not (an unsettled one timed out)."""
         await trio.lowlevel.checkpoint_if_cancelled()
         if self._lost is not None:
             raise CdpConnectionLost(self._lost)
         first_id = self._next_id
         self._next_id = first_id + len(commands)
         pendings = [_Pending(method, session_id) for method, _ in commands]
-        self._pending.update(zip(range(first_id, self._next_id), pendings))
+        for command_id, pending in enumerate(pendings, first_id):
+            self._pending[command_id] = pending
         written = False
         start = trio.current_time()
         write_budget = max(timeout, _WRITE_GRACE)
         try:
-            # As in send(): the writes are shielded, then the timeout governs the wait.
+            # One scope for the whole call (scopes are not free on this path). It is
+            # shielded while writing, because a frame cut in half by a cancellation
+            # would corrupt the socket for every session on it; the write still has a
+            # deadline of its own. Then the shield drops and the command's timeout
+            # governs the wait for the replies.
             with trio.CancelScope(deadline=start + write_budget, shield=True) as scope:
                 try:
                     for command_id, (method, params) in enumerate(commands, first_id):
@@ -251,7 +235,8 @@ class CdpConnection:
                 except ConnectionClosed as exc:
                     self._lose(self._closed_message(exc.reason))
                 written = True
-                scope.deadline = start + timeout
+                if write_budget != timeout:
+                    scope.deadline = start + timeout
                 scope.shield = False
                 for pending in pendings:
                     await pending.done.wait()
@@ -260,16 +245,11 @@ class CdpConnection:
                 del self._pending[command_id]
         if not written:
             self._abandon(
-                f"CDP connection to {self.url} abandoned: writing {commands[0][0]} and the "
-                f"commands after it stalled for {write_budget:g} s"
+                f"CDP connection to {self.url} abandoned: writing {commands[0][0]} stalled for "
+                f"{write_budget:g} s and may have left a partial frame on the socket"
             )
             raise CdpConnectionLost(self._lost or "")
-        results = []
-        for pending in pendings:
-            if pending.outcome is None:
-                raise CdpTimeout(pending.method, timeout, session_id)
-            results.append(pending.outcome.unwrap())
-        return results
+        return pendings
 
     def _abandon(self, message: str) -> None:
         """Give up on a socket we can no longer trust: fail everyone, stop reading."""

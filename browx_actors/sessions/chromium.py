@@ -317,10 +317,7 @@ class ChromiumSession(Actor):
             return  # the browser is going; what Playwright knows will do
         expected = sum(1 for t in targets["targetInfos"]
                        if t.get("type") == "page" and t.get("browserContextId") == self._context_id)
-        await self.pw(self._await_tabs, expected, timeout)
-
-    async def _await_tabs(self, expected: int, timeout: float) -> None:
-        await self.page_moved.wait_until(lambda: len(self.tabs) >= expected, timeout)
+        await self.pw(self.page_moved.wait_until, lambda: len(self.tabs) >= expected, timeout)
 
     # -- page events (called on the Playwright thread) --------------------------------
 

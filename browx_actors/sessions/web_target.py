@@ -15,7 +15,6 @@ through Playwright's own engines.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -23,12 +22,10 @@ from playwright.async_api import Error as PlaywrightError
 from ..actor import ToolError
 from .chromium import ChromiumSession, PageScriptError, first_line
 from .driver import REF_ENGINE
-from .pageagent import AGENT_KEY, AGENT_SOURCE
+from .pageagent import AGENT_KEY
 
 __all__ = ["aim", "check_found", "locator_for", "resolve_target", "target_of"]
 
-#: ``aim(spec)`` through the agent; ``{missing: true}`` on a page without it.
-_AIM = f"(spec) => {{ const a = window[{AGENT_KEY!r}]; return a ? a.aim(spec) : {{missing: true}}; }}"
 _DESCRIBE = f"el => window[{AGENT_KEY!r}].describe(el)"
 
 
@@ -36,21 +33,16 @@ async def aim(session: ChromiumSession, args: dict[str, Any], mode: str | None =
     """The page agent's ``aim`` for this call's target (see ``agent.js``).
 
     ``mode`` is ``"click"``, ``"hover"`` or ``"fill"`` when the caller will act with
-    its own input if the answer has ``ready``. A page that has lost the agent (a
-    document the init script could not reach) gets it installed first.
+    its own input if the answer has ``ready``. Through :meth:`ChromiumSession.agent`,
+    so a page that has lost the agent gets it installed first.
     """
     coords = args.get("coords")
     spec = {"ref": args.get("ref"), "selector": args.get("selector"),
             "point": [coords["x"], coords["y"]] if coords else None, "mode": mode}
-    expression = f"({_AIM})({json.dumps(spec)})"
     try:
-        found = await session.evaluate(expression)
-        if found.get("missing"):
-            await session.evaluate(AGENT_SOURCE)
-            found = await session.evaluate(expression)
+        return await session.agent("aim", spec)
     except PageScriptError as err:  # the page broke something the agent relies on
         raise ToolError("page-error", f"finding the target failed in the page: {first_line(err)}") from err
-    return found
 
 
 def check_found(args: dict[str, Any], found: dict[str, Any], warnings: list[str]) -> dict[str, Any] | None:
