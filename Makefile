@@ -10,6 +10,8 @@ demo: install
 	$(PY) -m browx_actors.demo
 
 test: install
+	$(PY) -m ruff check browx_actors
+	$(PY) -m mypy browx_actors
 	$(PY) -m pytest -q
 
 bench: install

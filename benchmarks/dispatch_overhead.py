@@ -43,9 +43,11 @@ import trio
 from browx_actors.config import ALL_CAPABILITIES
 from browx_actors.recorder import Flush, Recorder, RecorderInbox
 from browx_actors.recorder.store import read_records
+from browx_actors.secrets import SecretBook
 from browx_actors.server import registry
+from browx_actors.server.catalog import all_tools
 from browx_actors.server.registry import Dispatcher
-from browx_actors.server.tools import all_tools
+from browx_actors.tooling import Gates
 
 CALLS = 60_000
 WARMUP = 3_000
@@ -58,7 +60,7 @@ TOOL = "list_sessions"
 class StubRuntime:
     """Just enough runtime for list_sessions: no sessions."""
 
-    def session_ids(self) -> list[str]:
+    async def describe_sessions(self) -> list[dict[str, Any]]:
         return []
 
 
@@ -82,8 +84,8 @@ def _without_hook() -> type[Dispatcher]:
 
 
 def _dispatcher(cls: type[Dispatcher]) -> Dispatcher:
-    return cls(all_tools(), context=StubRuntime(), server_capabilities=ALL_CAPABILITIES,
-               client_capabilities=ALL_CAPABILITIES, secrets_of=lambda sid: {}, all_secrets=lambda: {})
+    return cls(all_tools(), context=StubRuntime(), gates=Gates(ALL_CAPABILITIES, ALL_CAPABILITIES),  # type: ignore[arg-type]
+               secrets=SecretBook())
 
 
 async def _batch(dispatcher: Dispatcher, count: int, latencies: list[float], flush: Any) -> float:

@@ -7,9 +7,11 @@ The library API::
         print((await runtime.call_tool("snapshot"))["snapshot"])
 """
 
-from .actor import ActorCrashed, ActorStopped, ActorUnavailable, ToolError
+from .actor import ActorCrashed, ActorStopped, ActorUnavailable
 from .config import RuntimeConfig
-from .runtime import Runtime, open_runtime
+from .errors import ToolError
+from .runtime import Runtime
+from .server.embed import open_runtime
 
 __all__ = [
     "ActorCrashed",

@@ -32,36 +32,20 @@ import attrs
 import trio
 
 from .deadlines import DeadlineBook
+from .errors import ToolError
 
 __all__ = [
+    "DEFAULT_CALL_TIMEOUT",
     "Actor",
     "ActorCrashed",
     "ActorRef",
+    "ActorStatistics",
     "ActorStopped",
     "ActorUnavailable",
-    "DEFAULT_CALL_TIMEOUT",
     "Later",
-    "ToolError",
 ]
 
 DEFAULT_CALL_TIMEOUT = 30.0
-
-
-class ToolError(Exception):
-    """An expected failure with a stable code, answered to the caller as a value.
-
-    ``code`` is one of the spec's error codes (``bad-arg``, ``stale-element``, ...);
-    ``details`` are extra envelope fields (``field``, ``capability``, ...).
-    """
-
-    def __init__(self, code: str, message: str, **details: Any) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.details = details
-
-    def to_envelope(self) -> dict[str, Any]:
-        return {"ok": False, "code": self.code, "error": self.message, **self.details}
 
 
 class ActorUnavailable(Exception):
@@ -79,6 +63,31 @@ class ActorCrashed(ActorUnavailable):
 
 class ActorStopped(ActorUnavailable):
     """The actor finished cleanly (stopped by its supervisor or by itself)."""
+
+
+@attrs.frozen
+class ActorStatistics:
+    """One actor's load, as :meth:`ActorRef.statistics` reads it (after Trio's
+    ``MemoryChannelStatistics``: backpressure you can see)."""
+
+    name: str
+    alive: bool
+    #: Messages waiting in the mailbox, and how many it holds before senders wait.
+    mailbox_used: int
+    mailbox_capacity: int
+    #: Tasks blocked because the mailbox is full.
+    senders_waiting: int
+    #: Calls sent and not yet answered (in the mailbox or being handled).
+    calls_pending: int
+    #: Messages handled to the end (answered calls, and casts).
+    calls_served: int
+    #: Calls whose caller's timeout fired before the answer came.
+    calls_timed_out: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"mailbox": {"used": self.mailbox_used, "capacity": self.mailbox_capacity,
+                            "sendersWaiting": self.senders_waiting},
+                "pending": self.calls_pending, "served": self.calls_served, "timedOut": self.calls_timed_out}
 
 
 @attrs.frozen
@@ -104,7 +113,7 @@ class _Reply:
     caller's frame (the deadline keeper fails it from the actor's side).
     """
 
-    __slots__ = ("event", "value", "error", "about", "timeout")
+    __slots__ = ("about", "error", "event", "timeout", "value")
 
     def __init__(self, about: str, timeout: float | None) -> None:
         self.event = trio.Event()
@@ -135,14 +144,17 @@ class _Reply:
         return self.value
 
 
-#: What a reply slot holds once its caller stopped waiting; nobody ever reads it.
-_ABANDONED = ToolError("abandoned", "the caller stopped waiting")
+class _Abandoned(Exception):
+    """What a reply slot holds once its caller stopped waiting; nobody ever reads it."""
+
+
+_ABANDONED = _Abandoned("the caller stopped waiting")
 
 
 class ActorRef:
     """The only handle other code has on an actor: a mailbox address plus its fate."""
 
-    __slots__ = ("name", "_send", "_pending", "_gone", "_deadlines")
+    __slots__ = ("_deadlines", "_gone", "_pending", "_send", "_served", "_timed_out", "name")
 
     def __init__(self, name: str, send: trio.MemorySendChannel) -> None:
         self.name = name
@@ -151,6 +163,9 @@ class ActorRef:
         self._gone: ActorUnavailable | None = None
         #: Deadlines of calls that found room in the mailbox, kept by the actor's task.
         self._deadlines: DeadlineBook[_Reply] = DeadlineBook(self._expire)
+        #: Messages the actor has finished handling, and calls that timed out waiting.
+        self._served = 0
+        self._timed_out = 0
 
     def __repr__(self) -> str:
         state = "alive" if self._gone is None else type(self._gone).__name__
@@ -215,7 +230,20 @@ class ActorRef:
         if scope.cancelled_caught:
             self._expire(reply)
 
+    def statistics(self) -> ActorStatistics:
+        """How loaded the actor is, from its mailbox: what waits in it, who waits to
+        put something in it (backpressure), and what it has served and let time out."""
+        mailbox = self._send.statistics()
+        return ActorStatistics(
+            name=self.name, alive=self._gone is None,
+            mailbox_used=mailbox.current_buffer_used, mailbox_capacity=int(mailbox.max_buffer_size),
+            senders_waiting=mailbox.tasks_waiting_send, calls_pending=len(self._pending),
+            calls_served=self._served, calls_timed_out=self._timed_out,
+        )
+
     def _expire(self, reply: _Reply) -> None:
+        if not reply.settled:
+            self._timed_out += 1
         reply.fail(ToolError(
             "timeout", f"{self.name} did not answer {reply.about} within {reply.timeout:g}s"
         ))
@@ -377,7 +405,9 @@ class Actor:
             raise
         if isinstance(result, Later):
             self.nursery.start_soon(self._answer_later, result, reply)
-        elif reply is not None:
+            return
+        self.ref._served += 1
+        if reply is not None:
             reply.resolve(result)
 
     async def _answer_later(self, later: Later, reply: _Reply | None) -> None:
@@ -388,5 +418,6 @@ class Actor:
         except BaseException as exc:
             self._mark_crashed(exc)
             raise
+        self.ref._served += 1
         if reply is not None:
             reply.resolve(result)

@@ -45,7 +45,7 @@ T = TypeVar("T", bound=Expiring)
 class DeadlineBook(Generic[T]):
     """The deadlines of one actor's calls in flight, and the task that keeps them."""
 
-    __slots__ = ("_heap", "_seq", "_next", "_rearm", "_on_expired", "keeping")
+    __slots__ = ("_heap", "_next", "_on_expired", "_rearm", "_seq", "keeping")
 
     def __init__(self, on_expired: Callable[[T], None]) -> None:
         self._heap: list[tuple[float, int, T]] = []

@@ -20,7 +20,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
+import mcp.types as types
 import trio
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
@@ -56,7 +58,7 @@ def _print_step(number: int, tool: str, args: dict, envelope: dict) -> None:
 async def run_demo(base_url: str, workspace: Path) -> int:
     env = {**os.environ, "BROWX_CAPABILITIES": "secrets", "BROWX_WORKSPACE": str(workspace)}
     params = StdioServerParameters(command=sys.executable, args=["-m", "browx_actors", "serve"], env=env)
-    steps = [
+    steps: list[tuple[str, dict[str, Any]]] = [
         ("open_session", {"session": "demo"}),
         ("navigate", {"session": "demo", "url": f"{base_url}/index.html"}),
         ("snapshot", {"session": "demo"}),
@@ -82,7 +84,9 @@ async def run_demo(base_url: str, workspace: Path) -> int:
             if args.get("ref", "").startswith("<ref"):
                 args = {**args, "ref": refs.get("Create account", "missing")}
             result = await client.call_tool(tool, args)
-            envelope = json.loads(result.content[0].text)
+            first = result.content[0]
+            assert isinstance(first, types.TextContent)
+            envelope = json.loads(first.text)
             if tool == "snapshot":
                 # Act by ref, the way an agent reads refs out of the snapshot.
                 refs.update(re.findall(r'button "([^"]+)" \[ref=(e\d+)\]', envelope.get("snapshot", "")))

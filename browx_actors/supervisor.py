@@ -26,17 +26,22 @@ from __future__ import annotations
 import contextlib
 import enum
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
 import attrs
 import trio
 
-from .actor import Actor, ActorRef, ActorUnavailable, ToolError
+from .actor import Actor, ActorRef, ActorStatistics, ActorUnavailable, Later
+from .errors import ToolError
 
 __all__ = [
+    "ChildGone",
+    "ChildInfo",
     "ChildSpec",
     "EventLog",
+    "ForgetChild",
+    "LookupChild",
     "Restart",
     "StartChild",
     "Strategy",
@@ -45,7 +50,6 @@ __all__ = [
     "SupervisorEvent",
     "TerminateChild",
     "WhichChildren",
-    "ChildInfo",
 ]
 
 
@@ -74,6 +78,8 @@ class ChildSpec:
     restart: Restart = Restart.PERMANENT
     #: Seconds a graceful stop may take before the child is cancelled.
     shutdown: float = 5.0
+    #: Whatever the owner wants to read back in :class:`ChildInfo` (never interpreted).
+    meta: Mapping[str, Any] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -132,11 +138,41 @@ class WhichChildren:
 
 
 @attrs.frozen
+class LookupChild:
+    """The ref of a running child, or why it is gone.
+
+    Answers the child's :class:`ActorRef` while it runs; for a temporary child that
+    ended abnormally, once, :class:`ChildGone` with the failure it died of (so the
+    first caller after a crash hears why, and the id is free again); else None.
+    """
+
+    id: str
+
+
+@attrs.frozen
+class ForgetChild:
+    """A temporary child whose end its owner has already reported: wait (briefly) for it
+    to finish, then forget it and its obituary, so the next lookup finds nothing."""
+
+    id: str
+
+
+@attrs.frozen
+class ChildGone:
+    id: str
+    failure: ActorUnavailable | None
+
+
+@attrs.frozen
 class ChildInfo:
     id: str
     name: str
     restart: str
     alive: bool
+    #: The child's load (its ref's statistics), so backpressure shows in status.
+    statistics: ActorStatistics | None = attrs.field(default=None, eq=False)
+    #: What the child spec carries for its owner (the session's engine, say).
+    meta: Mapping[str, Any] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -187,6 +223,8 @@ class Supervisor(Actor):
         self._initial = list(children)
         self._children: list[_Child] = []
         self._restart_times: deque[float] = deque()
+        #: Temporary children that ended abnormally, until someone looks them up.
+        self._obituaries: dict[str, ActorUnavailable | None] = {}
 
     # -- lookups usable by the owner of the supervisor --------------------------------
 
@@ -220,6 +258,7 @@ class Supervisor(Actor):
                     # child is forgotten on exit anyway, so its id is free again now.
                     self._children.remove(existing)
                     existing = None
+                self._obituaries.pop(spec.id, None)
                 if existing is not None:
                     raise ToolError("already-started", f"{self.name} already has a child {spec.id!r}")
                 child = _Child(spec)
@@ -230,27 +269,60 @@ class Supervisor(Actor):
                     # A child that fails to start is the caller's failure, not a bug
                     # in the supervisor: its running siblings must not go down with it.
                     self._children.remove(child)
-                    raise _start_failure(spec.id, exc)
+                    raise _start_failure(spec.id, exc) from exc
                 except BaseException:
                     self._children.remove(child)
                     raise
             case TerminateChild(child_id):
-                child = self._find(child_id)
-                if child is None:
-                    raise ToolError("not-found", f"{self.name} has no child {child_id!r}")
-                await self._stop_children([child], reason="terminated")
-                self._children.remove(child)
+                found = self._find(child_id)
+                if found is None:
+                    raise ToolError("target-not-found", f"{self.name} has no found {child_id!r}", found=child_id)
+                await self._stop_children([found], reason="terminated")
+                self._children.remove(found)
                 return True
             case WhichChildren():
                 return [
                     ChildInfo(c.spec.id, c.actor.name if c.actor else "", c.spec.restart.value,
-                              c.ref is not None and c.ref.alive)
+                              c.ref is not None and c.ref.alive,
+                              None if c.ref is None else c.ref.statistics(), c.spec.meta)
                     for c in self._children
                 ]
+            case LookupChild(child_id):
+                found = self._find(child_id)
+                if found is not None and found.ref is not None and found.ref.alive:
+                    return found.ref
+                if found is not None and found.done.is_set() and found.spec.restart is Restart.TEMPORARY:
+                    # Ended, its exit notice still queued: answer as that notice will.
+                    self._children.remove(found)
+                    self._obituaries[child_id] = found.ref.failure if found.ref is not None else None
+                if child_id in self._obituaries:
+                    return ChildGone(child_id, self._obituaries.pop(child_id))
+                return None
+            case ForgetChild(child_id):
+                self._obituaries.pop(child_id, None)
+                found = self._find(child_id)
+                if found is None or found.spec.restart is not Restart.TEMPORARY:
+                    return None
+                return Later.of(self._forget_when_done, found)
             case _:
                 raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
 
+    async def _forget_when_done(self, child: _Child) -> None:
+        with trio.move_on_after(child.spec.shutdown):
+            await child.done.wait()
+        if child.done.is_set() and child in self._children:
+            self._children.remove(child)
+        self._obituaries.pop(child.spec.id, None)
+
     # -- starting and stopping --------------------------------------------------------
+
+    #: Obituaries kept at most; the oldest is forgotten first.
+    _OBITUARIES = 256
+
+    def _remember(self, child: _Child) -> None:
+        self._obituaries[child.spec.id] = child.ref.failure if child.ref is not None else None
+        while len(self._obituaries) > self._OBITUARIES:
+            del self._obituaries[next(iter(self._obituaries))]
 
     def _find(self, child_id: str) -> _Child | None:
         return next((c for c in self._children if c.spec.id == child_id), None)
@@ -324,6 +396,8 @@ class Supervisor(Actor):
         self.events.emit(self.name, child.spec.id, "exited", reason)
         if not _wants_restart(child.spec.restart, abnormal=msg.error is not None):
             self._children.remove(child)
+            if msg.error is not None and child.spec.restart is Restart.TEMPORARY:
+                self._remember(child)
             return
         if self._intensity_exceeded():
             await self._escalate(child, reason, msg.error)

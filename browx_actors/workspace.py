@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .actor import ToolError
+from .errors import ToolError
 
 __all__ = ["resolve_in_workspace"]
 

@@ -357,3 +357,13 @@ async def recording_server(workspace: Path, capabilities: str, record: Recording
             else:
                 record.exit_seconds = trio.current_time() - started
             record.returncode = process.returncode
+
+
+async def session_actor(runtime: Any, session_id: str = "default") -> Any:
+    """The session's actor object, for white-box tests: asked of the actor itself,
+    through its mailbox (the runtime holds refs only)."""
+
+    async def itself(session: Any, args: dict[str, Any]) -> Any:
+        return session
+
+    return await runtime.call_session(session_id, "session_actor", itself, {}, timeout=60)

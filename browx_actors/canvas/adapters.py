@@ -11,10 +11,10 @@ point's name is the adapter's namespace and its object is a :class:`CanvasAdapte
 
 ``canvas_query({adapter, op, args})`` looks up ``<adapter>.<op>`` and forwards
 ``args``. Each op declares its own capability and its own parameters, and both are
-enforced with the dispatch path's own pieces: the capability through
-``Dispatcher.allowed`` / ``Dispatcher.denial`` (so a denial reads, and is counted,
-like any other), the arguments through :func:`~browx_actors.server.schema.validate_args`.
-Having ``canvas`` on is therefore not enough to run an op that declared ``eval``.
+enforced by the dispatch path itself: the tool declares a :class:`~browx_actors.tooling.Delegation`
+(the op's qualified name, capability and parameters), so a denial reads, and is
+counted, like any other, and the op's arguments are checked like a tool's. Having
+``canvas`` on is therefore not enough to run an op that declared ``eval``.
 The op's handler runs inside the session actor, like every session tool, with the
 session (``session.page``, ``session.pw``, ``session.cdp``, ``session.agent``) and its
 checked arguments.
@@ -33,8 +33,10 @@ from typing import Any
 
 import attrs
 
-from ..actor import ToolError
-from ..server.schema import Param, validate_args
+from ..errors import Code, ToolError, register_codes
+from ..tooling import SESSION, Args, Delegation, Param, Reply, runtime_tool
+from ..tooling.context import RuntimeContext
+from ..tooling.tool import SESSION_CALL_TIMEOUT
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -67,6 +69,9 @@ class AdapterOp:
 class CanvasAdapter:
     description: str
     ops: tuple[AdapterOp, ...]
+    #: Error codes the adapter's ops answer with beyond the server's own (see
+    #: :mod:`browx_actors.errors`); registered when the adapter loads.
+    codes: tuple[Code, ...] = ()
 
     def op(self, name: str) -> AdapterOp | None:
         return next((o for o in self.ops if o.name == name), None)
@@ -102,6 +107,7 @@ def discover_adapters(entry_points: Iterable[metadata.EntryPoint] | None = None)
             adapter = loaded if isinstance(loaded, CanvasAdapter) else loaded()
             if not isinstance(adapter, CanvasAdapter):
                 raise TypeError(f"{ep.value} gave {type(adapter).__name__}, not a CanvasAdapter")
+            register_codes(*adapter.codes)
         except Exception as err:  # a broken plugin must not take the others down
             failed[ep.name] = f"{type(err).__name__}: {err}"
             continue
@@ -146,20 +152,32 @@ def _lookup(registry: AdapterRegistry, adapter: str, op: str) -> AdapterOp:
     return handler
 
 
-async def canvas_query(runtime: Any, args: dict[str, Any]) -> dict[str, Any]:
-    """The ``canvas_query`` tool: look up, gate, check arguments, run in the session."""
+def _delegation(runtime: Any, args: Args) -> Delegation:
+    """The adapter op a call reaches: the dispatch gates its capability and checks its args."""
+    adapter, op_name = args["adapter"], args["op"]
+    op = _lookup(registry_for(runtime), adapter, op_name)
+    return Delegation(f"{adapter}.{op_name}", op.capability, op.params, field="args")
+
+
+@runtime_tool(
+    "canvas_query", "canvas",
+    f"Run <adapter>.<op> of a canvas-app adapter plugin (Python entry point group {ENTRY_POINT_GROUP}) with "
+    "args, in the session. The op's own capability is enforced as well as canvas. no-adapter (with "
+    "requestedAdapter, requestedOp and registeredAdapters) when no plugin has that namespace; unknown-op when it "
+    "lacks the op.",
+    params=(Param("adapter", "string", "Adapter namespace, e.g. figma.", required=True),
+            Param("op", "string", "Operation name.", required=True),
+            Param("args", "object", "Arguments for the op."),
+            SESSION),
+    delegate=_delegation,
+)
+async def canvas_query(runtime: RuntimeContext, args: Args) -> Reply:
+    """Look the op up again (the dispatch already gated and checked it) and run it in the session."""
     adapter, op_name = args["adapter"], args["op"]
     op = _lookup(registry_for(runtime), adapter, op_name)
     qualified = f"{adapter}.{op_name}"
-    if not runtime.dispatcher.allowed(op.capability):
-        raise runtime.dispatcher.denial(op.capability, qualified)
-    try:
-        op_args = validate_args(op.params, args["args"] or {})
-    except ToolError as err:
-        field = err.details.get("field", "arguments")
-        raise ToolError("bad-arg", f"{qualified}: {err.message}",
-                        field="args" if field == "arguments" else f"args.{field}") from err
-    result = await runtime.call_session(args["session"], f"canvas_query:{qualified}", op.handler, op_args)
+    result = await runtime.call_session(args["session"], f"canvas_query:{qualified}", op.handler, args["args"],
+                                        timeout=SESSION_CALL_TIMEOUT)
     if not isinstance(result, dict):
         raise ToolError("adapter-failed", f"{qualified} returned {type(result).__name__}, not an object")
-    return {"ok": True, "adapter": adapter, "op": op_name, **result}
+    return Reply.of(adapter=adapter, op=op_name, **result)

@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from ..actor import ToolError
+from ..errors import ToolError
 
 __all__ = ["MAX_BYTES", "MAX_ENTRIES", "Capture", "CaptureCache", "cache_of"]
 

@@ -34,18 +34,20 @@ What the page-side function guarantees:
 from __future__ import annotations
 
 import binascii
+import contextlib
 import json
 from typing import Any
 
 import trio
 
-from ..actor import ToolError
 from ..cdp.protocol import CdpConnectionLost, CdpError, CdpTimeout
-from ..sessions.pageagent import AGENT_KEY
-from ..sessions.web_target import target_of
-from .cache import cache_of
+from ..errors import ToolError
+from ..sessions.chromium.pageagent import AGENT_KEY
+from ..sessions.chromium.target import target_of
+from ..tooling import Args, AtMostOne, Param, Reply, session_tool
+from .cache import MAX_BYTES, MAX_ENTRIES, cache_of
 
-__all__ = ["CAPTURE_JS", "CHUNK_CHARS", "FORMATS", "MAX_SIDE", "capture", "target_ref"]
+__all__ = ["CAPTURE_JS", "CHUNK_CHARS", "FORMATS", "MAX_SIDE", "canvas_capture", "target_ref"]
 
 FORMATS = ("png", "2d-imagedata", "webgl-framebuffer")
 #: Canvases larger than this on either side refuse with ``too-large`` (spec).
@@ -202,19 +204,18 @@ _FIRST = "function() { return {head: this.head, count: this.count, chunk: this.c
 _PIECE = "function(i) { return this.piece(i); }"
 
 
-async def target_ref(session: Any, args: dict[str, Any], warnings: list[str]) -> str | None:
+async def target_ref(session: Any, args: Args, reply: Reply) -> str | None:
     """The ref of the ``ref`` / ``selector`` target, or None for "the first canvas".
 
     Resolution is the actions' own (:func:`target_of`), so a stale ref, a selector
     matching nothing, an invalid selector and several matches read exactly as they do
     for ``click``.
     """
-    if args.get("ref") is not None and args.get("selector") is not None:
-        raise ToolError("bad-arg", "give at most one of ref, selector", field="selector")
     if args.get("ref") is None and args.get("selector") is None:
         return None
-    target = await target_of(session, args, warnings)
-    return target["ref"]
+    target = await target_of(session, args, reply)
+    assert target is not None
+    return str(target["ref"])
 
 
 async def _call(session: Any, object_id: str, fn: str, *arguments: Any) -> Any:
@@ -262,10 +263,8 @@ async def read_canvas(session: Any, ref: str | None, fmt: str) -> tuple[dict[str
     finally:
         with trio.move_on_after(2) as scope:
             scope.shield = True
-            try:
+            with contextlib.suppress(CdpError, CdpTimeout, CdpConnectionLost):
                 await session.cdp.send("Runtime.releaseObjectGroup", {"objectGroup": _OBJECT_GROUP})
-            except (CdpError, CdpTimeout, CdpConnectionLost):
-                pass
     return head, chunks
 
 
@@ -279,13 +278,39 @@ def decode_chunks(chunks: list[str]) -> bytes:
         raise ToolError("capture-failed", f"the page returned malformed base64 ({err})") from err
 
 
-async def capture(session: Any, args: dict[str, Any]) -> dict[str, Any]:
-    """The ``canvas_capture`` tool, inside the session actor."""
+def capture_cache_rule() -> str:
+    return (f"{MAX_ENTRIES} most recently used captures, at most {MAX_BYTES // (1024 * 1024)} MiB, "
+            "least recently used evicted first")
+
+
+CANVAS_REF = Param("ref", "string", "Ref of the <canvas> (from snapshot or find); default: the first canvas.")
+CANVAS_SELECTOR = Param("selector", "string", "Selector of the <canvas> when no ref is at hand.")
+
+
+@session_tool(
+    "canvas_capture", "canvas",
+    "Read a <canvas> (ref, selector, or the first one): format png (toDataURL) returns "
+    "{format, contentBase64, byteLength, width, height}; 2d-imagedata returns RGBA (row-major, "
+    "top-left origin) with channelCount 4; webgl-framebuffer reads the WebGL drawing buffer "
+    "(flipped to top-left order) with isWebGL true. Every capture also returns captureId, kept "
+    f"by the session (the {capture_cache_rule()}) for canvas_diff beforeId/afterId, and box (the "
+    "canvas's viewport rectangle in CSS pixels). Refuses: too-large (over 16384x16384), "
+    "taint-or-encode / taint-or-read (tainted by cross-origin content), not-a-canvas, "
+    "context-mismatch (webgl-framebuffer on a 2D canvas), empty-canvas.",
+    params=(CANVAS_REF, CANVAS_SELECTOR,
+            Param("format", "string", "What to read.", required=True, enum=FORMATS),
+            Param("includeContent", "boolean", "Return contentBase64; false returns only captureId and the size, "
+                  "for diffs by id without shipping the pixels.", default=True)),
+    rules=(AtMostOne(("ref", "selector")),),
+)
+async def canvas_capture(session: Any, args: Args) -> Reply:
+    """Inside the session actor: read the canvas, keep the capture, answer its shape."""
     fmt = args["format"]
-    warnings: list[str] = []
-    ref = await target_ref(session, args, warnings)
+    reply = Reply(warnings=[])
+    ref = await target_ref(session, args, reply)
     head, chunks = await read_canvas(session, ref, fmt)
-    warnings.extend(head["warnings"])
+    for warning in head["warnings"]:
+        reply.warn(warning)
     width, height = head["width"], head["height"]
     data = decode_chunks(chunks)
     if fmt != "png" and len(data) != width * height * 4:
@@ -295,20 +320,19 @@ async def capture(session: Any, args: dict[str, Any]) -> dict[str, Any]:
         raise ToolError("taint-or-encode", "toDataURL did not return a PNG")
     stored = cache_of(session).put(fmt, width, height, data)
     if stored is None:
-        warnings.append("this capture is larger than the session's capture cache "
-                        f"({cache_of(session).max_bytes // (1024 * 1024)} MiB) and was not kept: "
-                        "captureId is null, so diff it by base64")
-    envelope: dict[str, Any] = {"ok": True, "format": fmt}
+        reply.warn("this capture is larger than the session's capture cache "
+                   f"({cache_of(session).max_bytes // (1024 * 1024)} MiB) and was not kept: "
+                   "captureId is null, so diff it by base64")
+    reply["format"] = fmt
     if args["includeContent"]:
-        envelope["contentBase64"] = chunks[0] if len(chunks) == 1 else "".join(chunks)
-    envelope["byteLength"] = len(data)
-    envelope["width"] = width
-    envelope["height"] = height
+        reply["contentBase64"] = chunks[0] if len(chunks) == 1 else "".join(chunks)
+    reply["byteLength"] = len(data)
+    reply["width"] = width
+    reply["height"] = height
     if fmt != "png":
-        envelope["channelCount"] = 4
+        reply["channelCount"] = 4
     if head.get("isWebGL"):
-        envelope["isWebGL"] = True
-    envelope["captureId"] = None if stored is None else stored.id
-    envelope["box"] = head["box"]
-    envelope["warnings"] = warnings
-    return envelope
+        reply["isWebGL"] = True
+    reply["captureId"] = None if stored is None else stored.id
+    reply["box"] = head["box"]
+    return reply

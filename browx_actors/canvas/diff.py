@@ -28,7 +28,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from ..actor import ToolError
+from ..errors import ToolError
 
 __all__ = ["DiffResult", "Region", "clamp_region", "decode_png", "diff_rgba", "rgba_view"]
 

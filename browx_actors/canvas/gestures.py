@@ -26,9 +26,11 @@ from typing import Any
 
 import attrs
 
-from ..actor import ToolError
+from ..errors import ToolError
+from ..tooling import Args, Check, Param, Reply, session_tool
+from ..tooling.tool import SESSION_CALL_TIMEOUT
 
-__all__ = ["MAX_STEPS", "MAX_WAIT_MS", "MIN_MOVE_MS", "Plan", "Step", "plan_steps", "run_chain"]
+__all__ = ["MAX_STEPS", "MAX_WAIT_MS", "MIN_MOVE_MS", "Plan", "Step", "gesture_chain", "plan_steps", "run_chain"]
 
 MAX_STEPS = 200
 MIN_MOVE_MS = 5
@@ -157,7 +159,7 @@ def _plan_one(step: dict[str, Any], kind: str, where: str, warnings: list[str]) 
     return Step(kind, x, y, dx, dy)
 
 
-async def run_chain(page: Any, plan: Plan) -> dict[str, Any]:
+async def run_chain(page: Any, plan: Plan) -> Reply:
     """Execute the plan on the Playwright thread; the spec's result shape.
 
     A step Playwright refuses ends the chain with ``action-failed`` naming the step
@@ -196,5 +198,35 @@ async def run_chain(page: Any, plan: Plan) -> dict[str, Any]:
     if held:
         warnings.append("the chain ended with the mouse button down; an up step (here or in the next "
                         "call) releases it")
-    return {"ok": True, "stepsExecuted": executed,
-            "totalDurationMs": round((time.perf_counter() - started) * 1000, 1), "warnings": warnings}
+    return Reply.of(stepsExecuted=executed, totalDurationMs=round((time.perf_counter() - started) * 1000, 1),
+                    warnings=warnings)
+
+
+def _check(args: Args) -> None:
+    plan_steps(args["steps"])
+
+
+def _prepare(args: Args) -> Args:
+    return {**args, "plan": plan_steps(args["steps"])}
+
+
+def _call_timeout(args: Args) -> float:
+    """The session call gets room for the waits the program asked for."""
+    return SESSION_CALL_TIMEOUT + args["plan"].planned_ms / 1000
+
+
+@session_tool(
+    "gesture_chain", "canvas",
+    "Multi-step pointer program through the mouse pipeline. steps: [{kind, x?, y?, deltaX?, deltaY?, ms?, "
+    "pointerId?}]; down/up/move need x and y (viewport CSS pixels); move takes an optional ms pacing delay "
+    "(floored at 5 ms with a warning); wait sleeps ms (clamped at 5000 ms with a warning); wheel needs a "
+    "non-zero deltaX or deltaY and may move to x, y first. At most 200 steps (too-many-steps). pointerId is "
+    "accepted; all steps use the single mouse. Returns {stepsExecuted, totalDurationMs, warnings}.",
+    params=(Param("steps", "array", "The program, in order.", required=True, items="object"),),
+    rules=(Check(_check, "every step is checked (kinds, coordinates, pacing) before any runs"),),
+    prepare=_prepare,
+    call_timeout=_call_timeout,
+)
+async def gesture_chain(session: Any, args: Args) -> Reply:
+    reply: Reply = await session.pw(run_chain, session.page, args["plan"])
+    return reply

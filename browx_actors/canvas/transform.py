@@ -32,8 +32,9 @@ from typing import Any
 
 import attrs
 
-from ..actor import ToolError
-from ..sessions.pageagent import AGENT_KEY
+from ..errors import ToolError
+from ..sessions.chromium.pageagent import AGENT_KEY
+from ..tooling import Reply
 
 __all__ = [
     "HEURISTIC_WARNING",
@@ -174,15 +175,17 @@ def interpret_probe(probe: dict[str, Any]) -> tuple[Discovered | None, list[str]
     if isinstance(matrix, list) and len(matrix) == 6 and _finite(*matrix):
         a, b, c, d = matrix[:4]
         if a * d - b * c != 0:
-            return Discovered(Affine(tuple(float(v) for v in matrix), left, top), "generic"), notes
+            e, f = matrix[4:]
+            six = (float(a), float(b), float(c), float(d), float(e), float(f))
+            return Discovered(Affine(six, left, top), "generic"), notes
     return None, notes
 
 
-async def discover(session: Any, args: dict[str, Any], warnings: list[str]) -> Discovered:
+async def discover(session: Any, args: dict[str, Any], reply: Reply) -> Discovered:
     """Run the probe in the session's page (inside the session actor); ``no-transform`` on failure."""
     from .capture import target_ref
 
-    ref = await target_ref(session, args, warnings)
+    ref = await target_ref(session, args, reply)
     probe = await session.pw(session.page.evaluate, PROBE_JS, ref)
     if ref is not None and probe.get("rect") is None:
         raise ToolError("stale-element", f"ref {ref} no longer points at a live element; take a new snapshot",
@@ -190,5 +193,6 @@ async def discover(session: Any, args: dict[str, Any], warnings: list[str]) -> D
     found, notes = interpret_probe(probe)
     if found is None:
         raise ToolError("no-transform", NO_TRANSFORM)
-    warnings.extend(notes)
+    for note in notes:
+        reply.warn(note)
     return found

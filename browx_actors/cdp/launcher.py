@@ -311,7 +311,8 @@ async def launch_chromium(
         command = chromium_command(
             path, user_data_dir, headless=headless, extra_args=extra_args
         )
-        with open(user_data_dir / LOG_NAME, "wb") as log:
+        # A new file in the profile folder we just made: opening it does not block.
+        with open(user_data_dir / LOG_NAME, "wb") as log:  # noqa: ASYNC230
             try:
                 process = await trio.lowlevel.open_process(
                     command,

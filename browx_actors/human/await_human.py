@@ -17,11 +17,13 @@ Which channel answers:
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import trio
 
-from ..actor import ActorRef, ActorUnavailable, Later, ToolError
+from ..actor import ActorRef, ActorUnavailable, Later
+from ..errors import ToolError
 from .operator import CancelPrompt, OperatorPrompt
 from .prompts import Outcome, PromptSpec, result_envelope
 
@@ -68,9 +70,6 @@ async def ask_operator(operator: ActorRef, session_id: str, spec: PromptSpec) ->
         outcome = Outcome(code="operator-channel-down", error=f"the operator channel stopped ({gone.reason})")
     finally:
         if not ended:
-            with trio.CancelScope(shield=True), trio.move_on_after(1):
-                try:
-                    await operator.cast(CancelPrompt(session_id))
-                except ActorUnavailable:
-                    pass
+            with trio.CancelScope(shield=True), trio.move_on_after(1), contextlib.suppress(ActorUnavailable):
+                await operator.cast(CancelPrompt(session_id))
     return result_envelope(spec.kind, outcome)

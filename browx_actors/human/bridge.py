@@ -33,6 +33,7 @@ own page costs three round trips and any other target five; see
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import weakref
@@ -204,11 +205,9 @@ class HumanBridge:
             await self._serve_target(cdp, "popup")
         finally:
             self._pages.discard(target_id)
-            with trio.CancelScope(shield=True), trio.move_on_after(_DETACH_GRACE):
-                try:
-                    await cdp.detach(timeout=_DETACH_GRACE)
-                except CdpFailure:
-                    pass
+            with (trio.CancelScope(shield=True), trio.move_on_after(_DETACH_GRACE),
+                  contextlib.suppress(CdpFailure)):
+                await cdp.detach(timeout=_DETACH_GRACE)
 
     async def _serve_target(
         self, cdp: CdpSession, kind: str,
@@ -246,11 +245,11 @@ class HumanBridge:
 
         A ``fresh`` target is the session's own new page: nothing navigates it while
         the session starts and it has no subframes, so its world goes out with the
-        batch (three round trips in all: ``Runtime.enable``, the batch, the helper). Any other target may be committing a
-        document while we work, so the new-document script goes first and only then
-        do we look at its frames: a document that commits after the script is in
-        place gets the world from it, one that committed before gets it from
-        ``createIsolatedWorld``.
+        batch (three round trips in all: ``Runtime.enable``, the batch, the helper). Any
+        other target may be committing a document while we work, so the new-document
+        script goes first and only then do we look at its frames: a document that
+        commits after the script is in place gets the world from it, one that committed
+        before gets it from ``createIsolatedWorld``.
         """
         # Runtime.enable goes first, on its own: a world context created after
         # Runtime.addBinding but before Runtime.enable never gets the binding (checked
@@ -322,7 +321,7 @@ class HumanBridge:
         if params.get("name") != self.binding:
             return
         ctx_id = params.get("executionContextId")
-        if not target.book.accepts(ctx_id):
+        if not isinstance(ctx_id, int) or not target.book.accepts(ctx_id):
             log.warning("bridge %s: ignored a binding call from context %r, which is not one of "
                         "this session's world contexts", self.world, ctx_id)
             return

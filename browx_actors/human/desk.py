@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 import trio
 
-from ..actor import ToolError
+from ..errors import ToolError
 from .prompts import (
     Aborted,
     Accepted,

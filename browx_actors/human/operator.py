@@ -25,6 +25,7 @@ The protocol is written down in ``docs/operator-channel.md``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from typing import Any
@@ -32,7 +33,8 @@ from typing import Any
 import attrs
 import trio
 
-from ..actor import Actor, Later, ToolError
+from ..actor import Actor, Later
+from ..errors import ToolError
 from .desk import OpenPrompt, PromptDesk
 from .operator_wire import (
     MAX_LINE,
@@ -233,10 +235,9 @@ class OperatorChannel(Actor):
                 log.warning("operator socket %s: the daemon's first line was not a valid hello; closing",
                             self.socket_path)
                 with trio.move_on_after(1):
-                    try:
-                        await stream.send_all(error_line("bad-hello", "the first line must be the hello with the right token"))
-                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                        pass
+                    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                        await stream.send_all(
+                            error_line("bad-hello", "the first line must be the hello with the right token"))
                 return False
             self.links += 1
             link = _Link(stream, self.links, self.write_timeout)
@@ -317,7 +318,7 @@ async def _read_line(stream: trio.abc.ReceiveStream, lines: LineBuffer) -> bytes
         data = await stream.receive_some(_READ_SIZE)
         if not data:
             return None
-        lines.feed(data)
+        lines.feed(bytes(data))
 
 
 def _dropped_outcome() -> Outcome:

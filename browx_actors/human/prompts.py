@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from ..actor import ToolError
+from ..errors import ToolError
 
 __all__ = [
     "ANSWER_METHODS",

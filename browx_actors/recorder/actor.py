@@ -1,7 +1,7 @@
 """The Recorder actor: takes call records off the dispatch path and writes them.
 
 **Back-pressure policy.** The dispatch hook (:meth:`RecorderInbox.submit`) never waits:
-it puts the :class:`~browx_actors.server.registry.CallRecord` into a bounded memory
+it puts the :class:`~browx_actors.recorder.records.CallRecord` into a bounded memory
 channel with ``send_nowait`` and returns. The channel holds :data:`QUEUE_SIZE` records
 (each holds its result envelope until written, so the bound is also a memory bound).
 When the channel is full the record is dropped and counted per session; the writer
@@ -40,17 +40,17 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import attrs
 import trio
 
-from ..actor import Actor, Later, ToolError
-from ..server.registry import CallRecord
-from ..server.secrets import mask_deep
-from .records import call_record, dropped_record, encode_line, file_stamp, note_record
+from ..actor import Actor, Later
+from ..errors import ToolError
+from ..secrets import Secrets, mask_deep
+from .records import CallRecord, call_record, dropped_record, encode_line, file_stamp, note_record
 from .store import DiagnosticsStore, diagnostics_root, session_dir
 
 __all__ = [
@@ -160,7 +160,7 @@ class Recorder(Actor):
         *,
         recording: bool,
         retention_days: float = 30,
-        secrets: Callable[[], Mapping[str, str]] = dict,
+        secrets: Callable[[], Secrets] = list,
         now: Callable[[], float] = time.time,
     ) -> None:
         super().__init__("recorder")

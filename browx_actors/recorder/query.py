@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from ..actor import ToolError
+from ..errors import ToolError
 from .taxonomy import EVAL_TAXONOMY
 
 __all__ = [

@@ -3,7 +3,7 @@
 Three kinds of line live in a session's JSONL file:
 
 * ``kind:"call"``: one per dispatched tool call, from the dispatch path's
-  :class:`~browx_actors.server.registry.CallRecord` (arguments already masked, result
+  :class:`CallRecord` (arguments already masked, result
   envelope already masked). ``ts`` is when the call started (UTC, milliseconds, ``Z``).
   ``resultMeta.sizeBytes`` is the byte length of the envelope as MCP sends it (compact
   JSON, UTF-8). ``evalJs`` rides on ``eval_js`` / ``poll_eval`` calls whose ``expr`` is
@@ -33,7 +33,8 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from ..server.registry import CallRecord
+import attrs
+
 from .redaction import redact_args, redacted
 from .taxonomy import classify_eval, failure_kind
 
@@ -41,6 +42,7 @@ __all__ = [
     "EVAL_TOOLS",
     "EXPR_HEAD_CHARS",
     "LINE_BUDGET",
+    "CallRecord",
     "call_record",
     "dropped_record",
     "encode_line",
@@ -49,6 +51,24 @@ __all__ = [
     "note_record",
     "utc_iso",
 ]
+
+@attrs.frozen
+class CallRecord:
+    """What the dispatch path hands the recorder for one call: masked arguments and the
+    masked result envelope.
+
+    ``finished_at`` is the wall clock (epoch seconds) when the call ended; the record's
+    start time is ``finished_at - duration_ms / 1000``.
+    """
+
+    tool: str
+    session_id: str
+    args: dict[str, Any]
+    envelope: dict[str, Any]
+    duration_ms: float
+    capability_denials: int
+    finished_at: float = 0.0
+
 
 EVAL_TOOLS = frozenset({"eval_js", "poll_eval"})
 EXPR_HEAD_CHARS = 80

@@ -45,7 +45,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from ..actor import ToolError
+from ..errors import ToolError
 from ..workspace import resolve_in_workspace
 
 __all__ = [

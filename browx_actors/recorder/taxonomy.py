@@ -25,15 +25,17 @@ say which curated primitive agents keep reaching past (``dom-query``,
 6. ``custom``: anything else.
 
 ``failure_kind(code)`` folds the envelope's ``code`` into the spec's five failure
-kinds through :data:`FAILURE_KINDS`; a code the table does not name is ``internal``
-(the tool ran and the browser, the page or the server failed it).
+kinds through the error table (:mod:`browx_actors.errors`), where every code is listed
+with its kind; a code the table does not name is ``internal``.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["EVAL_TAXONOMY", "FAILURE_KINDS", "classify_eval", "failure_kind"]
+from ..errors import failure_kind as _failure_kind
+
+__all__ = ["EVAL_TAXONOMY", "classify_eval", "failure_kind"]
 
 #: Every taxonomy bucket, in the order the classifier tries them (custom last).
 EVAL_TAXONOMY = ("storage-access", "computed-style", "callback-trigger", "feature-detect",
@@ -69,23 +71,7 @@ def classify_eval(expr: str) -> str:
     return "custom"
 
 
-#: Envelope codes folded into the spec's failure kinds. Codes not listed are internal.
-FAILURE_KINDS: dict[str, str] = {
-    "capability-denied": "capability-denied",
-    "timeout": "timeout",
-    "target-not-found": "target-not-found",
-    "stale-element": "target-not-found",
-    "not-visible": "target-not-found",
-    "not-found": "target-not-found",
-    "unknown-session": "target-not-found",
-    "bad-arg": "bad-arg",
-    "unknown-tool": "bad-arg",
-    "unknown-engine": "bad-arg",
-    "session-exists": "bad-arg",
-    "too-large": "bad-arg",
-}
-
-
 def failure_kind(code: object) -> str:
-    """One of capability-denied, timeout, target-not-found, bad-arg, internal."""
-    return FAILURE_KINDS.get(code, "internal") if isinstance(code, str) else "internal"
+    """One of capability-denied, timeout, target-not-found, bad-arg, internal: the kind
+    :data:`browx_actors.errors.CODES` gives the code (``internal`` for anything else)."""
+    return _failure_kind(code)

@@ -1,4 +1,5 @@
-"""Render docs/tools.md from the tool declarations, so the reference cannot drift.
+"""Render docs/tools.md from the tool declarations and the error table, so the
+reference cannot drift from either.
 
 ``python -m browx_actors.server.docs > docs/tools.md``; a test checks the file is current.
 """
@@ -7,8 +8,9 @@ from __future__ import annotations
 
 import sys
 
-from .schema import Param
-from .tools import all_tools
+from ..errors import CORE_CODES, WIRE_CODES
+from ..tooling import Param, Tool
+from .catalog import all_tools
 
 HEADER = """# Tools
 
@@ -19,44 +21,10 @@ content and `structuredContent`, with `isError` set when `ok` is false; screensh
 also ride as image content.
 
 Every tool that names a `session` defaults it to `"default"`, which opens by itself on
-first use. Arguments are checked before anything runs: an unknown or mistyped argument
-answers `bad-arg` with `field` naming it.
-
-## Error codes
-
-| code | meaning |
-| --- | --- |
-| `bad-arg` | an argument is missing, unknown, of the wrong type or out of range; `field` names it |
-| `capability-denied` | the tool's capability is off on the server or the client; `capability` names it |
-| `unknown-tool` | no tool by that name |
-| `unknown-session` | no open session by that id (only `default` opens by itself) |
-| `session-exists` | `open_session` for an id that is already open |
-| `unknown-engine` | `open_session` with an engine that does not exist |
-| `engine-unavailable` | a native engine that this build does not include yet |
-| `browser-crashed` | the session's Chromium died; the message says how. The id is free again afterwards |
-| `browser-unavailable` | Chromium could not be started or reached |
-| `start-failed` | the session could not start; the message says why |
-| `session-crashed`, `session-closed` | the session's actor ended while the call waited |
-| `page-error` | the page threw or went away during a read |
-| `stale-element` | the ref no longer points at a live element: take a new snapshot |
-| `target-not-found` | no element matches the selector |
-| `action-failed` | Playwright refused the action (not visible, not editable, covered...) |
-| `navigation-failed` | the URL could not be loaded |
-| `tab-not-found` | `select_tab` / `close_tab` with an id that is not open; `tabs` lists the open ones |
-| `tab-closed` | the current tab closed before the call could use it; `list_tabs` shows what is open |
-| `timeout` | the wait or action did not finish in time |
-| `verification-failed` | a `verify_*` check disagreed; `expected` and `actual` say how |
-| `eval-error` | the JavaScript threw; the message is the page's error |
-| `too-large` | a value exceeds its stated limit |
-| `not-visible` | the element has no visible box to capture |
-| `no-human-channel` | `await_human` on a session with no isolated world and no operator channel |
-| `operator-aborted`, `operator-channel-down` | the operator daemon aborted the prompt, or its socket dropped while the prompt was out |
-| `human-busy` | a prompt is already waiting on this session |
-| `not-available` | a documented feature this build does not offer yet (`pick_element`) |
-| `too-many-steps`, `no-transform`, `no-adapter` | canvas refusals, as in the spec |
-| `taint-or-encode`, `taint-or-read` | the canvas is tainted by a cross-origin image |
-| `capture-evicted`, `unknown-capture`, `size-mismatch` | `canvas_diff` by id or of images of different sizes |
-| `internal` | a bug in the server; the call failed, the server keeps running |
+first use. Arguments are checked before anything runs (no browser is started, no
+session opened, for a call that is refused): an unknown or mistyped argument, or one
+that breaks a tool's rules, answers `bad-arg` with `field` naming it. Session tools run
+inside their session, ordered with its other calls; their engines are listed.
 
 ## Action results
 
@@ -96,6 +64,14 @@ def _param_row(p: Param) -> str:
         notes.append(f"default `{p.default!r}`".replace("'", '"'))
     if p.enum:
         notes.append("one of " + ", ".join(f"`{v}`" for v in p.enum))
+    if p.item_enum:
+        notes.append("items one of " + ", ".join(f"`{v}`" for v in p.item_enum))
+    if p.max_items is not None:
+        notes.append(f"at most {p.max_items:,} items")
+    if p.pattern is not None:
+        notes.append(f"matches `{p.pattern}`")
+    if p.secrets == "mask":
+        notes.append("registered secrets are masked in it")
     if p.max_length is not None:
         notes.append(f"at most {p.max_length:,} characters")
     if p.minimum is not None or p.maximum is not None:
@@ -104,15 +80,35 @@ def _param_row(p: Param) -> str:
     return f"| `{p.name}` | {kind} | {p.description} {'; '.join(notes)} |"
 
 
+def _errors() -> list[str]:
+    rows = ["\n## Error codes\n",
+            "Every failed call's `code` is one of these (`browx_actors/errors.py`). The diagnostics recorder "
+            "counts each under the failure kind shown.\n",
+            "| code | meaning | failure kind |", "| --- | --- | --- |"]
+    rows += [f"| `{c.name}` | {c.meaning} | {c.kind} |" for c in CORE_CODES.values()]
+    rows += ["\nThe live-view lines on the operator socket (never tool results) carry their own codes and "
+             "stop reasons:\n", "| code | meaning |", "| --- | --- |"]
+    rows += [f"| `{name}` | {meaning} |" for name, meaning in WIRE_CODES.items()]
+    return rows
+
+
+def _tool(tool: Tool) -> list[str]:
+    engines = "" if tool.scope == "runtime" else f" · engines: {', '.join(f'`{e}`' for e in tool.engines)}"
+    parts = [f"\n## `{tool.name}`\n\ncapability: `{tool.capability}`{engines}\n\n{tool.description}\n"]
+    if tool.params:
+        parts.append("| argument | type | notes |\n| --- | --- | --- |")
+        parts.extend(_param_row(p) for p in tool.params)
+    else:
+        parts.append("No arguments.")
+    if tool.rules:
+        parts.append("\nRules: " + "; ".join(rule.describe() for rule in tool.rules) + ".")
+    return parts
+
+
 def render() -> str:
-    parts = [HEADER]
+    parts = [HEADER, *_errors()]
     for tool in all_tools():
-        parts.append(f"\n## `{tool.name}`\n\ncapability: `{tool.capability}`\n\n{tool.description}\n")
-        if tool.params:
-            parts.append("| argument | type | notes |\n| --- | --- | --- |")
-            parts.extend(_param_row(p) for p in tool.params)
-        else:
-            parts.append("No arguments.")
+        parts.extend(_tool(tool))
     return "\n".join(parts) + "\n"
 
 

@@ -14,8 +14,9 @@ import sys
 import trio
 
 from ..config import RuntimeConfig
-from ..runtime import Runtime, open_runtime
-from .mcp_stdio import serve_stdio
+from ..runtime import Runtime
+from .embed import open_dispatching_runtime
+from .mcp_stdio import ToolSpec, serve_stdio
 
 INSTRUCTIONS = (
     "Browser automation. Call snapshot to read the page as text with [ref=eN] refs, then act "
@@ -27,11 +28,11 @@ INSTRUCTIONS = (
 async def serve(config: RuntimeConfig) -> None:
     # The server's own gate is the only gate for MCP clients: the client side allows
     # whatever the server grants.
-    async with open_runtime(config=config, capabilities=config.capabilities) as runtime:
+    async with open_dispatching_runtime(config, config.capabilities) as (runtime, dispatcher):
+        specs = [ToolSpec(t.name, t.description, t.input_schema()) for t in dispatcher.tools.values()]
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_shutdown_on_signal, runtime)
-            await serve_stdio(runtime.dispatcher.specs(), runtime.dispatcher.dispatch,
-                              instructions=INSTRUCTIONS)
+            await serve_stdio(specs, dispatcher.dispatch, instructions=INSTRUCTIONS)
             nursery.cancel_scope.cancel()
 
 

@@ -28,6 +28,8 @@ import mcp.types as types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 
+from ..tooling.reply import ToolOutput
+
 __all__ = ["Call", "ToolOutput", "ToolSpec", "build_server", "serve_stdio", "tool_result"]
 
 logger = logging.getLogger(__name__)
@@ -41,16 +43,6 @@ class ToolSpec:
     description: str
     input_schema: dict[str, Any]
     """A JSON Schema object, advertised verbatim; enforcing it is the dispatch's job."""
-
-
-@attrs.frozen
-class ToolOutput:
-    """What the dispatch answers for one call: the envelope plus any images."""
-
-    envelope: dict[str, Any]
-    """`{"ok": True, ...}` or `{"ok": False, "code": ..., "error": ...}`."""
-    images: tuple[tuple[str, bytes], ...] = ()
-    """`(mime_type, raw bytes)` pairs, each sent as an `ImageContent` after the text."""
 
 
 Call = Callable[[str, dict[str, Any]], Awaitable[ToolOutput]]
@@ -73,7 +65,8 @@ def tool_result(output: ToolOutput) -> types.CallToolResult:
     mirrors `ok`, so a domain failure is a tool result, never a JSON-RPC error.
     """
     envelope = output.envelope
-    content: list[types.TextContent | types.ImageContent] = [
+    content: list[types.TextContent | types.ImageContent | types.AudioContent | types.ResourceLink
+                  | types.EmbeddedResource] = [
         types.TextContent(type="text", text=json.dumps(envelope, separators=(",", ":"), ensure_ascii=False))
     ]
     content.extend(

@@ -3,152 +3,140 @@
 ``Dispatcher.dispatch(name, args)`` does, in this order and nowhere else:
 
 1. look the tool up (``unknown-tool`` otherwise);
-2. validate the arguments against the tool's declared parameters (``bad-arg``
-   naming the field);
-3. check the capability gate: the server's set and the client's set must both allow
-   the tool's capability (``capability-denied`` naming it; denials are counted);
-4. substitute registered secrets into the arguments;
-5. run the handler, turning :class:`ToolError` into its envelope;
-6. mask registered secrets in the result;
-7. hand the call to the recorder (one boolean check when diagnostics is off);
-8. return the envelope, plus any images, as a :class:`ToolOutput`.
+2. validate the arguments against the tool's declared parameters (``bad-arg`` naming
+   the field), then its declared rules between them;
+3. check the capability gates: the server's set and the client's set must both allow
+   the tool's capability and any its argument values need (``capability-denied``
+   naming it; denials are counted); a forwarded call (``canvas_query``) also has its
+   inner operation's capability gated and its arguments validated;
+4. substitute registered secrets into the arguments that take them (and mask them in
+   the ones that leave the server, such as a prompt);
+5. prepare the arguments (a pure step: parse a program, build a prompt spec);
+6. run the handler: a runtime tool here, a session tool inside its session's actor;
+   a :class:`~browx_actors.errors.ToolError` becomes its envelope, any other
+   exception an ``internal`` one;
+7. mask every registered secret in the result;
+8. hand the call to the recorder (one ``is None`` check when diagnostics is off);
+9. return the envelope, plus any images, as a :class:`ToolOutput`.
 
-No tool validates, gates, substitutes or masks by itself.
+Steps 1 to 5 acquire nothing, so a bad call is refused in microseconds, with no
+browser started and no session opened. No tool validates, gates, substitutes or masks
+by itself.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
-import attrs
+from ..errors import ToolError
+from ..recorder.records import CallRecord
+from ..secrets import SecretBook, mask_deep, substitute_deep
+from ..tooling import Gates, Reply, Tool, ToolOutput, validate_args
+from ..tooling.context import RuntimeContext
 
-from ..actor import ToolError
-from .mcp_stdio import ToolOutput, ToolSpec
-from .schema import Param, json_schema, validate_args
-from .secrets import mask_deep, substitute_deep
-
-__all__ = ["CallRecord", "Dispatcher", "Tool", "ToolOutput", "session_param"]
+__all__ = ["Dispatcher"]
 
 log = logging.getLogger("browx_actors.dispatch")
 
-Handler = Callable[[Any, dict[str, Any]], Awaitable[dict[str, Any] | ToolOutput]]
-
-
-def session_param() -> Param:
-    return Param("session", "string", "Session id.", default="default")
-
-
-@attrs.frozen
-class Tool:
-    name: str
-    capability: str
-    description: str
-    params: tuple[Param, ...]
-    handler: Handler
-
-    def spec(self) -> ToolSpec:
-        return ToolSpec(self.name, self.description, json_schema(self.params))
-
-
-@attrs.frozen
-class CallRecord:
-    """What the recorder receives for one call: masked arguments and the result.
-
-    ``finished_at`` is the wall clock (epoch seconds) when the call ended; the record's
-    start time is ``finished_at - duration_ms / 1000``.
-    """
-
-    tool: str
-    session_id: str
-    args: dict[str, Any]
-    envelope: dict[str, Any]
-    duration_ms: float
-    capability_denials: int
-    finished_at: float = 0.0
-
 
 class Dispatcher:
-    """Holds the registry, the two capability gates and the secrets the path masks.
-
-    ``secrets_of(session_id)`` gives the secrets a call may substitute; every
-    registered secret of every session is masked out of every result.
-    """
+    """The registry (tools by name), the gates, the secrets and the recorder hook."""
 
     def __init__(
         self,
         tools: Iterable[Tool],
         *,
-        context: Any,
-        server_capabilities: frozenset[str],
-        client_capabilities: frozenset[str],
-        secrets_of: Callable[[str], Mapping[str, str]],
-        all_secrets: Callable[[], Mapping[str, str]],
+        context: RuntimeContext,
+        gates: Gates,
+        secrets: SecretBook,
+        recorder: Callable[[CallRecord], None] | None = None,
     ) -> None:
         self.tools = {t.name: t for t in tools}
         self.context = context
-        self.server_capabilities = server_capabilities
-        self.client_capabilities = client_capabilities
-        self._secrets_of = secrets_of
-        self._all_secrets = all_secrets
-        self.denials: Counter[str] = Counter()
-        #: The recorder hook. None keeps the path to a single boolean check.
-        self.recorder: Callable[[CallRecord], None] | None = None
-
-    def specs(self) -> list[ToolSpec]:
-        return [t.spec() for t in self.tools.values()]
-
-    def allowed(self, capability: str) -> bool:
-        return capability in self.server_capabilities and capability in self.client_capabilities
-
-    def denial(self, capability: str, tool: str) -> ToolError:
-        """The refusal for a capability one of the gates withholds (and count it)."""
-        self.denials[tool] += 1
-        missing = []
-        if capability not in self.server_capabilities:
-            missing.append("the server (add it to BROWX_CAPABILITIES or --caps)")
-        if capability not in self.client_capabilities:
-            missing.append("the client (open_runtime(capabilities=...))")
-        return ToolError(
-            "capability-denied",
-            f"{tool} needs the {capability!r} capability, which is not enabled by "
-            + " or ".join(missing),
-            capability=capability,
-        )
+        self.gates = gates
+        self.secrets = secrets
+        #: The recorder hook. None keeps the path to a single check.
+        self.recorder = recorder
 
     async def dispatch(self, name: str, raw_args: Any) -> ToolOutput:
         started = time.perf_counter()
-        tool = self.tools.get(name)
         session_id = raw_args.get("session", "default") if isinstance(raw_args, dict) else "default"
         images: tuple[tuple[str, bytes], ...] = ()
-        masked_args: Any = raw_args
+        recorded_args: Any = raw_args
         try:
+            tool = self.tools.get(name)
             if tool is None:
                 raise ToolError("unknown-tool", f"no tool named {name!r}", tool=name)
-            args = validate_args(tool.params, raw_args)
+            args = self._checked(tool, raw_args)
             session_id = args.get("session") or "default"
-            if not self.allowed(tool.capability):
-                raise self.denial(tool.capability, name)
-            masked_args = args
-            result = await tool.handler(self.context, substitute_deep(args, self._secrets_of(session_id)))
-            if isinstance(result, ToolOutput):
-                images = result.images
-                result = result.envelope
-            envelope = result
+            recorded_args = args
+            args = self._with_secrets(tool, args, str(session_id))
+            if tool.prepare is not None:
+                args = tool.prepare(args)
+            result = await self._run(tool, args)
+            if isinstance(result, Reply):
+                images = tuple((image.mime, image.data) for image in result.images)
+                envelope = result.envelope()
+            elif isinstance(result, dict) and isinstance(result.get("ok"), bool):
+                envelope = result
+            else:
+                raise TypeError(f"{name} answered {type(result).__name__}, not a Reply")
         except ToolError as err:
             envelope = err.to_envelope()
         except Exception as exc:  # a bug in a handler: report it, keep serving
             log.exception("tool %s failed", name)
             envelope = {"ok": False, "code": "internal", "error": f"{type(exc).__name__}: {exc}"}
-        secrets = self._all_secrets()
-        if secrets:
-            envelope = mask_deep(envelope, secrets)
+        masks = self.secrets.masks()
+        if masks:
+            envelope = mask_deep(envelope, masks)
         if self.recorder is not None:
             self.recorder(CallRecord(
-                name, str(session_id), mask_deep(masked_args, secrets), envelope,
-                (time.perf_counter() - started) * 1000, sum(self.denials.values()), time.time(),
+                name, str(session_id), mask_deep(recorded_args, masks), envelope,
+                (time.perf_counter() - started) * 1000, self.gates.denied_total, time.time(),
             ))
         return ToolOutput(envelope, images)
+
+    def _checked(self, tool: Tool, raw_args: Any) -> dict[str, Any]:
+        """Steps 2 and 3: parameters, rules, gates, and a forwarded call's inner op."""
+        args = validate_args(tool.params, raw_args)
+        for rule in tool.rules:
+            rule.check(args)
+        for capability in tool.needed_capabilities(args):
+            self.gates.require(capability, tool.name)
+        if tool.delegate is not None:
+            inner = tool.delegate(self.context, args)
+            self.gates.require(inner.capability, inner.name)
+            try:
+                args[inner.field] = validate_args(inner.params, args[inner.field] or {})
+            except ToolError as err:
+                field = err.details.get("field", "arguments")
+                raise ToolError("bad-arg", f"{inner.name}: {err.message}",
+                                field=inner.field if field == "arguments" else f"{inner.field}.{field}") from err
+        return args
+
+    def _with_secrets(self, tool: Tool, args: dict[str, Any], session_id: str) -> dict[str, Any]:
+        """Step 4, per parameter as declared: substitute, mask, or keep."""
+        own = self.secrets.of(session_id)
+        masks = self.secrets.masks()
+        if not masks:
+            return args
+        out = dict(args)
+        for param in tool.params:
+            value = out.get(param.name)
+            if value is None or param.secrets == "keep":
+                continue
+            if param.secrets == "mask":
+                out[param.name] = mask_deep(value, masks)
+            elif own:
+                out[param.name] = substitute_deep(value, own)
+        return out
+
+    async def _run(self, tool: Tool, args: dict[str, Any]) -> Any:
+        if tool.scope == "runtime":
+            assert tool.handler is not None
+            return await tool.handler(self.context, args)
+        return await self.context.call_session(args["session"], tool.name, tool.run_in, args,
+                                               timeout=tool.timeout_for(args))

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from browx_actors.actor import ToolError
+from browx_actors.errors import Code, ToolError
 from browx_actors.canvas.adapters import AdapterOp, CanvasAdapter
-from browx_actors.server.schema import Param
+from browx_actors.tooling import Param
 
 __all__ = ["ADAPTER"]
 
@@ -93,4 +93,5 @@ ADAPTER = CanvasAdapter(
         AdapterOp("sceneEval", "eval", "Evaluate a JavaScript expression with `scene` bound to the app.",
                   scene_eval, (Param("expr", "string", "Expression.", required=True),)),
     ),
+    codes=(Code("app-not-found", "the page is not the demo scene editor (no window.demoScene)", "target-not-found"),),
 )

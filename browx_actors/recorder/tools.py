@@ -1,0 +1,132 @@
+"""The diagnostics tools: diagnostics_note, diagnostics_search, diagnostics_report.
+
+Declarations and thin handlers; the record shapes, the search and the report are pure
+functions in :mod:`.records` and :mod:`.query`, the files are the Recorder's. These are
+runtime tools: they need no browser, so they run in the dispatching task.
+
+``diagnostics_note`` sits under the ``diagnostics`` capability, so with it off the
+dispatch gate answers a structured ``capability-denied`` (a note is never dropped
+silently). Search and report ride ``read``: they read whatever is on disk, recorder on
+or off, after asking a running recorder to flush what it has queued so a call or note
+made just before is visible.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+
+from ..actor import ActorUnavailable
+from ..errors import ToolError
+from ..tooling import Args, Param, Reply, runtime_tool
+from ..tooling.context import RuntimeContext
+from .actor import Flush, RecorderStats, RecordNote
+from .query import (
+    REPORT_RECORDS_CAP,
+    SEARCH_CAP,
+    SEARCH_DEFAULT,
+    build_report,
+    clamp_limit,
+    in_window,
+    normalize_since,
+    search,
+)
+from .store import diagnostics_root, read_records, session_dir
+
+__all__ = ["TOOLS"]
+
+#: A note is one JSONL line; a bound keeps one careless call from writing megabytes.
+NOTE_MAX_CHARS = 16_000
+NOTE_CATEGORIES = ("missing-primitive", "workaround", "perf-concern", "ergonomic-friction", "other")
+SEVERITIES = ("info", "warn", "blocker")
+SINCE = Param("since", "string", "Only records with ts at or after this ISO 8601 time (UTC when no offset).")
+SESSION_ID = Param("sessionId", "string", "Only this session's records.")
+#: The session a search or report is itself recorded under (``sessionId`` filters).
+CALLER_SESSION = Param("session", "string", "Session this call itself is recorded under (sessionId filters).",
+                       default="default")
+
+
+@runtime_tool(
+    "diagnostics_note", "diagnostics",
+    "Agent self-feedback: write a kind:\"note\" record (insight, category, severity, optional ref to a prior call "
+    "such as \"eval_js:<ts>\") to the diagnostics store for the curator deciding which primitive to add next. "
+    "Returns {ok, note} with the stored record. Refused with capability-denied when diagnostics is off.",
+    params=(Param("insight", "string", "The observation, in free text.", required=True, max_length=NOTE_MAX_CHARS),
+            Param("category", "string", "Bucket.", default="other", enum=NOTE_CATEGORIES),
+            Param("severity", "string", "How much it hurt.", default="info", enum=SEVERITIES),
+            Param("ref", "string", "Pointer at a prior call, e.g. eval_js:2026-06-08T12:34:56.000Z."),
+            Param("session", "string", "Session the note belongs to.", default="default")),
+)
+async def diagnostics_note(runtime: RuntimeContext, args: Args) -> Reply:
+    note = await runtime.recorder_ref().call(RecordNote(
+        args["session"], args["insight"], args["category"], args["severity"], args.get("ref")))
+    return Reply.of(note=note)
+
+
+async def _flush(runtime: RuntimeContext) -> list[str]:
+    """Ask the recorder to write what it holds; a warning instead if it cannot."""
+    try:
+        await runtime.recorder_ref().call(Flush(), timeout=10)
+    except (ToolError, ActorUnavailable) as err:
+        return [f"the recorder did not flush ({err}); records still queued are not included"]
+    return []
+
+
+async def _read(runtime: RuntimeContext, session_id: str | None) -> tuple[list[dict[str, Any]], list[str]]:
+    root = diagnostics_root(runtime.config.workspace)
+    if session_id is not None:
+        session_dir(root, session_id, field="sessionId")  # the chokepoint, before any I/O
+    warnings = await _flush(runtime)
+    records, bad = await trio.to_thread.run_sync(read_records, root, session_id)
+    if bad:
+        warnings.append(f"skipped {bad} line(s) that are not JSON records")
+    return records, warnings
+
+
+@runtime_tool(
+    "diagnostics_search", "read",
+    "Query the diagnostics JSONL store (calls, notes and dropped-record markers together), oldest first; works with "
+    "the recorder off, over whatever is on disk. tool narrows call records only, category narrows notes only. "
+    f"Returns {{ok, records, count, truncated, warnings}}; limit is clamped to {SEARCH_CAP} with a warning.",
+    params=(SINCE,
+            Param("tool", "string", "Only calls of this tool (notes pass through)."),
+            Param("category", "string", "Only notes of this category (calls pass through)."),
+            SESSION_ID,
+            Param("limit", "integer", f"Most records to return (hard cap {SEARCH_CAP}).", default=SEARCH_DEFAULT,
+                  minimum=1),
+            CALLER_SESSION),
+)
+async def diagnostics_search(runtime: RuntimeContext, args: Args) -> Reply:
+    limit, warnings = clamp_limit(args["limit"])
+    since = normalize_since(args.get("since"))
+    records, read_warnings = await _read(runtime, args.get("sessionId"))
+    found, truncated = search(records, since=since, tool=args.get("tool"), category=args.get("category"),
+                              session_id=args.get("sessionId"), limit=limit)
+    return Reply.of(records=found, count=len(found), truncated=truncated, warnings=warnings + read_warnings)
+
+
+@runtime_tool(
+    "diagnostics_report", "read",
+    "Roll up the diagnostics store: perTool {count, failureCount, p50Duration, p95Duration} (ms, nearest-rank), "
+    "topEvalJsPatterns (top 10 {exprSha, exprHead, count, taxonomy}), capabilityDenials per tool, "
+    "notesByCategory, missingPrimitiveHypotheses (a non-custom eval_js taxonomy with >= 3 calls, or "
+    "custom:<exprSha> for a custom pattern with >= 5), droppedRecords, and the live recorder counters. format "
+    f"full adds records (oldest first, at most {REPORT_RECORDS_CAP}) and truncated.",
+    params=(Param("format", "string", "summary, or full to add the records.", default="summary",
+                  enum=("summary", "full")),
+            SINCE, SESSION_ID, CALLER_SESSION),
+)
+async def diagnostics_report(runtime: RuntimeContext, args: Args) -> Reply:
+    since = normalize_since(args.get("since"))
+    records, warnings = await _read(runtime, args.get("sessionId"))
+    window = in_window(records, since=since, session_id=args.get("sessionId"))
+    report = build_report(window, full=args["format"] == "full")
+    try:
+        report["recorder"] = await runtime.recorder_ref().call(RecorderStats(), timeout=5)
+    except (ToolError, ActorUnavailable) as err:
+        warnings.append(f"the recorder's live counters are unavailable: {err}")
+    return Reply.of(format=args["format"], **report, warnings=warnings)
+
+
+TOOLS = [diagnostics_note, diagnostics_search, diagnostics_report]

@@ -1,0 +1,71 @@
+"""The tools about the runtime itself: opening, listing and closing sessions, and status.
+
+Runtime tools: their handlers get the :class:`~browx_actors.tooling.context.RuntimeContext`
+and run in the dispatching task. What they need of the tree (starting a session actor,
+asking each session to describe itself, reading the supervisors) the runtime does.
+"""
+
+from __future__ import annotations
+
+from .errors import ToolError
+from .tooling import Args, CapabilityWhen, Check, Param, Reply, runtime_tool
+from .tooling.context import RuntimeContext
+
+__all__ = ["ENGINES", "NATIVE_ENGINES", "TOOLS"]
+
+ENGINES = ("chromium", "android-app", "ios-app")
+#: Engines that drive a device and need the native-device capability to open.
+NATIVE_ENGINES = ("android-app", "ios-app")
+
+
+def _known_engine(args: Args) -> None:
+    if args["engine"] not in ENGINES:
+        raise ToolError("unknown-engine", f"unknown engine {args['engine']!r} (engines: {', '.join(ENGINES)})",
+                        engine=args["engine"])
+
+
+@runtime_tool(
+    "open_session", "navigation",
+    "Open a session: an isolated browser context with its own cookies and storage. The session \"default\" opens "
+    "by itself on first use.",
+    params=(Param("session", "string", "New session id.", required=True),
+            Param("engine", "string", "Engine to drive.", default="chromium"),
+            Param("viewport", "object", "Viewport size in CSS pixels.",
+                  properties={"width": {"type": "integer", "minimum": 100, "maximum": 7680},
+                              "height": {"type": "integer", "minimum": 100, "maximum": 4320}},
+                  required_keys=("width", "height"))),
+    rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
+           CapabilityWhen("engine", NATIVE_ENGINES, "native-device")),
+)
+async def open_session(runtime: RuntimeContext, args: Args) -> Reply:
+    options = {"viewport": args["viewport"] or {"width": 1280, "height": 720}}
+    opened = await runtime.open_session(args["session"], args["engine"], options)
+    return Reply.of(**opened)
+
+
+@runtime_tool(
+    "close_session", "navigation", "Close a session and discard its context, secrets and state.",
+    params=(Param("session", "string", "Session id.", default="default"),),
+)
+async def close_session(runtime: RuntimeContext, args: Args) -> Reply:
+    if not await runtime.close_session(args["session"]):
+        raise ToolError("unknown-session", f"no open session {args['session']!r}", session=args["session"])
+    return Reply.of(session=args["session"], closed=True)
+
+
+@runtime_tool("list_sessions", "read", "List the open sessions with their engine and URL.")
+async def list_sessions(runtime: RuntimeContext, args: Args) -> Reply:
+    sessions = await runtime.describe_sessions()
+    return Reply.of(sessions=sessions, count=len(sessions))
+
+
+@runtime_tool(
+    "runtime_status", "read",
+    "The supervision tree (every child of the root in start order, with what it knows: recorder counts, operator "
+    "link, browser, sessions, and every actor's mailbox statistics), restarts, recent events.",
+)
+async def runtime_status(runtime: RuntimeContext, args: Args) -> Reply:
+    return Reply.of(**await runtime.status())
+
+
+TOOLS = [open_session, close_session, list_sessions, runtime_status]

@@ -1,0 +1,47 @@
+"""The registry: every capability's tool list, assembled into one catalog.
+
+Each module that implements tools exports them in a ``TOOLS`` list; another engine's
+handlers for a session tool declared elsewhere come as :class:`~browx_actors.tooling.
+Implementation` values in an ``IMPLEMENTATIONS`` list. This is the only place that
+knows them all: the order here is the order of ``tools/list`` and of ``docs/tools.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .. import runtime_tools, secrets
+from ..canvas import tools as canvas
+from ..human import tools as human
+from ..recorder import tools as diagnostics
+from ..sessions import chromium
+from ..tooling import Implementation, Tool
+
+__all__ = ["all_tools", "assemble"]
+
+
+def assemble(tools: Iterable[Tool], implementations: Iterable[Implementation] = ()) -> list[Tool]:
+    """The tools, with each implementation attached to its tool; a duplicate name or an
+    implementation of a tool nobody declared is a bug, refused at start."""
+    by_name: dict[str, Tool] = {}
+    for tool in tools:
+        if tool.name in by_name:
+            raise ValueError(f"tool {tool.name!r} is declared twice")
+        by_name[tool.name] = tool
+    for impl in implementations:
+        if impl.tool not in by_name:
+            raise ValueError(f"{impl.engine} implements {impl.tool!r}, which no module declares")
+        by_name[impl.tool] = by_name[impl.tool].with_engine(impl.engine, impl.handler)
+    return list(by_name.values())
+
+
+def all_tools() -> list[Tool]:
+    return assemble([
+        *runtime_tools.TOOLS[:3],
+        *secrets.TOOLS,
+        runtime_tools.runtime_status,
+        *chromium.TOOLS,
+        *diagnostics.TOOLS,
+        *canvas.TOOLS,
+        *human.TOOLS,
+    ])

@@ -1,0 +1,291 @@
+"""Action tools of the chromium engine: click, hover, fill, press, select, scroll.
+
+Each action finds its target (``ref``, ``selector`` or ``coords``), acts, then waits
+until its effects have settled and reports them in one shape (:mod:`.settle`)::
+
+    {ok, action, target, navigation: {changed, from, to}, structure: {appeared, removed},
+     console: [errors logged meanwhile], element: <state after>,
+     opened: [tabs the action opened], settled, warnings}
+
+Two ways to act, one result. The first round trip (:func:`~.target.aim`) marks the
+page, finds the target and, for click, hover and fill, checks it the way Playwright's
+actionability checks do: visible, enabled, not animating, in view and on top at its
+point for the mouse; visible, enabled and editable for typing, which it then focuses
+and selects. When the element is ready, the server sends the input itself over raw CDP
+(:mod:`.input`): trusted events, written back to back. When it is not, or for the
+other actions, Playwright acts (its locators wait for the element and explain what is
+wrong with it; refs resolve through the ``browxref`` selector engine). A click that
+Playwright would make at once costs it 45-70 ms here; the direct one a few.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from ...cdp import CdpError, CdpSessionLost, CdpTimeout
+from ...errors import ToolError
+from ...tooling import Args, Check, Param, Reply, session_tool
+from ..params import COORDS, ELEMENT, ONE_ELEMENT, ONE_TARGET, OPTIONAL_ELEMENT
+from .input import MODIFIERS, Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
+from .session import ChromiumSession, first_line
+from .settle import Before, settle
+from .target import aim, check_found, locator_for
+
+__all__ = ["TOOLS", "click", "fill", "hover", "press", "run_action", "scroll", "select"]
+
+ACTION_TIMEOUT_MS = 10_000
+ACTION = "action"
+
+#: Builds the direct input from aim's answer, or None to leave the action to Playwright.
+DirectInput = Callable[[dict[str, Any]], "list[Command] | None"]
+
+
+def _target_label(args: Args) -> str:
+    if args.get("ref"):
+        return f"ref {args['ref']}"
+    if args.get("selector"):
+        return f"selector {args['selector']!r}"
+    return "coords"
+
+
+async def _act_with_playwright(
+    session: ChromiumSession,
+    action: str,
+    args: Args,
+    act: Callable[[Any, Any], Awaitable[None]],
+    found: dict[str, Any],
+    before: Before,
+    reply: Reply,
+) -> None:
+    """Locate, act through Playwright, settle (one hop, on the Playwright thread)."""
+    page = before.page
+    locator, target = await locator_for(page, args, found, reply)
+    try:
+        await act(page, locator)
+    except PlaywrightTimeout as err:
+        raise ToolError("timeout", f"{action} on {_target_label(args)}: {first_line(err)}") from err
+    except PlaywrightError as err:
+        message = first_line(err)
+        if page.is_closed():
+            pass  # the action closed its own tab (window.close()): that is its effect
+        elif "not attached" in message or "detached" in message:
+            raise ToolError("stale-element", f"{action}: the element left the page ({message})") from err
+        else:
+            raise ToolError("action-failed", f"{action} on {_target_label(args)}: {message}") from err
+    await settle(session, action, before, target, reply)
+
+
+async def _send_input(session: ChromiumSession, action: str, args: Args, commands: list[Command]) -> None:
+    try:
+        await session.cdp.send_sequence(commands, timeout=ACTION_TIMEOUT_MS / 1000)
+    except CdpSessionLost:
+        pass  # the page closed itself under the input (window.close()): settle says so
+    except CdpTimeout as err:
+        raise ToolError("timeout", f"{action} on {_target_label(args)}: {err}") from err
+    except CdpError as err:
+        raise ToolError("action-failed", f"{action} on {_target_label(args)}: {err.message}") from err
+
+
+async def run_action(
+    session: ChromiumSession,
+    action: str,
+    args: Args,
+    act: Callable[[Any, Any], Awaitable[None]],
+    *,
+    mode: str | None = None,
+    direct: DirectInput | None = None,
+) -> Reply:
+    """Find the target, act (directly when ``direct`` gives input, else through
+    ``act(page, locator)`` on the Playwright thread), settle and report."""
+    last_tab = session.tabs.last_id
+    popups = session.human.popups_seen if session.human is not None else 0
+    before = Before.of(session)
+    reply = Reply(warnings=[])
+    if direct is None or not session.options.direct_input:
+        direct = mode = None
+    found = await aim(session, args, mode)
+    commands = None if direct is None else direct(found)
+    if commands:
+        target = check_found(args, found, reply)
+        await _send_input(session, action, args, commands)
+        await session.pw(settle, session, action, before, target, reply)
+    else:
+        await session.pw(_act_with_playwright, session, action, args, act, found, before, reply)
+    reply["settled"]["input"] = "cdp" if commands else "playwright"
+    if session.human is not None and session.human.popups_seen != popups:
+        # The browser opened a page from this one; Playwright reports it a little later.
+        await session.settle_tabs()
+    reply["opened"] = [{"id": tab.id, "url": tab.page.url} for tab in session.tabs.opened_since(last_tab)]
+    for tab in reply["opened"]:
+        reply.warn(f"the {action} opened tab {tab['id']} ({tab['url']}); "
+                   f"select_tab {{tab: {tab['id']}}} acts there")
+    return reply
+
+
+def _point(args: Args, found: dict[str, Any]) -> tuple[float, float] | None:
+    """Where direct mouse input goes: the coords given, or the point aim readied."""
+    if args.get("coords"):
+        return args["coords"]["x"], args["coords"]["y"]
+    ready = found.get("ready")
+    return (ready[0], ready[1]) if isinstance(ready, list) else None
+
+
+# -- the actions ----------------------------------------------------------------------
+
+
+@session_tool(
+    "click", ACTION, "Click an element (ref or selector) or a point (coords).",
+    params=(*ELEMENT, COORDS,
+            Param("button", "string", "Mouse button.", default="left", enum=("left", "right", "middle")),
+            Param("clickCount", "integer", "2 for a double click.", default=1, minimum=1, maximum=3),
+            Param("modifiers", "array", "Keys held during the click: Alt, Control, ControlOrMeta, Meta, Shift.",
+                  items="string", item_enum=tuple(sorted(MODIFIERS)))),
+    rules=(ONE_TARGET,),
+)
+async def click(session: ChromiumSession, args: Args) -> Reply:
+    button, count = args["button"], args["clickCount"]
+    modifiers = modifier_keys(args["modifiers"] or [])
+
+    def direct(found: dict[str, Any]) -> list[Command] | None:
+        point = _point(args, found)
+        return None if point is None else mouse_click(*point, button=button, click_count=count,
+                                                      modifiers=modifiers)
+
+    async def act(page: Any, locator: Any) -> None:
+        if locator is not None:
+            await locator.click(timeout=ACTION_TIMEOUT_MS, button=button, click_count=count,
+                                modifiers=modifiers)
+            return
+        for key in modifiers:  # coords, with direct input off
+            await page.keyboard.down(key)
+        try:
+            await page.mouse.click(args["coords"]["x"], args["coords"]["y"], button=button, click_count=count)
+        finally:
+            for key in reversed(modifiers):
+                await page.keyboard.up(key)
+
+    return await run_action(session, "click", args, act, mode="click", direct=direct)
+
+
+@session_tool("hover", ACTION, "Move the mouse over an element or a point.",
+              params=(*ELEMENT, COORDS), rules=(ONE_TARGET,))
+async def hover(session: ChromiumSession, args: Args) -> Reply:
+    def direct(found: dict[str, Any]) -> list[Command] | None:
+        point = _point(args, found)
+        return None if point is None else mouse_move(*point)
+
+    async def act(page: Any, locator: Any) -> None:
+        if locator is None:  # coords, with direct input off
+            await page.mouse.move(args["coords"]["x"], args["coords"]["y"])
+        else:
+            await locator.hover(timeout=ACTION_TIMEOUT_MS)
+
+    return await run_action(session, "hover", args, act, mode="hover", direct=direct)
+
+
+@session_tool(
+    "fill", ACTION, "Replace the value of a text field.",
+    params=(*ELEMENT,
+            Param("value", "string", "New value; <NAME> for a registered secret.", required=True),
+            Param("submit", "boolean", "Press Enter afterwards.", default=False)),
+    rules=(ONE_ELEMENT,),
+)
+async def fill(session: ChromiumSession, args: Args) -> Reply:
+    value, submit = args["value"], args["submit"]
+
+    def direct(found: dict[str, Any]) -> list[Command] | None:
+        # aim focused the field and selected its content: typing replaces it.
+        if found.get("ready") is not True:
+            return None
+        return insert_text(value) + (key_press("Enter") if submit else [])
+
+    async def act(page: Any, locator: Any) -> None:
+        await locator.fill(value, timeout=ACTION_TIMEOUT_MS)
+        if submit:
+            await locator.press("Enter", timeout=ACTION_TIMEOUT_MS)
+
+    return await run_action(session, "fill", args, act, mode="fill", direct=direct)
+
+
+@session_tool(
+    "press", ACTION, "Press a key or chord (Enter, Control+A) on an element or the page.",
+    params=(Param("key", "string", "Key name.", required=True), *ELEMENT),
+    rules=(OPTIONAL_ELEMENT,),
+)
+async def press(session: ChromiumSession, args: Args) -> Reply:
+    async def act(page: Any, locator: Any) -> None:
+        if locator is None:
+            await page.keyboard.press(args["key"])
+        else:
+            await locator.press(args["key"], timeout=ACTION_TIMEOUT_MS)
+
+    try:
+        return await run_action(session, "press", args, act)
+    except ToolError as err:
+        if err.code == "action-failed" and "Unknown key" in err.message:
+            raise ToolError("bad-arg", f"unknown key {args['key']!r}", field="key") from err
+        raise
+
+
+@session_tool(
+    "select", ACTION, "Choose options of a <select> by value or label.",
+    params=(*ELEMENT, Param("values", "array", "Values or labels to select.", required=True, items="string")),
+    rules=(ONE_ELEMENT,),
+)
+async def select(session: ChromiumSession, args: Args) -> Reply:
+    values = args["values"]
+
+    async def act(page: Any, locator: Any) -> None:
+        # Match each wanted value against option values first, then visible labels.
+        options = await locator.evaluate(
+            "el => Array.from(el.options || [], o => [o.value, o.label])"
+        )
+        chosen = []
+        for wanted in values:
+            match = next((v for v, _ in options if v == wanted), None)
+            if match is None:
+                match = next((v for v, label in options if label == wanted), None)
+            if match is None:
+                raise ToolError("bad-arg", f"no option with value or label {wanted!r}", field="values")
+            chosen.append(match)
+        await locator.select_option(value=chosen, timeout=ACTION_TIMEOUT_MS)
+
+    return await run_action(session, "select", args, act)
+
+
+def _scroll_has_effect(args: Args) -> None:
+    targeted = args.get("ref") is not None or args.get("selector") is not None
+    if not targeted and args["deltaX"] == 0 and args["deltaY"] == 0:
+        raise ToolError("bad-arg", "give a target to scroll into view, or a non-zero deltaX/deltaY",
+                        field="deltaY")
+
+
+@session_tool(
+    "scroll", ACTION, "Scroll an element into view, or scroll it or the page by a delta.",
+    params=(*ELEMENT, Param("deltaX", "number", "Horizontal pixels.", default=0),
+            Param("deltaY", "number", "Vertical pixels.", default=0)),
+    rules=(OPTIONAL_ELEMENT, Check(_scroll_has_effect, "a target, or a non-zero `deltaX` / `deltaY`")),
+)
+async def scroll(session: ChromiumSession, args: Args) -> Reply:
+    dx, dy = args["deltaX"], args["deltaY"]
+
+    async def act(page: Any, locator: Any) -> None:
+        if locator is not None and dx == 0 and dy == 0:
+            await locator.scroll_into_view_if_needed(timeout=ACTION_TIMEOUT_MS)
+        elif locator is not None:
+            await locator.evaluate("(el, [dx, dy]) => el.scrollBy(dx, dy)", [dx, dy])
+        else:
+            await page.evaluate("([dx, dy]) => window.scrollBy(dx, dy)", [dx, dy])
+
+    reply = await run_action(session, "scroll", args, act)
+    reply["scroll"] = await session.pw(
+        session.page.evaluate, "() => ({x: Math.round(scrollX), y: Math.round(scrollY)})"
+    )
+    return reply
+
+
+TOOLS = [click, hover, fill, press, select, scroll]

@@ -1,0 +1,126 @@
+// aim.js: aim(), the one round trip before an action: it finds the target and, for
+// click / hover / fill, checks and readies it for the server's direct input.
+// Relies on: prelude, helpers, visibility, isDisabled (states), resolve / describe /
+// hit / elementAt (reading). Calls mark() (changes, the next module) at run time.
+
+  // ---------------------------------------------------------------------------------
+  // Aiming an action. aim() is the one round trip before every action: it marks the
+  // page for change tracking, finds the target and, for the input the server sends
+  // itself (click, hover, fill), checks what Playwright's actionability checks check
+  // and readies the element. Anything short of ready is left to Playwright, which
+  // waits for the element and says what is wrong with it.
+  // ---------------------------------------------------------------------------------
+  const TYPE_INTO = new SetC(['text', 'email', 'password', 'search', 'tel', 'url']);
+
+  /** Is `node` `el` or inside it, across shadow boundaries and slots? */
+  function within(el, node) {
+    for (let n = node; n; n = parentOf(n)) if (n === el) return true;
+    return false;
+  }
+
+  /** A running animation or transition on the element or an ancestor moves it. */
+  function isAnimating(el) {
+    if (!docAnimations) return false;
+    for (const animation of docAnimations(doc)) {
+      if (animation.playState !== 'running') continue;
+      const target = animation.effect && animation.effect.target;
+      if (target && within(target, el)) return true;
+    }
+    return false;
+  }
+
+  /** The layout viewport less its scrollbars (in quirks mode the root element's
+   *  client size is the whole document's, so the window's is used there). */
+  function viewportSize() {
+    const root = doc.documentElement;
+    if (doc.compatMode === 'CSS1Compat' && root) return [root.clientWidth, root.clientHeight];
+    return [window.innerWidth, window.innerHeight];
+  }
+
+  /** The centre of the element's first box part inside the viewport, or null. */
+  function pointIn(el) {
+    const [vw, vh] = viewportSize();
+    for (const r of getClientRects(el)) {
+      const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
+      const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
+      if (right - left >= 1 && bottom - top >= 1) return [(left + right) / 2, (top + bottom) / 2];
+    }
+    return null;
+  }
+
+  /** Visible, enabled (for a click), still, in view and on top at its point. */
+  function readyToPoint(el, needsEnabled) {
+    if (!isVisibleElement(el)) return { wait: 'not visible' };
+    if (needsEnabled && isDisabled(el)) return { wait: 'not enabled' };
+    if (isAnimating(el)) return { wait: 'animating' };
+    const [vw, vh] = viewportSize();
+    const box = getRect(el);
+    if (box.top < 0 || box.left < 0 || box.bottom > vh || box.right > vw) {
+      // Centred when not wholly in view, as the browser's scrollIntoViewIfNeeded does;
+      // 'instant' overrides a page's smooth scroll-behavior, so the point is final.
+      scrollIntoView(el, { block: 'center', inline: 'center', behavior: 'instant' });
+    }
+    const point = pointIn(el);
+    if (!point) return { wait: 'outside the viewport' };
+    const top = elementAt(point[0], point[1]);
+    if (!top || !within(el, top)) {
+      return { wait: (top ? '<' + top.localName + '>' : 'nothing') + ' is on top at its point' };
+    }
+    return { ready: point };
+  }
+
+  /** Visible, enabled, editable, focused and its content selected: typing replaces it. */
+  function readyToType(el) {
+    if (!isVisibleElement(el)) return { wait: 'not visible' };
+    if (isDisabled(el)) return { wait: 'not enabled' };
+    const tag = el.localName;
+    if (tag === 'input' ? !TYPE_INTO.has(el.type) || el.readOnly
+        : tag === 'textarea' ? el.readOnly : !el.isContentEditable) {
+      return { wait: 'not a text field that typing fills' };
+    }
+    if (getAttr(el, 'aria-readonly') === 'true') return { wait: 'read-only' };
+    focusElement(el);
+    if (deepActiveElement() !== el) return { wait: 'did not take focus' };
+    if (tag === 'input') selectInput(el);
+    else if (tag === 'textarea') selectTextarea(el);
+    else {
+      const range = createRange(doc);
+      selectNodeContents(range, el);
+      const selection = getSelection(window);
+      removeAllRanges(selection);
+      addRange(selection, range);
+    }
+    return { ready: true };
+  }
+
+  /**
+   * spec: {ref?, selector?, point?: [x, y], mode?: 'click' | 'hover' | 'fill'}.
+   * Returns {stale: true} | {notCss: true} (left to Playwright's selector engines) |
+   * {count, target, ready?: [x, y] | true, wait?: reason}. Without a ref or a
+   * selector the target is what is under `point` (count 0).
+   */
+  function aim(spec) {
+    mark();
+    let el = null;
+    let count = 1;
+    if (spec.ref !== null && spec.ref !== undefined) {
+      el = resolve(spec.ref);
+      if (!el) return { stale: true };
+    } else if (spec.selector !== null && spec.selector !== undefined) {
+      let found;
+      try { found = docQSA(doc, spec.selector); } catch (err) { return { notCss: true }; }
+      count = found.length;
+      if (!count) return { count: 0, target: null };
+      el = found[0];
+    } else {
+      const p = spec.point;
+      return { count: 0, target: p ? hit(p[0], p[1]) : null };
+    }
+    const out = { count, target: describe(el) };
+    const mode = spec.mode;
+    const state = mode === 'fill' ? readyToType(el)
+      : mode === 'click' || mode === 'hover' ? readyToPoint(el, mode === 'click') : null;
+    if (state && state.ready) out.ready = state.ready;
+    else if (state) out.wait = state.wait;
+    return out;
+  }

@@ -1,0 +1,26 @@
+// install.js: freezes the agent object and defines it under window[AGENT_KEY]. Last:
+// relies on AGENT_KEY (prelude) and the methods of snapshot, reading, aim and changes.
+
+  // ---------------------------------------------------------------------------------
+  // Install
+  // ---------------------------------------------------------------------------------
+  const agent = freeze({
+    version: 1,
+    snapshot,
+    resolve,
+    refFor,
+    describe,
+    find,
+    textSearch,
+    mark,
+    changes,
+    count,
+    hit,
+    aim,
+  });
+  defineProperty(window, AGENT_KEY, {
+    value: agent,
+    enumerable: false,
+    writable: false,
+    configurable: false,
+  });

@@ -1,0 +1,313 @@
+"""Page-level tools of the chromium engine: navigation, screenshots, viewport, eval, waits.
+
+Screenshots go through the session's raw CDP flat session (``Page.captureScreenshot``
+with a clip and a scale), which lets one call cap the longest side of any capture so no
+result exceeds what agent hosts accept, without decoding and re-encoding the image.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+from typing import Any
+
+import trio
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from ...actor import Later
+from ...cdp import CdpFailure
+from ...errors import ToolError
+from ...tooling import Args, AtMostOne, Check, ExactlyOne, Excludes, Param, Reply, session_tool
+from ...workspace import resolve_in_workspace
+from ..params import ELEMENT, TIMEOUT_MS
+from .pageagent import AGENT_KEY
+from .session import ChromiumSession, first_line
+from .target import resolve_target
+
+__all__ = ["TOOLS", "eval_js", "go_back", "go_forward", "navigate", "screenshot", "set_viewport", "wait_for"]
+
+_SCHEMES = ("http://", "https://", "file://", "about:", "data:")
+NAVIGATION, READ, ACTION = "navigation", "read", "action"
+
+
+async def _title(session: ChromiumSession) -> str:
+    """The new document's title, as the browser process holds it.
+
+    ``Page.getNavigationHistory`` is answered by the browser process from the current
+    history entry, whose title the page keeps up to date (``document.title``, empty
+    when the page sets none). Asking the page itself means waiting behind the first
+    rendering of the new document (about 10 ms on a 2-core host for a page of 200
+    links), and Playwright's ``page.title()`` first builds a utility world in it
+    (about 20 ms).
+    """
+    try:
+        history = await session.cdp.send("Page.getNavigationHistory")
+        title = history["entries"][history["currentIndex"]].get("title")
+    except (CdpFailure, KeyError, IndexError, TypeError):  # the tab is closing: ask Playwright
+        return await session.pw(session.page.title)
+    return title if isinstance(title, str) else ""
+
+
+async def _navigation_result(session: ChromiumSession, action: str, from_url: str,
+                             response: Any, started: float, console_seq: int) -> Reply:
+    page = session.page
+    return Reply.of(
+        action=action,
+        navigation={"changed": page.url != from_url, "from": from_url, "to": page.url},
+        status=None if response is None else response.status,
+        title=await _title(session),
+        console=session.console.since(console_seq, errors_only=True),
+        settled={"by": "load-state", "totalMs": round((time.perf_counter() - started) * 1000, 1)},
+        warnings=[],
+    )
+
+
+def _url_of(args: Args) -> str:
+    """The URL to load: a bare host gets ``https://``; another scheme is refused."""
+    url = str(args["url"])
+    if not url.startswith(_SCHEMES):
+        if "://" in url:
+            raise ToolError("bad-arg", f"unsupported URL scheme in {url!r}", field="url")
+        url = "https://" + url
+    return url
+
+
+def _check_url(args: Args) -> None:
+    _url_of(args)
+
+
+@session_tool(
+    "navigate", NAVIGATION, "Load a URL in the session's page and wait for it.",
+    params=(Param("url", "string", "Absolute URL (https:// is assumed without a scheme).", required=True),
+            Param("waitUntil", "string", "Load state to wait for.", default="load",
+                  enum=("load", "domcontentloaded", "networkidle", "commit")),
+            Param("timeoutMs", "integer", "Navigation timeout.", default=30_000, minimum=0, maximum=120_000)),
+    rules=(Check(_check_url, "`url` is http(s), file, about or data; a bare host gets https://"),),
+)
+async def navigate(session: ChromiumSession, args: Args) -> Reply:
+    url = _url_of(args)
+    page = session.page
+    from_url = page.url
+    console_seq = session.console.last_seq
+    started = time.perf_counter()
+    try:
+        response = await session.pw(page.goto, url, wait_until=args["waitUntil"],
+                                    timeout=args["timeoutMs"])
+    except PlaywrightTimeout as err:
+        raise ToolError("timeout", f"navigate to {url}: {first_line(err)}") from err
+    except PlaywrightError as err:
+        raise ToolError("navigation-failed", f"navigate to {url}: {first_line(err)}", url=url) from err
+    return await _navigation_result(session, "navigate", from_url, response, started, console_seq)
+
+
+async def _history(session: ChromiumSession, direction: str) -> Reply:
+    page = session.page
+    from_url = page.url
+    console_seq = session.console.last_seq
+    started = time.perf_counter()
+    go = page.go_back if direction == "back" else page.go_forward
+    try:
+        response = await session.pw(go, wait_until="load", timeout=30_000)
+    except PlaywrightTimeout as err:
+        raise ToolError("timeout", f"go {direction}: {first_line(err)}") from err
+    except PlaywrightError as err:
+        raise ToolError("navigation-failed", f"go {direction}: {first_line(err)}") from err
+    result = await _navigation_result(session, f"go_{direction}", from_url, response, started, console_seq)
+    if not result["navigation"]["changed"] and response is None:
+        result.warn(f"there was no page to go {direction} to")
+    return result
+
+
+@session_tool("go_back", NAVIGATION, "Go back in the session's history.")
+async def go_back(session: ChromiumSession, args: Args) -> Reply:
+    return await _history(session, "back")
+
+
+@session_tool("go_forward", NAVIGATION, "Go forward in the session's history.")
+async def go_forward(session: ChromiumSession, args: Args) -> Reply:
+    return await _history(session, "forward")
+
+
+@session_tool(
+    "set_viewport", ACTION, "Resize the session's viewport.",
+    params=(Param("width", "integer", "CSS pixels.", required=True, minimum=100, maximum=7680),
+            Param("height", "integer", "CSS pixels.", required=True, minimum=100, maximum=4320)),
+)
+async def set_viewport(session: ChromiumSession, args: Args) -> Reply:
+    size = {"width": args["width"], "height": args["height"]}
+    await session.pw(session.page.set_viewport_size, size)
+    return Reply.of(viewport=size)
+
+
+# -- screenshots ----------------------------------------------------------------------
+
+
+async def _element_box(session: ChromiumSession, args: Args, reply: Reply) -> dict[str, float]:
+    element = await resolve_target(session, args, reply)
+
+    async def box() -> dict[str, float]:
+        await element.scroll_into_view_if_needed(timeout=10_000)
+        found = await element.bounding_box()
+        if found is None:
+            raise ToolError("not-visible", "the element has no visible box to capture")
+        return found
+
+    return await session.pw(box)
+
+
+@session_tool(
+    "screenshot", READ,
+    "Capture the viewport, the full page, an element or a region as PNG or JPEG, scaled so the longest side "
+    "fits maxDimension.",
+    params=(Param("format", "string", "Image format.", default="png", enum=("png", "jpeg")),
+            Param("quality", "integer", "JPEG quality.", default=80, minimum=1, maximum=100),
+            Param("fullPage", "boolean", "Capture the whole scrollable page.", default=False),
+            *ELEMENT,
+            Param("region", "object", "Viewport rectangle in CSS pixels.",
+                  properties={k: {"type": "number"} for k in ("x", "y", "width", "height")},
+                  required_keys=("x", "y", "width", "height")),
+            Param("maxDimension", "integer", "Longest side in pixels.", default=2000, minimum=16, maximum=8000),
+            Param("path", "string", "Also save under the workspace at this relative path.")),
+    rules=(AtMostOne(("ref", "selector", "region")),
+           Excludes("fullPage", ("ref", "selector", "region"),
+                    "fullPage captures the whole page; drop it to capture a part")),
+)
+async def screenshot(session: ChromiumSession, args: Args) -> Reply:
+    targets = [n for n in ("ref", "selector", "region") if args.get(n) is not None]
+    fmt = args["format"]
+    reply = Reply(warnings=[])
+    metrics = await session.cdp.send("Page.getLayoutMetrics")
+    viewport = metrics["cssVisualViewport"]
+    if args.get("region"):
+        r = args["region"]
+        clip = {"x": r["x"] + viewport["pageX"], "y": r["y"] + viewport["pageY"],
+                "width": r["width"], "height": r["height"]}
+    elif targets:
+        box = await _element_box(session, args, reply)
+        metrics = await session.cdp.send("Page.getLayoutMetrics")
+        viewport = metrics["cssVisualViewport"]
+        clip = {"x": box["x"] + viewport["pageX"], "y": box["y"] + viewport["pageY"],
+                "width": box["width"], "height": box["height"]}
+    elif args["fullPage"]:
+        content = metrics["cssContentSize"]
+        clip = {"x": 0, "y": 0, "width": content["width"], "height": content["height"]}
+    else:
+        clip = {"x": viewport["pageX"], "y": viewport["pageY"],
+                "width": viewport["clientWidth"], "height": viewport["clientHeight"]}
+    if clip["width"] < 1 or clip["height"] < 1:
+        raise ToolError("bad-arg", "the area to capture is empty", field=targets[0] if targets else "region")
+    cap = args["maxDimension"]
+    scale = min(1.0, cap / max(clip["width"], clip["height"]))
+    params: dict[str, Any] = {
+        "format": fmt,
+        "clip": {**clip, "scale": scale},
+        "captureBeyondViewport": bool(args["fullPage"] or targets),
+    }
+    if fmt == "jpeg":
+        params["quality"] = args["quality"]
+    shot = await session.cdp.send("Page.captureScreenshot", params, timeout=60)
+    data = base64.b64decode(shot["data"])
+    width, height = round(clip["width"] * scale), round(clip["height"] * scale)
+    reply.fields.update(format=fmt, width=width, height=height, byteLength=len(data), scale=round(scale, 4))
+    if scale < 1:
+        reply.warn(f"scaled by {scale:.3f} so the longest side fits maxDimension={cap}")
+    if args.get("path"):
+        target = resolve_in_workspace(session.workspace, args["path"])
+        await trio.to_thread.run_sync(_write_file, target, data)
+        reply["path"] = str(target)
+    reply.attach(f"image/{fmt}", data)
+    return reply
+
+
+def _write_file(path: Any, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+# -- eval and waits -------------------------------------------------------------------
+
+
+@session_tool(
+    "eval_js", "eval",
+    "Evaluate JavaScript in the page (an expression or a function source) and return its JSON value.",
+    params=(Param("expr", "string", "Expression or function source.", required=True),
+            Param("returnType", "string", "json returns the value; void discards it.", default="json",
+                  enum=("json", "void")),
+            Param("maxBytes", "integer", "Largest JSON value to return.", default=1_000_000, minimum=1,
+                  maximum=10_000_000)),
+)
+async def eval_js(session: ChromiumSession, args: Args) -> Reply:
+    try:
+        value = await session.pw(session.page.evaluate, args["expr"])
+    except PlaywrightError as err:
+        raise ToolError("eval-error", first_line(err)) from err
+    if args["returnType"] == "void":
+        return Reply.of(value=None)
+    size = len(json.dumps(value, default=str))
+    if size > args["maxBytes"]:
+        raise ToolError("too-large", f"the value is {size} bytes of JSON, above maxBytes={args['maxBytes']}",
+                        sizeBytes=size)
+    return Reply.of(value=value)
+
+
+_CONDITIONS = ("text", "textGone", "selector", "ref", "url")
+
+
+@session_tool(
+    "wait_for", READ, "Wait for text, a selector, a ref or a URL to reach a state.",
+    params=(Param("text", "string", "Visible text to wait for."),
+            Param("textGone", "string", "Text to wait to disappear."),
+            Param("selector", "string", "Selector to wait for."),
+            Param("ref", "string", "Ref to wait for."),
+            Param("url", "string", "URL (glob) to wait for."),
+            Param("state", "string", "State to reach.", default="visible",
+                  enum=("visible", "hidden", "attached", "detached")),
+            TIMEOUT_MS),
+    rules=(ExactlyOne(_CONDITIONS),),
+)
+async def wait_for(session: ChromiumSession, args: Args) -> Later:
+    """Waits run as a task in the session's nursery, so the session keeps serving."""
+    condition = next(n for n in _CONDITIONS if args.get(n) is not None)
+    return Later.of(_wait, session, args, condition)
+
+
+async def _wait(session: ChromiumSession, args: Args, condition: str) -> Reply:
+    page = session.page
+    timeout = args["timeoutMs"]
+    state = args["state"]
+    started = time.perf_counter()
+
+    async def wait() -> None:
+        if condition == "text":
+            await page.get_by_text(args["text"]).first.wait_for(state=state, timeout=timeout)
+        elif condition == "textGone":
+            await page.get_by_text(args["textGone"]).first.wait_for(state="hidden", timeout=timeout)
+        elif condition == "selector":
+            await page.locator(args["selector"]).first.wait_for(state=state, timeout=timeout)
+        elif condition == "url":
+            await page.wait_for_url(args["url"], timeout=timeout)
+        else:
+            await page.wait_for_function(
+                f"([ref, want]) => {{ const a = window[{AGENT_KEY!r}]; const el = a && a.resolve(ref);"
+                " const vis = !!el && a.describe(el).visible;"
+                " return want === 'visible' ? vis : want === 'hidden' ? !vis :"
+                " want === 'attached' ? !!el : !el; }",
+                arg=[args["ref"], state], timeout=timeout,
+            )
+
+    try:
+        await session.pw(wait)
+    except PlaywrightTimeout as err:
+        raise ToolError("timeout", f"waited {timeout} ms for {condition} ({state}): not met") from err
+    except PlaywrightError as err:
+        message = first_line(err)
+        if condition in ("selector", "url") and "has been closed" not in message:
+            raise ToolError("bad-arg", f"wait_for {condition}: {message}", field=condition) from err
+        raise ToolError("page-error", f"wait_for {condition}: {message}") from err
+    return Reply.of(condition=condition, state=state, waitedMs=round((time.perf_counter() - started) * 1000, 1),
+                    url=page.url)
+
+
+TOOLS = [navigate, go_back, go_forward, set_viewport, screenshot, eval_js, wait_for]

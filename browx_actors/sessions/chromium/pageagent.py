@@ -1,0 +1,190 @@
+"""The page agent: the script that gives the server snapshots, refs and lookups.
+
+The page agent (the modules of ``agent/``, joined into one closure by
+:mod:`.agent_source`) runs in the page's main world: installed with ``add_init_script``
+for new documents and with a plain ``evaluate`` for pages that were already loaded. It
+puts one frozen object under the non-enumerable ``window[AGENT_KEY]`` property; this
+module holds its source and builds the small JavaScript snippets and argument dicts
+that call it. It has no Playwright dependency: the callers evaluate what it returns.
+
+Methods of the agent object (all arguments and results are JSON-able, except that
+``resolve`` returns an Element and ``refFor`` / ``describe`` accept one):
+
+- ``snapshot({scope?, maxNodes?, omit?, includeHidden?, urls?})`` ->
+  ``{text, nodeCount, truncated, refCount, title, url}``
+- ``resolve(ref)`` -> Element or null
+- ``refFor(element)`` -> ref
+- ``describe(refOrElement)`` -> ``{ref, role, name, tag, visible, enabled, focused, ...}``
+- ``find({role?, name?, text?, testId?, exact?, limit?, scope?, includeHidden?})`` ->
+  ``{matches: [{ref, role, name, selectorHint}], count}``
+- ``textSearch({query, limit?, caseSensitive?})`` -> ``{matches: [{ref, role, snippet}], count}``
+- ``mark()`` -> ``{marked: true}``; ``changes({limit?})`` ->
+  ``{appeared, removed, truncated, leaving}`` (``leaving``: the url of a cross-document
+  navigation started since the mark and not yet committed, else null)
+- ``count(selector)`` -> int; ``hit(x, y)`` -> ``{ref, role, name}`` or null
+- ``aim({ref?, selector?, point?, mode?})`` -> marks the page, finds an action's target
+  and, for ``mode`` click / hover / fill, readies it for direct input:
+  ``{count, target, ready?, wait?}``, ``{stale: true}`` or ``{notCss: true}``
+
+Errors the agent throws start with a code and a colon (``stale-element: ...``); see
+:data:`AGENT_ERROR_CODES` and :func:`agent_error`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .agent_source import AGENT_KEY, load_agent_source
+
+__all__ = [
+    "AGENT_ERROR_CODES",
+    "AGENT_KEY",
+    "AGENT_METHODS",
+    "AGENT_SOURCE",
+    "agent_error",
+    "call_expression",
+    "call_function",
+    "changes_args",
+    "ensure_call_expression",
+    "find_args",
+    "normalize_ref",
+    "snapshot_args",
+    "text_search_args",
+]
+
+#: The agent's methods, as callable through :func:`call_expression` / :func:`call_function`.
+AGENT_METHODS = frozenset({
+    "snapshot", "resolve", "refFor", "describe", "find", "textSearch",
+    "mark", "changes", "count", "hit", "aim",
+})
+
+#: Codes the agent puts in front of an error message (``"stale-element: ref e5 ..."``).
+AGENT_ERROR_CODES = ("stale-element", "not-found", "bad-selector", "bad-arg", "not-marked")
+
+_REF_RE = re.compile(r"^\s*\[?\s*(?:ref\s*=\s*)?(e\d+)\s*\]?\s*$")
+_ERROR_RE = re.compile(r"\b(" + "|".join(re.escape(c) for c in AGENT_ERROR_CODES) + r"):\s*(.*)")
+
+
+#: The full script (the modules of ``agent/`` joined into one closure), ready for
+#: ``add_init_script`` or ``evaluate``. Evaluating it again on a page that already has
+#: the agent changes nothing (refs survive).
+AGENT_SOURCE: str = load_agent_source()
+
+_AGENT = f"window[{json.dumps(AGENT_KEY)}]"
+
+
+def _check_method(method: str) -> None:
+    if method not in AGENT_METHODS:
+        raise ValueError(f"unknown page agent method {method!r}; known: {sorted(AGENT_METHODS)}")
+
+
+def call_expression(method: str, *args: Any) -> str:
+    """A JS expression calling ``method`` with ``args`` embedded as JSON literals.
+
+    For CDP ``Runtime.evaluate`` (``returnByValue``) or Playwright ``evaluate`` without
+    an argument: ``call_expression("snapshot", {"maxNodes": 50})``.
+    """
+    _check_method(method)
+    literals = ", ".join(json.dumps(arg) for arg in args)
+    return f"{_AGENT}.{method}({literals})"
+
+
+def ensure_call_expression(method: str, *args: Any) -> str:
+    """Like :func:`call_expression`, but installs the agent first when the page lacks it.
+
+    It carries the whole script, so use it for a first call on a page that may not have
+    the init script (an attached browser's existing tab), not for every call.
+    """
+    call = call_expression(method, *args)
+    return f"(() => {{ if (!({json.dumps(AGENT_KEY)} in window)) {{ {AGENT_SOURCE}\n}} return {call}; }})()"
+
+
+def call_function(method: str) -> str:
+    """A JS function ``(arg) => agent.method(arg)`` for ``page.evaluate(fn, arg)``.
+
+    ``resolve`` and ``describe`` pair with ``evaluate_handle`` / element handles:
+    ``page.evaluate_handle(call_function("resolve"), "e5")``.
+    """
+    _check_method(method)
+    if method == "hit":
+        return f"([x, y]) => {_AGENT}.hit(x, y)"
+    if method == "mark":
+        return f"() => {_AGENT}.mark()"
+    return f"(arg) => {_AGENT}.{method}(arg)"
+
+
+def normalize_ref(value: str) -> str | None:
+    """``"e5"``, ``"ref=e5"`` and ``"[ref=e5]"`` -> ``"e5"``; anything else -> None."""
+    match = _REF_RE.match(value)
+    return match.group(1) if match else None
+
+
+def _compact(**fields: Any) -> dict[str, Any]:
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+def snapshot_args(
+    scope: str | None = None,
+    max_nodes: int | None = None,
+    omit: list[str] | tuple[str, ...] | None = None,
+    include_hidden: bool = False,
+    urls: bool | str | None = None,
+) -> dict[str, Any]:
+    """Argument object of ``snapshot``; unset fields take the agent's defaults.
+
+    ``urls`` is ``True`` (always list short link urls), ``False`` (never) or ``"auto"``
+    (the default: listed while the snapshot has at most 50 links).
+    """
+    if max_nodes is not None and max_nodes < 1:
+        raise ValueError("max_nodes must be at least 1")
+    if urls is not None and urls not in (True, False, "auto"):
+        raise ValueError("urls must be True, False or 'auto'")
+    return _compact(
+        scope=scope,
+        maxNodes=max_nodes,
+        omit=list(omit) if omit else None,
+        includeHidden=True if include_hidden else None,
+        urls=urls,
+    )
+
+
+def find_args(
+    role: str | None = None,
+    name: str | None = None,
+    text: str | None = None,
+    test_id: str | None = None,
+    exact: bool = False,
+    limit: int | None = None,
+    scope: str | None = None,
+) -> dict[str, Any]:
+    """Argument object of ``find``; at least one of role, name, text, test_id."""
+    if role is None and name is None and text is None and test_id is None:
+        raise ValueError("find needs at least one of role, name, text, test_id")
+    return _compact(role=role, name=name, text=text, testId=test_id,
+                    exact=True if exact else None, limit=limit, scope=scope)
+
+
+def text_search_args(query: str, limit: int | None = None, case_sensitive: bool = False) -> dict[str, Any]:
+    """Argument object of ``textSearch``."""
+    if not query.strip():
+        raise ValueError("query must not be blank")
+    return _compact(query=query, limit=limit, caseSensitive=True if case_sensitive else None)
+
+
+def changes_args(limit: int | None = None) -> dict[str, Any]:
+    """Argument object of ``changes``."""
+    return _compact(limit=limit)
+
+
+def agent_error(message: str) -> tuple[str, str] | None:
+    """``(code, detail)`` of an error the agent threw, found in a driver's message.
+
+    Playwright reports a page exception as ``"Error: stale-element: ref e5 ..."`` plus a
+    stack; the first code found wins and the detail stops at the end of its line.
+    """
+    match = _ERROR_RE.search(message)
+    if not match:
+        return None
+    return match.group(1), match.group(2).strip()

@@ -1,0 +1,221 @@
+"""Reading tools of the chromium engine: snapshot, find, text_search and verify_*.
+
+All of them ask the page agent (``agent/``), which keeps refs stable for as long as
+their elements live. Verification tools answer ``ok: false`` with code
+``verification-failed`` and the expected and actual values when the page disagrees,
+because an assertion that fails is what the agent needs to notice.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from ...errors import ToolError
+from ...tooling import Args, AtLeastOne, AtMostOne, Param, Reply, session_tool
+from ..params import ELEMENT, ONE_ELEMENT
+from .pageagent import AGENT_KEY, agent_error
+from .session import ChromiumSession, PageScriptError, first_line
+
+__all__ = ["TOOLS", "find", "snapshot", "text_search", "verify_attribute", "verify_count", "verify_text",
+           "verify_value", "verify_visible"]
+
+READ = "read"
+LIMIT = Param("limit", "integer", "Most matches to return.", default=20, minimum=1, maximum=500)
+
+
+#: Agent error codes as the agent sees them, mapped to the codes tools answer with.
+_AGENT_CODES = {"not-found": "target-not-found", "bad-selector": "bad-arg", "bad-arg": "bad-arg"}
+
+
+async def _agent(session: ChromiumSession, method: str, arg: Any) -> Any:
+    """The agent call, with the codes it throws (``stale-element: ...``) as ToolErrors."""
+    try:
+        return await session.agent(method, arg)
+    except (PlaywrightError, PageScriptError) as err:
+        found = agent_error(str(err))
+        if found is None:
+            raise ToolError("page-error", first_line(err)) from err
+        code, detail = found
+        raise ToolError(_AGENT_CODES.get(code, code), detail) from err
+
+
+@session_tool(
+    "snapshot", READ,
+    "Accessibility snapshot as compact indented text: role \"name\" [ref=eN] [states]. Refs stay stable while "
+    "their element lives.",
+    params=(Param("scope", "string", "Ref or selector of a subtree to snapshot."),
+            Param("maxNodes", "integer", "Stop after this many lines.", default=2000, minimum=1, maximum=20_000),
+            Param("omit", "array", "Roles to leave out (their children stay).", items="string")),
+)
+async def snapshot(session: ChromiumSession, args: Args) -> Reply:
+    result = await _agent(session, "snapshot", {
+        "scope": args.get("scope"),
+        "maxNodes": args["maxNodes"],
+        "omit": args.get("omit") or [],
+    })
+    return Reply.of(url=result["url"], title=result["title"], snapshot=result["text"],
+                    nodeCount=result["nodeCount"], truncated=result["truncated"])
+
+
+_FIND_KEYS = ("role", "name", "text", "testId")
+
+
+@session_tool(
+    "find", READ, "Find elements by role, accessible name, text or test id; returns refs and reusable selector hints.",
+    params=(Param("role", "string", "ARIA role, e.g. button."),
+            Param("name", "string", "Accessible name (substring unless exact)."),
+            Param("text", "string", "Visible text (substring unless exact)."),
+            Param("testId", "string", "data-testid value."),
+            Param("exact", "boolean", "Match name/text exactly.", default=False),
+            Param("scope", "string", "Ref or selector to search under."),
+            LIMIT),
+    rules=(AtLeastOne(_FIND_KEYS),),
+)
+async def find(session: ChromiumSession, args: Args) -> Reply:
+    query = {k: args[k] for k in _FIND_KEYS if args.get(k) is not None}
+    result = await _agent(session, "find", {**query, "exact": args["exact"], "limit": args["limit"],
+                                            "scope": args.get("scope")})
+    return Reply.of(matches=result["matches"], count=result["count"],
+                    truncated=result["count"] > len(result["matches"]))
+
+
+@session_tool(
+    "text_search", READ, "Search the page's visible text; each match names the ref of its nearest element.",
+    params=(Param("query", "string", "Text to look for.", required=True),
+            Param("caseSensitive", "boolean", "Match case.", default=False),
+            LIMIT),
+)
+async def text_search(session: ChromiumSession, args: Args) -> Reply:
+    result = await _agent(session, "textSearch", {"query": args["query"], "limit": args["limit"],
+                                                  "caseSensitive": args["caseSensitive"]})
+    return Reply.of(matches=result["matches"], count=result["count"],
+                    truncated=result["count"] > len(result["matches"]))
+
+
+# -- verification ---------------------------------------------------------------------
+
+
+def _verdict(check: str, passed: bool, expected: Any, actual: Any, **extra: Any) -> Reply:
+    if passed:
+        return Reply.of(check=check, passed=True, expected=expected, actual=actual, **extra)
+    raise ToolError(
+        "verification-failed",
+        # JSON quoting, not repr: the masking of secrets knows JSON's escaped form.
+        f"{check}: expected {json.dumps(expected, ensure_ascii=False)}, "
+        f"found {json.dumps(actual, ensure_ascii=False)}",
+        check=check, passed=False, expected=expected, actual=actual, **extra,
+    )
+
+
+def _one_target(args: Args) -> dict[str, Any]:
+    """The ref or selector the rules let through (exactly one)."""
+    name = "ref" if args.get("ref") is not None else "selector"
+    return {name: args[name]}
+
+
+async def _describe(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any] | None:
+    """The target's state, or None when a selector matches nothing."""
+    target = _one_target(args)
+    if "ref" in target:
+        state = await _agent(session, "describe", target["ref"])
+        if state is None:
+            raise ToolError("stale-element", f"ref {target['ref']} no longer points at a live element",
+                            ref=target["ref"])
+        return state
+
+    async def by_selector() -> dict[str, Any] | None:
+        locator = session.page.locator(target["selector"])
+        if await locator.count() == 0:
+            return None
+        return await locator.first.evaluate(f"el => window[{AGENT_KEY!r}].describe(el)")
+
+    try:
+        return await session.pw(by_selector)
+    except PlaywrightError as err:
+        raise ToolError("bad-arg", f"selector: {first_line(err)}", field="selector") from err
+
+
+@session_tool("verify_visible", READ, "Check that an element is visible.", params=ELEMENT, rules=(ONE_ELEMENT,))
+async def verify_visible(session: ChromiumSession, args: Args) -> Reply:
+    state = await _describe(session, args)
+    visible = bool(state and state["visible"])
+    return _verdict("visible", visible, True, visible, element=state)
+
+
+@session_tool(
+    "verify_text", READ, "Check that text is on the page, or in an element.",
+    params=(Param("text", "string", "Expected text.", required=True), *ELEMENT,
+            Param("exact", "boolean", "Element text equals it exactly.", default=False)),
+    rules=(AtMostOne(("ref", "selector")),),
+)
+async def verify_text(session: ChromiumSession, args: Args) -> Reply:
+    text = args["text"]
+    if args.get("ref") is None and args.get("selector") is None:
+        found = await _agent(session, "textSearch", {"query": text, "limit": 1, "caseSensitive": True})
+        return _verdict("text", found["count"] > 0, text, f"{found['count']} matches on the page",
+                        matches=found["matches"])
+    state = await _describe(session, args)
+    actual = (state or {}).get("text") or ""
+    passed = actual == text if args["exact"] else text in actual
+    return _verdict("text", passed, text, actual)
+
+
+@session_tool(
+    "verify_value", READ, "Check a form field's current value.",
+    params=(*ELEMENT, Param("value", "string", "Expected value.", required=True)),
+    rules=(ONE_ELEMENT,),
+)
+async def verify_value(session: ChromiumSession, args: Args) -> Reply:
+    state = await _describe(session, args)
+    if state is None:
+        raise ToolError("target-not-found", "no element matches the selector")
+    actual = state.get("value")
+    return _verdict("value", actual == args["value"], args["value"], actual)
+
+
+@session_tool(
+    "verify_attribute", READ, "Check an element attribute.",
+    params=(*ELEMENT, Param("name", "string", "Attribute name.", required=True),
+            Param("value", "string", "Expected value.", required=True)),
+    rules=(ONE_ELEMENT,),
+)
+async def verify_attribute(session: ChromiumSession, args: Args) -> Reply:
+    target = _one_target(args)
+    name = args["name"]
+
+    async def read() -> str | None:
+        page = session.page
+        if "ref" in target:
+            handle = await page.evaluate_handle(f"r => window[{AGENT_KEY!r}].resolve(r)", target["ref"])
+            element = handle.as_element()
+            if element is None:
+                raise ToolError("stale-element", f"ref {target['ref']} no longer points at a live element",
+                                ref=target["ref"])
+        else:
+            locator = page.locator(target["selector"])
+            if await locator.count() == 0:
+                raise ToolError("target-not-found", f"no element matches selector {target['selector']!r}")
+            element = await locator.first.element_handle()
+        return await element.get_attribute(name)
+
+    actual = await session.pw(read)
+    return _verdict(f"attribute {name}", actual == args["value"], args["value"], actual)
+
+
+@session_tool(
+    "verify_count", READ, "Check how many elements match a selector.",
+    params=(Param("selector", "string", "Selector to count.", required=True),
+            Param("count", "integer", "Expected count.", required=True, minimum=0)),
+)
+async def verify_count(session: ChromiumSession, args: Args) -> Reply:
+    try:
+        actual = await session.pw(session.page.locator(args["selector"]).count)
+    except PlaywrightError as err:
+        raise ToolError("bad-arg", f"selector: {first_line(err)}", field="selector") from err
+    return _verdict("count", actual == args["count"], args["count"], actual)
+
+
+TOOLS = [snapshot, find, text_search, verify_visible, verify_text, verify_value, verify_attribute, verify_count]

@@ -1,0 +1,30 @@
+"""The messages every engine's session actor answers.
+
+A session actor (chromium, android-app, ios-app) owns its engine's resources and is
+reached only through its mailbox. The runtime sends it :class:`SessionCall` for every
+session tool (ordered per session, in parallel across sessions) and :class:`Describe`
+when someone lists sessions; nothing reads a session's state from outside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import attrs
+
+__all__ = ["Describe", "SessionCall"]
+
+
+@attrs.frozen
+class SessionCall:
+    """Run ``fn(session, args)`` inside the session actor; ``tool`` names it in errors."""
+
+    tool: str
+    fn: Callable[[Any, dict[str, Any]], Awaitable[Any]]
+    args: dict[str, Any]
+
+
+@attrs.frozen
+class Describe:
+    """What the session is: ``{id, engine, url, ...}``, answered by the actor itself."""

@@ -1,0 +1,77 @@
+"""What a handler may use: the runtime context and the session context.
+
+Handlers are typed against these protocols, not against the runtime or an actor, so a
+tool module depends on what it uses and nothing else: the runtime is built above the
+tools (``browx_actors/runtime.py``), the tools below it, and neither imports the other.
+
+A session tool's handler gets its engine's session actor (``ChromiumSession``,
+``AndroidSession``...), which satisfies :class:`SessionContext`; a runtime tool's
+handler gets the :class:`RuntimeContext`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .gates import Gates
+
+if TYPE_CHECKING:
+    from ..actor import ActorRef
+    from ..config import RuntimeConfig
+    from ..secrets import SecretBook
+
+__all__ = ["RuntimeContext", "SessionContext", "SessionFn"]
+
+#: A function run inside a session actor: ``fn(session, args)``.
+SessionFn = Callable[[Any, dict[str, Any]], Awaitable[Any]]
+
+
+class SessionContext(Protocol):
+    """The part of a session actor every engine has."""
+
+    session_id: str
+    engine: str
+    workspace: Path
+
+    def refusal(self, tool: str) -> str | None:
+        """Why this engine refuses ``tool``, naming the missing primitive (None: no reason known)."""
+
+
+class RuntimeContext(Protocol):
+    """What runtime tools reach: sessions, secrets, gates, status, the tree's children."""
+
+    @property
+    def config(self) -> RuntimeConfig: ...
+
+    @property
+    def gates(self) -> Gates: ...
+
+    @property
+    def secrets(self) -> SecretBook: ...
+
+    async def open_session(self, session_id: str, engine: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Start a session; what it started with (``session``, ``engine``, ...)."""
+
+    async def close_session(self, session_id: str) -> bool:
+        """Close a session; False when none by that id was open."""
+
+    async def session_ids(self) -> list[str]:
+        """Ids of the open sessions, in the order they opened."""
+
+    async def describe_sessions(self) -> list[dict[str, Any]]:
+        """Each open session's own description (engine, url...)."""
+
+    async def call_session(self, session_id: str, name: str, fn: SessionFn, args: dict[str, Any], *,
+                           timeout: float) -> Any:
+        """Run ``fn(session, args)`` inside the session's actor (``default`` opens on first use)."""
+
+    async def status(self) -> dict[str, Any]:
+        """The supervision tree as ``runtime_status`` shows it."""
+
+    def recorder_ref(self) -> ActorRef:
+        """The diagnostics recorder."""
+
+    def operator_ref(self) -> ActorRef | None:
+        """The operator channel, when its capability is on."""

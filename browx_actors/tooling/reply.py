@@ -1,0 +1,65 @@
+"""What a tool answers: the fields of its envelope, its warnings and its images.
+
+A handler builds one :class:`Reply` and hands it (or the helpers it calls) what they
+have to add: a warning, an image. The dispatch turns it into the envelope
+``{"ok": true, **fields, "warnings": [...]}`` and the images that ride beside it over
+MCP. A failure is not a Reply: it is a raised :class:`~browx_actors.errors.ToolError`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+__all__ = ["Image", "Reply", "ToolOutput"]
+
+
+@attrs.frozen
+class Image:
+    mime: str
+    data: bytes = attrs.field(repr=lambda data: f"<{len(data)} bytes>")
+
+
+@attrs.define
+class Reply:
+    """``fields`` go into the envelope as they are. ``warnings`` is None for a tool
+    that never warns (the envelope then has no ``warnings`` key) and a list for one
+    whose results always carry it, even empty."""
+
+    fields: dict[str, Any] = attrs.field(factory=dict)
+    warnings: list[str] | None = None
+    images: list[Image] = attrs.field(factory=list)
+
+    @classmethod
+    def of(cls, *, warnings: list[str] | None = None, **fields: Any) -> Reply:
+        return cls(fields, None if warnings is None else list(warnings))
+
+    def warn(self, text: str) -> None:
+        if self.warnings is None:
+            self.warnings = []
+        self.warnings.append(text)
+
+    def attach(self, mime: str, data: bytes) -> None:
+        self.images.append(Image(mime, data))
+
+    def __getitem__(self, key: str) -> Any:
+        return self.fields[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.fields[key] = value
+
+    def envelope(self) -> dict[str, Any]:
+        out = {"ok": True, **self.fields}
+        if self.warnings is not None:
+            out["warnings"] = list(self.warnings)
+        return out
+
+
+@attrs.frozen
+class ToolOutput:
+    """What the dispatch answers for one call: the envelope plus any images, as the
+    MCP layer sends them (``(mime_type, raw bytes)`` pairs after the text)."""
+
+    envelope: dict[str, Any]
+    images: tuple[tuple[str, bytes], ...] = ()
