@@ -18,7 +18,11 @@ while its model reads the last answer; the steps are still timed alone. It shows
 work the server does between calls (Playwright's selector warm-up after a navigation)
 is worth to a real agent, where back-to-back calls would charge it to the next step.
 
-Run: ``python -m benchmarks.mcp_latency [--think MS]``.
+``--against DIR`` measures a third server in the same run: the same default configuration
+from another checkout (``git worktree add /tmp/before <commit>``), so a change is read as
+before and after, each against the same bare baseline.
+
+Run: ``python -m benchmarks.mcp_latency [--think MS] [--against DIR]``.
 """
 
 from __future__ import annotations
@@ -88,10 +92,13 @@ async def _bare(ws_url: str, url: str, think_s: float) -> dict[str, list[float]]
     return times
 
 
-def _server(ws_url: str, action_input: str) -> StdioServerParameters:
+def _server(ws_url: str, action_input: str, tree: Path | None = None) -> StdioServerParameters:
     env = {**os.environ, "BROWX_ATTACH_CDP": ws_url, "BROWX_WORKSPACE": tempfile.mkdtemp(),
            "BROWX_ACTION_INPUT": action_input}
-    return StdioServerParameters(command=sys.executable, args=["-m", "browx_actors", "serve"], env=env)
+    if tree is not None:  # that checkout's package first on the path
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(tree), env.get("PYTHONPATH")) if p)
+    return StdioServerParameters(command=sys.executable, args=["-m", "browx_actors", "serve"], env=env,
+                                 cwd=str(tree) if tree is not None else None)
 
 
 async def _round(client: Client, url: str, i: int, think_s: float, times: dict[str, list[float]]) -> dict:
@@ -118,15 +125,17 @@ async def _round(client: Client, url: str, i: int, think_s: float, times: dict[s
     return snapshot
 
 
-async def _through_mcp(ws_url: str, url: str, think_s: float) -> tuple[dict[str, dict[str, list[float]]], dict]:
-    """Both server configurations, one server at a time (two servers on one browser
-    slow each other's navigations), in blocks of half the rounds in the order A B B A,
-    so neither gains from the browser and host warming up under the other."""
-    modes = ("auto", "playwright")
+async def _through_mcp(ws_url: str, url: str, think_s: float,
+                       against: Path | None) -> tuple[dict[str, dict[str, list[float]]], dict]:
+    """Every server configuration, one server at a time (two servers on one browser
+    slow each other's navigations), in blocks of half the rounds in the order
+    A B (C) (C) B A, so none gains from the browser and host warming up under another."""
+    modes = ("auto", "playwright") + (("against",) if against is not None else ())
     times = {mode: {k: [] for k in TARGETS_MS} for mode in modes}
     last_snapshot: dict = {}
     for mode in (*modes, *modes[::-1]):
-        async with Client(_server(ws_url, mode)) as client:
+        params = _server(ws_url, "auto", against) if mode == "against" else _server(ws_url, mode)
+        async with Client(params) as client:
             await client.call_tool("open_session", {"session": "bench"})
             for i in range(ROUNDS // 2 + 3):
                 snapshot = await _round(client, url, i, think_s, times[mode])
@@ -139,7 +148,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--think", type=float, default=0.0, metavar="MS",
                         help="pause before every step, on both sides (default 0: back to back)")
-    think_s = parser.parse_args().think / 1000
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="also measure the server of another checkout (before and after, one run)")
+    options = parser.parse_args()
+    think_s, against = options.think / 1000, options.against
     with tempfile.TemporaryDirectory() as tmp, serve_directory(Path(tmp)) as base:
         _write_page(Path(tmp))
         url = f"{base}/links.html"
@@ -147,10 +159,11 @@ def main() -> int:
         async def launch_and_measure() -> tuple[dict, dict, dict, dict]:
             async with launch_chromium() as chromium:
                 bare = await trio.to_thread.run_sync(asyncio.run, _bare(chromium.ws_url, url, think_s))
-                measured, snapshot = await _through_mcp(chromium.ws_url, url, think_s)
-                return bare, measured["auto"], measured["playwright"], snapshot
+                measured, snapshot = await _through_mcp(chromium.ws_url, url, think_s, against)
+                return bare, measured, snapshot
 
-        bare, mcp, via_playwright, snapshot = trio.run(launch_and_measure)
+        bare, measured, snapshot = trio.run(launch_and_measure)
+    mcp, via_playwright = measured["auto"], measured["playwright"]
 
     text = snapshot["snapshot"]
     links = text.count("link \"Item number")
@@ -166,6 +179,15 @@ def main() -> int:
         mark = "ok" if m_med <= target else "over"
         print(f"| {step} | {m_med:.1f} ({m_p95:.1f}) | {p_med:.1f} ({p_p95:.1f}) | {b_med:.1f} ({b_p95:.1f}) | "
               f"{m_med / b_med:.2f}x | {target} ({mark}) |")
+    if against is not None:
+        before = measured["against"]
+        print(f"\nBefore and after, the default configuration of each (before: {against}):\n")
+        print("| step | before median (p95) ms | after median (p95) ms | after / before |")
+        print("| --- | --- | --- | --- |")
+        for step in TARGETS_MS:
+            a_med, a_p95 = _summary(mcp[step])
+            o_med, o_p95 = _summary(before[step])
+            print(f"| {step} | {o_med:.1f} ({o_p95:.1f}) | {a_med:.1f} ({a_p95:.1f}) | {a_med / o_med:.2f} |")
     print(f"\nsnapshot: {len(text)} characters (target <= {SNAPSHOT_CHAR_TARGET}), "
           f"{links} of 200 links reffed, {text.count('[ref=')} refs in all")
     return 0

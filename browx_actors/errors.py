@@ -131,6 +131,28 @@ CODES: dict[str, Code] = _table(
     ("unknown-capture", _MISSING, "`canvas_diff` by a capture id this session never issued"),
     ("capture-evicted", _MISSING, "`canvas_diff` by a capture id that was evicted from the bounded cache"),
     ("size-mismatch", _BAD, "`canvas_diff` of two images of different sizes"),
+    # -- native engines and devices ---------------------------------------------------
+    ("ambiguous-target", _BAD, "a native ref or selector matches more than one element, so nothing was done; "
+     "`count` says how many: narrow it (a testID is unique by design)"),
+    ("native-hierarchy-not-idle", _TIMEOUT, "uiautomator dump could not get an idle window (an animation or an "
+     "indeterminate spinner keeps it busy); wait for the screen to settle and retry"),
+    ("native-pinch-needs-multitouch-driver", _BAD, "`gesture_pinch` on android-app: adb has no two-finger "
+     "primitive, and real multi-touch needs a device-side UiAutomator2 server, which is not shipped"),
+    ("device-ambiguous", _BAD, "several devices fit and none was named: set the engine's device variable "
+     "(BROWX_ANDROID_APP_SERIAL, BROWX_IOS_DEVICE) to one of `candidates`"),
+    ("device-leased", _BAD, "the device is leased by another session (`holder` names it): one UiAutomator or "
+     "WebDriverAgent owner per device"),
+    ("install-failed", _INTERNAL, "`app_install` failed; the message is the platform tool's own reason"),
+    ("adb-failed", _INTERNAL, "an adb command failed; the message is adb's own output and `exitCode` its status"),
+    ("simctl-failed", _INTERNAL, "`xcrun simctl` failed or printed what it never prints; the message is simctl's "
+     "own and `exitCode` its exit status"),
+    ("wda-unreachable", _INTERNAL, "nothing answers at BROWX_IOS_WDA_URL: build and run WebDriverAgent for the "
+     "simulator and point BROWX_IOS_WDA_URL at it"),
+    ("wda-error", _INTERNAL, "WebDriverAgent refused the command, or answered something that is not its JSON; "
+     "`wdaError` is WDA's own error name and the message is WDA's"),
+    # -- the visual tree --------------------------------------------------------------
+    ("stale_node_reference", _MISSING, "the node reference is from an older capture of this source; query again "
+     "(`refreshWith` names the tool)"),
 )
 
 #: The server's own codes, as listed above: what the reference documents. Codes that

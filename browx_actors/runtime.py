@@ -36,7 +36,7 @@ from .sessions.chromium.driver import PlaywrightDriver
 from .sessions.chromium.pool import BrowserPool, PoolConfig, PoolStatus
 from .sessions.chromium.session import BrowserLost, ChromiumSession, SessionOptions
 from .sessions.contract import Describe, SessionCall
-from .supervisor import (
+from .supervision import (
     ChildGone,
     ChildInfo,
     ChildSpec,
@@ -46,10 +46,10 @@ from .supervisor import (
     Restart,
     StartChild,
     Strategy,
-    Supervisor,
     TerminateChild,
     WhichChildren,
 )
+from .supervisor import Supervisor
 from .tooling import Gates, ToolOutput
 from .tooling.context import SessionFn
 from .tooling.tool import SESSION_CALL_TIMEOUT

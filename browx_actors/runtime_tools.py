@@ -1,4 +1,4 @@
-"""The tools about the runtime itself: opening, listing and closing sessions, and status.
+"""The tools about the runtime itself: sessions, registered secrets, and status.
 
 Runtime tools: their handlers get the :class:`~browx_actors.tooling.context.RuntimeContext`
 and run in the dispatching task. What they need of the tree (starting a session actor,
@@ -60,6 +60,19 @@ async def list_sessions(runtime: RuntimeContext, args: Args) -> Reply:
 
 
 @runtime_tool(
+    "register_secret", "secrets",
+    "Register a secret for a session. Type <NAME> wherever the value is needed; every result shows "
+    "<NAME> instead of the value.",
+    params=(Param("name", "string", "Alias name: A-Z, 0-9 and _.", required=True, secrets="keep"),
+            Param("value", "string", "The secret value.", required=True, secrets="keep"),
+            Param("session", "string", "Session id.", default="default")),
+)
+async def register_secret(runtime: RuntimeContext, args: Args) -> Reply:
+    runtime.secrets.register(args["session"], args["name"], args["value"])
+    return Reply.of(name=args["name"], alias=f"<{args['name']}>", session=args["session"])
+
+
+@runtime_tool(
     "runtime_status", "read",
     "The supervision tree (every child of the root in start order, with what it knows: recorder counts, operator "
     "link, browser, sessions, and every actor's mailbox statistics), restarts, recent events.",
@@ -68,4 +81,4 @@ async def runtime_status(runtime: RuntimeContext, args: Args) -> Reply:
     return Reply.of(**await runtime.status())
 
 
-TOOLS = [open_session, close_session, list_sessions, runtime_status]
+TOOLS = [open_session, close_session, list_sessions, register_secret, runtime_status]

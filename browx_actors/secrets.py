@@ -19,17 +19,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .errors import ToolError
-from .tooling import Param, Reply, runtime_tool
-from .tooling.context import RuntimeContext
 
 __all__ = [
     "SECRET_NAME",
-    "TOOLS",
     "SecretBook",
     "Secrets",
     "check_secret",
     "mask_deep",
-    "register_secret",
     "substitute_deep",
 ]
 
@@ -164,19 +160,3 @@ class SecretBook:
 
     def forget(self, session_id: str) -> None:
         self._by_session.pop(session_id, None)
-
-
-@runtime_tool(
-    "register_secret", "secrets",
-    "Register a secret for a session. Type <NAME> wherever the value is needed; every result shows "
-    "<NAME> instead of the value.",
-    params=(Param("name", "string", "Alias name: A-Z, 0-9 and _.", required=True, secrets="keep"),
-            Param("value", "string", "The secret value.", required=True, secrets="keep"),
-            Param("session", "string", "Session id.", default="default")),
-)
-async def register_secret(runtime: RuntimeContext, args: dict[str, Any]) -> Reply:
-    runtime.secrets.register(args["session"], args["name"], args["value"])
-    return Reply.of(name=args["name"], alias=f"<{args['name']}>", session=args["session"])
-
-
-TOOLS = [register_secret]

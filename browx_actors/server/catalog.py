@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .. import runtime_tools, secrets
+from .. import runtime_tools
 from ..canvas import tools as canvas
 from ..human import tools as human
 from ..recorder import tools as diagnostics
@@ -37,9 +37,7 @@ def assemble(tools: Iterable[Tool], implementations: Iterable[Implementation] = 
 
 def all_tools() -> list[Tool]:
     return assemble([
-        *runtime_tools.TOOLS[:3],
-        *secrets.TOOLS,
-        runtime_tools.runtime_status,
+        *runtime_tools.TOOLS,
         *chromium.TOOLS,
         *diagnostics.TOOLS,
         *canvas.TOOLS,

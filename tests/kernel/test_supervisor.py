@@ -16,18 +16,18 @@ import trio.testing
 
 from browx_actors.actor import Actor, ActorCrashed, ActorRef, ActorStopped, Later
 from browx_actors.errors import ToolError
-from browx_actors.supervisor import (
+from browx_actors.supervision import (
     ChildInfo,
     ChildSpec,
     EventLog,
     Restart,
     StartChild,
     Strategy,
-    Supervisor,
     SupervisorEscalation,
     TerminateChild,
     WhichChildren,
 )
+from browx_actors.supervisor import Supervisor
 
 # -- a small test child ---------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from ...actor import Actor
 from ...cdp.connection import CdpConnection, open_cdp_connection
 from ...cdp.launcher import launch_chromium, resolve_attach_endpoint
 from ...errors import ToolError
-from ...supervisor import EventLog
+from ...supervision import EventLog
 from .driver import PlaywrightDriver
 
 __all__ = ["AcquireBrowser", "Browser", "BrowserPool", "PoolConfig", "PoolStatus", "describe_exit"]
