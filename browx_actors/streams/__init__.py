@@ -1,0 +1,17 @@
+"""Live view: page frames to the host daemon on the operator socket, with acks and step-down.
+
+The pure core, free of Trio and CDP so every size, clamp, window and timeout of the
+spec is tested on its own and the stream actor stays thin:
+
+* :mod:`.request`: a daemon's ``view.start`` (and ``view.stop``, ``frame.ack``) parsed
+  into values, with the spec's defaults and clamps; the ``view.started``,
+  ``view.stopped`` and ``error`` lines that answer them.
+* :mod:`.framing`: one JPEG (as bytes, or as the base64 CDP hands over) into
+  ``frame`` lines of parts that each fit the socket's 64 KiB line and decode alone;
+  the JPEG's own size from its SOFn marker; and the daemon's way back, parts into
+  frames.
+* :mod:`.stepdown`: one stream's flow control (one frame in flight, pacing, lost
+  frames, stalls) and its step-down level table, driven by explicit times.
+
+The reference host daemon that consumes these lines is :mod:`browx_actors.daemon`.
+"""
