@@ -1,0 +1,224 @@
+"""``uiautomator dump`` output -> a :class:`NativeNode` tree.
+
+The dump is one line of XML, ``<hierarchy rotation="0"><node .../></hierarchy>``, each
+``node`` with the attributes AOSP's dumper writes (``index text resource-id class package
+content-desc checkable checked clickable enabled focusable focused scrollable
+long-clickable password selected bounds``, sometimes ``NAF`` first and ``hint`` on newer
+releases). Invisible views are never dumped. Around the XML the command prints status
+text: ``exec-out uiautomator dump /dev/tty`` ends with ``UI hierchary dumped to:
+/dev/tty`` (sic) and some builds print a line before ``<?xml``, so the XML is cut out of
+whatever surrounds it. It is parsed with expat, not patterns: a dump is real XML, with
+entities in texts.
+
+The tree: the ``hierarchy`` element is the root (role ``generic``, tag ``hierarchy``) and
+each window a child, so a path is always root-relative child positions. A node's raw
+class is kept on ``tag``; ``role`` comes from :data:`CLASS_ROLES` by the class's simple
+name (``android.widget.Button`` -> ``Button``; the part after ``$`` for nested classes),
+then from :data:`SUFFIX_ROLES` (so ``AppCompatButton`` and React Native's ``ReactTextView``
+map as their base classes do), else ``generic``. A checkable plain view is a checkbox.
+``content-desc`` is the name, ``text`` the text; an editable field's text is also its
+value (Android reports the hint as the text of an empty field, which is the iOS rule too:
+a placeholder rides on the value when there is none). ``NAF`` (not accessibility
+friendly) marks nodes without text or label; NativeNode has no field for it and it adds
+nothing the empty name does not say.
+
+Test ids: ``resource-id`` is kept exactly as reported. React Native (0.65+) reports a
+``testID`` raw (``checkout-submit``) and native views report ``pkg:id/name``; a testID
+selector for ``name`` matches both, by the rule in
+:func:`browx_actors.sessions.native.selectors.matches_test_id`, so ``~submit`` finds
+``com.example.shop:id/submit`` without the engine rewriting ids.
+
+When the window never goes idle (an animation, an indeterminate spinner: a React Native
+splash screen does exactly this) the dump prints ``ERROR: could not get idle state.`` or
+``ERROR: null root node returned by UiTestAutomationBridge.``, sometimes with exit code 0,
+so the text is what is checked: both raise ``native-hierarchy-not-idle``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from xml.parsers import expat
+
+from browx_actors.errors import ToolError
+from browx_actors.sessions.native.nodes import NativeNode, Rect
+
+__all__ = ["CLASS_ROLES", "IDLE_FAILURES", "SUFFIX_ROLES", "parse_bounds", "parse_dump", "role_of"]
+
+
+#: What ``uiautomator dump`` prints when the window never goes idle.
+IDLE_FAILURES = (
+    "ERROR: could not get idle state.",
+    "ERROR: null root node returned by UiTestAutomationBridge.",
+)
+
+#: Simple class name -> role.
+CLASS_ROLES: dict[str, str] = {
+    "Button": "button", "ImageButton": "button", "FloatingActionButton": "button",
+    "ExtendedFloatingActionButton": "button", "ReactButton": "button",
+    "EditText": "textbox", "AutoCompleteTextView": "textbox", "MultiAutoCompleteTextView": "textbox",
+    "TextInputEditText": "textbox", "SearchView": "searchbox", "SearchAutoComplete": "searchbox",
+    "TextView": "text", "CheckedTextView": "checkbox",
+    "ImageView": "image", "ReactImageView": "image",
+    "CheckBox": "checkbox",
+    "Switch": "switch", "SwitchCompat": "switch", "SwitchMaterial": "switch", "ToggleButton": "switch",
+    "ReactSwitch": "switch",
+    "RadioButton": "radio", "RadioGroup": "radiogroup",
+    "ScrollView": "scrollview", "HorizontalScrollView": "scrollview", "NestedScrollView": "scrollview",
+    "ReactScrollView": "scrollview", "ReactHorizontalScrollView": "scrollview",
+    "RecyclerView": "list", "ListView": "list", "GridView": "list", "ExpandableListView": "list",
+    "ProgressBar": "progressbar", "ContentLoadingProgressBar": "progressbar",
+    "SeekBar": "slider", "RatingBar": "slider", "Slider": "slider",
+    "Spinner": "combobox",
+    "WebView": "webview", "ReactWebView": "webview", "RNCWebView": "webview",
+    "TabWidget": "tablist", "TabLayout": "tablist", "TabView": "tab",
+    "Toolbar": "toolbar", "ActionBar": "toolbar",
+    "NumberPicker": "spinbutton",
+}
+
+#: Class name suffix -> role, tried in order after :data:`CLASS_ROLES` (subclasses).
+SUFFIX_ROLES: tuple[tuple[str, str], ...] = (
+    ("RadioButton", "radio"), ("ToggleButton", "switch"), ("CheckBox", "checkbox"), ("Switch", "switch"),
+    ("Button", "button"), ("EditText", "textbox"), ("CompleteTextView", "textbox"),
+    ("CheckedTextView", "checkbox"), ("TextView", "text"), ("ImageView", "image"),
+    ("RecyclerView", "list"), ("ListView", "list"), ("ScrollView", "scrollview"),
+    ("ProgressBar", "progressbar"), ("SeekBar", "slider"), ("Spinner", "combobox"), ("WebView", "webview"),
+)
+
+_ROLE_CACHE: dict[str, str] = {}
+# A dump's bounds are machine-written; this is a field format, not XML.
+_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$")
+
+
+def role_of(class_name: str) -> str:
+    """The platform-neutral role of an Android view class."""
+    role = _ROLE_CACHE.get(class_name)
+    if role is None:
+        simple = class_name.rpartition(".")[2].rpartition("$")[2]
+        role = CLASS_ROLES.get(simple)
+        if role is None:
+            role = next((r for suffix, r in SUFFIX_ROLES if simple.endswith(suffix)), "generic")
+        _ROLE_CACHE[class_name] = role
+    return role
+
+
+def parse_bounds(text: str) -> Rect | None:
+    """``[l,t][r,b]`` -> Rect; None when missing or malformed."""
+    match = _BOUNDS.match(text)
+    if match is None:
+        return None
+    left, top, right, bottom = map(int, match.groups())
+    return Rect(left, top, right - left, bottom - top)
+
+
+def _fail_if_not_idle(output: bytes) -> None:
+    for failure in IDLE_FAILURES:
+        if failure.encode() in output:
+            raise ToolError(
+                "native-hierarchy-not-idle",
+                "uiautomator dump could not get an idle window: an animation or an indeterminate progress "
+                "spinner (a React Native splash screen, say) keeps it busy, and the dump gives up after about "
+                "10 s. Wait for the screen to settle and retry; this is a UiAutomator limitation, not a "
+                "browx timeout.",
+                detail=failure,
+            )
+
+
+def _cut_xml(output: bytes) -> bytes:
+    start = output.find(b"<?xml")
+    if start < 0:
+        start = output.find(b"<hierarchy")
+    if start < 0:
+        shown = output.decode("utf-8", "replace").strip()[:200] or "(nothing)"
+        raise ToolError("unavailable", f"uiautomator dump printed no hierarchy: {shown}", component="uiautomator")
+    end = output.rfind(b"</hierarchy>")
+    if end < 0:
+        # An empty hierarchy is self-closing; anything else without its end tag is cut short.
+        return output[start:]
+    return output[start:end + len(b"</hierarchy>")]
+
+
+class _Builder:
+    """Expat callbacks building the tree bottom-up (frozen nodes need their children first)."""
+
+    def __init__(self) -> None:
+        # One frame per open element: its attributes, path and finished children.
+        self.stack: list[tuple[dict[str, str], tuple[int, ...], list[NativeNode]]] = []
+        self.root: NativeNode | None = None
+
+    def start(self, tag: str, attributes: dict[str, str]) -> None:
+        if not self.stack:
+            self.stack.append((attributes, (), []))
+            return
+        _, parent_path, siblings = self.stack[-1]
+        # Siblings are appended on their end tags, which all came before this start tag.
+        self.stack.append((attributes, (*parent_path, len(siblings)), []))
+
+    def end(self, tag: str) -> None:
+        attributes, path, children = self.stack.pop()
+        node = _node(tag, attributes, path, tuple(children))
+        if self.stack:
+            self.stack[-1][2].append(node)
+        else:
+            self.root = node
+
+
+def _node(tag: str, a: dict[str, str], path: tuple[int, ...], children: tuple[NativeNode, ...]) -> NativeNode:
+    if tag == "hierarchy":
+        bounds = next((child.bounds for child in children if child.bounds), None)
+        return NativeNode("generic", "hierarchy", bounds=bounds, path=path, children=children)
+    get = a.get
+    class_name = get("class", "")
+    role = _ROLE_CACHE.get(class_name) or role_of(class_name)
+    checkable = get("checkable") == "true"
+    if checkable and (role == "generic" or role == "text"):
+        role = "checkbox"
+    text = get("text", "")
+    editable = role == "textbox" or role == "searchbox"
+    # Positional, in NativeNode's field order: a dump has thousands of nodes.
+    return NativeNode(
+        role,
+        class_name,
+        get("content-desc", "") or (get("hint", "") if editable else ""),
+        text,
+        text if editable else None,
+        get("resource-id") or None,
+        parse_bounds(get("bounds", "")),
+        get("enabled") != "false",
+        True,
+        get("focusable") == "true",
+        get("focused") == "true",
+        get("clickable") == "true",
+        get("long-clickable") == "true",
+        get("scrollable") == "true",
+        checkable,
+        get("checked") == "true",
+        get("selected") == "true",
+        get("password") == "true",
+        path,
+        children,
+    )
+
+
+def parse_dump(output: str | bytes) -> NativeNode:
+    """The tree of a ``uiautomator dump`` (status text around the XML is ignored).
+
+    Raises ``native-hierarchy-not-idle`` for the idle failures and ``unavailable``
+    (component ``uiautomator``) for output that holds no hierarchy or broken XML.
+    """
+    # Bytes all the way: expat reads UTF-8 itself, and a dump is large.
+    data = output.encode() if isinstance(output, str) else output
+    _fail_if_not_idle(data)
+    xml = _cut_xml(data)
+    builder = _Builder()
+    parser: Any = expat.ParserCreate()
+    parser.StartElementHandler = builder.start
+    parser.EndElementHandler = builder.end
+    try:
+        parser.Parse(xml, True)
+    except expat.ExpatError as err:
+        raise ToolError("unavailable", f"uiautomator dump printed broken XML ({err})",
+                        component="uiautomator") from err
+    if builder.root is None:  # expat raises on an empty document; this is belt and braces
+        raise ToolError("unavailable", "uiautomator dump printed no hierarchy", component="uiautomator")
+    return builder.root

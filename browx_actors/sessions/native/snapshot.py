@@ -1,0 +1,209 @@
+"""Snapshot text over a native hierarchy (``find`` and ``text_search`` are in :mod:`.find`).
+
+The text reads like the web engine's (``sessions/chromium/agent.js``), so one agent skill
+reads both: one line per node, ``role "name" [ref=eN] [state]... value="..."``, children
+indented two spaces, names JSON-quoted and clipped with an ellipsis (names 100
+characters, values 80, texts 200), a password's value shown as ``********``, and a node's
+own text after ``: `` when it differs from its name.
+
+Which nodes get a line: visible nodes that are interactive (a flag or the role says so),
+that have a name, text or value, or whose role is structure worth seeing (lists, progress
+bars, web views). Every line carries a ref: on a native screen a text is something to
+verify, not page furniture. Pure layout containers with nothing to say are folded, their
+children lifted into their place, even when they carry a test id (``find`` and every
+selector still reach them). A tappable node or a button-like role is named by the text
+inside it (:func:`~.refs.accessible_name`), and the plain texts that name gave it are not
+repeated under it; interactive descendants and descendants with a test id still are.
+
+The thin-on-testIDs warning: a screen is *thin* when more than a quarter of its
+interactive elements (and at least two of them) carry no test id. Their refs are
+positional and go stale when the layout moves, so the warning names the count and lists
+the first :data:`THIN_LISTED` of them by ref, a fixable list for the app team.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+
+from browx_actors.errors import ToolError
+
+from .nodes import NativeNode
+from .refs import VALUE_ROLES, Hierarchy, RefBook, collapse, is_interactive, names_from_content
+from .selectors import resolve
+
+__all__ = ["DEFAULT_MAX_NODES", "Snapshot", "clip", "quote", "scope_node", "snapshot", "speaks"]
+
+DEFAULT_MAX_NODES = 2000
+NAME_MAX = 100
+TEXT_MAX = 200
+VALUE_MAX = 80
+PASSWORD_MASK = "********"
+#: Thin on testIDs: more than this share of the interactive elements has none...
+THIN_SHARE = 0.25
+#: ...and at least this many.
+THIN_MIN = 2
+#: Untagged elements the warning lists by ref.
+THIN_LISTED = 8
+#: Roles that get a line even with nothing to say: they are structure or state.
+STRUCTURE_ROLES = frozenset({"list", "progressbar", "webview", "dialog", "alert", "alertdialog"})
+
+
+_NEEDS_ESCAPE = frozenset('"\\' + "".join(map(chr, range(32))))
+
+
+def quote(text: str) -> str:
+    """JSON-quoted, as the web agent's ``JSON.stringify`` quotes (non-ASCII kept)."""
+    if _NEEDS_ESCAPE.isdisjoint(text):
+        return f'"{text}"'
+    return json.dumps(text, ensure_ascii=False)
+
+
+def clip(text: str, limit: int) -> str:
+    """Cut to ``limit`` characters with an ellipsis, as the web agent clips."""
+    if len(text) <= limit:
+        return text
+    end = limit - 1
+    if "\ud800" <= text[end - 1] <= "\udbff":  # never split a surrogate pair
+        end -= 1
+    return text[:end] + "\u2026"
+
+
+def speaks(node: NativeNode, hierarchy: Hierarchy, interactive: bool) -> bool:
+    """Whether a node gets a snapshot line (and so a ref)."""
+    return bool(interactive or hierarchy.name_of(node) or collapse(node.text) or node.value
+                or node.role in STRUCTURE_ROLES)
+
+
+def _states(node: NativeNode) -> str:
+    out = ""
+    if node.checked:
+        out += " [checked]"
+    if not node.enabled:
+        out += " [disabled]"
+    if node.selected:
+        out += " [selected]"
+    if node.focused:
+        out += " [focused]"
+    return out
+
+
+@attrs.frozen
+class Snapshot:
+    """A printed snapshot: ``node_count`` counts lines, ``ref_count`` the refs among them."""
+
+    text: str
+    node_count: int
+    ref_count: int
+    truncated: bool
+    #: Interactive elements in the snapshotted tree, and those of them without a test id.
+    interactive: int
+    untagged: int
+    warnings: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"snapshot": self.text, "nodeCount": self.node_count, "refCount": self.ref_count,
+                "truncated": self.truncated, "warnings": list(self.warnings)}
+
+
+class _Printer:
+    """One depth-first walk: prints lines, mints their refs, counts the untagged interactive."""
+
+    def __init__(self, hierarchy: Hierarchy, refs: RefBook, max_nodes: int) -> None:
+        self.hierarchy = hierarchy
+        self.refs = refs
+        self.max_nodes = max_nodes
+        self.lines: list[str] = []
+        self.truncated = False
+        self.interactive = 0
+        self.untagged: list[str] = []
+
+    def visit(self, node: NativeNode, depth: int, absorbing: bool) -> None:
+        if not node.visible:
+            return
+        interactive = is_interactive(node)
+        if interactive:
+            self.interactive += 1
+        has_line = (not absorbing or interactive or node.test_id is not None) and speaks(
+            node, self.hierarchy, interactive)
+        ref = None
+        if has_line:
+            if len(self.lines) >= self.max_nodes:
+                self.truncated = True
+            else:
+                ref = self.print_line(node, depth)
+            depth += 1
+            absorbing = names_from_content(node) or (absorbing and not interactive)
+        if interactive and not node.test_id:
+            self.untagged.append(f"{ref} {self.describe(node)}" if ref else self.describe(node))
+        for child in node.children:
+            self.visit(child, depth, absorbing)
+
+    def describe(self, node: NativeNode) -> str:
+        name = self.hierarchy.name_of(node)
+        return f"{node.role} {quote(clip(name, 40))}" if name else node.role
+
+    def print_line(self, node: NativeNode, depth: int) -> str:
+        name = self.hierarchy.name_of(node)
+        ref = self.refs.ref_for(self.hierarchy, node)
+        line = "  " * depth + node.role
+        if name:
+            line += " " + quote(clip(name, NAME_MAX))
+        line += f" [ref={ref}]" + _states(node)
+        if node.role in VALUE_ROLES:
+            if node.value:
+                line += " value=" + quote(PASSWORD_MASK if node.password else clip(node.value, VALUE_MAX))
+        else:
+            text = collapse(node.text)
+            if text and text != name:
+                line += ": " + clip(text, TEXT_MAX)
+        self.lines.append(line)
+        return ref
+
+    def warnings(self) -> tuple[str, ...]:
+        missing = len(self.untagged)
+        if missing < THIN_MIN or missing <= self.interactive * THIN_SHARE:
+            return ()
+        listed = ", ".join(self.untagged[:THIN_LISTED])
+        more = f" and {missing - THIN_LISTED} more" if missing > THIN_LISTED else ""
+        return (f"thin on testIDs: {missing} of {self.interactive} interactive elements have no testID, so "
+                f"their refs are positional and go stale when the layout moves: {listed}{more}. Give them a "
+                "testID (Android resource-id, iOS accessibilityIdentifier) to make them stable.",)
+
+
+def scope_node(scope: str | None, hierarchy: Hierarchy, refs: RefBook) -> NativeNode:
+    """The node a ``scope`` argument (a ref or selector) names; the root when None."""
+    if scope is None:
+        return hierarchy.root
+    try:
+        return resolve(scope, hierarchy, refs).one()
+    except ToolError as err:
+        if err.code == "bad-arg":
+            err.details["field"] = "scope"
+        raise
+
+
+def snapshot(
+    hierarchy: Hierarchy,
+    refs: RefBook,
+    *,
+    scope: str | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> Snapshot:
+    """The snapshot text of the tree, or of the subtree a ref or selector ``scope`` names."""
+    if max_nodes < 1:
+        raise ToolError("bad-arg", "maxNodes must be at least 1", field="maxNodes")
+    root = scope_node(scope, hierarchy, refs)
+    printer = _Printer(hierarchy, refs, max_nodes)
+    printer.visit(root, 0, False)
+    return Snapshot(
+        text="\n".join(printer.lines),
+        node_count=len(printer.lines),
+        ref_count=len(printer.lines),
+        truncated=printer.truncated,
+        interactive=printer.interactive,
+        untagged=len(printer.untagged),
+        warnings=printer.warnings(),
+    )

@@ -1,0 +1,199 @@
+"""``uiautomator dump`` parsing: the real Pixel launcher dump, the role table, idle failures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+import pytest
+
+from browx_actors.devices.uiautomator import IDLE_FAILURES, parse_bounds, parse_dump, role_of
+from browx_actors.errors import CODES, ToolError
+from browx_actors.sessions.native.nodes import NativeNode, Rect
+from browx_actors.sessions.native.refs import Hierarchy, RefBook
+from browx_actors.sessions.native.snapshot import snapshot
+
+PIXEL = Path(__file__).resolve().parents[2].parent / "shared/testdata/android/pixel-launcher-window_dump.xml"
+LAUNCHER = "com.google.android.apps.nexuslauncher"
+
+
+@pytest.fixture(scope="module")
+def pixel() -> NativeNode:
+    return parse_dump(PIXEL.read_bytes())
+
+
+def by_name(root: NativeNode, name: str) -> NativeNode:
+    (node,) = [n for n in root.walk() if n.name == name]
+    return node
+
+
+def test_the_pixel_dump_becomes_a_tree_under_the_hierarchy_root(pixel: NativeNode) -> None:
+    assert (pixel.tag, pixel.role, pixel.path) == ("hierarchy", "generic", ())
+    assert pixel.bounds == Rect(0, 0, 1080, 1794)
+    (window,) = pixel.children
+    assert window.tag == "android.widget.FrameLayout" and window.path == (0,)
+    assert len(list(pixel.walk())) == 26  # 25 <node> elements and the root
+    # Paths are child positions from the root, all distinct.
+    paths = [n.path for n in pixel.walk()]
+    assert len(set(paths)) == len(paths)
+    for node in pixel.walk():
+        for index, child in enumerate(node.children):
+            assert child.path == (*node.path, index)
+
+
+def test_pixel_roles_names_texts_and_bounds(pixel: NativeNode) -> None:
+    messages = by_name(pixel, "Messages")
+    assert (messages.role, messages.tag, messages.text) == ("text", "android.widget.TextView", "Messages")
+    assert messages.bounds == Rect(237, 1382, 202, 166)
+    assert messages.clickable and messages.long_clickable and messages.focusable and messages.test_id is None
+    mic = by_name(pixel, "Voice search")
+    assert (mic.role, mic.test_id) == ("image", f"{LAUNCHER}:id/mic_icon")
+    assert by_name(pixel, "Search").role == "generic"
+    workspace = next(n for n in pixel.walk() if n.test_id == f"{LAUNCHER}:id/workspace")
+    assert (workspace.role, workspace.scrollable) == ("scrollview", True)
+    clock = next(n for n in pixel.walk() if n.test_id == f"{LAUNCHER}:id/clock")
+    assert (clock.text, clock.name, clock.value) == ("Fri, Apr 21", "Fri, Apr 21", None)
+    assert all(n.enabled and n.visible and not n.password for n in pixel.walk())
+
+
+def test_the_launchers_tappable_icons_have_no_resource_id_so_their_refs_are_path_keyed(pixel: NativeNode) -> None:
+    hierarchy = Hierarchy(pixel)
+    for name in ("Messages", "Chrome", "Search"):
+        key = hierarchy.key_for(by_name(pixel, name))
+        assert not key.anchored and key.test_id is None and key.path
+    # Those that do carry one (unique in the dump) are anchored on it.
+    assert hierarchy.key_for(by_name(pixel, "Voice search")).anchored
+
+
+def test_the_pixel_snapshot_and_its_thin_testid_warning(pixel: NativeNode) -> None:
+    shot = snapshot(Hierarchy(pixel), RefBook())
+    assert shot.text.splitlines() == [
+        "scrollview [ref=e1]",
+        "  generic [ref=e2]",
+        '    generic "Fri, Apr 21" [ref=e3]',
+        '      text "Fri, Apr 21" [ref=e4]',
+        'generic "Home" [ref=e5]',
+        'text "Messages" [ref=e6]',
+        'text "Chrome" [ref=e7]',
+        'generic "Search" [ref=e8]',
+        '  image "Voice search" [ref=e9]',
+    ]
+    assert (shot.node_count, shot.interactive, shot.untagged) == (9, 7, 4)
+    (warning,) = shot.warnings
+    assert warning.startswith("thin on testIDs: 4 of 7 interactive elements have no testID")
+    assert 'e6 text "Messages"' in warning and 'e8 generic "Search"' in warning
+
+
+@pytest.mark.parametrize(("class_name", "role"), [
+    ("android.widget.Button", "button"), ("android.widget.ImageButton", "button"),
+    ("com.google.android.material.button.MaterialButton", "button"),
+    ("androidx.appcompat.widget.AppCompatButton", "button"),
+    ("android.widget.EditText", "textbox"), ("com.facebook.react.views.textinput.ReactEditText", "textbox"),
+    ("android.widget.AutoCompleteTextView", "textbox"),
+    ("android.widget.TextView", "text"), ("com.facebook.react.views.text.ReactTextView", "text"),
+    ("android.widget.ImageView", "image"), ("com.facebook.react.views.image.ReactImageView", "image"),
+    ("android.widget.CheckBox", "checkbox"), ("android.widget.CheckedTextView", "checkbox"),
+    ("android.widget.Switch", "switch"), ("androidx.appcompat.widget.SwitchCompat", "switch"),
+    ("android.widget.ToggleButton", "switch"), ("com.facebook.react.views.switchview.ReactSwitch", "switch"),
+    ("android.widget.RadioButton", "radio"),
+    ("android.widget.ScrollView", "scrollview"), ("com.facebook.react.views.scroll.ReactScrollView", "scrollview"),
+    ("com.facebook.react.views.scroll.ReactHorizontalScrollView", "scrollview"),
+    ("androidx.recyclerview.widget.RecyclerView", "list"), ("android.widget.ListView", "list"),
+    ("android.widget.ProgressBar", "progressbar"), ("android.widget.SeekBar", "slider"),
+    ("android.widget.Spinner", "combobox"), ("android.webkit.WebView", "webview"),
+    ("com.google.android.material.tabs.TabLayout$TabView", "tab"),
+    ("android.widget.FrameLayout", "generic"), ("android.view.ViewGroup", "generic"),
+    ("com.facebook.react.views.view.ReactViewGroup", "generic"), ("android.view.View", "generic"),
+])
+def test_class_to_role(class_name: str, role: str) -> None:
+    assert role_of(class_name) == role
+
+
+def _dump(*nodes: str) -> str:
+    return ("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
+            + "".join(nodes) + "</hierarchy>")
+
+
+def _node(cls: str, **attributes: str) -> str:
+    base = {"index": "0", "text": "", "resource-id": "", "class": cls, "package": "com.example.shop",
+            "content-desc": "", "checkable": "false", "checked": "false", "clickable": "false",
+            "enabled": "true", "focusable": "false", "focused": "false", "scrollable": "false",
+            "long-clickable": "false", "password": "false", "selected": "false", "bounds": "[0,0][100,50]"}
+    base.update({k.replace("_", "-"): v for k, v in attributes.items()})
+    return "<node " + " ".join(f'{k}="{v}"' for k, v in base.items()) + " />"
+
+
+def test_editable_fields_checkables_password_naf_hint_and_entities() -> None:
+    root = parse_dump(_dump(
+        '<node NAF="true" index="0" text="" resource-id="" class="android.widget.ImageButton" '
+        'package="p" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" '
+        'focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" '
+        'selected="false" bounds="[1,2][3,4]" />',
+        _node("android.widget.EditText", text="a@b.c", resource_id="email", hint="Email", focused="true"),
+        _node("android.widget.EditText", text="\u2022\u2022\u2022", password="true", content_desc="Password"),
+        _node("android.view.View", checkable="true", checked="true", text="Remember"),
+        _node("android.widget.TextView", text="Fish &amp; chips &lt;3&#10;daily", enabled="false"),
+    ))
+    naf, email, password, check, text = root.children
+    assert (naf.role, naf.clickable, naf.name, naf.bounds) == ("button", True, "", Rect(1, 2, 2, 2))
+    assert (email.role, email.value, email.text, email.name, email.test_id, email.focused) == (
+        "textbox", "a@b.c", "a@b.c", "Email", "email", True)
+    assert (password.password, password.name) == (True, "Password")
+    assert (check.role, check.checked) == ("checkbox", True)
+    assert (text.text, text.enabled) == ("Fish & chips <3\ndaily", False)
+
+
+def test_react_native_raw_test_ids_and_qualified_native_ids_are_kept_as_reported() -> None:
+    root = parse_dump(_dump(_node("android.widget.Button", resource_id="checkout-submit"),
+                            _node("android.widget.Button", resource_id="com.example.shop:id/login_button")))
+    assert [n.test_id for n in root.children] == ["checkout-submit", "com.example.shop:id/login_button"]
+
+
+def test_status_text_around_the_xml_is_ignored() -> None:
+    body = _dump(_node("android.widget.TextView", text="hi"))
+    for output in (body + "UI hierchary dumped to: /dev/tty\n",
+                   "Warning: something chatty\n" + body + "\nUI hierchary dumped to: /dev/tty\n",
+                   body.split("?>", 1)[1]):  # no XML declaration at all
+        (node,) = parse_dump(output).children
+        assert node.text == "hi"
+
+
+def test_an_empty_hierarchy_is_a_root_with_no_children() -> None:
+    root = parse_dump('<?xml version="1.0"?><hierarchy rotation="0" />')
+    assert root.children == () and root.bounds is None
+
+
+@pytest.mark.parametrize("failure", IDLE_FAILURES)
+@pytest.mark.parametrize("wrap", [lambda f: f + "\n", lambda f: "some preamble\n" + f + "\n"])
+def test_idle_failures_raise_native_hierarchy_not_idle(failure: str, wrap: object) -> None:
+    assert callable(wrap)
+    with pytest.raises(ToolError) as caught:
+        parse_dump(wrap(failure).encode())
+    assert caught.value.code == "native-hierarchy-not-idle"
+    assert caught.value.details == {"detail": failure}
+    assert "wait for the screen to settle and retry" in caught.value.message.lower()
+    assert CODES["native-hierarchy-not-idle"].kind == "timeout"
+
+
+@pytest.mark.parametrize("output", ["", "Killed\n", "<?xml version='1.0'?><hierarchy><node index=\"0\""])
+def test_output_without_a_whole_hierarchy_is_unavailable(output: str) -> None:
+    with pytest.raises(ToolError) as caught:
+        parse_dump(output)
+    assert caught.value.code == "unavailable" and caught.value.details == {"component": "uiautomator"}
+
+
+@pytest.mark.parametrize(("text", "rect"), [
+    ("[0,0][1080,1794]", Rect(0, 0, 1080, 1794)), ("[-5,10][20,30]", Rect(-5, 10, 25, 20)),
+    ("", None), ("[1,2][3]", None), ("junk", None),
+])
+def test_bounds(text: str, rect: Rect | None) -> None:
+    assert parse_bounds(text) == rect
+
+
+def test_the_parser_builds_nodes_in_nativenodes_field_order() -> None:
+    # The parser passes fields positionally for speed: this pins the order it assumes.
+    assert [f.name for f in attrs.fields(NativeNode)] == [
+        "role", "tag", "name", "text", "value", "test_id", "bounds", "enabled", "visible", "focusable",
+        "focused", "clickable", "long_clickable", "scrollable", "checkable", "checked", "selected",
+        "password", "path", "children",
+    ]
