@@ -1,0 +1,177 @@
+"""The ``native`` source: an android-app or ios-app hierarchy (``NativeNode``) as raw nodes.
+
+Both native engines already read their platform's hierarchy into one
+:class:`~browx_actors.sessions.native.nodes.NativeNode` tree, so one conversion serves
+both, and :class:`NativeProvider` wraps an engine's hierarchy reader and its action
+primitives without doing any I/O of its own.
+
+The mapping:
+
+- ``id`` is the node's place in the tree: ``root``, ``root.0``, ``root.0.3`` (child
+  indexes from the root). Capture-oriented, as the contract says: the same place can
+  hold another control next time, which is why references carry their snapshot.
+- ``role`` comes from :data:`NATIVE_ROLES`, the engines' roles folded into the
+  contract's neutral ones; a role it does not know is a ``container``. The platform's
+  own class (``android.widget.Button``, ``XCUIElementTypeButton``) is the type name.
+- ``supportedActions`` come from the node's flags: clickable gives ``tap``; focusable
+  ``focus`` and ``unfocus``; an editable field (an ``input``: ``NativeNode`` has no
+  editable flag of its own) ``setValue`` and ``typeText``; checkable ``toggle``.
+- ``label`` is the accessibility label, else the displayed text (never a field's typed
+  text). A password field is ``secure``, and its text and value are not even copied.
+- Native hierarchies report no colours, opacity or stacking: colours are absent,
+  opacity is 1, ``z`` the default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Literal
+
+import attrs
+
+from browx_actors.errors import ToolError
+from browx_actors.sessions.native.nodes import NativeNode
+
+from .model import NATIVE_FORMAT, Action, Bounds, CaptureOptions, RawNode, Source, Visual, unsupported_action
+
+__all__ = ["NATIVE_ROLES", "NativeAction", "NativeProvider", "native_actions", "native_path", "node_id", "to_raw_tree"]
+
+#: The native engines' roles (ARIA-style names from the UiAutomator and XCUITest tables)
+#: as neutral roles. Every role not listed is structural (``generic``, ``group``,
+#: ``window``, ``application``, ``scrollview``, ``radiogroup``, ``tablist``, ``toolbar``,
+#: ``navigation``, ``status``, ...) and becomes ``container``.
+NATIVE_ROLES: dict[str, str] = {
+    "button": "button",
+    "link": "link",
+    "text": "text",
+    "heading": "heading",
+    "textbox": "input",
+    "searchbox": "input",
+    "checkbox": "checkbox",
+    "radio": "radio",
+    "switch": "switch",
+    "slider": "slider",
+    "combobox": "picker",
+    "listbox": "picker",
+    "spinbutton": "picker",
+    "image": "image",
+    "list": "list",
+    "grid": "list",
+    "listitem": "listitem",
+    "tab": "tab",
+    "menu": "menu",
+    "menubar": "menu",
+    "menuitem": "menuitem",
+    "dialog": "dialog",
+    "alertdialog": "dialog",
+    "progressbar": "progress",
+    "webview": "webview",
+    "document": "webview",
+}
+
+#: One engine primitive: the node's path, and the text of ``setValue`` / ``typeText``.
+NativeAction = Callable[[tuple[int, ...], str | None], Awaitable[None]]
+
+
+def node_id(path: tuple[int, ...]) -> str:
+    """The raw node id of the node at ``path``: ``root.0.3`` for ``(0, 3)``."""
+    return ".".join(["root", *map(str, path)])
+
+
+def native_path(raw_id: str) -> tuple[int, ...]:
+    """The child indexes a native node id stands for (the inverse of :func:`node_id`)."""
+    head, *indexes = raw_id.split(".")
+    if head != "root" or not all(index.isdigit() and index.isascii() for index in indexes):
+        raise ValueError(f"{raw_id!r} is not a native node id")
+    return tuple(int(index) for index in indexes)
+
+
+def native_actions(node: NativeNode) -> tuple[Action, ...]:
+    """The semantic actions a native node's flags offer."""
+    actions: list[Action] = []
+    if node.clickable:
+        actions.append("tap")
+    if node.focusable:
+        actions += ["focus", "unfocus"]
+    if NATIVE_ROLES.get(node.role) == "input":
+        actions += ["setValue", "typeText"]
+    if node.checkable:
+        actions.append("toggle")
+    return tuple(actions)
+
+
+def _properties(node: NativeNode) -> dict[str, Any]:
+    return {
+        "nativeRole": node.role,
+        "clickable": node.clickable,
+        "longClickable": node.long_clickable,
+        "scrollable": node.scrollable,
+        "checkable": node.checkable,
+        "checked": node.checked,
+        "selected": node.selected,
+    }
+
+
+def _raw(node: NativeNode, path: tuple[int, ...], include_properties: bool) -> RawNode:
+    role = NATIVE_ROLES.get(node.role, "container")
+    secure = node.password
+    shown_text = node.text if not secure else ""
+    label = node.name or (shown_text if role != "input" else "")
+    bounds = node.bounds
+    return RawNode(
+        id=node_id(path),
+        type_name=node.tag or node.role,
+        role=role,
+        automation_id=node.test_id or None,
+        label=label or None,
+        supported_actions=native_actions(node),
+        visible=node.visible,
+        enabled=node.enabled,
+        focusable=node.focusable,
+        focused=node.focused,
+        bounds=None if bounds is None else Bounds(bounds.x, bounds.y, bounds.width, bounds.height),
+        visual=Visual(text=shown_text or None, value=None if secure else node.value),
+        secure=secure,
+        properties=_properties(node) if include_properties else None,
+        # Native hierarchies are shallow (tens of levels), so recursion is safe here.
+        children=tuple(_raw(child, (*path, index), include_properties) for index, child in enumerate(node.children)),
+    )
+
+
+def to_raw_tree(root: NativeNode, *, include_properties: bool = False) -> RawNode:
+    """The raw node tree of a native hierarchy; ids come from each node's place in it."""
+    return _raw(root, (), include_properties)
+
+
+@attrs.frozen
+class NativeProvider:
+    """The visual tree's provider for a native session, over the engine's own primitives.
+
+    ``read_hierarchy`` reads the screen's current hierarchy; ``actions`` holds the
+    primitive for each action the engine can do (an action missing from it is refused,
+    naming the provider). The engine re-resolves the path against a fresh hierarchy
+    before it acts, as every native action does.
+    """
+
+    platform: Literal["android", "ios"]
+    read_hierarchy: Callable[[], Awaitable[NativeNode]]
+    actions: Mapping[Action, NativeAction] = attrs.field(factory=dict)
+    source: Source = attrs.field(default="native", init=False)
+    format: str = attrs.field(default=NATIVE_FORMAT, init=False)
+
+    async def capture(self, options: CaptureOptions) -> RawNode:
+        return to_raw_tree(await self.read_hierarchy(), include_properties=options.include_properties)
+
+    async def perform(self, node: RawNode, action: Action, value: str | None = None) -> None:
+        primitive = self.actions.get(action)
+        if primitive is None:
+            raise unsupported_action(self, action, f"the {self.platform} engine has no primitive for it")
+        if action not in node.supported_actions:
+            raise ToolError(
+                "action-failed",
+                f"node {node.id} does not offer {action}; it offers {', '.join(node.supported_actions) or 'nothing'}",
+                nodeId=node.id,
+                action=action,
+                supportedActions=list(node.supported_actions),
+            )
+        await primitive(native_path(node.id), value)

@@ -1,0 +1,241 @@
+"""A capture as the compact v2 payload: ``ui.get_visual_tree`` and ``ui.inspect_node``.
+
+Every rule the contract states about a node is applied here, once, for every provider:
+``interactable`` is derived, colours become ``#AARRGGBB``, displayed strings are bounded,
+secure values are dropped, ``z`` and ``properties`` appear only when they say something,
+and an absent optional field is left out (never ``null``).
+
+Choices the contract leaves to the provider, made here and kept:
+
+- **Type registry.** ``types`` lists the type names of the nodes *in this payload*, each
+  once, in the order the nodes were serialised (breadth first, so ``types[0]`` is the
+  root's); a node's ``typeId`` indexes it. Two payloads of the same capture (a tree and
+  an inspection) can number the same type differently: always read ``types[typeId]``.
+- **Bounded strings.** ``label``, ``visual.text`` and ``visual.value`` keep at most
+  :data:`TEXT_LIMIT` characters. A cut string is a prefix of the original, and says so
+  beside it: ``labelClipped``, ``textClipped``, ``valueClipped`` (``true``; absent when
+  whole).
+- **Limits.** ``maxNodes`` bounds the entries in the payload, placeholders included, and
+  is spent breadth first: the upper levels of the tree are shown whole before any one
+  deep subtree. ``maxDepth`` counts from the payload's root (depth 0); the children of a
+  node at ``maxDepth`` appear as *truncated placeholders*, ``{"id", "typeId",
+  "truncated": true, "childCount"}`` (plus ``z`` when not default), whose id can be
+  passed back as ``rootNodeId`` to read that subtree. A child the node budget has no
+  room for is left out. Either way every full node's ``childCount`` counts all its
+  children, so ``len(children) < childCount`` says that some were omitted.
+- **Inspection.** :func:`inspect_payload` answers the same header and registry rules
+  (ancestors are serialised first) with ``node``, the node and its descendants bounded
+  by :data:`INSPECT_LIMITS`, and ``ancestors``, root first, each in the full node shape
+  but without ``children``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+import attrs
+
+from browx_actors.errors import ToolError
+
+from .colors import to_argb
+from .model import RawNode
+from .snapshots import Capture
+
+__all__ = ["INSPECT_LIMITS", "NO_LIMITS", "TEXT_LIMIT", "TreeLimits", "inspect_payload", "tree_payload"]
+
+#: The longest ``label``, ``visual.text`` or ``visual.value`` a payload carries, in characters.
+TEXT_LIMIT = 256
+
+Json = dict[str, Any]
+
+
+def _optional_at_least(minimum: int) -> Any:
+    return attrs.validators.optional([attrs.validators.instance_of(int), attrs.validators.ge(minimum)])
+
+
+@attrs.frozen
+class TreeLimits:
+    """How much of a tree a payload shows; ``None`` is no limit.
+
+    ``max_depth`` is the deepest level shown in full, the payload's root being level 0
+    (so 0 shows the root with its children as placeholders); ``max_nodes`` is the most
+    entries the payload holds, placeholders included (at least 1: the root).
+    """
+
+    max_depth: int | None = attrs.field(default=None, validator=_optional_at_least(0))
+    max_nodes: int | None = attrs.field(default=None, validator=_optional_at_least(1))
+
+
+#: No limit: the whole tree.
+NO_LIMITS = TreeLimits()
+
+#: How much of a node's subtree ``ui.inspect_node`` shows unless asked otherwise.
+INSPECT_LIMITS = TreeLimits(max_nodes=200)
+
+
+class _TypeRegistry:
+    """The payload's ``types``: each type name once, numbered as first met."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self._ids: dict[str, int] = {}
+
+    def type_id(self, name: str) -> int:
+        found = self._ids.get(name)
+        if found is None:
+            found = self._ids[name] = len(self.names)
+            self.names.append(name)
+        return found
+
+
+def _number(value: float, places: int = 2) -> int | float:
+    # Integral geometry reads as integers (Android pixels); CSS pixels keep two places.
+    rounded = round(value, places)
+    return int(rounded) if rounded == int(rounded) else rounded
+
+
+def _bounded(entry: Json, key: str, text: str) -> None:
+    if len(text) > TEXT_LIMIT:
+        entry[key] = text[:TEXT_LIMIT]
+        entry[f"{key}Clipped"] = True
+    else:
+        entry[key] = text
+
+
+def _visual(node: RawNode) -> Json:
+    visual = node.visual
+    entry: Json = {}
+    for key, colour in (("foreground", visual.foreground), ("background", visual.background)):
+        if (argb := to_argb(colour)) is not None:
+            entry[key] = argb
+    entry["opacity"] = _number(visual.opacity, 3)
+    if not node.secure:
+        if visual.text:
+            _bounded(entry, "text", visual.text)
+        if visual.value is not None:
+            _bounded(entry, "value", visual.value)
+    return entry
+
+
+def _full(node: RawNode, types: _TypeRegistry, include_properties: bool) -> Json:
+    entry: Json = {"id": node.id, "typeId": types.type_id(node.type_name)}
+    if node.automation_id:
+        entry["automationId"] = node.automation_id
+    if node.label:
+        _bounded(entry, "label", node.label)
+    entry["role"] = node.role
+    entry["supportedActions"] = list(node.supported_actions)
+    entry["interactable"] = node.visible and node.enabled and bool(node.supported_actions)
+    entry["visible"] = node.visible
+    entry["enabled"] = node.enabled
+    if node.focusable is not None:
+        entry["focusable"] = node.focusable
+    if node.focused is not None:
+        entry["focused"] = node.focused
+    entry["childCount"] = len(node.children)
+    if node.bounds is not None:
+        bounds = node.bounds
+        entry["bounds"] = {
+            "x": _number(bounds.x),
+            "y": _number(bounds.y),
+            "width": _number(bounds.width),
+            "height": _number(bounds.height),
+        }
+    entry["visual"] = _visual(node)
+    if node.z:
+        entry["z"] = node.z
+    if include_properties and node.properties:
+        entry["properties"] = dict(node.properties)
+    return entry
+
+
+def _placeholder(node: RawNode, types: _TypeRegistry) -> Json:
+    entry: Json = {"id": node.id, "typeId": types.type_id(node.type_name), "truncated": True}
+    entry["childCount"] = len(node.children)
+    if node.z:
+        entry["z"] = node.z
+    return entry
+
+
+def _subtree(top: RawNode, types: _TypeRegistry, limits: TreeLimits, include_properties: bool) -> Json:
+    """``top`` and its descendants within ``limits``, filled breadth first."""
+    budget = limits.max_nodes - 1 if limits.max_nodes is not None else None
+    top_entry = _full(top, types, include_properties)
+    top_entry["children"] = []
+    pending: deque[tuple[RawNode, Json, int]] = deque([(top, top_entry, 0)])
+    while pending:
+        node, entry, depth = pending.popleft()
+        beyond_depth = limits.max_depth is not None and depth >= limits.max_depth
+        for child in node.children:
+            if budget == 0:
+                return top_entry
+            if budget is not None:
+                budget -= 1
+            if beyond_depth:
+                entry["children"].append(_placeholder(child, types))
+            else:
+                child_entry = _full(child, types, include_properties)
+                child_entry["children"] = []
+                entry["children"].append(child_entry)
+                pending.append((child, child_entry, depth + 1))
+    return top_entry
+
+
+def _header(capture: Capture, types: _TypeRegistry) -> Json:
+    return {
+        "format": capture.format,
+        "platform": capture.platform,
+        "source": capture.source,
+        "snapshotId": capture.snapshot_id,
+        "revision": capture.revision,
+        "nodeIdentity": {"scope": "snapshot", "source": capture.source, "staleAfterRevision": capture.revision},
+        "capturedAtUtc": capture.captured_at_utc,
+        # The same list the registry fills as the nodes are serialised.
+        "types": types.names,
+    }
+
+
+def _node_of(capture: Capture, node_id: str, field: str) -> RawNode:
+    node = capture.node(node_id)
+    if node is None:
+        raise ToolError(
+            "target-not-found",
+            f"capture {capture.snapshot_id} has no node {node_id!r}",
+            field=field,
+            nodeId=node_id,
+            snapshotId=capture.snapshot_id,
+        )
+    return node
+
+
+def tree_payload(
+    capture: Capture,
+    *,
+    limits: TreeLimits = NO_LIMITS,
+    root_node_id: str | None = None,
+    include_properties: bool = False,
+) -> Json:
+    """The ``ui.get_visual_tree`` payload of ``capture``, from ``root_node_id`` or its root."""
+    top = capture.root if root_node_id is None else _node_of(capture, root_node_id, "rootNodeId")
+    types = _TypeRegistry()
+    payload = _header(capture, types)
+    payload["root"] = _subtree(top, types, limits, include_properties)
+    return payload
+
+
+def inspect_payload(
+    capture: Capture,
+    node_id: str,
+    *,
+    limits: TreeLimits = INSPECT_LIMITS,
+    include_properties: bool = False,
+) -> Json:
+    """The ``ui.inspect_node`` payload: the node, its ancestors (root first), its descendants."""
+    node = _node_of(capture, node_id, "nodeId")
+    types = _TypeRegistry()
+    payload = _header(capture, types)
+    ancestors = [_full(ancestor, types, include_properties) for ancestor in capture.ancestors(node_id)]
+    payload["node"] = _subtree(node, types, limits, include_properties)
+    payload["ancestors"] = ancestors
+    return payload

@@ -1,0 +1,145 @@
+"""Selecting nodes of a capture (``ui.query_nodes``) and the ``ui.wait`` conditions.
+
+A query is a set of criteria that must all hold (AND); criteria left unset do not
+constrain, so an empty query selects every node. Matches come back in document order,
+each as a full :class:`~.snapshots.NodeReference`, because a bare node id means nothing
+once the screen changes.
+
+Matching rules, the same for every provider:
+
+- ``node_id`` and ``role`` match exactly.
+- ``automation_id`` matches exactly, or as the name of an Android resource id: ``submit``
+  matches ``com.example.shop:id/submit`` (React Native testIDs arrive bare, native views
+  with the package prefix; an agent should not need to know which).
+- ``type_name`` matches the full type name, or its last dotted part: ``Button`` matches
+  ``android.widget.Button``.
+- ``text`` is looked for in the label, the displayed text and the value (never in a
+  secure field's text or value: a query must not be a way to test guesses at a
+  password). Both sides are compared with invisible format characters (zero-width
+  spaces, joiners, bidi marks) removed and runs of whitespace collapsed to one space.
+  ``exact`` compares whole strings, case-sensitive; ``contains`` (the default) looks for
+  a substring, case-insensitive (Unicode case folding).
+- ``action`` holds when the node lists it in its supported actions.
+- ``visible`` and ``enabled`` match the node's flags.
+- ``intersects`` holds when the node's bounds share area with the rectangle;
+  ``contains`` when the node's bounds hold the whole rectangle, or the point. A node
+  without bounds matches neither.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Literal
+
+import attrs
+
+from .model import ACTIONS, ROLES, Bounds, Point, RawNode
+from .snapshots import Capture, NodeReference
+
+__all__ = [
+    "WAIT_CONDITIONS", "NodeQuery", "QueryResult", "TextMatch", "WaitCondition",
+    "normalise_text", "select", "wait_satisfied",
+]
+
+TextMatch = Literal["exact", "contains"]
+WaitCondition = Literal["exists", "notExists", "visible", "enabled"]
+
+#: The conditions ``ui.wait`` re-queries for, as the contract names them.
+WAIT_CONDITIONS: tuple[WaitCondition, ...] = ("exists", "notExists", "visible", "enabled")
+
+
+def normalise_text(text: str) -> str:
+    """``text`` without invisible format characters, its whitespace collapsed."""
+    if not text.isascii():  # ASCII has no format characters: skip the per-character pass
+        text = "".join(char for char in text if unicodedata.category(char) != "Cf")
+    return " ".join(text.split())
+
+
+def _searchable(_instance: object, _attribute: object, value: str | None) -> None:
+    if value is not None and not normalise_text(value):
+        raise ValueError("a text criterion needs at least one visible character")
+
+
+@attrs.frozen
+class NodeQuery:
+    """The criteria of one ``ui.query_nodes`` call; every one that is set must hold."""
+
+    node_id: str | None = None
+    automation_id: str | None = None
+    role: str | None = attrs.field(default=None, validator=attrs.validators.optional(attrs.validators.in_(ROLES)))
+    type_name: str | None = None
+    text: str | None = attrs.field(default=None, validator=_searchable)
+    text_match: TextMatch = attrs.field(default="contains", validator=attrs.validators.in_(("exact", "contains")))
+    action: str | None = attrs.field(default=None, validator=attrs.validators.optional(attrs.validators.in_(ACTIONS)))
+    visible: bool | None = None
+    enabled: bool | None = None
+    intersects: Bounds | None = None
+    contains: Bounds | Point | None = None
+
+    def matches(self, node: RawNode) -> bool:
+        return (
+            (self.node_id is None or node.id == self.node_id)
+            and (self.automation_id is None or _automation_id_matches(node.automation_id, self.automation_id))
+            and (self.role is None or node.role == self.role)
+            and (self.type_name is None or _type_matches(node.type_name, self.type_name))
+            and (self.text is None or _text_matches(node, self.text, self.text_match))
+            and (self.action is None or self.action in node.supported_actions)
+            and (self.visible is None or node.visible == self.visible)
+            and (self.enabled is None or node.enabled == self.enabled)
+            and (self.intersects is None or (node.bounds is not None and node.bounds.intersects(self.intersects)))
+            and (self.contains is None or (node.bounds is not None and node.bounds.contains(self.contains)))
+        )
+
+
+
+def _text_matches(node: RawNode, wanted: str, how: TextMatch) -> bool:
+    candidates = [node.label]
+    if not node.secure:
+        candidates += [node.visual.text, node.visual.value]
+    wanted = normalise_text(wanted)
+    if how == "exact":
+        return any(normalise_text(text) == wanted for text in candidates if text)
+    wanted = wanted.casefold()
+    return any(wanted in normalise_text(text).casefold() for text in candidates if text)
+
+def _automation_id_matches(actual: str | None, wanted: str) -> bool:
+    return actual is not None and (actual == wanted or actual.endswith(f":id/{wanted}"))
+
+
+def _type_matches(actual: str, wanted: str) -> bool:
+    return actual == wanted or actual.rpartition(".")[2] == wanted
+
+
+@attrs.frozen
+class QueryResult:
+    """The nodes of one capture that a query selected, in document order."""
+
+    capture: Capture
+    nodes: tuple[RawNode, ...]
+
+    @property
+    def references(self) -> tuple[NodeReference, ...]:
+        return tuple(self.capture.reference(node) for node in self.nodes)
+
+
+def select(capture: Capture, query: NodeQuery) -> QueryResult:
+    """Every node of ``capture`` that meets all of ``query``'s criteria."""
+    return QueryResult(capture, tuple(node for node in capture.nodes() if query.matches(node)))
+
+
+def wait_satisfied(condition: WaitCondition, result: QueryResult) -> bool:
+    """Whether one query result meets a ``ui.wait`` condition.
+
+    ``exists``: at least one match; ``notExists``: none; ``visible`` / ``enabled``: at
+    least one match that is visible / enabled. ``ui.wait`` re-captures, re-selects and
+    asks again until this holds or its timeout runs out.
+    """
+    if condition == "exists":
+        return bool(result.nodes)
+    if condition == "notExists":
+        return not result.nodes
+    if condition == "visible":
+        return any(node.visible for node in result.nodes)
+    if condition == "enabled":
+        return any(node.enabled for node in result.nodes)
+    raise ValueError(f"unknown wait condition {condition!r}: one of {WAIT_CONDITIONS!r}")
