@@ -125,19 +125,23 @@ async def _round(client: Client, url: str, i: int, think_s: float, times: dict[s
     return snapshot
 
 
-async def _through_mcp(ws_url: str, url: str, think_s: float,
-                       against: Path | None) -> tuple[dict[str, dict[str, list[float]]], dict]:
+async def _through_mcp(ws_url: str, url: str, think_s: float, against: Path | None, rounds: int,
+                       blocks: int) -> tuple[dict[str, dict[str, list[float]]], dict]:
     """Every server configuration, one server at a time (two servers on one browser
-    slow each other's navigations), in blocks of half the rounds in the order
-    A B (C) (C) B A, so none gains from the browser and host warming up under another."""
+    slow each other's navigations), in ``blocks`` blocks each, in the order
+    A B (C), then (C) B A, and so on, so none gains from the browser and host warming
+    up or slowing down under another."""
     modes = ("auto", "playwright") + (("against",) if against is not None else ())
     times = {mode: {k: [] for k in TARGETS_MS} for mode in modes}
     last_snapshot: dict = {}
-    for mode in (*modes, *modes[::-1]):
+    order: list[str] = []
+    for block in range(blocks):
+        order += modes if block % 2 == 0 else modes[::-1]
+    for mode in order:
         params = _server(ws_url, "auto", against) if mode == "against" else _server(ws_url, mode)
         async with Client(params) as client:
             await client.call_tool("open_session", {"session": "bench"})
-            for i in range(ROUNDS // 2 + 3):
+            for i in range(rounds // blocks + 3):
                 snapshot = await _round(client, url, i, think_s, times[mode])
                 if mode == "auto":
                     last_snapshot = snapshot
@@ -150,8 +154,10 @@ def main() -> int:
                         help="pause before every step, on both sides (default 0: back to back)")
     parser.add_argument("--against", type=Path, metavar="DIR",
                         help="also measure the server of another checkout (before and after, one run)")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"measured rounds per server (default {ROUNDS})")
+    parser.add_argument("--blocks", type=int, default=2, help="blocks each server's rounds are split in (default 2)")
     options = parser.parse_args()
-    think_s, against = options.think / 1000, options.against
+    think_s, against, rounds, blocks = options.think / 1000, options.against, options.rounds, options.blocks
     with tempfile.TemporaryDirectory() as tmp, serve_directory(Path(tmp)) as base:
         _write_page(Path(tmp))
         url = f"{base}/links.html"
@@ -159,7 +165,7 @@ def main() -> int:
         async def launch_and_measure() -> tuple[dict, dict, dict, dict]:
             async with launch_chromium() as chromium:
                 bare = await trio.to_thread.run_sync(asyncio.run, _bare(chromium.ws_url, url, think_s))
-                measured, snapshot = await _through_mcp(chromium.ws_url, url, think_s, against)
+                measured, snapshot = await _through_mcp(chromium.ws_url, url, think_s, against, rounds, blocks)
                 return bare, measured, snapshot
 
         bare, measured, snapshot = trio.run(launch_and_measure)
@@ -168,7 +174,8 @@ def main() -> int:
     text = snapshot["snapshot"]
     links = text.count("link \"Item number")
     pacing = f"{think_s * 1000:g} ms think time before each step" if think_s else "back to back"
-    print(f"# MCP latency, {ROUNDS} rounds after 3 warm-up, page with a form and 200 links, {pacing}\n")
+    print(f"# MCP latency, {rounds} rounds in {blocks} blocks (3 warm-up rounds each), page with a form and "
+          f"200 links, {pacing}\n")
     print("| step | browx via stdio MCP median (p95) ms | same, BROWX_ACTION_INPUT=playwright | "
           "bare Playwright median (p95) ms | ratio to bare | target ms |")
     print("| --- | --- | --- | --- | --- | --- |")

@@ -26,7 +26,7 @@ from typing import Any
 
 import trio
 
-from .actor import ActorCrashed, ActorRef, ActorUnavailable
+from .actor import Actor, ActorCrashed, ActorRef, ActorUnavailable
 from .config import RuntimeConfig
 from .errors import ToolError
 from .human.operator import OperatorChannel, OperatorStatus
@@ -175,18 +175,28 @@ class Runtime:
             await self._start_session(session_id, engine, options)
         return {"session": session_id, "engine": engine, **options}
 
-    async def _start_session(self, session_id: str, engine: str, options: Mapping[str, Any]) -> ActorRef:
-        if engine != "chromium":
-            raise ToolError("unavailable", f"the {engine} engine is not part of this build yet; open a chromium "
-                            "session", engine=engine, component="engine")
+    def _new_chromium_session(self, session_id: str, options: Mapping[str, Any]) -> ChromiumSession:
         viewport = options.get("viewport") or {"width": 1280, "height": 720}
         session_options = SessionOptions(viewport=(viewport["width"], viewport["height"]),
                                          direct_input=self.config.action_input == "auto")
-        pool = self.pool_ref
-        spec = ChildSpec(session_id, lambda: ChromiumSession(session_id, pool=pool, driver=self.driver,
-                                                             options=session_options,
-                                                             workspace=self.config.workspace),
-                         Restart.TEMPORARY, shutdown=10, meta={"engine": engine})
+        return ChromiumSession(session_id, pool=self.pool_ref, driver=self.driver, options=session_options,
+                               workspace=self.config.workspace)
+
+    def _session_factory(self, engine: str) -> Callable[[str, Mapping[str, Any]], Actor]:
+        """How each engine's session actor is built (engines this build has)."""
+        factories: dict[str, Callable[[str, Mapping[str, Any]], Actor]] = {
+            "chromium": self._new_chromium_session,
+        }
+        factory = factories.get(engine)
+        if factory is None:
+            raise ToolError("unavailable", f"the {engine} engine is not part of this build yet; open a chromium "
+                            "session", engine=engine, component="engine")
+        return factory
+
+    async def _start_session(self, session_id: str, engine: str, options: Mapping[str, Any]) -> ActorRef:
+        factory = self._session_factory(engine)
+        spec = ChildSpec(session_id, lambda: factory(session_id, options), Restart.TEMPORARY, shutdown=10,
+                         meta={"engine": engine})
         try:
             ref: ActorRef = await self._child("sessions").call(StartChild(spec), timeout=90)
         except ActorUnavailable as gone:

@@ -15,7 +15,7 @@
 6. run the handler: a runtime tool here, a session tool inside its session's actor;
    a :class:`~browx_actors.errors.ToolError` becomes its envelope, any other
    exception an ``internal`` one;
-7. mask every registered secret in the result;
+7. pass the result through the egress steps (``egress.py``: registered secrets masked);
 8. hand the call to the recorder (one ``is None`` check when diagnostics is off);
 9. return the envelope, plus any images, as a :class:`ToolOutput`.
 
@@ -36,6 +36,7 @@ from ..recorder.records import CallRecord
 from ..secrets import SecretBook, mask_deep, substitute_deep
 from ..tooling import Gates, Reply, Tool, ToolOutput, validate_args
 from ..tooling.context import RuntimeContext
+from .egress import outgoing
 
 __all__ = ["Dispatcher"]
 
@@ -90,11 +91,10 @@ class Dispatcher:
             log.exception("tool %s failed", name)
             envelope = {"ok": False, "code": "internal", "error": f"{type(exc).__name__}: {exc}"}
         masks = self.secrets.masks()
-        if masks:
-            envelope = mask_deep(envelope, masks)
+        envelope = outgoing(envelope, masks)
         if self.recorder is not None:
             self.recorder(CallRecord(
-                name, str(session_id), mask_deep(recorded_args, masks), envelope,
+                name, str(session_id), outgoing(recorded_args, masks), envelope,
                 (time.perf_counter() - started) * 1000, self.gates.denied_total, time.time(),
             ))
         return ToolOutput(envelope, images)
