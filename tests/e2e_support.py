@@ -96,11 +96,17 @@ def pages_url2() -> Iterator[str]:
 # -- the server over the SDK's stdio client -------------------------------------------
 
 
+def worktree_pythonpath() -> str:
+    """PYTHONPATH for a child that must import this checkout's package (the shared
+    venv's editable install points at another one)."""
+    return os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
+
+
 def server_env(workspace: Path, capabilities: str = "") -> dict[str, str]:
     env = {
         "BROWX_WORKSPACE": str(workspace),
         "BROWX_CAPABILITIES": capabilities,
-        "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p),
+        "PYTHONPATH": worktree_pythonpath(),
     }
     for key in ("BROWX_CHROMIUM", "TMPDIR", "LANG", "LC_ALL"):
         if key in os.environ:
@@ -367,3 +373,102 @@ async def session_actor(runtime: Any, session_id: str = "default") -> Any:
         return session
 
     return await runtime.call_session(session_id, "session_actor", itself, {}, timeout=60)
+
+
+# -- raw JSON-RPC lines over a server's stdio ------------------------------------------
+
+
+@attrs.define
+class RawStdio:
+    """A server process spoken to in raw lines: what a fuzzer or a broken client sends.
+
+    :meth:`request` writes one line and waits (``within`` seconds) for the answer with
+    the same id; answers to other ids that come meanwhile are kept for later requests.
+    """
+
+    process: trio.Process
+    lines: trio.MemoryReceiveChannel[bytes]
+    answers: dict[Any, dict[str, Any]] = attrs.Factory(dict)
+    next_id: int = 1000
+    #: Every line the server wrote, in order (bytes, as received).
+    received: list[bytes] = attrs.Factory(list)
+
+    async def send_line(self, line: bytes) -> None:
+        assert self.process.stdin is not None
+        await self.process.stdin.send_all(line.rstrip(b"\n") + b"\n")
+
+    async def answer(self, request_id: Any, within: float) -> dict[str, Any] | None:
+        """The answer to ``request_id`` if it comes within ``within`` seconds, else None."""
+        with trio.move_on_after(within):
+            while request_id not in self.answers:
+                line = await self.lines.receive()
+                message = json.loads(line)
+                self.answers[message.get("id")] = message
+            return self.answers.pop(request_id)
+        return None
+
+    async def request(self, method: str, params: dict[str, Any] | None = None, *, within: float = 10,
+                      raw_params: bytes | None = None) -> dict[str, Any] | None:
+        self.next_id += 1
+        request_id = self.next_id
+        body = raw_params if raw_params is not None else json.dumps(params or {}).encode()
+        await self.send_line(b'{"jsonrpc":"2.0","id":%d,"method":"%s","params":%s}' % (
+            request_id, method.encode(), body))
+        return await self.answer(request_id, within)
+
+    async def initialize(self) -> None:
+        answer = await self.request("initialize", {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+            within=60)
+        assert answer is not None and "result" in answer, answer
+        await self.send_line(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *, raw_arguments: bytes | None = None,
+                        within: float = 10) -> dict[str, Any] | None:
+        """The tool's envelope (``structuredContent``), or the JSON-RPC answer when it is
+        an error, or None when nothing came within ``within`` seconds."""
+        args = raw_arguments if raw_arguments is not None else json.dumps(arguments or {}).encode()
+        answer = await self.request("tools/call", raw_params=b'{"name":%s,"arguments":%s}' % (
+            json.dumps(name).encode(), args), within=within)
+        if answer is None or "error" in answer:
+            return answer
+        return dict(answer["result"]["structuredContent"])
+
+
+@asynccontextmanager
+async def raw_stdio(command: list[str], *, env: dict[str, str] | None = None,
+                    cwd: str | None = None) -> AsyncIterator[RawStdio]:
+    """Run ``command`` and talk to it in raw JSON-RPC lines; closes stdin at the end and
+    waits (up to 10 s) for it to leave, then kills it."""
+    if env is None:
+        env = {**os.environ, "PYTHONPATH": worktree_pythonpath()}
+    process = await trio.lowlevel.open_process(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                               stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+    send, receive = trio.open_memory_channel[bytes](1000)
+    raw = RawStdio(process, receive)
+
+    async def pump() -> None:
+        assert process.stdout is not None
+        buffer = b""
+        async with send:
+            async for chunk in process.stdout:
+                *complete, buffer = (buffer + chunk).split(b"\n")
+                for line in complete:
+                    if line.strip():
+                        raw.received.append(line)
+                        await send.send(line)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(pump)
+        try:
+            yield raw
+        finally:
+            assert process.stdin is not None
+            with trio.CancelScope(shield=True):
+                await process.stdin.aclose()
+                with trio.move_on_after(10):
+                    await process.wait()
+                if process.returncode is None:
+                    process.kill()
+                    await process.wait()
+            nursery.cancel_scope.cancel()
