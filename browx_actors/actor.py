@@ -2,15 +2,22 @@
 
 An actor is a nursery with a bounded mailbox. Callers hold an :class:`ActorRef` and
 either ``call`` it (send a message with a one-shot reply slot and wait for the answer,
-under a deadline) or ``cast`` to it (send and move on). Four rules shape the code:
+under a deadline) or ``cast`` to it (send and move on). Five rules shape the code:
 
 * A full mailbox is backpressure. ``call`` and ``cast`` wait for room; nothing queues
   without bound.
 * Expected failures are values. A handler that raises (or returns) :class:`ToolError`
-  answers its caller with it and keeps serving; only a bug crashes the actor.
+  answers its caller with it and keeps serving; a bug crashes the actor, unless the
+  handler has declared the call the boundary of its failures (:class:`CallFailed`).
 * Nobody is served after they stopped waiting. A call whose caller timed out or was
   cancelled while its message sat in the mailbox is dropped, not handled: a tool must
-  not act after its caller was told it failed. A message already taken runs to its end.
+  not act after its caller was told it failed. A message already taken runs to its end
+  even if its caller leaves, but never past its deadline.
+* A call's deadline binds the handler too. The handler (and a :class:`Later` task that
+  answers for it) runs in a cancel scope with the caller's deadline, so a call that
+  overruns is cancelled inside the actor, not only on the caller's side: the caller
+  hears ``timeout`` and the mailbox moves on instead of waiting behind a handler that
+  may never finish (a browser hung on one absurd input).
 * Nobody waits on a dead actor. When the actor's task ends, for whatever reason, every
   pending call and every later call on its ref fails at once with
   :class:`ActorCrashed` (or :class:`ActorStopped` after a clean stop).
@@ -42,6 +49,7 @@ __all__ = [
     "ActorStatistics",
     "ActorStopped",
     "ActorUnavailable",
+    "CallFailed",
     "Later",
 ]
 
@@ -90,6 +98,21 @@ class ActorStatistics:
                 "pending": self.calls_pending, "served": self.calls_served, "timedOut": self.calls_timed_out}
 
 
+class CallFailed(Exception):
+    """Raised by a handler to fail only the call it is handling: the caller gets
+    ``cause`` raised, and the actor goes on serving.
+
+    For an actor whose handlers run code it cannot vouch for (a session runs every
+    tool's handler) and whose state stays consistent when one of them fails half-way.
+    The actor decides where that boundary lies; anything it does not wrap still
+    crashes it, as a bug should.
+    """
+
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(f"the call failed: {cause!r}")
+        self.cause = cause
+
+
 @attrs.frozen
 class Later:
     """Returned by a handler to answer from a task in the actor's nursery instead.
@@ -113,7 +136,7 @@ class _Reply:
     caller's frame (the deadline keeper fails it from the actor's side).
     """
 
-    __slots__ = ("about", "error", "event", "timeout", "value")
+    __slots__ = ("about", "deadline", "error", "event", "timeout", "value")
 
     def __init__(self, about: str, timeout: float | None) -> None:
         self.event = trio.Event()
@@ -121,6 +144,8 @@ class _Reply:
         self.error: BaseException | None = None
         self.about = about
         self.timeout = timeout
+        #: When the caller stops waiting, and the handler is cancelled (inf: never).
+        self.deadline = math.inf if timeout is None else trio.current_time() + timeout
 
     @property
     def settled(self) -> bool:
@@ -205,7 +230,7 @@ class ActorRef:
                     await reply.event.wait()
                 elif self._deadlines.keeping:
                     # The fast path: no cancel scope; the actor's keeper times us out.
-                    self._deadlines.book(trio.current_time() + timeout, reply, len(self._pending))
+                    self._deadlines.book(reply.deadline, reply, len(self._pending))
                     await reply.event.wait()
                 else:
                     await self._wait_scoped(reply, None)
@@ -222,8 +247,7 @@ class ActorRef:
         For a full mailbox, whose wait for room the deadline must cover too, and for an
         actor whose deadline keeper is not running (not started yet, or gone).
         """
-        deadline = math.inf if reply.timeout is None else trio.current_time() + reply.timeout
-        with trio.CancelScope(deadline=deadline) as scope:
+        with trio.CancelScope(deadline=reply.deadline) as scope:
             if envelope is not None:
                 await self._post(envelope)
             await reply.event.wait()
@@ -394,30 +418,72 @@ class Actor:
             # Its caller timed out or gave up while it waited in the mailbox. Acting now
             # would do what the caller was told had failed (a click after "timeout").
             return
+        if reply is None or reply.deadline == math.inf:
+            outcome = await self._outcome(self.handle, (msg,), None)
+        else:
+            with trio.CancelScope(deadline=reply.deadline) as scope:
+                outcome = await self._outcome(self.handle, (msg,), scope)
+            if scope.cancelled_caught:
+                outcome = _OVERDUE
+        if isinstance(outcome, Later):
+            self.nursery.start_soon(self._answer_later, outcome, reply)
+            return
+        self._answer(reply, outcome)
+
+    async def _outcome(self, fn: Callable[..., Awaitable[Any]], args: tuple[Any, ...],
+                       scope: trio.CancelScope | None) -> Any:
+        """What ``fn(*args)`` answers: its value, a ToolError, the cause of a
+        CallFailed, or :data:`_OVERDUE` when its deadline cut it short. Anything else
+        it raises crashes the actor."""
         try:
-            result = await self.handle(msg)
+            return await fn(*args)
         except ToolError as err:
-            result = err
-        except BaseException as exc:
+            return err
+        except CallFailed as failed:
+            return _Failed(failed.cause)
+        except Exception as exc:
+            if scope is not None and scope.cancel_called:
+                # Raised while being cancelled at the deadline (a bridge that turns
+                # cancellation into its own error): the call is over, not the actor.
+                return _OVERDUE
             # Fail waiting callers before the nursery unwinds: "at once", not after
             # every sibling task has finished cancelling.
             self._mark_crashed(exc)
             raise
-        if isinstance(result, Later):
-            self.nursery.start_soon(self._answer_later, result, reply)
+        except BaseException as exc:
+            self._mark_crashed(exc)  # cancellation marks nothing: the scope decides
+            raise
+
+    def _answer(self, reply: _Reply | None, outcome: Any) -> None:
+        if outcome is _OVERDUE:
+            if reply is not None:
+                self.ref._expire(reply)  # the caller's own timer may not have fired yet
             return
         self.ref._served += 1
-        if reply is not None:
-            reply.resolve(result)
+        if reply is None:
+            return
+        if isinstance(outcome, _Failed):
+            reply.fail(outcome.cause)
+        else:
+            reply.resolve(outcome)
 
     async def _answer_later(self, later: Later, reply: _Reply | None) -> None:
-        try:
-            result = await later.fn(*later.args)
-        except ToolError as err:
-            result = err
-        except BaseException as exc:
-            self._mark_crashed(exc)
-            raise
-        self.ref._served += 1
-        if reply is not None:
-            reply.resolve(result)
+        if reply is None or reply.deadline == math.inf:
+            outcome = await self._outcome(later.fn, later.args, None)
+        else:
+            with trio.CancelScope(deadline=reply.deadline) as scope:
+                outcome = await self._outcome(later.fn, later.args, scope)
+            if scope.cancelled_caught:
+                outcome = _OVERDUE
+        self._answer(reply, outcome)
+
+
+@attrs.frozen
+class _Failed:
+    """A handler's CallFailed, carried to its caller."""
+
+    cause: Exception
+
+
+#: What a handler answers when its call's deadline cut it short.
+_OVERDUE = object()
