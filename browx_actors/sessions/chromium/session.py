@@ -10,6 +10,28 @@ waits long returns :class:`~browx_actors.actor.Later` so the mailbox keeps servi
 The session watches its browser. When Chromium dies, it fails every waiting caller at
 once with :class:`BrowserLost` as the cause and ends; the runtime turns that into the
 ``browser-crashed`` code for the agent.
+
+**The call is the boundary of a handler's failure.** The kernel's rule is that a bug
+crashes its actor; here that would cost the agent its page, its logged-in state and
+its tabs for one bad argument (an invalid selector, a file name the OS refuses). So
+:meth:`ChromiumSession.handle` runs each tool's handler as one call: an exception it
+raises fails that call (``bad-arg`` or ``timeout`` when it is about the caller's input,
+see ``failures.py``; ``internal`` otherwise) and the session serves the next one. The
+session's state stays consistent across such a failure in the cases that matter:
+
+- what the session owns lives in the browser (the context, its pages and their
+  documents), which keeps its own state whole whatever a client did half-way; a
+  handler that fails mid-action leaves a page in a state an agent re-reads
+  (``snapshot``) exactly as it would after the page changed by itself;
+- what the actor keeps beside it (the tab set, each tab's CDP session, the console
+  and request logs, counters) is changed in single steps, each after the thing it
+  records has happened (a tab's CDP session is stored only once attached; tabs
+  change on the Playwright thread in one event handler), so no handler leaves it
+  half-written when it raises between two awaits.
+
+What breaks the actor itself still crashes it: its browser dying (:class:`BrowserLost`),
+its own tasks failing (the browser watcher, the human bridge), ``on_start``,
+cancellation from outside, and ``MemoryError``.
 """
 
 from __future__ import annotations
@@ -24,12 +46,13 @@ from typing import Any
 import attrs
 import trio
 
-from ...actor import Actor, ActorRef, Later
+from ...actor import Actor, ActorRef, CallFailed, Later
 from ...cdp import CdpConnectionLost, CdpError, CdpFailure
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
 from ..contract import Describe, SessionCall
 from .driver import PlaywrightDriver
+from .failures import known_failure
 from .page_events import ConsoleLog, Pulse, RequestTracker
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 from .pool import AcquireBrowser, Browser
@@ -207,13 +230,26 @@ class ChromiumSession(Actor):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
         self._calls += 1
         try:
-            result = await self._unless_browser_lost(self._run_call, msg)
+            result = await self._as_call(msg, self._run_call, msg)
         finally:
             self._warm_when_idle()
         if isinstance(result, Later):
             # A wait that outlives the handler gets the same treatment when it fails.
-            return Later.of(self._unless_browser_lost, result.fn, *result.args)
+            return Later.of(self._as_call, msg, result.fn, *result.args)
         return result
+
+    async def _as_call(self, msg: SessionCall, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        """Run one call's work with the call as the boundary of its failure (see the
+        module notes): what it raises fails the call, unless it broke the session."""
+        try:
+            return await self._unless_browser_lost(fn, *args)
+        except (ToolError, BrowserLost, MemoryError):
+            raise
+        except Exception as exc:
+            known = known_failure(msg.tool, msg.args, exc)
+            if known is not None:
+                raise known from exc
+            raise CallFailed(exc) from exc
 
     async def _run_call(self, msg: SessionCall) -> Any:
         await self.attach_current()
