@@ -34,6 +34,7 @@ __all__ = [
     "COORDINATE",
     "MAX_COORDINATE",
     "MAX_DEPTH",
+    "MAX_ID",
     "MAX_INT_DIGITS",
     "Param",
     "SecretsRule",
@@ -50,6 +51,8 @@ MAX_DEPTH = 32
 MAX_COORDINATE = 100_000
 #: A number property of a point or rectangle, for ``properties`` declarations.
 COORDINATE: Mapping[str, Any] = {"type": "number", "minimum": -MAX_COORDINATE, "maximum": MAX_COORDINATE}
+#: The largest id or count a tool takes (a tab id, an expected count): a 32-bit int.
+MAX_ID = 2**31 - 1
 #: Bits in the largest integer of :data:`MAX_INT_DIGITS` digits.
 _MAX_INT_BITS = int(MAX_INT_DIGITS * math.log2(10))
 
