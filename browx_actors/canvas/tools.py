@@ -25,8 +25,8 @@ import trio
 
 from ..errors import ToolError
 from ..tooling import SESSION, Args, Check, ExactlyOne, Param, Reply, runtime_tool
-from ..tooling.params import COORDINATE, MAX_COORDINATE
 from ..tooling.context import RuntimeContext
+from ..tooling.params import COORDINATE, MAX_COORDINATE
 from ..tooling.tool import SESSION_CALL_TIMEOUT
 from . import adapters, capture, diff, gestures, transform
 from .cache import Capture, cache_of

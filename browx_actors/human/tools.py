@@ -15,8 +15,8 @@ import functools
 from typing import Any
 
 from ..tooling import Args, Check, Param, runtime_tool, session_param
-from ..tooling.params import MAX_ID
 from ..tooling.context import RuntimeContext
+from ..tooling.params import MAX_ID
 from . import await_human as human
 from .prompts import DEFAULT_TIMEOUT_MS, KINDS, MAX_TIMEOUT_MS, parse_request
 

@@ -20,8 +20,8 @@ import trio
 from ..actor import ActorUnavailable
 from ..errors import ToolError
 from ..tooling import Args, Param, Reply, runtime_tool, session_param
-from ..tooling.params import MAX_ID
 from ..tooling.context import RuntimeContext
+from ..tooling.params import MAX_ID
 from .actor import Flush, RecorderStats, RecordNote
 from .query import (
     REPORT_RECORDS_CAP,

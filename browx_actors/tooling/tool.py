@@ -68,8 +68,8 @@ SESSION_ID_MAX = 64
 
 def session_param(description: str = "Session id.", *, required: bool = False, name: str = "session") -> Param:
     """The session argument, with the id rules every tool that takes one declares."""
-    return Param(name, "string", description, required=required, default=None if required else "default", max_length=SESSION_ID_MAX,
-                 pattern=SESSION_ID_PATTERN)
+    return Param(name, "string", description, required=required, default=None if required else "default",
+                 max_length=SESSION_ID_MAX, pattern=SESSION_ID_PATTERN)
 
 
 #: The argument every session tool takes.
