@@ -337,6 +337,8 @@ class Actor:
         self.ref = ActorRef(self.name, send.clone())
         self._nursery: trio.Nursery | None = None
         self._stopping = False
+        #: Why :meth:`stop` was called (None until it is).
+        self.stop_reason: str | None = None
 
     @property
     def nursery(self) -> trio.Nursery:
@@ -359,13 +361,18 @@ class Actor:
 
     # -- lifecycle --------------------------------------------------------------------
 
-    def stop(self) -> None:
+    def stop(self, reason: str = "normal") -> None:
         """Ask for a graceful stop: finish the message in hand, take no more, run
         :meth:`on_stop`, exit.
 
-        Safe to call from any task, any number of times. A supervisor that runs out of
-        grace cancels the actor instead.
+        ``reason`` is kept in :attr:`stop_reason` for :meth:`on_stop` (as OTP's
+        ``terminate`` gets it): a supervisor says ``"shutdown"`` when the whole tree is
+        going down, so an actor may skip cleanup its neighbours are about to make moot.
+        Safe to call from any task, any number of times (the first reason stays). A
+        supervisor that runs out of grace cancels the actor instead.
         """
+        if not self._stopping:
+            self.stop_reason = reason
         self._stopping = True
         # Closing our receive side wakes a receive() in progress with
         # ClosedResourceError and refuses senders; cheaper than a cancel scope around

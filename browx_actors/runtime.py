@@ -182,7 +182,7 @@ class Runtime:
     def _new_session_supervisor(self) -> Supervisor:
         # A restarted session would have lost its page; sessions are temporary
         # children and end with a clear code instead.
-        return Supervisor("sessions", strategy=Strategy.ONE_FOR_ONE, events=self.events)
+        return Supervisor("sessions", strategy=Strategy.ONE_FOR_ONE, events=self.events, dynamic=True)
 
     def _child(self, child_id: str) -> ActorRef:
         ref = self.root.child_ref(child_id)

@@ -219,9 +219,15 @@ class ChromiumSession(Actor):
         self.nursery.start_soon(self._watch_browser, self.browser)
 
     async def on_stop(self) -> None:
-        if self.context is not None:
-            with trio.move_on_after(5):
-                await self.pw(self.context.close)
+        if self.context is None:
+            return
+        if self.stop_reason == "shutdown" and self.browser is not None and not self.browser.attached:
+            # The whole tree is going down and the pool kills the browser it launched
+            # next: closing the context first only costs time (a second on a busy page).
+            # An attached browser is someone else's and keeps running: close ours in it.
+            return
+        with trio.move_on_after(5):
+            await self.pw(self.context.close)
 
     async def handle(self, msg: Any) -> Any:
         if isinstance(msg, Describe):
