@@ -71,9 +71,9 @@ CHROMIUM_FLAGS: tuple[str, ...] = (
     "--disable-back-forward-cache",
     "--disable-default-apps",
     "--disable-breakpad",
-    # No crashpad handlers: they double-fork out of the browser's process group and
-    # session, so they are the one part of the family a group kill misses.
-    "--disable-crashpad-for-testing",
+    # Not --disable-crashpad-for-testing, though crashpad handlers are the one part of
+    # the family outside its process group: with it, Chromium 156 aborts every page
+    # load (net::ERR_ABORTED). The stray sweep below finds the handlers by profile.
     # Containers give /dev/shm 64 MB; Chromium then crashes renderers under load.
     "--disable-dev-shm-usage",
     # Pages in background targets must keep running timers and painting frames.
