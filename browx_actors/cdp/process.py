@@ -99,5 +99,5 @@ def spawn_bound(command: Sequence[str], **options: Any) -> BoundProcess:
     """Start ``command`` on this thread, SIGKILLed by the kernel if the server dies
     (see the module notes); ``options`` go to :class:`subprocess.Popen`."""
     preexec = _die_with_parent()
-    popen = subprocess.Popen(list(command), preexec_fn=preexec, **options)  # noqa: PLW1509
+    popen = subprocess.Popen(list(command), preexec_fn=preexec, **options)
     return BoundProcess(popen)

@@ -33,7 +33,7 @@ async def _describe_all(session: ChromiumSession) -> list[dict[str, Any]]:
     tabs = list(session.tabs)
     titles = await asyncio.gather(*(_title(tab) for tab in tabs))
     current = session.tabs.current
-    return [{"id": tab.id, "url": tab.page.url, "title": title, "current": tab is current}
+    return [{"id": tab.id, "url": tab.page.url, "title": title, "current": tab is current, "crashed": tab.crashed}
             for tab, title in zip(tabs, titles, strict=True)]
 
 
@@ -43,8 +43,8 @@ def _current_id(tabs: list[dict[str, Any]]) -> int | None:
 
 @session_tool(
     "list_tabs", "read",
-    "The session's tabs (pages a link or script opened included): id, url, title, which one is current. Tools act "
-    "on the current tab.",
+    "The session's tabs (pages a link or script opened included): id, url, title, which one is current, and whether "
+    "its renderer crashed (navigate recovers a crashed tab). Tools act on the current tab.",
 )
 async def list_tabs(session: ChromiumSession, args: Args) -> Reply:
     await session.settle_tabs()
