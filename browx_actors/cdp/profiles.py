@@ -89,7 +89,7 @@ def sweep_stale_profiles(directory: str | None = None, *, now: float | None = No
     removed. Blocking: run it in a worker thread."""
     root = Path(directory or tempfile.gettempdir())
     now = time.time() if now is None else now
-    removed = []
+    removed: list[Path] = []
     try:
         candidates = sorted(p for p in root.glob(PREFIX + "*") if p.is_dir() and not p.is_symlink())
     except OSError:
