@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import http.server
 import json
@@ -378,39 +379,49 @@ async def session_actor(runtime: Any, session_id: str = "default") -> Any:
 # -- raw JSON-RPC lines over a server's stdio ------------------------------------------
 
 
-@attrs.define
+@attrs.define(eq=False)
 class RawStdio:
     """A server process spoken to in raw lines: what a fuzzer or a broken client sends.
 
     :meth:`request` writes one line and waits (``within`` seconds) for the answer with
-    the same id; answers to other ids that come meanwhile are kept for later requests.
+    the same id; any number of tasks may wait at once (a reader task sorts the answers
+    by id). :attr:`received` keeps every line the server wrote, in order.
     """
 
     process: trio.Process
-    lines: trio.MemoryReceiveChannel[bytes]
     answers: dict[Any, dict[str, Any]] = attrs.Factory(dict)
+    arrived: dict[Any, trio.Event] = attrs.Factory(dict)
     next_id: int = 1000
-    #: Every line the server wrote, in order (bytes, as received).
     received: list[bytes] = attrs.Factory(list)
+    _write_lock: trio.Lock = attrs.Factory(trio.Lock)
+
+    def _event(self, request_id: Any) -> trio.Event:
+        return self.arrived.setdefault(request_id, trio.Event())
+
+    def deliver(self, line: bytes) -> None:
+        self.received.append(line)
+        message = json.loads(line)
+        if "id" in message and ("result" in message or "error" in message):
+            self.answers[message["id"]] = message
+            self._event(message["id"]).set()
 
     async def send_line(self, line: bytes) -> None:
         assert self.process.stdin is not None
-        await self.process.stdin.send_all(line.rstrip(b"\n") + b"\n")
+        async with self._write_lock:
+            await self.process.stdin.send_all(line.rstrip(b"\n") + b"\n")
 
     async def answer(self, request_id: Any, within: float) -> dict[str, Any] | None:
         """The answer to ``request_id`` if it comes within ``within`` seconds, else None."""
         with trio.move_on_after(within):
-            while request_id not in self.answers:
-                line = await self.lines.receive()
-                message = json.loads(line)
-                self.answers[message.get("id")] = message
-            return self.answers.pop(request_id)
-        return None
+            await self._event(request_id).wait()
+        self.arrived.pop(request_id, None)
+        return self.answers.pop(request_id, None)
 
     async def request(self, method: str, params: dict[str, Any] | None = None, *, within: float = 10,
                       raw_params: bytes | None = None) -> dict[str, Any] | None:
         self.next_id += 1
         request_id = self.next_id
+        self._event(request_id)
         body = raw_params if raw_params is not None else json.dumps(params or {}).encode()
         await self.send_line(b'{"jsonrpc":"2.0","id":%d,"method":"%s","params":%s}' % (
             request_id, method.encode(), body))
@@ -444,19 +455,16 @@ async def raw_stdio(command: list[str], *, env: dict[str, str] | None = None,
         env = {**os.environ, "PYTHONPATH": worktree_pythonpath()}
     process = await trio.lowlevel.open_process(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                                stderr=subprocess.DEVNULL, env=env, cwd=cwd)
-    send, receive = trio.open_memory_channel[bytes](1000)
-    raw = RawStdio(process, receive)
+    raw = RawStdio(process)
 
     async def pump() -> None:
         assert process.stdout is not None
         buffer = b""
-        async with send:
-            async for chunk in process.stdout:
-                *complete, buffer = (buffer + chunk).split(b"\n")
-                for line in complete:
-                    if line.strip():
-                        raw.received.append(line)
-                        await send.send(line)
+        async for chunk in process.stdout:
+            *complete, buffer = (buffer + chunk).split(b"\n")
+            for line in complete:
+                if line.strip():
+                    raw.deliver(line)
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(pump)
@@ -465,10 +473,26 @@ async def raw_stdio(command: list[str], *, env: dict[str, str] | None = None,
         finally:
             assert process.stdin is not None
             with trio.CancelScope(shield=True):
-                await process.stdin.aclose()
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    await process.stdin.aclose()
                 with trio.move_on_after(10):
                     await process.wait()
                 if process.returncode is None:
                     process.kill()
                     await process.wait()
             nursery.cancel_scope.cancel()
+
+
+@asynccontextmanager
+async def raw_server(workspace: Path, capabilities: str = "", *, tmpdir: Path | None = None,
+                     extra_env: dict[str, str] | None = None) -> AsyncIterator[RawStdio]:
+    """The real server (``python -m browx_actors serve``) in raw lines, initialized.
+    ``tmpdir`` becomes its TMPDIR, where its browser profiles go."""
+    workspace.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, **server_env(workspace, capabilities), **(extra_env or {})}
+    if tmpdir is not None:
+        tmpdir.mkdir(parents=True, exist_ok=True)
+        env["TMPDIR"] = str(tmpdir)
+    async with raw_stdio([sys.executable, "-m", "browx_actors", "serve"], env=env, cwd=str(workspace)) as raw:
+        await raw.initialize()
+        yield raw

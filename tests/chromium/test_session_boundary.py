@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from e2e_support import serve_pages
 
 from browx_actors import RuntimeConfig, open_runtime
-
-from e2e_support import serve_pages
 
 
 def _config(tmp_path: Path) -> RuntimeConfig:
@@ -63,7 +62,7 @@ async def test_a_call_past_its_deadline_is_cancelled_and_the_session_serves_on(t
             started = trio.current_time()
             try:
                 await runtime.call_session("default", "hangs", _hangs, {}, timeout=1)
-            except Exception as err:  # noqa: BLE001
+            except Exception as err:
                 assert getattr(err, "code", None) == "timeout", err
             took = trio.current_time() - started
             assert took < 5
