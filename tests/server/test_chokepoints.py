@@ -28,7 +28,8 @@ from browx_actors.workspace import file_to_write, write_file
     ("d/" * 2100 + "x.png", "a path is at most 4,096"),
     (".", "not a folder"), ("", "not a folder"), ("ok/", "not a folder"), ("ok/.", "not a folder"),
     ("a/..", "not a folder"), ("existing", "not a folder"),
-    ("diagnostics/s1/x.png", "diagnostics/"), ("diagnostics", "diagnostics/"), ("./diagnostics/../diagnostics/x", "diagnostics/"),
+    ("diagnostics/s1/x.png", "diagnostics/"), ("diagnostics", "diagnostics/"),
+    ("./diagnostics/../diagnostics/x", "diagnostics/"),
     ("../out.png", "inside the workspace"), ("/etc/x.png", "inside the workspace"),
 ])
 def test_a_file_a_tool_writes_must_be_one_the_os_can_hold_and_not_the_servers(tmp_path: Path, path: str,
