@@ -2,15 +2,24 @@
 
 An actor is a nursery with a bounded mailbox. Callers hold an :class:`ActorRef` and
 either ``call`` it (send a message with a one-shot reply slot and wait for the answer,
-under a deadline) or ``cast`` to it (send and move on). Four rules shape the code:
+under a deadline) or ``cast`` to it (send and move on). Five rules shape the code:
 
 * A full mailbox is backpressure. ``call`` and ``cast`` wait for room; nothing queues
   without bound.
 * Expected failures are values. A handler that raises (or returns) :class:`ToolError`
-  answers its caller with it and keeps serving; only a bug crashes the actor.
+  answers its caller with it and keeps serving; a bug crashes the actor, unless the
+  handler has declared the call the boundary of its failures (:class:`CallFailed`).
 * Nobody is served after they stopped waiting. A call whose caller timed out or was
   cancelled while its message sat in the mailbox is dropped, not handled: a tool must
-  not act after its caller was told it failed. A message already taken runs to its end.
+  not act after its caller was told it failed. A message already taken runs to its end
+  even if its caller leaves, but never past its deadline.
+* A call's deadline binds the handler too. A handler still running at its call's
+  deadline is cancelled inside the actor, not only on the caller's side: the caller
+  hears ``timeout`` and the mailbox moves on instead of waiting behind a handler that
+  may never finish (a browser hung on one absurd input). The actor serves messages in
+  one long-lived cancel scope that the deadline keeper cancels when the call in hand
+  is overdue (a scope per call, with its deadline, cost the hop 14 µs); a
+  :class:`Later` task, rare and long, gets a scope of its own with the deadline.
 * Nobody waits on a dead actor. When the actor's task ends, for whatever reason, every
   pending call and every later call on its ref fails at once with
   :class:`ActorCrashed` (or :class:`ActorStopped` after a clean stop).
@@ -42,6 +51,7 @@ __all__ = [
     "ActorStatistics",
     "ActorStopped",
     "ActorUnavailable",
+    "CallFailed",
     "Later",
 ]
 
@@ -90,6 +100,21 @@ class ActorStatistics:
                 "pending": self.calls_pending, "served": self.calls_served, "timedOut": self.calls_timed_out}
 
 
+class CallFailed(Exception):
+    """Raised by a handler to fail only the call it is handling: the caller gets
+    ``cause`` raised, and the actor goes on serving.
+
+    For an actor whose handlers run code it cannot vouch for (a session runs every
+    tool's handler) and whose state stays consistent when one of them fails half-way.
+    The actor decides where that boundary lies; anything it does not wrap still
+    crashes it, as a bug should.
+    """
+
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(f"the call failed: {cause!r}")
+        self.cause = cause
+
+
 @attrs.frozen
 class Later:
     """Returned by a handler to answer from a task in the actor's nursery instead.
@@ -113,7 +138,7 @@ class _Reply:
     caller's frame (the deadline keeper fails it from the actor's side).
     """
 
-    __slots__ = ("about", "error", "event", "timeout", "value")
+    __slots__ = ("about", "deadline", "error", "event", "serving", "timeout", "value")
 
     def __init__(self, about: str, timeout: float | None) -> None:
         self.event = trio.Event()
@@ -121,10 +146,19 @@ class _Reply:
         self.error: BaseException | None = None
         self.about = about
         self.timeout = timeout
+        #: When the caller stops waiting, and the handler is cancelled (inf: never).
+        self.deadline = math.inf if timeout is None else trio.current_time() + timeout
+        #: The actor's handler is running for it right now.
+        self.serving = False
 
     @property
     def settled(self) -> bool:
         return self.event.is_set()
+
+    @property
+    def done(self) -> bool:
+        """Nothing is left to do at its deadline: answered, and no handler running."""
+        return self.event.is_set() and not self.serving
 
     def resolve(self, value: Any) -> None:
         if not self.event.is_set():
@@ -154,7 +188,7 @@ _ABANDONED = _Abandoned("the caller stopped waiting")
 class ActorRef:
     """The only handle other code has on an actor: a mailbox address plus its fate."""
 
-    __slots__ = ("_deadlines", "_gone", "_pending", "_send", "_served", "_timed_out", "name")
+    __slots__ = ("_deadlines", "_gone", "_pending", "_send", "_served", "_serving_scope", "_timed_out", "name")
 
     def __init__(self, name: str, send: trio.MemorySendChannel) -> None:
         self.name = name
@@ -163,6 +197,9 @@ class ActorRef:
         self._gone: ActorUnavailable | None = None
         #: Deadlines of calls that found room in the mailbox, kept by the actor's task.
         self._deadlines: DeadlineBook[_Reply] = DeadlineBook(self._expire)
+        #: The scope the actor serves messages in; cancelled when the call in hand is
+        #: overdue (set by the actor while it runs).
+        self._serving_scope: trio.CancelScope | None = None
         #: Messages the actor has finished handling, and calls that timed out waiting.
         self._served = 0
         self._timed_out = 0
@@ -205,7 +242,7 @@ class ActorRef:
                     await reply.event.wait()
                 elif self._deadlines.keeping:
                     # The fast path: no cancel scope; the actor's keeper times us out.
-                    self._deadlines.book(trio.current_time() + timeout, reply, len(self._pending))
+                    self._deadlines.book(reply.deadline, reply, len(self._pending))
                     await reply.event.wait()
                 else:
                     await self._wait_scoped(reply, None)
@@ -214,6 +251,10 @@ class ActorRef:
             # A caller that stops waiting (cancelled) settles its slot, so a message
             # still in the mailbox is dropped instead of acted on for nobody.
             reply.fail(_ABANDONED)
+            if reply.serving and reply.deadline != math.inf:
+                # Its handler runs on without it, but not past the deadline: make sure
+                # the keeper knows of it (a call that waited in a scope never booked).
+                self._deadlines.book(reply.deadline, reply, len(self._pending) + 1)
         return reply.unwrap()
 
     async def _wait_scoped(self, reply: _Reply, envelope: tuple[Any, _Reply] | None) -> None:
@@ -222,8 +263,7 @@ class ActorRef:
         For a full mailbox, whose wait for room the deadline must cover too, and for an
         actor whose deadline keeper is not running (not started yet, or gone).
         """
-        deadline = math.inf if reply.timeout is None else trio.current_time() + reply.timeout
-        with trio.CancelScope(deadline=deadline) as scope:
+        with trio.CancelScope(deadline=reply.deadline) as scope:
             if envelope is not None:
                 await self._post(envelope)
             await reply.event.wait()
@@ -247,6 +287,8 @@ class ActorRef:
         reply.fail(ToolError(
             "timeout", f"{self.name} did not answer {reply.about} within {reply.timeout:g}s"
         ))
+        if reply.serving and self._serving_scope is not None:
+            self._serving_scope.cancel()  # the handler in hand is overdue: cut it short
 
     async def cast(self, msg: Any) -> None:
         """Send ``msg`` without waiting for an answer (but waiting for mailbox room)."""
@@ -313,6 +355,8 @@ class Actor:
         self.ref = ActorRef(self.name, send.clone())
         self._nursery: trio.Nursery | None = None
         self._stopping = False
+        #: Why :meth:`stop` was called (None until it is).
+        self.stop_reason: str | None = None
 
     @property
     def nursery(self) -> trio.Nursery:
@@ -335,13 +379,18 @@ class Actor:
 
     # -- lifecycle --------------------------------------------------------------------
 
-    def stop(self) -> None:
+    def stop(self, reason: str = "normal") -> None:
         """Ask for a graceful stop: finish the message in hand, take no more, run
         :meth:`on_stop`, exit.
 
-        Safe to call from any task, any number of times. A supervisor that runs out of
-        grace cancels the actor instead.
+        ``reason`` is kept in :attr:`stop_reason` for :meth:`on_stop` (as OTP's
+        ``terminate`` gets it): a supervisor says ``"shutdown"`` when the whole tree is
+        going down, so an actor may skip cleanup its neighbours are about to make moot.
+        Safe to call from any task, any number of times (the first reason stays). A
+        supervisor that runs out of grace cancels the actor instead.
         """
+        if not self._stopping:
+            self.stop_reason = reason
         self._stopping = True
         # Closing our receive side wakes a receive() in progress with
         # ClosedResourceError and refuses senders; cheaper than a cancel scope around
@@ -354,19 +403,12 @@ class Actor:
                 self._nursery = nursery
                 await self.on_start()
                 task_status.started(self.ref)
-                keeper_started = False
                 while not self._stopping:
-                    # Only the wait for the next message is cut short by stop(): a
-                    # message already taken is answered first, as in OTP.
-                    try:
-                        msg, reply = await self._inbox.receive()
-                    except trio.ClosedResourceError:
-                        break
-                    if not keeper_started and reply is not None:
-                        # Started on the first call, so idle actors carry no extra task.
-                        keeper_started = True
-                        nursery.start_soon(self.ref._deadlines.keep)
-                    await self._serve(msg, reply)
+                    # One scope for many messages; a fresh one after each overdue call.
+                    with trio.CancelScope() as serving:
+                        self.ref._serving_scope = serving
+                        await self._serve_until_overdue(nursery)
+                    self.ref._serving_scope = None
                 self._inbox.close()
                 self.ref._mark_gone(ActorStopped(self.name, "stopped"))
                 await self.on_stop()
@@ -382,6 +424,23 @@ class Actor:
             self._nursery = None
         self.ref._mark_gone(ActorStopped(self.name, "stopped"))
 
+    async def _serve_until_overdue(self, nursery: trio.Nursery) -> None:
+        """Serve messages until stopped, or until the serving scope is cancelled because
+        the call in hand overran its deadline (then the caller has been answered)."""
+        keeper_started = self.ref._deadlines.keeping
+        while not self._stopping:
+            # Only the wait for the next message is cut short by stop(): a message
+            # already taken is answered first, as in OTP.
+            try:
+                msg, reply = await self._inbox.receive()
+            except trio.ClosedResourceError:
+                return
+            if not keeper_started and reply is not None:
+                # Started on the first call, so idle actors carry no extra task.
+                keeper_started = True
+                nursery.start_soon(self.ref._deadlines.keep)
+            await self._serve(msg, reply)
+
     def _mark_crashed(self, exc: BaseException) -> None:
         if is_cancellation(exc):
             return
@@ -394,30 +453,74 @@ class Actor:
             # Its caller timed out or gave up while it waited in the mailbox. Acting now
             # would do what the caller was told had failed (a click after "timeout").
             return
+        if reply is not None:
+            reply.serving = True
         try:
-            result = await self.handle(msg)
+            outcome = await self._outcome(self.handle, (msg,), self.ref._serving_scope)
+        finally:
+            # Cleared on every way out, the overdue one included (the serving scope's
+            # cancellation leaves through here, then the scope absorbs it).
+            if reply is not None:
+                reply.serving = False
+        if isinstance(outcome, Later):
+            self.nursery.start_soon(self._answer_later, outcome, reply)
+            return
+        self._answer(reply, outcome)
+
+    async def _outcome(self, fn: Callable[..., Awaitable[Any]], args: tuple[Any, ...],
+                       scope: trio.CancelScope | None) -> Any:
+        """What ``fn(*args)`` answers: its value, a ToolError, the cause of a
+        CallFailed, or :data:`_OVERDUE` when its deadline cut it short. Anything else
+        it raises crashes the actor."""
+        try:
+            return await fn(*args)
         except ToolError as err:
-            result = err
-        except BaseException as exc:
+            return err
+        except CallFailed as failed:
+            return _Failed(failed.cause)
+        except Exception as exc:
+            if scope is not None and scope.cancel_called:
+                # Raised while being cancelled at the deadline (a bridge that turns
+                # cancellation into its own error): the call is over, not the actor.
+                return _OVERDUE
             # Fail waiting callers before the nursery unwinds: "at once", not after
             # every sibling task has finished cancelling.
             self._mark_crashed(exc)
             raise
-        if isinstance(result, Later):
-            self.nursery.start_soon(self._answer_later, result, reply)
+        except BaseException as exc:
+            self._mark_crashed(exc)  # cancellation marks nothing: a scope decides
+            raise
+
+    def _answer(self, reply: _Reply | None, outcome: Any) -> None:
+        if outcome is _OVERDUE:
+            if reply is not None:
+                self.ref._expire(reply)  # the caller's own timer may not have fired yet
             return
         self.ref._served += 1
-        if reply is not None:
-            reply.resolve(result)
+        if reply is None:
+            return
+        if isinstance(outcome, _Failed):
+            reply.fail(outcome.cause)
+        else:
+            reply.resolve(outcome)
 
     async def _answer_later(self, later: Later, reply: _Reply | None) -> None:
-        try:
-            result = await later.fn(*later.args)
-        except ToolError as err:
-            result = err
-        except BaseException as exc:
-            self._mark_crashed(exc)
-            raise
-        self.ref._served += 1
-        if reply is not None:
-            reply.resolve(result)
+        if reply is None or reply.deadline == math.inf:
+            outcome = await self._outcome(later.fn, later.args, None)
+        else:
+            with trio.CancelScope(deadline=reply.deadline) as scope:
+                outcome = await self._outcome(later.fn, later.args, scope)
+            if scope.cancelled_caught:
+                outcome = _OVERDUE
+        self._answer(reply, outcome)
+
+
+@attrs.frozen
+class _Failed:
+    """A handler's CallFailed, carried to its caller."""
+
+    cause: Exception
+
+
+#: What a handler answers when its call's deadline cut it short.
+_OVERDUE = object()

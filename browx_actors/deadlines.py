@@ -33,10 +33,11 @@ _COMPACT_SLACK = 64
 
 
 class Expiring(Protocol):
-    """What the book keeps: something that can tell it has been answered."""
+    """What the book keeps: something that can tell its deadline no longer matters
+    (answered, and no handler left running for it)."""
 
     @property
-    def settled(self) -> bool: ...
+    def done(self) -> bool: ...
 
 
 T = TypeVar("T", bound=Expiring)
@@ -61,10 +62,10 @@ class DeadlineBook(Generic[T]):
         return len(self._heap)
 
     def book(self, deadline: float, item: T, in_flight: int) -> None:
-        """Expire ``item`` at ``deadline`` unless it has settled by then."""
+        """Expire ``item`` at ``deadline`` unless it is done by then."""
         heapq.heappush(self._heap, (deadline, next(self._seq), item))
         if len(self._heap) > _COMPACT_FACTOR * in_flight + _COMPACT_SLACK:
-            self._heap = [entry for entry in self._heap if not entry[2].settled]
+            self._heap = [entry for entry in self._heap if not entry[2].done]
             heapq.heapify(self._heap)
         if deadline < self._next:
             self._next = deadline
@@ -87,7 +88,7 @@ class DeadlineBook(Generic[T]):
         heap = self._heap
         while heap:
             deadline, _, item = heap[0]
-            if item.settled:
+            if item.done:
                 heapq.heappop(heap)
             elif deadline <= now:
                 heapq.heappop(heap)

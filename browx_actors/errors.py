@@ -103,6 +103,8 @@ CODES: dict[str, Code] = _table(
     ("navigation-failed", _INTERNAL, "the URL could not be loaded"),
     ("tab-closed", _MISSING, "the current tab closed before or during the call; `list_tabs` shows what is "
      "open"),
+    ("tab-crashed", _MISSING, "the current tab's renderer crashed (`list_tabs` marks it `crashed`); `navigate` "
+     "loads a fresh page in the same tab, `close_tab` discards it"),
     ("verification-failed", _INTERNAL, "a `verify_*` check disagreed; `expected` and `actual` say how"),
     ("eval-error", _INTERNAL, "the JavaScript threw; the message is the page's error"),
     ("too-large", _BAD, "a value exceeds its stated limit"),

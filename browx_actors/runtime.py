@@ -4,9 +4,18 @@
 
     Runtime (root supervisor, one_for_one)
     ├── Recorder (diagnostics JSONL writer; fed only when diagnostics is allowed)
-    ├── OperatorChannel (the host daemon's socket; only with operator-channel on)
+    ├── operator-channel (one_for_one, temporary in the root; only with operator-channel on)
+    │   └── OperatorChannel "link" (the host daemon's socket, permanent)
     ├── BrowserPool
     └── SessionSupervisor (one_for_one, dynamic: one temporary child per session)
+
+The operator channel is the one child whose input comes from another program (the
+host daemon), so it is fenced off the OTP way: it restarts under a supervisor of its
+own (3 restarts in 5 s), and that supervisor is a *temporary* child of the root. When
+the channel keeps failing, its supervisor gives up and ends; the root does not restart
+a temporary child and does not count its exit against its own intensity, so the server
+serves on without the link (``await_human`` then answers ``unavailable``) instead of
+escalating to the top and exiting. A misbehaving daemon can at worst lose its own link.
 
 and implements :class:`~browx_actors.tooling.context.RuntimeContext`, what runtime
 tools are handed. It knows no tool: ``open_runtime`` (``server/embed.py``) assembles
@@ -91,6 +100,8 @@ class Runtime:
         self._dispatch: Dispatch | None = None
         #: Serialises opening and closing, so ``default`` opens once under concurrent calls.
         self._session_lock = trio.Lock()
+        #: The operator channel's own supervisor, while it runs (see the module notes).
+        self._operator_supervisor: Supervisor | None = None
 
     # -- the library API --------------------------------------------------------------
 
@@ -127,10 +138,19 @@ class Runtime:
         return self._child("recorder")
 
     def _operator_children(self) -> list[ChildSpec]:
-        """The OperatorChannel, only when the operator-channel capability is on."""
+        """The OperatorChannel under its own supervisor, only when the operator-channel
+        capability is on; temporary in the root, so its failures stop at it."""
         if "operator-channel" not in self.config.capabilities:
             return []
-        return [ChildSpec("operator-channel", self._new_operator_channel, Restart.PERMANENT, shutdown=5)]
+        return [ChildSpec("operator-channel", self._new_operator_supervisor, Restart.TEMPORARY, shutdown=6)]
+
+    def _new_operator_supervisor(self) -> Supervisor:
+        supervisor = Supervisor(
+            "operator", [ChildSpec("link", self._new_operator_channel, Restart.PERMANENT, shutdown=5)],
+            strategy=Strategy.ONE_FOR_ONE, intensity=3, period=5.0, events=self.events,
+        )
+        self._operator_supervisor = supervisor
+        return supervisor
 
     def _new_operator_channel(self) -> OperatorChannel:
         assert self.config.operator_socket and self.config.operator_token
@@ -141,7 +161,19 @@ class Runtime:
         """Where await_human asks when operator-channel is on (None when it is off)."""
         if "operator-channel" not in self.config.capabilities:
             return None
-        return self._child("operator-channel")
+        ref = self._operator_link()
+        if ref is None:
+            raise ToolError("unavailable", "the operator channel is not running: it failed repeatedly and its "
+                            "supervisor stopped it (runtime_status shows why); restart the server to reconnect",
+                            component="operator-channel")
+        return ref
+
+    def _operator_link(self) -> ActorRef | None:
+        supervisor = self._operator_supervisor
+        if supervisor is None or not supervisor.ref.alive:
+            return None
+        ref = supervisor.child_ref("link")
+        return ref if ref is not None and ref.alive else None
 
     def _new_pool(self) -> BrowserPool:
         pool_config = PoolConfig(self.config.chromium, self.config.attach_cdp, self.config.headless)
@@ -150,7 +182,7 @@ class Runtime:
     def _new_session_supervisor(self) -> Supervisor:
         # A restarted session would have lost its page; sessions are temporary
         # children and end with a clear code instead.
-        return Supervisor("sessions", strategy=Strategy.ONE_FOR_ONE, events=self.events)
+        return Supervisor("sessions", strategy=Strategy.ONE_FOR_ONE, events=self.events, dynamic=True)
 
     def _child(self, child_id: str) -> ActorRef:
         ref = self.root.child_ref(child_id)
@@ -307,7 +339,8 @@ class Runtime:
         if child_id == "browser-pool":
             node.update(await _ask_status(ref, PoolStatus()))
         elif child_id == "operator-channel":
-            node.update(await _ask_status(ref, OperatorStatus()))
+            link = self._operator_link()
+            node.update({"connected": False} if link is None else await _ask_status(link, OperatorStatus()))
         elif child_id == "recorder":
             inbox = self.recorder_inbox
             node.update({"recording": self.recording, "accepted": inbox.accepted, "handled": inbox.handled,

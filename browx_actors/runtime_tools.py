@@ -8,7 +8,7 @@ asking each session to describe itself, reading the supervisors) the runtime doe
 from __future__ import annotations
 
 from .errors import ToolError
-from .tooling import Args, CapabilityWhen, Check, Param, Reply, runtime_tool
+from .tooling import Args, CapabilityWhen, Check, Param, Reply, runtime_tool, session_param
 from .tooling.context import RuntimeContext
 
 __all__ = ["ENGINES", "NATIVE_ENGINES", "TOOLS"]
@@ -28,7 +28,7 @@ def _known_engine(args: Args) -> None:
     "open_session", "navigation",
     "Open a session: an isolated browser context with its own cookies and storage. The session \"default\" opens "
     "by itself on first use.",
-    params=(Param("session", "string", "New session id.", required=True),
+    params=(session_param("New session id.", required=True),
             Param("engine", "string", "Engine to drive.", default="chromium"),
             Param("viewport", "object", "Viewport size in CSS pixels.",
                   properties={"width": {"type": "integer", "minimum": 100, "maximum": 7680},
@@ -45,7 +45,7 @@ async def open_session(runtime: RuntimeContext, args: Args) -> Reply:
 
 @runtime_tool(
     "close_session", "navigation", "Close a session and discard its context, secrets and state.",
-    params=(Param("session", "string", "Session id.", default="default"),),
+    params=(session_param(),),
 )
 async def close_session(runtime: RuntimeContext, args: Args) -> Reply:
     if not await runtime.close_session(args["session"]):
@@ -65,10 +65,17 @@ async def list_sessions(runtime: RuntimeContext, args: Args) -> Reply:
     "<NAME> instead of the value.",
     params=(Param("name", "string", "Alias name: A-Z, 0-9 and _.", required=True, secrets="keep"),
             Param("value", "string", "The secret value.", required=True, secrets="keep"),
-            Param("session", "string", "Session id.", default="default")),
+            session_param()),
 )
 async def register_secret(runtime: RuntimeContext, args: Args) -> Reply:
-    runtime.secrets.register(args["session"], args["name"], args["value"])
+    # A secret for a session that does not exist would wait, unused, for whoever opens
+    # that id next. "default" is the exception: it opens by itself on first use, and
+    # registering before that first use is how an agent starts.
+    session = args["session"]
+    if session != "default" and session not in await runtime.session_ids():
+        raise ToolError("unknown-session", f"no open session {session!r}; open it with open_session first",
+                        session=session)
+    runtime.secrets.register(session, args["name"], args["value"])
     return Reply.of(name=args["name"], alias=f"<{args['name']}>", session=args["session"])
 
 

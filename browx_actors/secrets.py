@@ -8,13 +8,24 @@ walks are pure functions over JSON-shaped data.
 
 Secrets are registered per session (:class:`SecretBook`): a call substitutes only its
 own session's, and every session's values are masked out of every result, so a value
-registered in one session cannot leak through another's page.
+registered in one session cannot leak through another's page. Two sessions may even
+register the same name with different values; both values are masked.
+
+A page rarely shows a value only as typed. Masking covers every form a page, a URL or
+a request produces of the exact value (:func:`encodings`): JSON-escaped (with and
+without ASCII escapes), percent-encoded as ``encodeURIComponent`` and as a URL's path
+or query keeps it, form-encoded (``application/x-www-form-urlencoded``: a GET form
+puts it in the URL that way), and base64 (standard and URL-safe, padded or not).
 """
 
 from __future__ import annotations
 
+import base64
+import functools
 import json
 import re
+import string
+import urllib.parse
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -25,6 +36,7 @@ __all__ = [
     "SecretBook",
     "Secrets",
     "check_secret",
+    "encodings",
     "mask_deep",
     "substitute_deep",
 ]
@@ -71,22 +83,51 @@ ELLIPSIS = "\u2026"
 MIN_FRAGMENT = 3
 
 
+#: What ``encodeURIComponent`` leaves as it is, beyond letters and digits.
+_URI_COMPONENT_SAFE = "!'()*-._~"
+#: What a URL keeps as typed in a path or query (the WHATWG percent-encode sets:
+#: controls, space, non-ASCII, ``"``, ``#``, ``<``, ``>``, and ``?`` ``{`` ``}`` ``` ` ```
+#: in a path are encoded; ``%`` stays, as browsers leave it).
+_URL_PATH_SAFE = "".join(c for c in string.punctuation if c not in '"#<>?`{}')
+_URL_QUERY_SAFE = "".join(c for c in string.punctuation if c not in "\"#<>'")
+
+
+def _form_encoded(value: str) -> str:
+    """``application/x-www-form-urlencoded``, as a browser submits a form: letters,
+    digits and ``*-._`` stay, a space is ``+``, the rest is percent-encoded."""
+    return urllib.parse.quote_plus(value, safe="*").replace("~", "%7E")
+
+
+@functools.lru_cache(maxsize=1024)
+def encodings(value: str) -> tuple[str, ...]:
+    """Every distinct form of ``value`` a result may carry, the raw value first."""
+    raw = value.encode("utf-8", "surrogatepass")
+    forms = [
+        value,
+        json.dumps(value, ensure_ascii=False)[1:-1],
+        json.dumps(value, ensure_ascii=True)[1:-1],
+        urllib.parse.quote(raw, safe=_URI_COMPONENT_SAFE),
+        urllib.parse.quote(raw, safe=_URL_PATH_SAFE),
+        urllib.parse.quote(raw, safe=_URL_QUERY_SAFE),
+        _form_encoded(value),
+        base64.b64encode(raw).decode("ascii"),
+        base64.urlsafe_b64encode(raw).decode("ascii"),
+    ]
+    forms += [form.rstrip("=") for form in forms[-2:]]
+    return tuple(dict.fromkeys(form for form in forms if form))
+
+
 def _forms(name: str, value: str) -> list[tuple[str, str]]:
-    """The value as it may appear in results: raw, and escaped as in a JSON string
-    (snapshot quoting and error messages use JSON escaping)."""
+    """The value in every form it may appear in results, each with its alias."""
     alias = f"<{name}>"
-    forms = [(value, alias)]
-    escaped = json.dumps(value, ensure_ascii=False)[1:-1]
-    if escaped != value:
-        forms.append((escaped, alias))
-    return forms
+    return [(form, alias) for form in encodings(value)]
 
 
 def mask_deep(data: Any, secrets: Secrets) -> Any:
     """Every secret value in every string (and dict key) rewritten to ``<NAME>``.
 
-    Covers the raw value, its JSON-escaped form, and fragments of it clipped at an
-    ellipsis (a long secret shortened in a snapshot name or a search snippet). Fields
+    Covers the value in each of its :func:`encodings`, and fragments of it clipped at
+    an ellipsis (a long secret shortened in a snapshot name or a search snippet). Fields
     named ``*Base64`` hold binary payloads (pixels), not text, and are left alone: a
     secret's bytes there would be a coincidence, and rewriting them corrupts the image.
     """

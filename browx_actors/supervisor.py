@@ -19,11 +19,17 @@ Stopping a child is graceful first (``Actor.stop``: no more messages, then
 ``on_stop``) and forced after the child spec's ``shutdown`` grace (its cancel scope is
 cancelled). Every exit and restart is appended to an :class:`EventLog` that the runtime
 reports.
+
+A *dynamic* supervisor (children added at run time, all alike: sessions) stops its
+children all at once when it shuts down, as OTP's ``simple_one_for_one`` does: they do
+not depend on each other, so there is no order to keep, and one slow to finish (a
+browser context on a busy page) must not make the others wait in line behind it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections import deque
 from typing import Any, NoReturn
 
@@ -89,9 +95,12 @@ class Supervisor(Actor):
         intensity: int = 3,
         period: float = 5.0,
         events: EventLog | None = None,
+        dynamic: bool = False,
     ) -> None:
         super().__init__(name)
         self.strategy = strategy
+        #: Children are stopped concurrently at shutdown (see the module notes).
+        self.dynamic = dynamic
         self.intensity = intensity
         self.period = period
         self.events = events if events is not None else EventLog()
@@ -120,6 +129,11 @@ class Supervisor(Actor):
             await self._start(child)
 
     async def on_stop(self) -> None:
+        if self.dynamic:
+            async with trio.open_nursery() as nursery:
+                for child in list(self._children):
+                    nursery.start_soon(functools.partial(self._stop_children, [child], reason="shutdown"))
+            return
         await self._stop_children(list(self._children), reason="shutdown")
 
     async def handle(self, msg: Any) -> Any:
@@ -252,7 +266,7 @@ class Supervisor(Actor):
             if child.done.is_set() or child.actor is None:
                 continue
             child.stopping = True
-            child.actor.stop()
+            child.actor.stop(reason)
             with trio.move_on_after(child.spec.shutdown):
                 await child.done.wait()
             if not child.done.is_set():

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import http.server
 import json
@@ -96,11 +97,17 @@ def pages_url2() -> Iterator[str]:
 # -- the server over the SDK's stdio client -------------------------------------------
 
 
+def worktree_pythonpath() -> str:
+    """PYTHONPATH for a child that must import this checkout's package (the shared
+    venv's editable install points at another one)."""
+    return os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
+
+
 def server_env(workspace: Path, capabilities: str = "") -> dict[str, str]:
     env = {
         "BROWX_WORKSPACE": str(workspace),
         "BROWX_CAPABILITIES": capabilities,
-        "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p),
+        "PYTHONPATH": worktree_pythonpath(),
     }
     for key in ("BROWX_CHROMIUM", "TMPDIR", "LANG", "LC_ALL"):
         if key in os.environ:
@@ -367,3 +374,125 @@ async def session_actor(runtime: Any, session_id: str = "default") -> Any:
         return session
 
     return await runtime.call_session(session_id, "session_actor", itself, {}, timeout=60)
+
+
+# -- raw JSON-RPC lines over a server's stdio ------------------------------------------
+
+
+@attrs.define(eq=False)
+class RawStdio:
+    """A server process spoken to in raw lines: what a fuzzer or a broken client sends.
+
+    :meth:`request` writes one line and waits (``within`` seconds) for the answer with
+    the same id; any number of tasks may wait at once (a reader task sorts the answers
+    by id). :attr:`received` keeps every line the server wrote, in order.
+    """
+
+    process: trio.Process
+    answers: dict[Any, dict[str, Any]] = attrs.Factory(dict)
+    arrived: dict[Any, trio.Event] = attrs.Factory(dict)
+    next_id: int = 1000
+    received: list[bytes] = attrs.Factory(list)
+    _write_lock: trio.Lock = attrs.Factory(trio.Lock)
+
+    def _event(self, request_id: Any) -> trio.Event:
+        return self.arrived.setdefault(request_id, trio.Event())
+
+    def deliver(self, line: bytes) -> None:
+        self.received.append(line)
+        message = json.loads(line)
+        if "id" in message and ("result" in message or "error" in message):
+            self.answers[message["id"]] = message
+            self._event(message["id"]).set()
+
+    async def send_line(self, line: bytes) -> None:
+        assert self.process.stdin is not None
+        async with self._write_lock:
+            await self.process.stdin.send_all(line.rstrip(b"\n") + b"\n")
+
+    async def answer(self, request_id: Any, within: float) -> dict[str, Any] | None:
+        """The answer to ``request_id`` if it comes within ``within`` seconds, else None."""
+        with trio.move_on_after(within):
+            await self._event(request_id).wait()
+        self.arrived.pop(request_id, None)
+        return self.answers.pop(request_id, None)
+
+    async def request(self, method: str, params: dict[str, Any] | None = None, *, within: float = 10,
+                      raw_params: bytes | None = None) -> dict[str, Any] | None:
+        self.next_id += 1
+        request_id = self.next_id
+        self._event(request_id)
+        body = raw_params if raw_params is not None else json.dumps(params or {}).encode()
+        await self.send_line(b'{"jsonrpc":"2.0","id":%d,"method":"%s","params":%s}' % (
+            request_id, method.encode(), body))
+        return await self.answer(request_id, within)
+
+    async def initialize(self) -> None:
+        answer = await self.request("initialize", {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+            within=60)
+        assert answer is not None and "result" in answer, answer
+        await self.send_line(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *, raw_arguments: bytes | None = None,
+                        within: float = 10) -> dict[str, Any] | None:
+        """The tool's envelope (``structuredContent``), or the JSON-RPC answer when it is
+        an error, or None when nothing came within ``within`` seconds."""
+        args = raw_arguments if raw_arguments is not None else json.dumps(arguments or {}).encode()
+        answer = await self.request("tools/call", raw_params=b'{"name":%s,"arguments":%s}' % (
+            json.dumps(name).encode(), args), within=within)
+        if answer is None or "error" in answer:
+            return answer
+        return dict(answer["result"]["structuredContent"])
+
+
+@asynccontextmanager
+async def raw_stdio(command: list[str], *, env: dict[str, str] | None = None,
+                    cwd: str | None = None) -> AsyncIterator[RawStdio]:
+    """Run ``command`` and talk to it in raw JSON-RPC lines; closes stdin at the end and
+    waits (up to 10 s) for it to leave, then kills it."""
+    if env is None:
+        env = {**os.environ, "PYTHONPATH": worktree_pythonpath()}
+    process = await trio.lowlevel.open_process(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                               stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+    raw = RawStdio(process)
+
+    async def pump() -> None:
+        assert process.stdout is not None
+        buffer = b""
+        async for chunk in process.stdout:
+            *complete, buffer = (buffer + chunk).split(b"\n")
+            for line in complete:
+                if line.strip():
+                    raw.deliver(line)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(pump)
+        try:
+            yield raw
+        finally:
+            assert process.stdin is not None
+            with trio.CancelScope(shield=True):
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    await process.stdin.aclose()
+                with trio.move_on_after(10):
+                    await process.wait()
+                if process.returncode is None:
+                    process.kill()
+                    await process.wait()
+            nursery.cancel_scope.cancel()
+
+
+@asynccontextmanager
+async def raw_server(workspace: Path, capabilities: str = "", *, tmpdir: Path | None = None,
+                     extra_env: dict[str, str] | None = None) -> AsyncIterator[RawStdio]:
+    """The real server (``python -m browx_actors serve``) in raw lines, initialized.
+    ``tmpdir`` becomes its TMPDIR, where its browser profiles go."""
+    workspace.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, **server_env(workspace, capabilities), **(extra_env or {})}
+    if tmpdir is not None:
+        tmpdir.mkdir(parents=True, exist_ok=True)
+        env["TMPDIR"] = str(tmpdir)
+    async with raw_stdio([sys.executable, "-m", "browx_actors", "serve"], env=env, cwd=str(workspace)) as raw:
+        await raw.initialize()
+        yield raw

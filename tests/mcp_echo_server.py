@@ -68,6 +68,16 @@ TOOLS = (
         description="Raise inside the dispatch.",
         input_schema={"type": "object", "properties": {}},
     ),
+    ToolSpec(
+        name="surrogate",
+        description="Answer with text holding a lone surrogate, as a page's title can.",
+        input_schema={"type": "object", "properties": {}},
+    ),
+    ToolSpec(
+        name="unwritable",
+        description="Answer with a value that is not JSON data at all.",
+        input_schema={"type": "object", "properties": {}},
+    ),
 )
 
 
@@ -89,6 +99,10 @@ async def dispatch(name: str, arguments: dict[str, Any]) -> ToolOutput:
             return ToolOutput({"ok": True})
         case "boom":
             raise RuntimeError("dispatch bug")
+        case "surrogate":
+            return ToolOutput({"ok": True, "title": "before\ud800after"})
+        case "unwritable":
+            return ToolOutput({"ok": True, "value": object()})
         case _:
             return ToolOutput({"ok": False, "code": "unknown-tool", "error": f"no tool named {name!r}"})
 

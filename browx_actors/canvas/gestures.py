@@ -28,6 +28,7 @@ import attrs
 
 from ..errors import ToolError
 from ..tooling import Args, Check, Param, Reply, session_tool
+from ..tooling.params import COORDINATE, MAX_COORDINATE, MAX_ID
 from ..tooling.tool import SESSION_CALL_TIMEOUT
 
 __all__ = ["MAX_STEPS", "MAX_WAIT_MS", "MIN_MOVE_MS", "Plan", "Step", "gesture_chain", "plan_steps", "run_chain"]
@@ -36,7 +37,18 @@ MAX_STEPS = 200
 MIN_MOVE_MS = 5
 MAX_WAIT_MS = 5000
 KINDS = ("down", "up", "move", "wait", "wheel")
-_KEYS = frozenset({"kind", "x", "y", "deltaX", "deltaY", "ms", "pointerId"})
+#: What the dispatch checks of every step before the plan's own rules run: each number
+#: finite and in range (a move to x=1e308 hung the browser's input pipeline).
+STEP_PROPERTIES = {
+    "kind": {"type": "string", "enum": list(KINDS)},
+    "x": COORDINATE,
+    "y": COORDINATE,
+    "deltaX": {"type": "number", "minimum": -10 * MAX_COORDINATE, "maximum": 10 * MAX_COORDINATE},
+    "deltaY": {"type": "number", "minimum": -10 * MAX_COORDINATE, "maximum": 10 * MAX_COORDINATE},
+    "ms": {"type": "number", "minimum": 0, "maximum": MAX_ID},
+    "pointerId": {"type": "number", "minimum": -MAX_ID, "maximum": MAX_ID},
+}
+_KEYS = frozenset(STEP_PROPERTIES)
 
 
 @attrs.frozen
@@ -222,7 +234,8 @@ def _call_timeout(args: Args) -> float:
     "(floored at 5 ms with a warning); wait sleeps ms (clamped at 5000 ms with a warning); wheel needs a "
     "non-zero deltaX or deltaY and may move to x, y first. At most 200 steps (too-many-steps). pointerId is "
     "accepted; all steps use the single mouse. Returns {stepsExecuted, totalDurationMs, warnings}.",
-    params=(Param("steps", "array", "The program, in order.", required=True, items="object"),),
+    params=(Param("steps", "array", "The program, in order.", required=True, items="object",
+                  item_properties=STEP_PROPERTIES),),
     rules=(Check(_check, "every step is checked (kinds, coordinates, pacing) before any runs"),),
     prepare=_prepare,
     call_timeout=_call_timeout,

@@ -26,6 +26,7 @@ import trio
 from ..errors import ToolError
 from ..tooling import SESSION, Args, Check, ExactlyOne, Param, Reply, runtime_tool
 from ..tooling.context import RuntimeContext
+from ..tooling.params import COORDINATE, MAX_COORDINATE
 from ..tooling.tool import SESSION_CALL_TIMEOUT
 from . import adapters, capture, diff, gestures, transform
 from .cache import Capture, cache_of
@@ -57,6 +58,8 @@ def _decode_base64(text: str, field: str) -> bytes:
 
 
 _BASE64_NOTE = "base64 of an RGBA buffer (or of a PNG with inputFormat png)"
+#: A region of an image, in pixels: clamped to the image, so only absurd values are refused.
+_PIXELS = {"type": "number", "minimum": -1e9, "maximum": 1e9}
 
 
 @runtime_tool(
@@ -73,11 +76,11 @@ _BASE64_NOTE = "base64 of an RGBA buffer (or of a PNG with inputFormat png)"
             Param("width", "integer", "Image width of base64 RGBA inputs.", minimum=1, maximum=diff.MAX_SIDE),
             Param("height", "integer", "Image height of base64 RGBA inputs.", minimum=1, maximum=diff.MAX_SIDE),
             Param("region", "object", "Image rectangle to compare, in pixels; clamped to the image (never refused).",
-                  properties={k: {"type": "number"} for k in ("x", "y", "w", "h")},
+                  properties={k: _PIXELS for k in ("x", "y", "w", "h")},
                   required_keys=("x", "y", "w", "h")),
             Param("inputFormat", "string", "Encoding of the base64 inputs (rgba, or the capture format names that "
                   "mean RGBA; png).", default="rgba", enum=(*_RGBA_FORMATS, "png")),
-            Param("session", "string", "Session id.", default="default")),
+            SESSION),
     rules=(ExactlyOne(("beforeBase64", "beforeId")), ExactlyOne(("afterBase64", "afterId"))),
 )
 async def canvas_diff(runtime: RuntimeContext, args: Args) -> Reply:
@@ -210,11 +213,15 @@ async def _convert(runtime: RuntimeContext, args: Args, to_screen: bool) -> Repl
 
 # -- world <-> screen declarations ----------------------------------------------------
 
+#: World coordinates are the app's own: far larger than screen pixels, still finite.
+MAX_WORLD = 1e12
+_WORLD = {"type": "number", "minimum": -MAX_WORLD, "maximum": MAX_WORLD}
 _TRANSFORM = Param(
     "transform", "object",
     "Explicit affine: screenX = (worldX + panX) * scale + originX (same for y). Omit it to "
     "discover the transform from the page's window.app (HEURISTIC).",
-    properties={k: {"type": "number"} for k in ("scale", "panX", "panY", "originX", "originY")},
+    properties={"scale": {"type": "number", "minimum": -1e6, "maximum": 1e6}, "panX": _WORLD, "panY": _WORLD,
+                "originX": COORDINATE, "originY": COORDINATE},
     required_keys=("scale", "panX", "panY"),
 )
 _TRANSFORM_RULE = Check(_check_transform, "an explicit `transform` has a non-zero scale")
@@ -226,8 +233,8 @@ _TRANSFORM_RULE = Check(_check_transform, "an explicit `transform` has a non-zer
     "app.viewport.{zoom,center} (adapterHint figma), app.scale + app.offset (tldraw) or app.transform.matrix "
     "[a,b,c,d,e,f] (generic), anchored on the canvas, and returns transformDiscovered, adapterHint and a HEURISTIC "
     "warning; no-transform when nothing matches.",
-    params=(Param("worldX", "number", "World x.", required=True),
-            Param("worldY", "number", "World y.", required=True),
+    params=(Param("worldX", "number", "World x.", required=True, minimum=-MAX_WORLD, maximum=MAX_WORLD),
+            Param("worldY", "number", "World y.", required=True, minimum=-MAX_WORLD, maximum=MAX_WORLD),
             capture.CANVAS_REF, capture.CANVAS_SELECTOR, _TRANSFORM, SESSION),
     rules=(_TRANSFORM_RULE,),
 )
@@ -239,8 +246,10 @@ async def canvas_world_to_screen(runtime: RuntimeContext, args: Args) -> Reply:
     "canvas_screen_to_world", "canvas",
     "Viewport CSS pixels to app world coordinates; the exact inverse of canvas_world_to_screen under the same "
     "transform (explicit, or discovered the same way).",
-    params=(Param("screenX", "number", "Viewport x in CSS pixels.", required=True),
-            Param("screenY", "number", "Viewport y in CSS pixels.", required=True),
+    params=(Param("screenX", "number", "Viewport x in CSS pixels.", required=True, minimum=-MAX_COORDINATE,
+                  maximum=MAX_COORDINATE),
+            Param("screenY", "number", "Viewport y in CSS pixels.", required=True, minimum=-MAX_COORDINATE,
+                  maximum=MAX_COORDINATE),
             capture.CANVAS_REF, capture.CANVAS_SELECTOR, _TRANSFORM, SESSION),
     rules=(_TRANSFORM_RULE,),
 )

@@ -4,10 +4,16 @@ Chromium is a family of processes: the browser, two zygotes, GPU and utility
 processes, renderers, and crashpad handlers that double-fork into sessions of their
 own. Stopping the browser process alone leaves children dying on their own schedule,
 so :func:`launch_chromium` starts it in a new session (its pid is the process group
-id), and on exit it asks the browser to quit, then SIGKILLs the whole group and any
-stray process whose command line names our private profile directory (the crashpad
-handlers), and waits until none is left. The exit path is shielded: a cancelled
-owner still leaves no browser behind.
+id), and on exit SIGKILLs the whole group and any stray process whose command line
+names our private profile directory (the crashpad handlers), and waits until none is
+left. There is no graceful quit first: the profile is thrown away, so there is nothing
+for Chromium to save, and on a busy page a graceful quit took seconds (a client gives a
+server 2 s after closing its stdin before it kills it). The exit path is shielded: a
+cancelled owner still leaves no browser behind.
+
+If the server dies without running that path (SIGKILL, a hard crash), the kernel kills
+the browser (``process.py``: the parent-death signal), its other processes follow it,
+and the next launch sweeps the profile and anything left using it (``profiles.py``).
 
 The profile lives in a private temporary directory, removed on exit. ``XDG_CONFIG_HOME``
 and ``XDG_CACHE_HOME`` point inside it too, so crash reports and caches never land
@@ -24,7 +30,6 @@ import os
 import shutil
 import signal
 import subprocess
-import tempfile
 import urllib.parse
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -34,6 +39,8 @@ import attrs
 import httpx
 import trio
 
+from .process import BoundProcess, spawn_bound
+from .profiles import make_profile, sweep_stale_profiles
 from .protocol import CdpEndpointError
 
 __all__ = [
@@ -64,6 +71,9 @@ CHROMIUM_FLAGS: tuple[str, ...] = (
     "--disable-back-forward-cache",
     "--disable-default-apps",
     "--disable-breakpad",
+    # Not --disable-crashpad-for-testing, though crashpad handlers are the one part of
+    # the family outside its process group: with it, Chromium 156 aborts every page
+    # load (net::ERR_ABORTED). The stray sweep below finds the handlers by profile.
     # Containers give /dev/shm 64 MB; Chromium then crashes renderers under load.
     "--disable-dev-shm-usage",
     # Pages in background targets must keep running timers and painting frames.
@@ -85,7 +95,6 @@ DEVTOOLS_ACTIVE_PORT = "DevToolsActivePort"
 LOG_NAME = "browx-chromium.log"
 
 _POLL_INTERVAL = 0.02
-_TERM_GRACE = 3.0
 _KILL_WAIT = 2.0
 _STDERR_TAIL = 2000
 
@@ -111,7 +120,7 @@ class ChromiumProcess:
     port: int
     user_data_dir: Path
     executable: str
-    process: trio.Process = attrs.field(repr=False)
+    process: BoundProcess = attrs.field(repr=False)
 
     @property
     def http_url(self) -> str:
@@ -206,7 +215,7 @@ def _child_env(user_data_dir: Path) -> dict[str, str]:
 
 
 async def _await_endpoint(
-    process: trio.Process, user_data_dir: Path, executable: str, startup_timeout: float
+    process: BoundProcess, user_data_dir: Path, executable: str, startup_timeout: float
 ) -> tuple[int, str]:
     log_path = user_data_dir / LOG_NAME
     with trio.move_on_after(startup_timeout):
@@ -271,23 +280,23 @@ def _kill(pid: int, sig: int, *, group: bool = False) -> None:
         pass
 
 
-async def _stop(process: trio.Process, user_data_dir: Path) -> None:
-    """Quit gracefully if we can, then make sure every process of this browser is gone."""
+async def _stop(process: BoundProcess, user_data_dir: Path) -> None:
+    """Make sure every process of this browser is gone (no graceful quit: see the
+    module notes)."""
     pgid = process.pid
     marker = os.fsencode(str(user_data_dir))
-    if process.returncode is None:
-        _kill(process.pid, signal.SIGTERM)
-        with trio.move_on_after(_TERM_GRACE):
-            await process.wait()
+    _kill(pgid, signal.SIGKILL, group=True)
     with trio.move_on_after(_KILL_WAIT):
+        await process.wait()
         while True:
+            # Scanning /proc takes tens of milliseconds on a busy host: not on the loop.
+            stray = await trio.to_thread.run_sync(_live_members, pgid, marker)
+            if not stray:
+                break
             _kill(pgid, signal.SIGKILL, group=True)
-            stray = _live_members(pgid, marker)
             for pid in stray:
                 _kill(pid, signal.SIGKILL)
-            if process.returncode is not None and not stray:
-                break
-            await trio.sleep(0.01)
+            await trio.sleep(0.02)
     await process.wait()
 
 
@@ -306,7 +315,8 @@ async def launch_chromium(
     silent before writing its DevTools endpoint.
     """
     path = find_chromium(executable)
-    user_data_dir = Path(tempfile.mkdtemp(prefix="browx-chromium-"))
+    await trio.to_thread.run_sync(sweep_stale_profiles)
+    user_data_dir = make_profile()
     try:
         command = chromium_command(
             path, user_data_dir, headless=headless, extra_args=extra_args
@@ -314,7 +324,8 @@ async def launch_chromium(
         # A new file in the profile folder we just made: opening it does not block.
         with open(user_data_dir / LOG_NAME, "wb") as log:  # noqa: ASYNC230
             try:
-                process = await trio.lowlevel.open_process(
+                # On this (the Trio) thread, so the parent-death signal is tied to it.
+                process = spawn_bound(
                     command,
                     stdin=subprocess.DEVNULL,
                     stdout=log,

@@ -20,6 +20,10 @@ nothing. Every prompt delivered on a link that is still up gets exactly one
 
 Lines: garbage is answered with an ``error`` line and skipped; a line over 64 KiB is
 answered with ``line-too-long`` and drops the link, as the live-view contract has it.
+Each line is the boundary of what the daemon can break: a failure while handling one
+(a bug meeting input nobody foresaw) is logged, answered with an ``internal`` error
+line, and the link reads on. Whatever else goes wrong, the runtime runs this actor
+under a supervisor of its own, so the worst a misbehaving daemon can cost is its link.
 The protocol is written down in ``docs/operator-channel.md``.
 """
 
@@ -261,7 +265,12 @@ class OperatorChannel(Actor):
                 await link.send(error_line("line-too-long", f"a line is limited to {MAX_LINE} bytes; "
                                            "dropping the connection"))
                 return "the daemon sent a line over 64 KiB"
-            await self._on_line(link, parse_line(item))
+            parsed = parse_line(item)
+            try:
+                await self._on_line(link, parsed)
+            except Exception:
+                log.exception("operator link %d: a daemon line could not be handled", link.generation)
+                await link.send(error_line("internal", "the server could not handle that line; it was skipped"))
 
     def _set_link(self, link: _Link) -> None:
         self._link = link

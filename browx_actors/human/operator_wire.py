@@ -10,6 +10,12 @@ Size: a line longer than :data:`MAX_LINE` bytes (64 KiB, newline excluded) is re
 in both directions. Incoming, the buffer reports :class:`Oversized` once it knows,
 without holding more than one read beyond the limit; outgoing, :func:`encode` raises
 :class:`LineTooLong` instead of writing a line the daemon would drop.
+
+Text: JSON can carry a lone UTF-16 surrogate (``"ticket": "\\ud800"``), which Python
+reads into a string no UTF-8 writer can write back, so an error line echoing it used to
+raise in the operator channel. :func:`parse_line` refuses such a line (``bad-line``)
+and :func:`encode` makes whatever it writes valid (lone surrogates as U+FFFD, NaN and
+infinities as null), so no line in either direction can raise.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import Any
 
 import attrs
 
+from ..jsonsafe import finite_numbers, valid_unicode
 from .prompts import PromptSpec
 
 __all__ = [
@@ -112,6 +119,8 @@ def parse_line(raw: bytes) -> Message | WireError:
         return WireError("bad-line", "not a JSON line")
     if not isinstance(data, dict):
         return WireError("bad-line", "a line must be a JSON object")
+    if valid_unicode(data) is not data:  # the same object back: nothing to replace
+        return WireError("bad-line", "a line must be valid Unicode text (it holds a lone surrogate escape)")
     version = data.get("v")
     if type(version) is not int or version != VERSION:
         return WireError("bad-version", f'every line needs "v": {VERSION}')
@@ -133,8 +142,8 @@ def is_valid_hello(parsed: Message | WireError | Oversized | None, token: str) -
 
 def encode(message_type: str, /, **fields: Any) -> bytes:
     """One line for ``{"v": 1, "type": message_type, **fields}``; :class:`LineTooLong` past 64 KiB."""
-    line = json.dumps({"v": VERSION, "type": message_type, **fields}, ensure_ascii=False,
-                      separators=(",", ":")).encode("utf-8")
+    message = finite_numbers(valid_unicode({"v": VERSION, "type": message_type, **fields}))
+    line = json.dumps(message, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
     if len(line) > MAX_LINE:
         raise LineTooLong(f"a {message_type} line would be {len(line)} bytes; the limit is {MAX_LINE}")
     return line + b"\n"

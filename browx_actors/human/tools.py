@@ -14,8 +14,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..tooling import Args, Check, Param, runtime_tool
+from ..tooling import Args, Check, Param, runtime_tool, session_param
 from ..tooling.context import RuntimeContext
+from ..tooling.params import MAX_ID
 from . import await_human as human
 from .prompts import DEFAULT_TIMEOUT_MS, KINDS, MAX_TIMEOUT_MS, parse_request
 
@@ -53,8 +54,8 @@ def _prepare(args: Args) -> Args:
         Param("choices", "array", "The options for kind choose; the answer is an index.", items="string",
               secrets="mask"),
         Param("timeoutMs", "integer", f"How long to wait (capped at {MAX_TIMEOUT_MS}).",
-              default=DEFAULT_TIMEOUT_MS, minimum=0),
-        Param("session", "string", "Session id.", default="default"),
+              default=DEFAULT_TIMEOUT_MS, minimum=0, maximum=MAX_ID),
+        session_param(),
     ),
     rules=(Check(_check, "`choices` (2 or more) go with kind `choose` only; `prompt` is not blank"),),
     prepare=_prepare,

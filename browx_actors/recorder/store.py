@@ -16,11 +16,14 @@ then also requires the id to name exactly one folder directly inside (``""``, ``
 ``O_APPEND`` descriptor, so concurrent writers never interleave inside a line. A
 single write is not enough on its own against SIGKILL: Linux copies a write into the
 page cache one page at a time and gives up between pages when a fatal signal is
-pending, so a line that straddles a page boundary could be cut in two. A line that
-would straddle one is therefore preceded, *in the same write*, by a whitespace-only
-padding line that ends exactly on the boundary; the record then sits inside one page
-and lands whole or not at all (a kill between the two pages leaves only the padding,
-which readers skip). Call records are kept within one page by construction
+pending, so a line that straddles a page boundary could be cut in two. A record that
+would straddle one is therefore preceded, *in the same write*, by spaces that end
+exactly on the boundary; the record then sits inside one page and lands whole or not
+at all (a kill between the two pages leaves only spaces, an unterminated tail readers
+skip). The spaces open the record's own line rather than a line of their own, because
+a whitespace-only line is not JSON and strict per-line JSONL readers refuse it, while
+JSON allows whitespace before a value: every line of the store parses as it is. Call
+records are kept within one page by construction
 (``records.LINE_BUDGET``); a note longer than a page starts on a boundary, and if a
 kill ever cuts one, the cut tail is the last bytes of that server start's file (each
 start appends to its own file), which readers skip. The store tracks each file's size
@@ -87,12 +90,13 @@ def session_dir(root: Path, session_id: str, *, field: str = "session") -> Path:
 
 
 def padding_for(size: int, length: int) -> bytes:
-    """Whitespace-only line that moves a ``length``-byte line starting at ``size`` to
-    the next page boundary when it would otherwise straddle one (else nothing)."""
+    """Spaces that move a ``length``-byte record starting at ``size`` to the next page
+    boundary when it would otherwise straddle one (else nothing); they open the
+    record's own line, so the line is still one JSON value."""
     used = size % PAGE
     if used == 0 or used + length <= PAGE:
         return b""
-    return b" " * (PAGE - used - 1) + b"\n"
+    return b" " * (PAGE - used)
 
 
 def is_expired(newest_mtime: float, now: float, days: float) -> bool:
@@ -197,8 +201,9 @@ def read_records(root: Path, session_id: str | None = None) -> tuple[list[dict[s
     complete lines that did not parse.
 
     Sessions are read in name order and each session's files in start order. Blank
-    (padding) lines are skipped; so is an unterminated last fragment of a file, which
-    is either a line being written right now or the cut tail described above.
+    lines are skipped (older stores wrote their padding as lines of spaces); so is an
+    unterminated last fragment of a file, which is either a line being written right
+    now or the cut tail described above.
     """
     if session_id is not None:
         folders = [session_dir(root, session_id, field="sessionId")]

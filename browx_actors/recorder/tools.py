@@ -19,8 +19,9 @@ import trio
 
 from ..actor import ActorUnavailable
 from ..errors import ToolError
-from ..tooling import Args, Param, Reply, runtime_tool
+from ..tooling import Args, Param, Reply, runtime_tool, session_param
 from ..tooling.context import RuntimeContext
+from ..tooling.params import MAX_ID
 from .actor import Flush, RecorderStats, RecordNote
 from .query import (
     REPORT_RECORDS_CAP,
@@ -41,10 +42,11 @@ NOTE_MAX_CHARS = 16_000
 NOTE_CATEGORIES = ("missing-primitive", "workaround", "perf-concern", "ergonomic-friction", "other")
 SEVERITIES = ("info", "warn", "blocker")
 SINCE = Param("since", "string", "Only records with ts at or after this ISO 8601 time (UTC when no offset).")
-SESSION_ID = Param("sessionId", "string", "Only this session's records.")
+#: Not held to today's id rules: it may name a folder an older server wrote (the store's
+#: chokepoint refuses any that escapes).
+SESSION_ID = Param("sessionId", "string", "Only this session's records.", max_length=255)
 #: The session a search or report is itself recorded under (``sessionId`` filters).
-CALLER_SESSION = Param("session", "string", "Session this call itself is recorded under (sessionId filters).",
-                       default="default")
+CALLER_SESSION = session_param("Session this call itself is recorded under (sessionId filters).")
 
 
 @runtime_tool(
@@ -56,7 +58,7 @@ CALLER_SESSION = Param("session", "string", "Session this call itself is recorde
             Param("category", "string", "Bucket.", default="other", enum=NOTE_CATEGORIES),
             Param("severity", "string", "How much it hurt.", default="info", enum=SEVERITIES),
             Param("ref", "string", "Pointer at a prior call, e.g. eval_js:2026-06-08T12:34:56.000Z."),
-            Param("session", "string", "Session the note belongs to.", default="default")),
+            session_param("Session the note belongs to.")),
 )
 async def diagnostics_note(runtime: RuntimeContext, args: Args) -> Reply:
     note = await runtime.recorder_ref().call(RecordNote(
@@ -94,7 +96,7 @@ async def _read(runtime: RuntimeContext, session_id: str | None) -> tuple[list[d
             Param("category", "string", "Only notes of this category (calls pass through)."),
             SESSION_ID,
             Param("limit", "integer", f"Most records to return (hard cap {SEARCH_CAP}).", default=SEARCH_DEFAULT,
-                  minimum=1),
+                  minimum=1, maximum=MAX_ID),
             CALLER_SESSION),
 )
 async def diagnostics_search(runtime: RuntimeContext, args: Args) -> Reply:

@@ -12,25 +12,37 @@ validates arguments itself, which would pre-empt the dispatch's `bad-arg` envelo
 The low-level server does no JSON Schema validation of tool arguments (only the
 request's surface shape: `name` a string, `arguments` an object), and since we declare
 no `output_schema`, clients have nothing to validate results against either.
+
+The stdio transport is our own (:func:`open_stdio_transport`), because the SDK's drops
+the requests its JSON parser refuses without an answer and lets a result that cannot
+be encoded end the process; ``stdio_lines.py`` holds the reading and writing rules,
+and nothing a client sends or a handler returns can stop either direction.
 """
 
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+import os
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from importlib import metadata
-from typing import Any
+from typing import Any, BinaryIO
 
+import anyio
 import attrs
 import mcp.types as types
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.server import Server, ServerRequestContext
-from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
 
 from ..tooling.reply import ToolOutput
+from .stdio_lines import decode_line, encode_message
 
-__all__ = ["Call", "ToolOutput", "ToolSpec", "build_server", "serve_stdio", "tool_result"]
+__all__ = ["Call", "ToolOutput", "ToolSpec", "build_server", "open_stdio_transport", "serve_stdio", "tool_result"]
 
 logger = logging.getLogger(__name__)
 
@@ -65,9 +77,12 @@ def tool_result(output: ToolOutput) -> types.CallToolResult:
     mirrors `ok`, so a domain failure is a tool result, never a JSON-RPC error.
     """
     envelope = output.envelope
+    # allow_nan=False: a bare NaN is not JSON. The egress made every number finite, so
+    # one here is a bug, answered as internal by the caller rather than sent.
     content: list[types.TextContent | types.ImageContent | types.AudioContent | types.ResourceLink
                   | types.EmbeddedResource] = [
-        types.TextContent(type="text", text=json.dumps(envelope, separators=(",", ":"), ensure_ascii=False))
+        types.TextContent(type="text", text=json.dumps(envelope, separators=(",", ":"), ensure_ascii=False,
+                                                       allow_nan=False))
     ]
     content.extend(
         types.ImageContent(type="image", data=base64.b64encode(raw).decode("ascii"), mime_type=mime)
@@ -79,6 +94,11 @@ def tool_result(output: ToolOutput) -> types.CallToolResult:
 def _internal_failure(name: str) -> ToolOutput:
     """The answer when the dispatch itself raised: still an envelope, never a protocol error."""
     return ToolOutput({"ok": False, "code": "internal", "error": f"internal error while handling {name!r}"})
+
+
+def _unwritable(name: str, err: Exception) -> ToolOutput:
+    return ToolOutput({"ok": False, "code": "internal",
+                       "error": f"the result of {name!r} could not be written: {type(err).__name__}"})
 
 
 def build_server(
@@ -111,7 +131,11 @@ def build_server(
             # not, the client still gets one (details stay in the server's log).
             logger.exception("tool dispatch raised for %r", params.name)
             output = _internal_failure(params.name)
-        return tool_result(output)
+        try:
+            return tool_result(output)
+        except (TypeError, ValueError) as err:  # not JSON data: an object, a NaN, a 5,000-digit int
+            logger.exception("the result of %r could not be written", params.name)
+            return tool_result(_unwritable(params.name, err))
 
     return Server(
         name,
@@ -133,12 +157,106 @@ async def serve_stdio(
     """Serve MCP over this process's stdin/stdout until the client closes stdin.
 
     Runs on whatever anyio backend is current, so awaiting it inside `trio.run` serves on
-    Trio. The SDK's stdio transport points fd 0 at /dev/null and fd 1 at stderr while it
-    serves (the wire uses private duplicates), so stray prints and child processes
-    cannot corrupt the protocol stream. Each request runs in its own task, so a slow
-    tool call never holds up a fast one; at EOF the in-flight calls are cancelled and
-    this returns.
+    Trio. While it serves, fd 0 points at /dev/null and fd 1 at stderr (the wire uses
+    private duplicates), so stray prints and child processes cannot corrupt the
+    protocol stream. Each request runs in its own task, so a slow tool call never holds
+    up a fast one; at EOF the in-flight calls are cancelled and this returns.
     """
     server = build_server(tools, call, name=name, version=version, instructions=instructions)
-    async with stdio_server() as (read_stream, write_stream):
+    async with open_stdio_transport() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+# -- the transport ----------------------------------------------------------------------
+
+
+@contextmanager
+def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
+    """The wire's own duplicates of fds 0 and 1, with the originals pointed elsewhere.
+
+    The duplicates are never closed: a worker thread may still be blocked reading one
+    after the transport has left, and a closed descriptor could be reused under it.
+    """
+    try:
+        wire_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+        wire_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3)
+    except OSError:  # no real descriptors (an embedding host): serve the streams in place
+        yield sys.stdin.buffer, sys.stdout.buffer
+        return
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null, 0)
+        os.dup2(2, 1)
+    finally:
+        os.close(null)
+    try:
+        yield os.fdopen(wire_in, "rb", closefd=False), os.fdopen(wire_out, "wb", buffering=0, closefd=False)
+    finally:
+        os.dup2(wire_in, 0)
+        os.dup2(wire_out, 1)
+
+
+def _write_all(out: BinaryIO, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = out.write(view)
+        view = view[written or 0:]
+    out.flush()
+
+
+@asynccontextmanager
+async def open_stdio_transport() -> AsyncIterator[
+    tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
+]:
+    """The SDK's stream pair over this process's stdin and stdout, read and written by
+    the rules of ``stdio_lines.py``: every request gets an answer, every message is
+    written or replaced by one that can be."""
+    with _claimed_stdio() as (wire_in, wire_out):
+        read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        out_send, out_recv = anyio.create_memory_object_stream[SessionMessage | bytes](0)
+        # The server writes messages; the reader writes the answers it gives itself.
+        server_send: Any = out_send.clone()
+        reader_send = out_send
+        reading = anyio.CancelScope()
+        written = anyio.Event()
+
+        async def reader() -> None:
+            with reading:
+                await read_lines()
+
+        async def read_lines() -> None:
+            async with read_send, reader_send:
+                while True:
+                    # Abandoned on cancellation: nothing else can interrupt a read.
+                    line = await anyio.to_thread.run_sync(wire_in.readline, abandon_on_cancel=True)
+                    if not line:
+                        return
+                    decoded = decode_line(line)
+                    if isinstance(decoded, bytes):
+                        await reader_send.send(decoded)
+                    elif decoded is not None:
+                        await read_send.send(SessionMessage(decoded))
+
+        async def writer() -> None:
+            try:
+                async with out_recv:
+                    async for item in out_recv:
+                        data = item if isinstance(item, bytes) else encode_message(item.message)
+                        if data:
+                            await anyio.to_thread.run_sync(_write_all, wire_out, data)
+            finally:
+                written.set()
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(reader)
+            tasks.start_soon(writer)
+            try:
+                yield read_recv, server_send
+            finally:
+                # The writer ends once every sender has closed: the server has, so stop
+                # reading and let what is queued reach the client, briefly.
+                reading.cancel()
+                server_send.close()
+                with anyio.move_on_after(2):
+                    await written.wait()
+                tasks.cancel_scope.cancel()

@@ -8,6 +8,7 @@ selector language (Playwright selectors on the web, the native vocabulary on app
 from __future__ import annotations
 
 from ..tooling import AtMostOne, ExactlyOne, Param
+from ..tooling.params import COORDINATE
 
 __all__ = ["COORDS", "ELEMENT", "ONE_ELEMENT", "ONE_TARGET", "OPTIONAL_ELEMENT", "REF", "SELECTOR", "TIMEOUT_MS"]
 
@@ -15,7 +16,7 @@ REF = Param("ref", "string", "Element ref from a snapshot or find, e.g. e12.")
 SELECTOR = Param("selector", "string",
                  "Playwright selector (CSS, text=, role=...) when no ref is at hand.")
 COORDS = Param("coords", "object", "Viewport point in CSS pixels.",
-               properties={"x": {"type": "number"}, "y": {"type": "number"}}, required_keys=("x", "y"))
+               properties={"x": COORDINATE, "y": COORDINATE}, required_keys=("x", "y"))
 TIMEOUT_MS = Param("timeoutMs", "integer", "How long to wait, in milliseconds.", default=5000,
                    minimum=0, maximum=60_000)
 

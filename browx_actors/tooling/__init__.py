@@ -15,7 +15,17 @@ from .gates import Gates
 from .params import Param, json_schema, validate_args
 from .reply import Image, Reply, ToolOutput
 from .rules import AtLeastOne, AtMostOne, CapabilityWhen, Check, ExactlyOne, Excludes, Requires, Rule
-from .tool import SESSION, Args, Delegation, Implementation, Tool, implement, runtime_tool, session_tool
+from .tool import (
+    SESSION,
+    Args,
+    Delegation,
+    Implementation,
+    Tool,
+    implement,
+    runtime_tool,
+    session_param,
+    session_tool,
+)
 
 __all__ = [
     "SESSION",
@@ -39,6 +49,7 @@ __all__ = [
     "implement",
     "json_schema",
     "runtime_tool",
+    "session_param",
     "session_tool",
     "validate_args",
 ]

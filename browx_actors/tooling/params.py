@@ -6,7 +6,16 @@ two cannot drift. Validation is pure: it returns the arguments with defaults fil
 or raises ``bad-arg`` naming the field.
 
 Numbers are always finite: JSON has no NaN or Infinity, but a lenient parser may let
-them through, and one ``1e308`` pixel must not reach a browser.
+them through, and one ``1e308`` pixel must not reach a browser. Every number a tool
+takes declares its range too (``minimum`` and ``maximum``; a test holds the catalog to
+it), so a finite but absurd value is refused here, not by a browser that hangs on it.
+
+Before any declared check, every argument value must be JSON data a tool can use
+(:func:`check_shape`): nested at most :data:`MAX_DEPTH` levels, text that is valid
+Unicode (no lone UTF-16 surrogate), integers of at most :data:`MAX_INT_DIGITS`
+digits, no NaN or infinity anywhere, and no :class:`Unreadable` mark the MCP wire left
+where it could not read a value. A library caller's arguments get the same checks as
+an MCP client's, so whatever reaches a handler can also be written back out.
 """
 
 from __future__ import annotations
@@ -19,8 +28,42 @@ from typing import Any, Literal
 import attrs
 
 from ..errors import ToolError
+from ..jsonsafe import MAX_INT_DIGITS, first_surrogate
 
-__all__ = ["Param", "SecretsRule", "json_schema", "validate_args"]
+__all__ = [
+    "COORDINATE",
+    "MAX_COORDINATE",
+    "MAX_DEPTH",
+    "MAX_ID",
+    "MAX_INT_DIGITS",
+    "Param",
+    "SecretsRule",
+    "Unreadable",
+    "check_shape",
+    "json_schema",
+    "validate_args",
+]
+
+#: Deepest nesting of arrays and objects in one argument (the argument itself is 0).
+MAX_DEPTH = 32
+#: Largest coordinate, in CSS pixels either way: 13 times the widest viewport, and far
+#: inside what the browser's input pipeline takes (``1e308`` hangs it).
+MAX_COORDINATE = 100_000
+#: A number property of a point or rectangle, for ``properties`` declarations.
+COORDINATE: Mapping[str, Any] = {"type": "number", "minimum": -MAX_COORDINATE, "maximum": MAX_COORDINATE}
+#: The largest id or count a tool takes (a tab id, an expected count): a 32-bit int.
+MAX_ID = 2**31 - 1
+#: Bits in the largest integer of :data:`MAX_INT_DIGITS` digits.
+_MAX_INT_BITS = int(MAX_INT_DIGITS * math.log2(10))
+
+
+@attrs.frozen
+class Unreadable:
+    """Stands where the wire could not read a value as JSON data: an integer of
+    thousands of digits, a structure nested past what the parser takes. Validation
+    refuses it with ``why``, naming the field, so the request still gets its answer."""
+
+    why: str
 
 _PY_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -61,6 +104,10 @@ class Param:
     #: property's ``type``, ``minimum`` and ``maximum`` are checked, extra keys are refused).
     properties: Mapping[str, Mapping[str, Any]] | None = None
     required_keys: tuple[str, ...] = ()
+    #: The same for every item of an array of objects (``items="object"``): each
+    #: item's listed properties are checked (``type``, ``enum``, ``minimum``,
+    #: ``maximum``) and its extra keys refused.
+    item_properties: Mapping[str, Mapping[str, Any]] | None = None
     secrets: SecretsRule = "substitute"
 
     def schema(self) -> dict[str, Any]:
@@ -81,6 +128,9 @@ class Param:
             item: dict[str, Any] = {"type": self.items}
             if self.item_enum is not None:
                 item["enum"] = list(self.item_enum)
+            if self.item_properties is not None:
+                item["properties"] = {k: dict(v) for k, v in self.item_properties.items()}
+                item["additionalProperties"] = False
             out["items"] = item
         if self.max_items is not None:
             out["maxItems"] = self.max_items
@@ -170,19 +220,69 @@ def _check_one(p: Param, value: Any) -> Any:
                     allowed = ", ".join(str(v) for v in p.item_enum)
                     raise _bad(p.name, f"{p.name}[{i}] must be one of {allowed}, got {item!r}")
     if p.properties is not None:
-        for key, item in value.items():
-            sub = p.properties.get(key)
-            if sub is None:
-                raise _bad(f"{p.name}.{key}", f"unknown key {key!r} in {p.name} (known: {', '.join(p.properties)})")
-            field = f"{p.name}.{key}"
-            if "type" in sub:
-                _check(field, item, sub["type"])
-                if sub["type"] in ("integer", "number"):
-                    _check_range(field, item, sub.get("minimum"), sub.get("maximum"))
-        for key in p.required_keys:
-            if key not in value:
-                raise _bad(f"{p.name}.{key}", f"missing {p.name}.{key}")
+        _check_properties(p.name, value, p.properties, p.required_keys)
+    if p.item_properties is not None:
+        for i, item in enumerate(value):
+            _check_properties(f"{p.name}[{i}]", item, p.item_properties, ())
     return value
+
+
+def _check_properties(name: str, value: dict[str, Any], properties: Mapping[str, Mapping[str, Any]],
+                      required_keys: tuple[str, ...]) -> None:
+    for key, item in value.items():
+        sub = properties.get(key)
+        if sub is None:
+            raise _bad(f"{name}.{key}", f"unknown key {key!r} in {name} (known: {', '.join(properties)})")
+        field = f"{name}.{key}"
+        if item is None:
+            continue
+        if "type" in sub:
+            _check(field, item, sub["type"])
+            if sub["type"] in ("integer", "number"):
+                _check_range(field, item, sub.get("minimum"), sub.get("maximum"))
+        if "enum" in sub and item not in sub["enum"]:
+            raise _bad(field, f"{field} must be one of {', '.join(map(str, sub['enum']))}, got {item!r}")
+    for key in required_keys:
+        if key not in value:
+            raise _bad(f"{name}.{key}", f"missing {name}.{key}")
+
+
+def check_shape(field: str, value: Any, depth: int = 0, *, argument: str | None = None) -> None:
+    """Refuse a value that is not JSON data a tool can use and write back (see the
+    module notes), naming the field where it breaks the rule and the rule's limit
+    (for nesting, the argument that nests too deep)."""
+    argument = field if argument is None else argument
+    if isinstance(value, str):
+        at = first_surrogate(value)
+        if at >= 0:
+            raise _bad(field, f"{field} holds a lone UTF-16 surrogate (U+{ord(value[at]):04X}) at index {at}: "
+                       "text must be valid Unicode")
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int):
+        if value.bit_length() > _MAX_INT_BITS:
+            raise _bad(field, f"{field} is an integer of more than {MAX_INT_DIGITS:,} digits; the limit is "
+                       f"{MAX_INT_DIGITS:,}")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise _bad(field, f"{field} must be a finite number")
+    elif isinstance(value, (dict, list, tuple)):
+        if depth >= MAX_DEPTH:
+            raise _bad(argument, f"{argument} is nested deeper than {MAX_DEPTH} levels of arrays and objects; "
+                       f"the limit is {MAX_DEPTH}")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise _bad(field, f"{field} has a key of type {type(key).__name__}; object keys are strings")
+                check_shape(f"{field}.{key}", key)
+                check_shape(f"{field}.{key}", item, depth + 1, argument=argument)
+        else:
+            for i, item in enumerate(value):
+                check_shape(f"{field}[{i}]", item, depth + 1, argument=argument)
+    elif isinstance(value, Unreadable):
+        raise _bad(field, f"{field}: {value.why}")
+    else:
+        raise _bad(field, f"{field} holds a {type(value).__name__}, which is not JSON data")
 
 
 def validate_args(params: tuple[Param, ...], args: Any) -> dict[str, Any]:
@@ -192,9 +292,10 @@ def validate_args(params: tuple[Param, ...], args: Any) -> dict[str, Any]:
     if not isinstance(args, dict):
         raise _bad("arguments", "arguments must be a JSON object")
     known = {p.name: p for p in params}
-    for key in args:
+    for key, value in args.items():
         if key not in known:
             raise _bad(str(key), f"unknown argument {key!r} (known: {', '.join(known) or 'none'})")
+        check_shape(key, value)
     out: dict[str, Any] = {}
     for p in params:
         if p.name not in args or args[p.name] is None:

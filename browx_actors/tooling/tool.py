@@ -40,12 +40,14 @@ from .rules import CapabilityWhen, Rule
 
 __all__ = [
     "SESSION",
+    "SESSION_ID_PATTERN",
     "Args",
     "Delegation",
     "Implementation",
     "Tool",
     "implement",
     "runtime_tool",
+    "session_param",
     "session_tool",
 ]
 
@@ -56,8 +58,22 @@ Handler = Callable[[Any, Args], Awaitable[Any]]
 #: How long a session tool may run inside its session, unless it says otherwise.
 SESSION_CALL_TIMEOUT = 120.0
 
+#: What a session id may be: 1 to 64 letters, digits, ``_``, ``-`` and ``.``, not starting
+#: with ``.`` or ``-``. An id names a folder of the diagnostics store and appears in
+#: logs and prompts, so it never holds a path separator, a control character or an
+#: escape sequence, and never runs to a length a file system refuses.
+SESSION_ID_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$"
+SESSION_ID_MAX = 64
+
+
+def session_param(description: str = "Session id.", *, required: bool = False, name: str = "session") -> Param:
+    """The session argument, with the id rules every tool that takes one declares."""
+    return Param(name, "string", description, required=required, default=None if required else "default",
+                 max_length=SESSION_ID_MAX, pattern=SESSION_ID_PATTERN)
+
+
 #: The argument every session tool takes.
-SESSION = Param("session", "string", "Session id.", default="default")
+SESSION = session_param()
 
 
 @attrs.frozen

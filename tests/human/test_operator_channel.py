@@ -273,6 +273,12 @@ async def test_a_dropped_socket_ends_prompts_in_flight_and_a_redial_resumes_none
         (b'{"v":1,"type":"hello","token":"op-token-7f3a"}\n', "bad-message"),
         (b'{"v":1,"type":"view.start","session":"default"}\n', "view-disabled"),
         (b'{"v":1,"type":"human.done","value":1}\n', "no-ticket"),
+        # A lone surrogate once crashed the channel: its error line echoed the ticket.
+        (b'{"v":1,"type":"human.done","ticket":"\\ud800","value":1}\n', "bad-line"),
+        (b'{"v":1,"type":"human.abort","ticket":"x","reason":"\\udfff"}\n', "bad-line"),
+        (b'{"v":1,"type":"view.start","session":"\\ud800"}\n', "bad-line"),
+        (b'{"v":1,"type":"human.done","ticket":' + b"9" * 5000 + b',"value":1}\n', "bad-line"),
+        (b'{"v":1,"type":"human.done","ticket":"x","value":' + b"[" * 5000 + b"]" * 5000 + b'}\n', "bad-line"),
     ],
 )
 async def test_garbage_lines_are_answered_and_the_link_lives_on(tmp_path: Path, line: bytes, code: str) -> None:
@@ -285,6 +291,20 @@ async def test_garbage_lines_are_answered_and_the_link_lives_on(tmp_path: Path, 
         assert error["type"] == "error" and error["code"] == code and isinstance(error["error"], str)
         await daemon.send({"v": 1, "type": "human.done", "ticket": ticket, "value": 0})
         assert (await asker.wait())["value"] == 0
+
+
+async def test_a_burst_of_hostile_lines_costs_nothing_but_error_lines(tmp_path: Path) -> None:
+    """Four such lines in 5 s once exceeded the restart intensity and ended the server."""
+    async with daemon_socket(tmp_path) as socket, channel(socket) as actor, trio.open_nursery() as nursery:
+        daemon = await linked(socket)
+        asker = Asker(nursery, actor, "s1", CONFIRM)
+        ticket = (await daemon.recv())["ticket"]
+        for _ in range(20):
+            await daemon.send_raw(b'{"v":1,"type":"human.done","ticket":"\\ud800","value":1}\n')
+            assert (await daemon.recv())["code"] == "bad-line"
+        await daemon.send({"v": 1, "type": "human.done", "ticket": ticket, "value": True})
+        assert (await asker.wait())["value"] is True
+        assert (await actor.ref.call(OperatorStatus()))["links"] == 1
 
 
 async def test_an_oversized_line_is_answered_then_drops_the_link_and_the_server_redials(tmp_path: Path) -> None:
@@ -407,3 +427,33 @@ async def test_the_runtime_reports_a_dropped_daemon_as_unanswered(tmp_path: Path
             ticket = (await again.recv())["ticket"]
             await again.send({"v": 1, "type": "human.done", "ticket": ticket, "value": None})
         assert results[1] == {"ok": True, "kind": "acknowledge", "value": None, "timedOut": False}
+
+
+async def test_a_link_that_keeps_crashing_is_stopped_and_the_server_serves_on(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault injection: the link actor itself fails again and again (its dial loop
+    raises). Its own supervisor gives up after 3 restarts in 5 s; the root, for which
+    that supervisor is a temporary child, neither restarts it nor counts it, so the
+    rest of the tree serves on and await_human says the channel is unavailable."""
+    from browx_actors.human import operator
+
+    def broken(failures: int) -> float:
+        raise RuntimeError("a bug in the link")
+
+    monkeypatch.setattr(operator, "redial_delay", broken)
+    config = RuntimeConfig.from_env({"BROWX_CAPABILITIES": "operator-channel,eval",
+                                     "BROWX_OPERATOR_SOCKET": str(tmp_path / "nobody.sock"),
+                                     "BROWX_OPERATOR_TOKEN": TOKEN}, workspace=tmp_path)
+    async with open_runtime(config=config, capabilities=["operator-channel", "eval"]) as runtime:
+        with trio.fail_after(WAIT):
+            await runtime.events.wait_for(lambda e: e.supervisor == "operator" and e.kind == "escalated")
+            await runtime.events.wait_for(lambda e: e.supervisor == "runtime" and e.child == "operator-channel"
+                                          and e.kind == "exited")
+        assert runtime.root.ref.alive
+        assert "operator-channel" not in runtime.root.child_ids()
+        assert not any(e.kind == "escalated" for e in runtime.events.events if e.supervisor == "runtime")
+        refused = await runtime.call_tool("await_human", {"prompt": "Ready?", "timeoutMs": 1000})
+        assert (refused["code"], refused["component"]) == ("unavailable", "operator-channel"), refused
+        assert (await runtime.call_tool("eval_js", {"expr": "6 * 7"}))["value"] == 42
+        status = await runtime.call_tool("runtime_status")
+        assert [c["id"] for c in status["tree"]["children"]] == ["recorder", "browser-pool", "sessions"]

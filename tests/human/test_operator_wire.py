@@ -18,6 +18,7 @@ from browx_actors.human.operator_wire import (
     Oversized,
     WireError,
     encode,
+    error_line,
     is_valid_hello,
     parse_line,
     prompt_line,
@@ -120,3 +121,16 @@ def test_encoding_stays_inside_one_line() -> None:
 def test_redial_backs_off_to_five_seconds() -> None:
     delays = [redial_delay(n) for n in range(12)]
     assert delays[0] == 0.05 and delays == sorted(delays) and delays[-1] == 5.0
+
+
+@given(st.text(), st.text())
+def test_encode_never_raises_on_any_text_and_writes_valid_utf8(ticket: str, reason: str) -> None:
+    line = error_line("unknown-ticket", reason, ticket=ticket)
+    decoded = json.loads(line.decode("utf-8"))
+    assert decoded["type"] == "error" and "\ud800" not in decoded["ticket"]
+
+
+def test_a_line_holding_a_lone_surrogate_is_refused_not_read() -> None:
+    parsed = parse_line(b'{"v":1,"type":"human.done","ticket":"\\ud800","value":1}')
+    assert isinstance(parsed, WireError) and parsed.code == "bad-line"
+    assert isinstance(parse_line(b'{"v":1,"type":"human.done","ticket":"\\ud83d\\ude00"}'), Message)  # a pair is fine

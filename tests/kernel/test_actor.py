@@ -22,6 +22,7 @@ from browx_actors.actor import (
     ActorRef,
     ActorStopped,
     ActorUnavailable,
+    CallFailed,
     Later,
 )
 from browx_actors.errors import ToolError
@@ -507,6 +508,98 @@ async def test_a_later_answer_also_respects_the_call_timeout(autojump_clock):
         assert info.value.code == "timeout" and ref._pending == set()
         assert await ref.call(Echo(1)) == 1
         actor.stop()
+
+
+@attrs.frozen
+class Hang:
+    """A handler that never finishes by itself (a browser hung on an absurd input)."""
+
+    converts: bool = False  # turn the cancellation into an error of its own, as a bridge may
+
+
+@attrs.frozen
+class Contained:
+    """A handler bug the actor declares the call's own failure (CallFailed)."""
+
+
+class Hanging(Kernel):
+    def __init__(self) -> None:
+        super().__init__()
+        self.cancelled: list[float] = []
+
+    async def handle(self, msg: Any) -> Any:
+        match msg:
+            case Hang(converts):
+                try:
+                    await trio.sleep_forever()
+                except trio.Cancelled:
+                    self.cancelled.append(trio.current_time())
+                    if converts:
+                        raise RuntimeError("the bridge saw its task cancelled") from None
+                    raise
+            case Contained():
+                try:
+                    _ = {}["missing"]
+                except KeyError as bug:
+                    raise CallFailed(bug) from bug
+        return await super().handle(msg)
+
+
+@pytest.mark.parametrize("converts", [False, True])
+async def test_a_call_past_its_deadline_is_cancelled_inside_the_actor(autojump_clock, converts):
+    actor = Hanging()
+    async with trio.open_nursery() as nursery:
+        ref = await nursery.start(run_actor, actor)
+        t0 = trio.current_time()
+        with pytest.raises(ToolError) as info:
+            await ref.call(Hang(converts), timeout=5)
+        assert info.value.code == "timeout"
+        await settle()
+        assert actor.cancelled == [pytest.approx(t0 + 5)]
+        # The mailbox moves on at once instead of waiting behind the hung handler.
+        t1 = trio.current_time()
+        assert await ref.call(Echo("next"), timeout=1) == "next"
+        assert trio.current_time() - t1 < 0.001
+        assert ref.alive
+        actor.stop()
+    assert actor.exit is None
+
+
+async def test_a_handler_whose_caller_left_still_stops_at_the_deadline(autojump_clock):
+    actor = Hanging()
+    async with trio.open_nursery() as nursery:
+        ref = await nursery.start(run_actor, actor)
+        t0 = trio.current_time()
+        with trio.move_on_after(1):  # the caller gives up early; the handler runs on
+            await ref.call(Hang(), timeout=10)
+        await settle()
+        assert actor.cancelled == []
+        assert await ref.call(Echo("after"), timeout=20) == "after"
+        assert actor.cancelled == [pytest.approx(t0 + 10)]
+        actor.stop()
+
+
+async def test_a_later_task_past_its_deadline_is_cancelled(autojump_clock):
+    actor = Kernel()
+    async with trio.open_nursery() as nursery:
+        ref = await nursery.start(run_actor, actor)
+        with pytest.raises(ToolError):
+            await ref.call(Wait(HOUR), timeout=30)
+        await settle()
+        assert actor.later_cancelled == 1 and ref.alive
+        actor.stop()
+
+
+async def test_call_failed_fails_that_call_and_the_actor_serves_on(autojump_clock):
+    actor = Hanging()
+    async with trio.open_nursery() as nursery:
+        ref = await nursery.start(run_actor, actor)
+        with pytest.raises(KeyError):
+            await ref.call(Contained())
+        assert ref.alive and await ref.call(Echo("still")) == "still"
+        assert ref.statistics().calls_served == 2
+        actor.stop()
+    assert actor.exit is None
 
 
 async def test_timeouts_kept_by_the_actor_fire_each_at_its_own_deadline(autojump_clock):

@@ -16,6 +16,10 @@ class Call:
         self.name = name
         self.settled = False
 
+    @property
+    def done(self) -> bool:  # answered, with no handler left running for it
+        return self.settled
+
 
 class CountingBook(DeadlineBook[Call]):
     """Counts the keeper's passes (each pass follows a wake-up)."""

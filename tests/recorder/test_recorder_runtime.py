@@ -137,20 +137,23 @@ async def test_200_concurrent_calls_across_4_sessions_give_200_whole_lines(tmp_p
     assert total == 200
 
 
-async def test_escaping_session_ids_are_refused_and_the_calls_still_run(tmp_path: Path) -> None:
+async def test_escaping_session_ids_are_refused_at_the_dispatch_and_by_the_store(tmp_path: Path) -> None:
+    """An id that would escape the diagnostics folder never names a session: the
+    dispatch refuses it (the session id rules), and the store's chokepoint refuses it
+    again for what reads history from disk (a sessionId filter)."""
     absolute = str(tmp_path / "abs-target")
     async with open_runtime(config=_config(tmp_path), capabilities=CAPS) as runtime:
-        for sid in ("../escape", absolute):
-            assert (await runtime.call_tool("register_secret", {"name": "X", "value": "abcdef", "session": sid}))["ok"]
-            assert (await runtime.call_tool("open_session", {"session": sid}))["ok"]
-            assert (await runtime.call_tool("eval_js", {"session": sid, "expr": "6 * 7"}))["value"] == 42
-            assert (await runtime.call_tool("close_session", {"session": sid}))["ok"]
-        note = await runtime.call_tool("diagnostics_note", {"insight": "x", "session": "../escape"})
-        assert note["code"] == "bad-arg" and note["field"] == "session"
+        for sid in ("../escape", absolute, "a/b", ".."):
+            for tool, args in (("register_secret", {"name": "X", "value": "abcdef"}), ("open_session", {}),
+                               ("eval_js", {"expr": "6 * 7"}), ("close_session", {}),
+                               ("diagnostics_note", {"insight": "x"})):
+                refused = await runtime.call_tool(tool, {**args, "session": sid})
+                assert (refused["code"], refused["field"]) == ("bad-arg", "session"), (tool, sid, refused)
         search = await runtime.call_tool("diagnostics_search", {"sessionId": "../escape"})
         assert search["code"] == "bad-arg" and search["field"] == "sessionId"
         report = await runtime.call_tool("diagnostics_report")
-    assert report["recorder"]["refused"] == 9  # 4 calls per id, plus the refused note's own call
+    # Each refused call is still recorded, under a session it could not name: nowhere.
+    assert report["recorder"]["refused"] == 20
     assert not (tmp_path / "escape").exists() and not Path(absolute).exists()
     assert [p.name for p in (tmp_path / "diagnostics").iterdir()] == ["default"]
     assert {r["tool"] for r in _lines(tmp_path, "default")} == {"diagnostics_search", "diagnostics_report"}

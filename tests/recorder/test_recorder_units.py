@@ -246,7 +246,7 @@ def test_padding_moves_a_line_that_would_straddle_a_page(size: int, length: int,
     padding = padding_for(size, length)
     assert len(padding) == pad
     if pad:
-        assert padding.endswith(b"\n") and not padding.strip()
+        assert not padding.strip() and b"\n" not in padding  # spaces opening the record's own line
         assert (size + pad) % PAGE == 0
 
 
@@ -261,11 +261,12 @@ def test_append_read_round_trip_skips_padding_torn_tails_and_counts_garbage(tmp_
     path = root / "s1" / "2026-01-01T00-00-00.000Z.jsonl"
     data = path.read_bytes()
     assert oct(path.stat().st_mode & 0o777) == "0o600" and oct((root / "s1").stat().st_mode & 0o777) == "0o700"
-    # no record straddles a page boundary
+    # no record straddles a page boundary, and every line is strict JSON as it is
     offset = 0
     for raw in data.split(b"\n")[:-1]:
-        if raw.strip():
-            assert offset // PAGE == (offset + len(raw)) // PAGE
+        assert isinstance(json.loads(raw), dict)
+        start = offset + len(raw) - len(raw.lstrip(b" "))
+        assert start // PAGE == (offset + len(raw)) // PAGE
         offset += len(raw) + 1
     records, bad = read_records(root)
     assert [r["ts"] for r in records] == [utc_iso(T0 + i) for i in range(40)] and bad == 0

@@ -194,3 +194,47 @@ async def test_a_session_whose_engine_lacks_the_tool_refuses_naming_both() -> No
     assert caught.value.code == "not-supported" and caught.value.details == {"engine": "android-app",
                                                                              "tool": "only_web"}
     assert "needs a DOM" in caught.value.message
+
+
+def _numbers_of(tool: Any) -> list[tuple[str, Any, Any]]:
+    """Every number a tool takes, as (where, minimum, maximum): parameters, the
+    properties of object parameters and of the items of arrays of objects."""
+    found = []
+    for param in tool.params:
+        if param.type in ("number", "integer"):
+            found.append((param.name, param.minimum, param.maximum))
+        if param.type == "array" and param.items in ("number", "integer"):
+            found.append((f"{param.name}[]", None, None))  # no way to declare a range for these yet
+        for kind, props in (("", param.properties), ("[]", param.item_properties)):
+            for key, sub in (props or {}).items():
+                if sub.get("type") in ("number", "integer"):
+                    found.append((f"{param.name}{kind}.{key}", sub.get("minimum"), sub.get("maximum")))
+        if param.type == "array" and param.items == "object":
+            assert param.item_properties is not None, f"{tool.name}.{param.name}: declare item_properties"
+    return found
+
+
+def test_every_number_a_tool_takes_is_declared_with_a_range() -> None:
+    """Finite is not enough: a move to x=1e308 hung the browser. The dispatch refuses
+    what is out of range before anything is acquired, so every number declares one."""
+    unranged = [f"{tool.name}.{where}" for tool in all_tools() for where, low, high in _numbers_of(tool)
+                if low is None or high is None]
+    assert unranged == []
+
+
+@pytest.mark.parametrize(("tool", "args", "field"), [
+    ("gesture_chain", {"steps": [{"kind": "move", "x": 1e308, "y": 1}]}, "steps[0].x"),
+    ("gesture_chain", {"steps": [{"kind": "wheel", "deltaY": -1e300}]}, "steps[0].deltaY"),
+    ("click", {"coords": {"x": 1, "y": -1e9}}, "coords.y"),
+    ("scroll", {"deltaY": 1e12}, "deltaY"),
+    ("canvas_world_to_screen", {"worldX": 1, "worldY": 1, "transform": {"scale": 1e300, "panX": 0, "panY": 0}},
+     "transform.scale"),
+    ("canvas_screen_to_world", {"screenX": 1e200, "screenY": 0}, "screenX"),
+    ("screenshot", {"region": {"x": 0, "y": 0, "width": 1e9, "height": 10}}, "region.width"),
+])
+async def test_absurd_numbers_are_refused_at_the_dispatch(tool: str, args: dict[str, Any], field: str) -> None:
+    config = RuntimeConfig(capabilities=DEFAULT_CAPABILITIES | {"canvas"})
+    dispatcher = Dispatcher(all_tools(), context=None,  # type: ignore[arg-type]
+                            gates=Gates(config.capabilities, config.capabilities), secrets=SecretBook())
+    envelope = (await dispatcher.dispatch(tool, args)).envelope
+    assert (envelope["code"], envelope["field"]) == ("bad-arg", field), envelope

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -31,6 +32,7 @@ from mcp.shared.message import SessionMessage
 from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from browx_actors.server.mcp_stdio import ToolOutput, build_server, tool_result
+from e2e_support import worktree_pythonpath
 
 SERVER_SCRIPT = Path(__file__).parents[1] / "mcp_echo_server.py"
 MODES = pytest.mark.parametrize("mode", ["auto", "legacy"])
@@ -56,7 +58,9 @@ def _envelope(result: types.CallToolResult) -> dict:
 
 @asynccontextmanager
 async def stdio_client_session(mode: str) -> AsyncIterator[Client]:
-    params = StdioServerParameters(command=sys.executable, args=[str(SERVER_SCRIPT)])
+    # PYTHONPATH: the echo server must run this checkout's transport, not the venv's.
+    params = StdioServerParameters(command=sys.executable, args=[str(SERVER_SCRIPT)],
+                                   env={"PYTHONPATH": worktree_pythonpath()})
     async with Client(params, mode=mode) as client:
         yield client
 
@@ -84,7 +88,8 @@ async def recording_stdio(
     read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
     process = await trio.lowlevel.open_process(
-        [sys.executable, str(SERVER_SCRIPT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        [sys.executable, str(SERVER_SCRIPT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": worktree_pythonpath()},
     )
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
     stdin, stdout, stderr = process.stdin, process.stdout, process.stderr

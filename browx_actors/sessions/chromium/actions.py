@@ -29,6 +29,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from ...cdp import CdpError, CdpSessionLost, CdpTimeout
 from ...errors import ToolError
 from ...tooling import Args, Check, Param, Reply, session_tool
+from ...tooling.params import MAX_COORDINATE
 from ..params import COORDS, ELEMENT, ONE_ELEMENT, ONE_TARGET, OPTIONAL_ELEMENT
 from .input import MODIFIERS, Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
 from .session import ChromiumSession, first_line
@@ -36,6 +37,9 @@ from .settle import Before, settle
 from .target import aim, check_found, locator_for
 
 __all__ = ["TOOLS", "click", "fill", "hover", "press", "run_action", "scroll", "select"]
+
+#: Largest scroll delta, in CSS pixels either way (a very long page, in one call).
+MAX_SCROLL = 10 * MAX_COORDINATE
 
 ACTION_TIMEOUT_MS = 10_000
 ACTION = "action"
@@ -266,8 +270,9 @@ def _scroll_has_effect(args: Args) -> None:
 
 @session_tool(
     "scroll", ACTION, "Scroll an element into view, or scroll it or the page by a delta.",
-    params=(*ELEMENT, Param("deltaX", "number", "Horizontal pixels.", default=0),
-            Param("deltaY", "number", "Vertical pixels.", default=0)),
+    params=(*ELEMENT, Param("deltaX", "number", "Horizontal pixels.", default=0, minimum=-MAX_SCROLL,
+                            maximum=MAX_SCROLL),
+            Param("deltaY", "number", "Vertical pixels.", default=0, minimum=-MAX_SCROLL, maximum=MAX_SCROLL)),
     rules=(OPTIONAL_ELEMENT, Check(_scroll_has_effect, "a target, or a non-zero `deltaX` / `deltaY`")),
 )
 async def scroll(session: ChromiumSession, args: Args) -> Reply:

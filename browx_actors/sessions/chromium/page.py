@@ -20,7 +20,8 @@ from ...actor import Later
 from ...cdp import CdpFailure
 from ...errors import ToolError
 from ...tooling import Args, AtMostOne, Check, ExactlyOne, Excludes, Param, Reply, session_tool
-from ...workspace import resolve_in_workspace
+from ...tooling.params import COORDINATE, MAX_COORDINATE
+from ...workspace import file_to_write, write_file
 from ..params import ELEMENT, TIMEOUT_MS
 from .pageagent import AGENT_KEY
 from .session import ChromiumSession, first_line
@@ -28,8 +29,12 @@ from .target import resolve_target
 
 __all__ = ["TOOLS", "eval_js", "go_back", "go_forward", "navigate", "screenshot", "set_viewport", "wait_for"]
 
-_SCHEMES = ("http://", "https://", "file://", "about:", "data:")
+#: What navigate loads. Not ``file:``: the workspace is the only part of the disk the
+#: server reads or writes, and a file page could go on to any other file by itself.
+_SCHEMES = ("http://", "https://", "about:", "data:")
 NAVIGATION, READ, ACTION = "navigation", "read", "action"
+#: A width or height in CSS pixels.
+_EXTENT = {"type": "number", "minimum": 0, "maximum": MAX_COORDINATE}
 
 
 async def _title(session: ChromiumSession) -> str:
@@ -67,9 +72,13 @@ async def _navigation_result(session: ChromiumSession, action: str, from_url: st
 def _url_of(args: Args) -> str:
     """The URL to load: a bare host gets ``https://``; another scheme is refused."""
     url = str(args["url"])
+    if url[:5].lower() == "file:":
+        raise ToolError("bad-arg", "file: URLs are refused: the server reads no file outside its workspace; serve "
+                        "the page over http(s) instead", field="url")
     if not url.startswith(_SCHEMES):
         if "://" in url:
-            raise ToolError("bad-arg", f"unsupported URL scheme in {url!r}", field="url")
+            raise ToolError("bad-arg", f"unsupported URL scheme in {url!r} (http, https, about and data load)",
+                            field="url")
         url = "https://" + url
     return url
 
@@ -84,7 +93,7 @@ def _check_url(args: Args) -> None:
             Param("waitUntil", "string", "Load state to wait for.", default="load",
                   enum=("load", "domcontentloaded", "networkidle", "commit")),
             Param("timeoutMs", "integer", "Navigation timeout.", default=30_000, minimum=0, maximum=120_000)),
-    rules=(Check(_check_url, "`url` is http(s), file, about or data; a bare host gets https://"),),
+    rules=(Check(_check_url, "`url` is http(s), about or data (file: is refused); a bare host gets https://"),),
 )
 async def navigate(session: ChromiumSession, args: Args) -> Reply:
     url = _url_of(args)
@@ -166,10 +175,11 @@ async def _element_box(session: ChromiumSession, args: Args, reply: Reply) -> di
             Param("fullPage", "boolean", "Capture the whole scrollable page.", default=False),
             *ELEMENT,
             Param("region", "object", "Viewport rectangle in CSS pixels.",
-                  properties={k: {"type": "number"} for k in ("x", "y", "width", "height")},
+                  properties={"x": COORDINATE, "y": COORDINATE, "width": _EXTENT, "height": _EXTENT},
                   required_keys=("x", "y", "width", "height")),
             Param("maxDimension", "integer", "Longest side in pixels.", default=2000, minimum=16, maximum=8000),
-            Param("path", "string", "Also save under the workspace at this relative path.")),
+            Param("path", "string", "Also save under the workspace at this relative path (not in diagnostics/).",
+                  max_length=4096, secrets="mask")),
     rules=(AtMostOne(("ref", "selector", "region")),
            Excludes("fullPage", ("ref", "selector", "region"),
                     "fullPage captures the whole page; drop it to capture a part")),
@@ -214,16 +224,11 @@ async def screenshot(session: ChromiumSession, args: Args) -> Reply:
     if scale < 1:
         reply.warn(f"scaled by {scale:.3f} so the longest side fits maxDimension={cap}")
     if args.get("path"):
-        target = resolve_in_workspace(session.workspace, args["path"])
-        await trio.to_thread.run_sync(_write_file, target, data)
+        target = file_to_write(session.workspace, args["path"])
+        await trio.to_thread.run_sync(write_file, target, data)
         reply["path"] = str(target)
     reply.attach(f"image/{fmt}", data)
     return reply
-
-
-def _write_file(path: Any, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
 
 
 # -- eval and waits -------------------------------------------------------------------

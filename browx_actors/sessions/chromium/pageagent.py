@@ -28,6 +28,22 @@ Methods of the agent object (all arguments and results are JSON-able, except tha
 
 Errors the agent throws start with a code and a colon (``stale-element: ...``); see
 :data:`AGENT_ERROR_CODES` and :func:`agent_error`.
+
+**The page can reach the agent, and it grants the page nothing.** The property is
+non-enumerable but any script can find it (``Object.getOwnPropertyNames(window)``) and
+call every method. That is safe because of what the methods are: they read the
+document through intrinsics captured at install (so a page that clobbers DOM methods
+changes nothing), keep refs in a closure-private WeakMap, and return their answer to
+whoever called; ``mark`` only sets the baseline ``changes`` compares against, and
+``aim`` may scroll an element into view. None requests, opens, posts, stores, logs,
+dispatches an event or changes a node, none touches anything of the server's (the
+human bridge's binding lives only in its isolated world, CDP is not in the page), and
+the object is frozen and its property neither writable nor configurable, so a page
+cannot swap it for a forgery the server would then trust. A page that calls it learns
+what it could read from its own DOM, and can at worst mislead the server about itself
+(a ``mark`` of its own shrinks the next action's ``structure`` report), as it could by
+changing its own document anyway. ``tests/chromium/test_agent_reach.py`` holds the
+agent to this.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from ...errors import ToolError
 from ...tooling import Args, AtLeastOne, AtMostOne, Param, Reply, session_tool
+from ...tooling.params import MAX_ID
 from ..params import ELEMENT, ONE_ELEMENT
 from .pageagent import AGENT_KEY, agent_error
 from .session import ChromiumSession, PageScriptError, first_line
@@ -208,7 +209,7 @@ async def verify_attribute(session: ChromiumSession, args: Args) -> Reply:
 @session_tool(
     "verify_count", READ, "Check how many elements match a selector.",
     params=(Param("selector", "string", "Selector to count.", required=True),
-            Param("count", "integer", "Expected count.", required=True, minimum=0)),
+            Param("count", "integer", "Expected count.", required=True, minimum=0, maximum=MAX_ID)),
 )
 async def verify_count(session: ChromiumSession, args: Args) -> Reply:
     try:

@@ -10,6 +10,36 @@ waits long returns :class:`~browx_actors.actor.Later` so the mailbox keeps servi
 The session watches its browser. When Chromium dies, it fails every waiting caller at
 once with :class:`BrowserLost` as the cause and ends; the runtime turns that into the
 ``browser-crashed`` code for the agent.
+
+**The call is the boundary of a handler's failure.** The kernel's rule is that a bug
+crashes its actor; here that would cost the agent its page, its logged-in state and
+its tabs for one bad argument (an invalid selector, a file name the OS refuses). So
+:meth:`ChromiumSession.handle` runs each tool's handler as one call: an exception it
+raises fails that call (``bad-arg`` or ``timeout`` when it is about the caller's input,
+see ``failures.py``; ``internal`` otherwise) and the session serves the next one. The
+session's state stays consistent across such a failure in the cases that matter:
+
+- what the session owns lives in the browser (the context, its pages and their
+  documents), which keeps its own state whole whatever a client did half-way; a
+  handler that fails mid-action leaves a page in a state an agent re-reads
+  (``snapshot``) exactly as it would after the page changed by itself;
+- what the actor keeps beside it (the tab set, each tab's CDP session, the console
+  and request logs, counters) is changed in single steps, each after the thing it
+  records has happened (a tab's CDP session is stored only once attached; tabs
+  change on the Playwright thread in one event handler), so no handler leaves it
+  half-written when it raises between two awaits.
+
+What breaks the actor itself still crashes it: its browser dying (:class:`BrowserLost`),
+its own tasks failing (the browser watcher, the human bridge), ``on_start``,
+cancellation from outside, and ``MemoryError``.
+
+**A crashed renderer** (Playwright's ``crash`` event, CDP's ``Inspector.targetCrashed``)
+marks its tab ``crashed``: ``list_tabs`` shows it, the call that was running fails with
+``tab-crashed``, and so does every later call on that tab but the ones that can help:
+``navigate`` puts a fresh page in the tab's place (same id) and loads the URL, as a
+browser's reload of a crashed tab does; ``list_tabs``, ``select_tab`` and ``close_tab``
+work as ever. Playwright refuses every call on a crashed page, ``goto`` included, so
+the page itself cannot be reused.
 """
 
 from __future__ import annotations
@@ -17,19 +47,22 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import attrs
 import trio
+from playwright.async_api import Error as PlaywrightError
 
-from ...actor import Actor, ActorRef, Later
-from ...cdp import CdpConnectionLost, CdpError, CdpFailure
+from ...actor import Actor, ActorRef, CallFailed, Later
+from ...cdp import CdpConnectionLost, CdpError, CdpFailure, CdpSessionLost
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
 from ..contract import Describe, SessionCall
 from .driver import PlaywrightDriver
+from .failures import known_failure
 from .page_events import ConsoleLog, Pulse, RequestTracker
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 from .pool import AcquireBrowser, Browser
@@ -54,6 +87,11 @@ _CLOSED_MARKERS = ("has been closed", "Target closed", "Connection closed", "Bro
 _LOSS_GRACE = 2.0
 #: How long a live browser may take to answer the probe that tells a closed tab from it.
 _PROBE_TIMEOUT = 1.0
+#: Tools that still work on a crashed tab (navigate by replacing its page).
+_CRASH_SAFE = frozenset({"navigate", "list_tabs", "select_tab", "close_tab"})
+#: Playwright's own words for a call on a crashed page (``Page.evaluate: Target
+#: crashed``); a page's script that throws the same words says ``Error: ...`` first.
+_PLAYWRIGHT_CRASH = re.compile(r"^[\w.]+: (Target|Page) crashed\s*$")
 
 
 def first_line(err: BaseException) -> str:
@@ -123,6 +161,8 @@ class ChromiumSession(Actor):
         self._warmed_at = 0
         #: Calls started so far, so the idle timer can tell whether one came meanwhile.
         self._calls = 0
+        #: The crashed tab whose fresh page is being created (adopted into its place).
+        self._replacing: Tab | None = None
 
     # -- the current tab --------------------------------------------------------------
 
@@ -196,9 +236,15 @@ class ChromiumSession(Actor):
         self.nursery.start_soon(self._watch_browser, self.browser)
 
     async def on_stop(self) -> None:
-        if self.context is not None:
-            with trio.move_on_after(5):
-                await self.pw(self.context.close)
+        if self.context is None:
+            return
+        if self.stop_reason == "shutdown" and self.browser is not None and not self.browser.attached:
+            # The whole tree is going down and the pool kills the browser it launched
+            # next: closing the context first only costs time (a second on a busy page).
+            # An attached browser is someone else's and keeps running: close ours in it.
+            return
+        with trio.move_on_after(5):
+            await self.pw(self.context.close)
 
     async def handle(self, msg: Any) -> Any:
         if isinstance(msg, Describe):
@@ -207,17 +253,61 @@ class ChromiumSession(Actor):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
         self._calls += 1
         try:
-            result = await self._unless_browser_lost(self._run_call, msg)
+            result = await self._as_call(msg, self._run_call, msg)
         finally:
             self._warm_when_idle()
         if isinstance(result, Later):
             # A wait that outlives the handler gets the same treatment when it fails.
-            return Later.of(self._unless_browser_lost, result.fn, *result.args)
+            return Later.of(self._as_call, msg, result.fn, *result.args)
         return result
 
+    async def _as_call(self, msg: SessionCall, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        """Run one call's work with the call as the boundary of its failure (see the
+        module notes): what it raises fails the call, unless it broke the session."""
+        tab = self.tabs.current
+        try:
+            return await self._unless_browser_lost(fn, *args)
+        except (BrowserLost, MemoryError):
+            raise
+        except Exception as exc:
+            if tab is not None and (tab.crashed or _is_crash(exc)):
+                # Whatever the call made of it (eval-error, tab-closed...), it failed
+                # because the renderer crashed under it.
+                tab.crashed = True
+                raise _crashed(tab) from exc
+            if isinstance(exc, ToolError):
+                raise
+            known = known_failure(msg.tool, msg.args, exc)
+            if known is not None:
+                raise known from exc
+            raise CallFailed(exc) from exc
+
     async def _run_call(self, msg: SessionCall) -> Any:
+        tab = self.tabs.current
+        if tab is not None and tab.crashed:
+            if msg.tool == "navigate":
+                await self._replace_crashed(tab)
+            elif msg.tool not in _CRASH_SAFE:
+                raise _crashed(tab)
         await self.attach_current()
         return await msg.fn(self, msg.args)
+
+    async def _replace_crashed(self, tab: Tab) -> None:
+        """A fresh page in a crashed tab's place (Playwright refuses every call on the
+        crashed one, ``goto`` included), then the crashed page closed."""
+        old = tab.page
+        self._replacing = tab
+        try:
+            page = await self.pw(self.context.new_page)
+            await self.pw(_on_loop, self._adopt, page)  # in case the context event came first
+        finally:
+            self._replacing = None
+        with contextlib.suppress(Exception):
+            with trio.move_on_after(2):
+                await self.pw(old.close)
+        if tab.page is old:  # never adopted into its place: the tab set changed meanwhile
+            raise ToolError("tab-crashed", f"tab {tab.id} crashed and could not be replaced; close_tab it",
+                            tab=tab.id)
 
     def _warm_when_idle(self) -> None:
         """After a call that saw a navigation, build Playwright's injected script in
@@ -318,19 +408,32 @@ class ChromiumSession(Actor):
     # -- page events (called on the Playwright thread) --------------------------------
 
     def _adopt(self, page: Any) -> Tab:
-        """A new page of the context becomes a tab, with the session's listeners."""
-        known = len(self.tabs)
-        tab = self.tabs.add(page)
-        if len(self.tabs) != known:
-            for event, handler in (
-                ("console", self._on_console), ("pageerror", self._on_page_error),
-                ("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed),
-                ("request", self.requests.on_request), ("requestfinished", self.requests.on_done),
-                ("requestfailed", self.requests.on_done),
-            ):
-                page.on(event, handler)
-            self.page_moved.fire()
+        """A new page of the context becomes a tab, with the session's listeners (or
+        takes the place of the crashed tab being replaced)."""
+        known = self.tabs.find(page)
+        if known is not None:
+            return known
+        replacing = self._replacing
+        if replacing is not None:
+            self._replacing = None
+            tab = self.tabs.replace(replacing, page)
+        else:
+            tab = self.tabs.add(page)
+        for event, handler in (
+            ("console", self._on_console), ("pageerror", self._on_page_error),
+            ("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed),
+            ("request", self.requests.on_request), ("requestfinished", self.requests.on_done),
+            ("requestfailed", self.requests.on_done), ("crash", self._on_page_crashed),
+        ):
+            page.on(event, handler)
+        self.page_moved.fire()
         return tab
+
+    def _on_page_crashed(self, page: Any) -> None:
+        tab = self.tabs.find(page)
+        if tab is not None:
+            tab.crashed = True
+        self.page_moved.fire()
 
     def _on_page_closed(self, page: Any) -> None:
         self.tabs.close(page)
@@ -363,6 +466,23 @@ class ChromiumSession(Actor):
             "browserGeneration": None if self.browser is None else self.browser.generation,
             "ageSeconds": round(trio.current_time() - self.started_at, 3),
         }
+
+
+def _is_crash(exc: BaseException | None) -> bool:
+    """Whether ``exc`` (or what caused it) is the renderer crashing, as the browser or
+    Playwright reports it, never as page text could."""
+    while exc is not None:
+        if isinstance(exc, CdpSessionLost) and exc.reason == "target crashed":
+            return True
+        if isinstance(exc, PlaywrightError) and _PLAYWRIGHT_CRASH.match(first_line(exc)):
+            return True
+        exc = exc.__cause__
+    return False
+
+
+def _crashed(tab: Tab) -> ToolError:
+    return ToolError("tab-crashed", f"tab {tab.id}'s renderer crashed; navigate loads a fresh page in its place, "
+                     "close_tab discards it", tab=tab.id)
 
 
 async def _listen(emitter: Any, handlers: dict[str, Callable[..., Any]]) -> None:

@@ -11,6 +11,7 @@ import asyncio
 from typing import Any
 
 from ...tooling import Args, Param, Reply, session_tool
+from ...tooling.params import MAX_ID
 from .session import ChromiumSession
 from .tabset import Tab
 
@@ -32,7 +33,7 @@ async def _describe_all(session: ChromiumSession) -> list[dict[str, Any]]:
     tabs = list(session.tabs)
     titles = await asyncio.gather(*(_title(tab) for tab in tabs))
     current = session.tabs.current
-    return [{"id": tab.id, "url": tab.page.url, "title": title, "current": tab is current}
+    return [{"id": tab.id, "url": tab.page.url, "title": title, "current": tab is current, "crashed": tab.crashed}
             for tab, title in zip(tabs, titles, strict=True)]
 
 
@@ -42,8 +43,8 @@ def _current_id(tabs: list[dict[str, Any]]) -> int | None:
 
 @session_tool(
     "list_tabs", "read",
-    "The session's tabs (pages a link or script opened included): id, url, title, which one is current. Tools act "
-    "on the current tab.",
+    "The session's tabs (pages a link or script opened included): id, url, title, which one is current, and whether "
+    "its renderer crashed (navigate recovers a crashed tab). Tools act on the current tab.",
 )
 async def list_tabs(session: ChromiumSession, args: Args) -> Reply:
     await session.settle_tabs()
@@ -53,7 +54,8 @@ async def list_tabs(session: ChromiumSession, args: Args) -> Reply:
 
 @session_tool(
     "select_tab", "navigation", "Make tab `tab` current: later tools act on it.",
-    params=(Param("tab", "integer", "Tab id, from list_tabs or an action's `opened`.", required=True, minimum=1),),
+    params=(Param("tab", "integer", "Tab id, from list_tabs or an action's `opened`.", required=True, minimum=1,
+                          maximum=MAX_ID),),
 )
 async def select_tab(session: ChromiumSession, args: Args) -> Reply:
     await session.settle_tabs()
@@ -74,7 +76,7 @@ async def select_tab(session: ChromiumSession, args: Args) -> Reply:
     "close_tab", "navigation",
     "Close a tab (default: the current one). The tab opened before it becomes current; closing the last one "
     "leaves a fresh blank tab.",
-    params=(Param("tab", "integer", "Tab id; default the current tab.", minimum=1),),
+    params=(Param("tab", "integer", "Tab id; default the current tab.", minimum=1, maximum=MAX_ID),),
 )
 async def close_tab(session: ChromiumSession, args: Args) -> Reply:
     await session.settle_tabs()

@@ -31,6 +31,8 @@ class Tab:
     #: current (most tabs opened by pages are never acted on).
     target_id: str | None = None
     cdp: Any = None
+    #: Its renderer crashed: the page answers nothing until it is replaced.
+    crashed: bool = False
 
 
 class TabSet:
@@ -58,6 +60,15 @@ class TabSet:
         if self.current is None:
             self.current = tab
         return tab
+
+    def replace(self, tab: Tab, page: Any) -> Tab:
+        """Put a fresh ``page`` in ``tab``'s place (a crashed tab reloaded): same id,
+        same position, nothing attached yet."""
+        tab.page, tab.target_id, tab.cdp, tab.crashed = page, None, None, False
+        return tab
+
+    def find(self, page: Any) -> Tab | None:
+        return next((t for t in self._tabs if t.page is page), None)
 
     def close(self, page: Any) -> Tab | None:
         """Forget a closed page; if it was current, fall back to its left neighbour."""

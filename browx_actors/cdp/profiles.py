@@ -1,0 +1,115 @@
+"""Private browser profiles in the temporary folder, and the sweep of dead servers' ones.
+
+Each launch makes ``$TMPDIR/browx-chromium-XXXX`` and removes it on exit. A server that
+is SIGKILLed never gets to, so its profile stays behind (tens of megabytes each). The
+profile therefore records its owner (:data:`OWNER_FILE`: the server's pid and the
+kernel's start time of that pid, which tells a reused pid from the original), and every
+launch first sweeps the profiles whose owner is gone (:func:`sweep_stale_profiles`):
+any process still running from one (a browser that outlived its server, a crashpad
+handler) is killed, then the folder is removed. A profile whose owner is alive is
+never touched, so servers sharing a temporary folder leave each other alone; one
+without an owner file (from an older version, or a launch caught between making the
+folder and writing the file) is swept only once it has not changed for
+:data:`UNOWNED_GRACE` seconds and no process uses it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import shutil
+import signal
+import tempfile
+import time
+from pathlib import Path
+
+__all__ = ["OWNER_FILE", "PREFIX", "UNOWNED_GRACE", "make_profile", "owner_alive", "sweep_stale_profiles"]
+
+log = logging.getLogger("browx_actors.cdp")
+
+PREFIX = "browx-chromium-"
+OWNER_FILE = "browx-owner.json"
+UNOWNED_GRACE = 60.0
+
+
+def _start_time(pid: int) -> int | None:
+    """The kernel's start time of ``pid`` (clock ticks since boot), or None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    if fields[0] in (b"Z", b"X"):
+        return None
+    return int(fields[19])  # field 22 of stat; fields[0] is field 3
+
+
+def make_profile(directory: str | None = None) -> Path:
+    """A new private profile folder owned by this process."""
+    path = Path(tempfile.mkdtemp(prefix=PREFIX, dir=directory))
+    owner = {"pid": os.getpid(), "start": _start_time(os.getpid())}
+    (path / OWNER_FILE).write_text(json.dumps(owner))
+    return path
+
+
+def owner_alive(profile: Path) -> bool | None:
+    """Whether the server that made ``profile`` still runs (None: no owner recorded)."""
+    try:
+        owner = json.loads((profile / OWNER_FILE).read_text())
+        pid, start = int(owner["pid"]), owner.get("start")
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return False  # an owner file nobody could have written whole: a dead launch
+    now = _start_time(pid)
+    return now is not None and (start is None or now == start)
+
+
+def _users(profile: Path) -> list[int]:
+    """Live processes whose command line names ``profile``."""
+    marker = os.fsencode(str(profile))
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or int(entry) == os.getpid():
+                continue
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    if marker in cmdline.read() and _start_time(int(entry)) is not None:
+                        found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def sweep_stale_profiles(directory: str | None = None, *, now: float | None = None) -> list[Path]:
+    """Remove the profiles of servers that are gone (see the module notes); the ones
+    removed. Blocking: run it in a worker thread."""
+    root = Path(directory or tempfile.gettempdir())
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    try:
+        candidates = sorted(p for p in root.glob(PREFIX + "*") if p.is_dir() and not p.is_symlink())
+    except OSError:
+        return removed
+    for profile in candidates:
+        alive = owner_alive(profile)
+        if alive:
+            continue
+        if alive is None:
+            try:
+                idle = now - profile.stat().st_mtime
+            except OSError:
+                continue
+            if idle < UNOWNED_GRACE or _users(profile):
+                continue
+        for pid in _users(profile):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(profile, ignore_errors=True)
+        if not profile.exists():
+            removed.append(profile)
+            log.info("removed the stale browser profile %s (its server is gone)", profile)
+    return removed
