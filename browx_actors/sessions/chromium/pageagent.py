@@ -20,11 +20,14 @@ Methods of the agent object (all arguments and results are JSON-able, except tha
 - ``textSearch({query, limit?, caseSensitive?})`` -> ``{matches: [{ref, role, snippet}], count}``
 - ``mark()`` -> ``{marked: true}``; ``changes({limit?})`` ->
   ``{appeared, removed, truncated, leaving}`` (``leaving``: the url of a cross-document
-  navigation started since the mark and not yet committed, else null)
+  navigation started since the mark and not yet committed, else null); ``quiet({budgetMs?})``
+  -> a Promise of ``{waited, ms, timedOut}``, once the animations, short timers and frames
+  the page started since the mark are done
 - ``count(selector)`` -> int; ``hit(x, y)`` -> ``{ref, role, name}`` or null
 - ``aim({ref?, selector?, point?, mode?})`` -> marks the page, finds an action's target
   and, for ``mode`` click / hover / fill, readies it for direct input:
-  ``{count, target, ready?, wait?}``, ``{stale: true}`` or ``{notCss: true}``
+  ``{count, target, ready?, wait?, cannot?}``, ``{stale: true}``, ``{unknownRef: true}`` (a
+  ref never issued in this document) or ``{notCss: true}``
 
 Errors the agent throws start with a code and a colon (``stale-element: ...``); see
 :data:`AGENT_ERROR_CODES` and :func:`agent_error`.
@@ -57,11 +60,11 @@ __all__ = [
 #: The agent's methods, as callable through :func:`call_expression` / :func:`call_function`.
 AGENT_METHODS = frozenset({
     "snapshot", "resolve", "refFor", "describe", "find", "textSearch",
-    "mark", "changes", "count", "hit", "aim",
+    "mark", "changes", "quiet", "count", "hit", "aim",
 })
 
 #: Codes the agent puts in front of an error message (``"stale-element: ref e5 ..."``).
-AGENT_ERROR_CODES = ("stale-element", "not-found", "bad-selector", "bad-arg", "not-marked")
+AGENT_ERROR_CODES = ("stale-element", "unknown-ref", "not-found", "bad-selector", "bad-arg", "not-marked")
 
 _REF_RE = re.compile(r"^\s*\[?\s*(?:ref\s*=\s*)?(e\d+)\s*\]?\s*$")
 _ERROR_RE = re.compile(r"\b(" + "|".join(re.escape(c) for c in AGENT_ERROR_CODES) + r"):\s*(.*)")

@@ -1,6 +1,7 @@
 // visibility.js: how visible an element is to a walk (visibilityOf: GONE, VISIBLE or
-// SELF_HIDDEN) and to an action (isVisibleElement).
-// Relies on: checkVis, getRect, styleOf (prelude).
+// SELF_HIDDEN) and to an action (isVisibleElement); whether it can be reached at all
+// (unreachable: zero-size or clipped away) and is shown to a person (isShown).
+// Relies on: checkVis, getRect, styleOf (prelude), parentOf (helpers).
 
   // ---------------------------------------------------------------------------------
   // Visibility. checkVisibility() answers from the style tree without forcing layout,
@@ -30,4 +31,71 @@
     if (checkVis && !checkVis(el, VIS_OPTS)) return false;
     const r = getRect(el);
     return r.width > 0 && r.height > 0;
+  }
+
+  // ---------------------------------------------------------------------------------
+  // Reachability: rendered is not enough to be acted on. An element whose box has no
+  // area, or that sits inside an overflow container with no room on an axis (a
+  // collapsed accordion at height 0, a max-height:0 drawer), can never receive a click:
+  // the snapshot lists it without a ref and an action refuses it at once, where
+  // Playwright would wait out its timeout for nothing. Scrolling cannot fix either.
+  // ---------------------------------------------------------------------------------
+  const SHOWN_OPTS = { visibilityProperty: true, opacityProperty: true };
+
+  /** The element's box has no area, as Playwright's visibility judges it (its
+   *  bounding box); display:contents has no box of its own and is judged by its kids. */
+  function hasNoArea(el) {
+    const r = getRect(el);
+    if (r.width > 0 && r.height > 0) return false;
+    return styleOf(el).display !== 'contents';
+  }
+
+  /**
+   * An ancestor that clips `el` away entirely: overflow other than visible on an axis
+   * where the ancestor has no room. Containing blocks are honoured roughly: a fixed
+   * element escapes every ancestor, an absolute one the static ancestors between it
+   * and its positioned one. `memo` (a Map, per walk) keeps each ancestor's verdict.
+   */
+  function clippedBy(el, memo) {
+    let escapeStatic = styleOf(el).position === 'absolute';
+    if (!escapeStatic && styleOf(el).position === 'fixed') return null;
+    for (let up = parentOf(el); up; up = parentOf(up)) {
+      let verdict = memo ? memo.get(up) : undefined;
+      if (verdict === undefined) {
+        const style = styleOf(up);
+        verdict = { position: style.position, clips: false };
+        if (style.overflowX !== 'visible' || style.overflowY !== 'visible') {
+          const box = getRect(up);
+          verdict.clips = (style.overflowX !== 'visible' && box.width < 1) ||
+            (style.overflowY !== 'visible' && box.height < 1);
+        }
+        if (memo) memo.set(up, verdict);
+      }
+      const positioned = verdict.position !== 'static';
+      if (!(escapeStatic && !positioned) && verdict.clips) return up;
+      if (verdict.position === 'fixed') return null;
+      if (positioned) escapeStatic = verdict.position === 'absolute';
+    }
+    return null;
+  }
+
+  /**
+   * Why an element that renders cannot be acted on: 'zero-size', 'clipped', or null
+   * when it can. For interactive elements only: it reads layout.
+   */
+  function unreachable(el, memo) {
+    if (hasNoArea(el)) return 'zero-size';
+    if (clippedBy(el, memo)) return 'clipped';
+    return null;
+  }
+
+  /**
+   * Shown to a person: rendered, not visibility:hidden, not faded to opacity 0 (on the
+   * element or an ancestor), with an area, not clipped away. What structure.appeared /
+   * removed count.
+   */
+  function isShown(el, memo) {
+    if (!el.isConnected) return false;
+    if (checkVis ? !checkVis(el, SHOWN_OPTS) : visibilityOf(el) !== VISIBLE) return false;
+    return unreachable(el, memo) === null;
   }
