@@ -597,7 +597,7 @@ b</textarea><div id="rich" contenteditable="true">rich <b>text</b></div>
     # Finding alone: counts, stale refs, selectors that are not CSS, points.
     assert aim({"selector": "button"})["count"] == 6 and "ready" not in aim({"selector": "button"})
     assert aim({"selector": "#nothing"}) == {"count": 0, "target": None}
-    assert aim({"ref": "e999"}) == {"stale": True}
+    assert aim({"ref": "e999"}) == {"unknownRef": True}  # never issued on this page
     assert aim({"selector": "role=button"}) == {"notCss": True}
 
 

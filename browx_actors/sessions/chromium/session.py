@@ -28,14 +28,16 @@ from ...actor import Actor, ActorRef, Later
 from ...cdp import CdpConnectionLost, CdpError, CdpFailure
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
+from ...tooling import Reply
 from ..contract import Describe, SessionCall
+from .dialogs import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
 from .driver import PlaywrightDriver
 from .page_events import ConsoleLog, Pulse, RequestTracker
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 from .pool import AcquireBrowser, Browser
 from .tabset import Tab, TabSet
 
-__all__ = ["BrowserLost", "ChromiumSession", "PageScriptError", "SessionOptions", "first_line"]
+__all__ = ["DIALOG_EXEMPT", "BrowserLost", "ChromiumSession", "PageScriptError", "SessionOptions", "first_line"]
 
 #: One round trip to the page agent; installs it first on pages that lack it
 #: (pages created before the init script, or documents it could not reach).
@@ -45,6 +47,10 @@ _AGENT_CALL = f"""([method, arg]) => {{
   return agent[method](arg);
 }}"""
 
+
+#: Tools that still answer while a dialog blocks the current tab: the way out, and
+#: what does not touch the page.
+DIALOG_EXEMPT = frozenset({"handle_dialog", "set_dialog_policy", "list_tabs", "select_tab", "close_tab"})
 
 #: Idle time after a navigating call before Playwright's selectors are warmed.
 WARM_IDLE_S = 0.05
@@ -115,6 +121,8 @@ class ChromiumSession(Actor):
         self.navigations = 0
         self.requests = RequestTracker(self.page_moved)
         self.secrets: dict[str, str] = {}
+        #: JavaScript dialogs: the policy, the open one per tab, the auto-answered ones.
+        self.dialogs = DialogBook()
         #: The isolated-world bridge await_human answers through (None: no human channel).
         self.human: HumanBridge | None = None
         self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
@@ -180,6 +188,7 @@ class ChromiumSession(Actor):
     # -- lifecycle --------------------------------------------------------------------
 
     async def on_start(self) -> None:
+        self.dialogs.bind()
         self.browser = await self._pool().call(AcquireBrowser(), timeout=60)
         width, height = self.options.viewport
         self.context = await self.pw(
@@ -216,8 +225,38 @@ class ChromiumSession(Actor):
         return result
 
     async def _run_call(self, msg: SessionCall) -> Any:
+        """Run the tool, unless a dialog blocks the tab; a dialog that opens meanwhile
+        interrupts it (an action reports that itself, with its own result)."""
         await self.attach_current()
-        return await msg.fn(self, msg.args)
+        page = self.page
+        exempt = msg.tool in DIALOG_EXEMPT
+        if not exempt:
+            self.refuse_if_dialog(msg.tool)
+        with self.dialogs.interruptible(page, open_already=not exempt) as scope:
+            result = await msg.fn(self, msg.args)
+        if scope.cancelled_caught:
+            result = self.interrupted_by_dialog(msg.tool)
+        if isinstance(result, Reply):
+            answered = self.dialogs.take_answered()
+            if answered:
+                result["dialogs"] = answered
+            pending = self.dialogs.open_on(page)
+            if pending is not None and "dialog" not in result.fields:  # opened as the call ended
+                result["dialog"] = pending.describe()
+                result.warn(dialog_warning(result["dialog"], msg.tool))
+        return result
+
+    def refuse_if_dialog(self, tool: str) -> None:
+        """``dialog-open`` when a dialog blocks the current tab, naming the way out."""
+        pending = self.dialogs.open_on(self.page)
+        if pending is not None:
+            tab = self.tabs.current
+            raise dialog_refusal(pending, tab.id if tab is not None else None, tool)
+
+    def interrupted_by_dialog(self, tool: str) -> Reply:
+        """What a call answers when a dialog opened under it and blocked the page."""
+        return interrupted_reply(self.dialogs.open_on(self.page), tool,
+                                 None if self.page is None else self.page.url)
 
     def _warm_when_idle(self) -> None:
         """After a call that saw a navigation, build Playwright's injected script in
@@ -326,13 +365,14 @@ class ChromiumSession(Actor):
                 ("console", self._on_console), ("pageerror", self._on_page_error),
                 ("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed),
                 ("request", self.requests.on_request), ("requestfinished", self.requests.on_done),
-                ("requestfailed", self.requests.on_done),
+                ("requestfailed", self.requests.on_done), ("dialog", self.dialogs.on_dialog),
             ):
                 page.on(event, handler)
             self.page_moved.fire()
         return tab
 
     def _on_page_closed(self, page: Any) -> None:
+        self.dialogs.forget(page)
         self.tabs.close(page)
         self.page_moved.fire()
 
