@@ -134,7 +134,7 @@ def _marked(after: dict[str, Any] | None) -> bool:
 def _note_quiet(after: dict[str, Any] | None, waits: list[str], page_ms: list[float], reply: Reply) -> None:
     """Fold one read's wait for the page's own update into the settle's account."""
     quiet = (after or {}).get("quiet")
-    if not quiet:
+    if not quiet or not quiet.get("waited"):
         return
     for reason in quiet.get("waited") or ():
         if reason not in waits:

@@ -19,6 +19,12 @@
   // Attributes whose change can show or hide an element or its subtree.
   const TOGGLES = ['hidden', 'style', 'class', 'aria-hidden', 'open'];
 
+  // Set once a whole-page snapshot was printed in this document: from then on every
+  // visible ref-worthy element has a ref the agent knows, so anything visible without
+  // one is news, wherever it is.
+  let seenWhole = false;
+  function noteWholeSnapshot() { seenWhole = true; }
+
   /** What the agent last told about a ref's visibility (snapshot, describe, changes). */
   function noteShown(ref, shown) {
     const info = byRef.get(ref);
@@ -114,13 +120,15 @@
   }
 
   /**
-   * The roots whose subtree may have become visible: inserted elements, and toggled
-   * ones that held nothing the agent knew as visible (a dropdown's menu, a tab's
-   * panel, a modal; not `body` gaining a class, which held the very button clicked).
+   * The roots whose subtree may have become visible: inserted elements and toggled
+   * ones. Before any whole snapshot, a toggled root that held something the agent knew
+   * as visible is left out (`body` gaining a class holds the very button clicked, and
+   * every element in it would look new).
    */
   function revealRoots() {
     const roots = [...tracker.added];
     if (!tracker.toggled.size) return roots;
+    if (seenWhole) return roots.concat([...tracker.toggled]);
     const holdsShown = new SetC();
     for (const info of tracker.refs.values()) {
       if (info.shown !== true) continue;
@@ -193,6 +201,7 @@
   // Two waits in a row that changed nothing end the wait: a render loop that draws a
   // canvas, or a poller, is not an update the snapshot waits for.
   const IDLE_WAITS = 2;
+  const FRAME_SLACK_MS = 100;
   const applyFn = Reflect.apply;
   const PromiseC = Promise;
   const promiseAll = PromiseC.all.bind(PromiseC);
@@ -256,7 +265,8 @@
     for (const animation of docAnimations(doc)) {
       if (animation.playState !== 'running' || !animation.effect) continue;
       const start = animation.startTime;
-      if (start !== null && tracker.timelineAt !== null && start < tracker.timelineAt) continue;
+      // Start times are frame times, which trail the clock the mark read: a frame's slack.
+      if (start !== null && tracker.timelineAt !== null && start < tracker.timelineAt - FRAME_SLACK_MS) continue;
       const end = animation.effect.getComputedTiming().endTime;
       if (finite(end)) out.push(animation);
     }

@@ -213,7 +213,8 @@
         line += ' [hidden]';
       } else if (isRefWorthy(role, item.interactive)) {
         const ref = mint(el, role, name);
-        noteShown(ref, true);
+        // Listed, but faded out (opacity 0) is not yet shown: its fade-in appears.
+        noteShown(ref, !item.interactive || !checkVis || checkVis(el, SHOWN_OPTS));
         line += ' [ref=' + ref + ']';
         ctx.refs++;
       }
@@ -281,6 +282,7 @@
       showUrls: urls === true || (urls === 'auto' && ctx.links <= URL_AUTO_LINKS),
     };
     printItems(items, 0, print);
+    if (!scope && !print.truncated && !omit.size && !ctx.includeHidden) noteWholeSnapshot();
     return {
       text: print.lines.join('\n'),
       nodeCount: print.lines.length,

@@ -1,0 +1,205 @@
+"""End to end: what third-party single-page apps do, through the real server over stdio
+MCP, real headless Chromium and pages on loopback (issue 18). One test per defect seen
+there, each on its own page in ``tests/pages/real_*.html``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from e2e_support import browx_server, call, fails, ok
+
+pytestmark = pytest.mark.chromium
+
+
+def _line(snapshot: str, needle: str) -> str:
+    """The one snapshot line that contains ``needle``."""
+    lines = [line for line in snapshot.splitlines() if needle in line]
+    assert len(lines) == 1, (needle, snapshot)
+    return lines[0].strip()
+
+
+def _ref(line: str) -> str:
+    match = re.search(r"\[ref=(e\d+)\]", line)
+    assert match, line
+    return match.group(1)
+
+
+async def _text(client: Any, selector: str) -> str:
+    value = (await ok(client, "eval_js", {"expr": f"document.querySelector({json.dumps(selector)}).textContent"}))
+    return value["value"]
+
+
+# -- 1. dialogs -------------------------------------------------------------------------
+
+
+async def test_dialogs_are_reported_left_open_and_answered(tmp_path: Path, pages_url: str) -> None:
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/real_dialogs.html"})
+        snap = (await ok(client, "snapshot"))["snapshot"]
+        delete = _ref(_line(snap, 'button "Delete"'))
+
+        # The confirm is reported in the click's own result and left open: the page is
+        # blocked inside it, so the click answers at once instead of hanging.
+        started = time.monotonic()
+        clicked = await ok(client, "click", {"ref": delete})
+        assert time.monotonic() - started < 5
+        assert clicked["dialog"] == {"type": "confirm", "message": "Delete item?", "defaultValue": ""}
+        assert clicked["settled"]["by"] == "dialog" and clicked["target"]["ref"] == delete
+        assert any("handle_dialog" in w for w in clicked["warnings"])
+
+        # Every other tool on the tab names the way out until the dialog is answered.
+        blocked = await fails(client, "snapshot", {}, "dialog-open")
+        assert "handle_dialog" in blocked["error"] and blocked["dialog"]["message"] == "Delete item?"
+        await fails(client, "eval_js", {"expr": "1"}, "dialog-open")
+        assert (await ok(client, "list_tabs"))["tabs"]
+
+        # Accepting lets the page go on; the answer reports what it did next.
+        answered = await ok(client, "handle_dialog", {"accept": True})
+        assert answered["answered"]["answer"] == "accepted" and answered["answered"]["type"] == "confirm"
+        assert delete in {n["ref"] for n in answered["structure"]["removed"]}
+        assert await _text(client, "#status") == "deleted"
+        await fails(client, "handle_dialog", {"accept": True}, "no-dialog")
+
+        # Dismissing is Cancel; a prompt takes its text.
+        again = await ok(client, "click", {"selector": "#items button"})
+        assert again["dialog"]["type"] == "confirm"
+        await ok(client, "handle_dialog", {"accept": False})
+        assert await _text(client, "#status") == "kept"
+        renamed = await ok(client, "click", {"selector": "#rename"})
+        assert renamed["dialog"] == {"type": "prompt", "message": "New name", "defaultValue": "old"}
+        await ok(client, "handle_dialog", {"accept": True, "promptText": "new name"})
+        assert await _text(client, "#name") == "new name"
+
+        # Through Playwright's path too (press): interrupted, reported, answered.
+        pressed = await ok(client, "press", {"selector": "#search", "key": "Enter"})
+        assert pressed["dialog"]["message"] == "Search everything?"
+        await ok(client, "handle_dialog", {"accept": True})
+        assert await _text(client, "#status") == "searching"
+
+        # A dialog that opens after the call (a timer) interrupts whatever waits on the
+        # page next: here an evaluation that would otherwise wait a second.
+        await ok(client, "click", {"selector": "#later"})
+        waiting = await ok(client, "eval_js", {"expr": "new Promise(r => setTimeout(() => r(1), 2000))"})
+        assert waiting["dialog"] == {"type": "alert", "message": "Later", "defaultValue": ""}
+        await ok(client, "handle_dialog", {"accept": True})
+
+        # The policy answers at once, and every answered dialog is still listed.
+        policy = await ok(client, "set_dialog_policy", {"policy": "accept"})
+        assert (policy["policy"], policy["previous"]) == ("accept", "ask")
+        saved = await ok(client, "click", {"selector": "#save"})
+        assert "dialog" not in saved
+        assert saved["dialogs"] == [{"type": "alert", "message": "Saved", "defaultValue": "", "answer": "accepted"}]
+        accepted = await ok(client, "click", {"selector": "#items button"})
+        assert accepted["dialogs"][0]["answer"] == "accepted" and accepted["structure"]["removed"]
+        assert await _text(client, "#status") == "deleted"
+        await ok(client, "set_dialog_policy", {"policy": "dismiss"})
+        dismissed = await ok(client, "click", {"selector": "#items button"})
+        assert dismissed["dialogs"][0]["answer"] == "dismissed"
+        assert await _text(client, "#status") == "kept"
+        await fails(client, "set_dialog_policy", {"policy": "maybe"}, "bad-arg")
+
+        # beforeunload: leaving a guarded page asks, and accepting leaves.
+        await ok(client, "set_dialog_policy", {"policy": "ask"})
+        await ok(client, "click", {"selector": "#guard"})
+        leaving = await ok(client, "navigate", {"url": f"{pages_url}/real_refs.html"})
+        assert leaving["dialog"]["type"] == "beforeunload"
+        left = await ok(client, "handle_dialog", {"accept": True})
+        assert left["navigation"]["changed"] is True
+        assert (await ok(client, "snapshot"))["url"] == f"{pages_url}/real_refs.html"
+
+
+# -- 2. what appeared is what became visible --------------------------------------------
+
+
+def _named(nodes: list[dict[str, Any]]) -> dict[tuple[str, str], str]:
+    return {(n["role"], n["name"]): n["ref"] for n in nodes}
+
+
+async def test_appeared_and_removed_follow_visibility(tmp_path: Path, pages_url: str) -> None:
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/real_visibility.html"})
+        snap = (await ok(client, "snapshot"))["snapshot"]
+        assert "Edit" not in snap and "Add card" not in snap
+        assert 'link "Read the terms" [hidden]' in snap  # clipped away: listed, no ref
+        display = _ref(_line(snap, 'textbox "Display name"'))
+
+        # A dropdown opened by a class: its items appeared, with refs that act.
+        opened = await ok(client, "click", {"ref": _ref(_line(snap, 'button "Options"'))})
+        appeared = _named(opened["structure"]["appeared"])
+        assert set(appeared) == {("menu", ""), ("menuitem", "Edit"), ("menuitem", "Archive")}, opened["structure"]
+        assert opened["structure"]["removed"] == []
+        await ok(client, "click", {"ref": appeared[("menuitem", "Archive")]})
+        assert await _text(client, "#picked") == "archive"
+        closed = await ok(client, "click", {"selector": "#options"})
+        assert _named(closed["structure"]["removed"]) == appeared and closed["structure"]["appeared"] == []
+
+        # A tab switched by class: one panel's controls appear, the other's go.
+        billing = await ok(client, "click", {"selector": "#tab-billing"})
+        assert set(_named(billing["structure"]["appeared"])) >= {("button", "Add card")}
+        assert ("textbox", "Display name") in _named(billing["structure"]["removed"])
+        assert display in {n["ref"] for n in billing["structure"]["removed"]}
+        back = await ok(client, "click", {"selector": "#tab-profile"})
+        assert _named(back["structure"]["appeared"]).get(("textbox", "Display name")) == display
+
+        # A collapse at max-height 0 (clipped, not display:none) expands.
+        more = await ok(client, "click", {"selector": "#more"})
+        assert set(_named(more["structure"]["appeared"])) == {("link", "Read the terms")}
+        folded = await ok(client, "click", {"selector": "#more"})
+        assert set(_named(folded["structure"]["removed"])) == {("link", "Read the terms")}
+
+        # Opacity 0 to 1: a toast's button appears.
+        toast = await ok(client, "click", {"selector": "#notify"})
+        assert set(_named(toast["structure"]["appeared"])) == {("button", "Undo")}
+
+
+# -- 3. settle waits for the page's own update ------------------------------------------
+
+
+async def test_settle_waits_for_transitions_frames_and_timers(tmp_path: Path, pages_url: str) -> None:
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/real_settle.html"})
+        await ok(client, "snapshot")
+
+        # A modal's 300 ms fade: the click answers after it, and says so.
+        opened = await ok(client, "click", {"selector": "#open"})
+        if opened["settled"]["actedMs"] < 250:  # else the fade ran out while the input was acked
+            assert "animation" in opened["settled"]["by"].split("+"), opened["settled"]
+            assert opened["settled"]["pageMs"] + opened["settled"]["actedMs"] >= 250, opened["settled"]
+        assert ("button", "Confirm") in _named(opened["structure"]["appeared"])
+        assert await _text(client, "#modal-state") == "open"
+        snap = (await ok(client, "snapshot"))["snapshot"]
+        confirm = _ref(_line(snap, 'button "Confirm"'))
+        # The modal is still: the button is clicked at once, with direct input.
+        closed = await ok(client, "click", {"ref": confirm})
+        assert closed["settled"]["input"] == "cdp"
+        assert confirm in {n["ref"] for n in closed["structure"]["removed"]}
+        assert await _text(client, "#modal-state") == "closed"
+
+        # A requestAnimationFrame chain that grows a box, then says so.
+        grown = await ok(client, "click", {"selector": "#expand"})
+        assert "frame" in grown["settled"]["by"].split("+"), grown["settled"]
+        assert await _text(client, "#grow-state") == "expanded"
+        assert ("link", "More reading") in _named(grown["structure"]["appeared"])
+
+        # A page with nothing under way pays nothing: no wait is reported.
+        plain = await ok(client, "click", {"selector": "h1"})
+        assert plain["settled"]["by"] == "task-turn" and "pageMs" not in plain["settled"]
+
+        # The form whose output is rewritten on change in a microtask, then by a timer:
+        # select, then read, must be right every time.
+        prices = {"free": "$0", "pro": "$12", "team": "$30"}
+        stale = []
+        for i in range(50):
+            plan = ("pro", "team", "free")[i % 3]
+            selected = await ok(client, "select", {"selector": "#plan", "values": [plan]})
+            read = await call(client, "verify_text", {"selector": "#price", "text": prices[plan], "exact": True})
+            if not read["ok"]:
+                stale.append((i, plan, read.get("actual"), selected["settled"]))
+        assert stale == []
