@@ -185,6 +185,9 @@ async def verify_value(session: ChromiumSession, args: Args) -> Reply:
 async def verify_attribute(session: ChromiumSession, args: Args) -> Reply:
     target = _one_target(args)
     name = args["name"]
+    if "ref" in target:
+        # A ref never issued, or whose element is gone, is refused as describe refuses it.
+        await _agent(session, "describe", target["ref"])
 
     async def read() -> str | None:
         page = session.page
