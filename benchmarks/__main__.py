@@ -15,6 +15,7 @@ BENCHMARKS = [
     "benchmarks.dispatch_overhead",
     "benchmarks.canvas_diff",
     "benchmarks.mcp_latency",
+    "benchmarks.settle_fade",
 ]
 
 
