@@ -114,3 +114,24 @@ def test_the_refusal_and_the_interrupted_answer_name_the_way_out() -> None:
     envelope = reply.envelope()
     assert envelope["dialog"]["type"] == "prompt" and envelope["settled"] == {"by": "dialog"}
     assert "handle_dialog" in envelope["warnings"][0]
+
+
+async def test_every_task_waiting_on_the_page_is_interrupted(loop: Any) -> None:
+    """A wait that runs beside the mailbox (wait_for) is its own task: it is cut short
+    too, not only the call registered last."""
+    book, page = DialogBook(), object()
+    book.bind()
+    caught: list[str] = []
+
+    async def waits(name: str, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        with book.interruptible(page) as scope:
+            task_status.started()
+            await trio.sleep_forever()
+        if scope.cancelled_caught:
+            caught.append(name)
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(waits, "wait_for")
+        await nursery.start(waits, "snapshot")
+        await trio.to_thread.run_sync(_on_loop, loop, book.on_dialog, FakeDialog(page))
+    assert sorted(caught) == ["snapshot", "wait_for"]

@@ -89,6 +89,12 @@ async def test_dialogs_are_reported_left_open_and_answered(tmp_path: Path, pages
         waiting = await ok(client, "eval_js", {"expr": "new Promise(r => setTimeout(() => r(1), 2000))"})
         assert waiting["dialog"] == {"type": "alert", "message": "Later", "defaultValue": ""}
         await ok(client, "handle_dialog", {"accept": True})
+        # A wait that runs beside the session's mailbox is cut short the same way.
+        await ok(client, "click", {"selector": "#later"})
+        started = time.monotonic()
+        waited = await ok(client, "wait_for", {"text": "never on this page", "timeoutMs": 20_000})
+        assert waited["dialog"]["message"] == "Later" and time.monotonic() - started < 10
+        await ok(client, "handle_dialog", {"accept": True})
 
         # The policy answers at once, and every answered dialog is still listed.
         policy = await ok(client, "set_dialog_policy", {"policy": "accept"})

@@ -78,8 +78,8 @@ class DialogBook:
         self._answered: deque[tuple[int, dict[str, str]]] = deque(maxlen=_LOG_MAX)
         self._seq = itertools.count(1)
         self._reported = 0
-        #: Trio side: the interruptible scopes per page, innermost last.
-        self._scopes: dict[Any, list[trio.CancelScope]] = {}
+        #: Trio side: the interruptible scopes per page, with their tasks, innermost last.
+        self._scopes: dict[Any, list[tuple[trio.lowlevel.Task, trio.CancelScope]]] = {}
         self._answers: set[asyncio.Task[Any]] = set()
 
     # -- the Playwright thread ---------------------------------------------------------
@@ -136,23 +136,29 @@ class DialogBook:
         if self._token is None:
             self.bind()
         scope = trio.CancelScope()
+        entry = (trio.lowlevel.current_task(), scope)
         stack = self._scopes.setdefault(page, [])
-        stack.append(scope)
+        stack.append(entry)
         try:
             if open_already and page in self._open:
                 scope.cancel()
             with scope:
                 yield scope
         finally:
-            stack.remove(scope)
+            stack.remove(entry)
             if not stack:
                 self._scopes.pop(page, None)
 
     def _interrupt(self, page: Any) -> None:
-        # Only the innermost: it answers for the call, the scopes around it go on.
-        stack = self._scopes.get(page)
-        if stack and page in self._open:
-            stack[-1].cancel()
+        # The innermost scope of each task waiting on the page: it answers for its call,
+        # the scopes around it go on. A wait running beside the mailbox is its own task.
+        if page not in self._open:
+            return
+        innermost: dict[trio.lowlevel.Task, trio.CancelScope] = {}
+        for task, scope in self._scopes.get(page, ()):
+            innermost[task] = scope
+        for scope in innermost.values():
+            scope.cancel()
 
 
 async def _answer(dialog: Any, accept: bool, prompt_text: str | None) -> None:

@@ -220,9 +220,16 @@ class ChromiumSession(Actor):
         finally:
             self._warm_when_idle()
         if isinstance(result, Later):
-            # A wait that outlives the handler gets the same treatment when it fails.
-            return Later.of(self._unless_browser_lost, result.fn, *result.args)
+            # A wait that outlives the handler gets the same treatment when it fails,
+            # and is cut short by a dialog like any call.
+            return Later.of(self._unless_browser_lost, self._until_dialog, msg.tool, result.fn, *result.args)
         return result
+
+    async def _until_dialog(self, tool: str, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        page = self.page
+        with self.dialogs.interruptible(page):
+            return await fn(*args)
+        return interrupted_reply(self.dialogs.open_on(page), tool, None if page is None else page.url)
 
     async def _run_call(self, msg: SessionCall) -> Any:
         """Run the tool, unless a dialog blocks the tab; a dialog that opens meanwhile
