@@ -365,6 +365,11 @@ async def test_a_ref_never_issued_is_unknown_not_stale(tmp_path: Path, pages_url
         stale = await fails(client, "click", {"ref": go}, "stale-element")
         assert "no longer points at a live element" in stale["error"]
         await fails(client, "verify_attribute", {"ref": go, "name": "id", "value": "go"}, "stale-element")
+        # A ref from an earlier page was issued: stale there, though this page never saw it.
+        await ok(client, "navigate", {"url": f"{pages_url}/real_names.html"})
+        await fails(client, "click", {"ref": go}, "stale-element")
+        await fails(client, "snapshot", {"scope": go}, "stale-element")
+        await fails(client, "click", {"ref": "e999"}, "unknown-ref")
 
 
 # -- 10. credentials never leak through URLs --------------------------------------------

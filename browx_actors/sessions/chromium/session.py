@@ -33,7 +33,7 @@ from ..contract import Describe, SessionCall
 from .dialogs import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
 from .driver import PlaywrightDriver
 from .page_events import ConsoleLog, Pulse, RequestTracker
-from .pageagent import AGENT_KEY, AGENT_SOURCE
+from .pageagent import AGENT_KEY, AGENT_SOURCE, highest_ref, normalize_ref
 from .pool import AcquireBrowser, Browser
 from .tabset import Tab, TabSet
 
@@ -123,6 +123,10 @@ class ChromiumSession(Actor):
         self.secrets: dict[str, str] = {}
         #: JavaScript dialogs: the policy, the open one per tab, the auto-answered ones.
         self.dialogs = DialogBook()
+        #: The highest ref number any result has shown the agent, on any page: a ref
+        #: above it was never issued (``unknown-ref``), one below is from an earlier
+        #: document or element (``stale-element``).
+        self.refs_shown = 0
         #: The isolated-world bridge await_human answers through (None: no human channel).
         self.human: HumanBridge | None = None
         self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
@@ -244,6 +248,7 @@ class ChromiumSession(Actor):
         if scope.cancelled_caught:
             result = self.interrupted_by_dialog(msg.tool)
         if isinstance(result, Reply):
+            self.refs_shown = max(self.refs_shown, highest_ref(result.fields))
             answered = self.dialogs.take_answered()
             if answered:
                 result["dialogs"] = answered
@@ -252,6 +257,11 @@ class ChromiumSession(Actor):
                 result["dialog"] = pending.describe()
                 result.warn(dialog_warning(result["dialog"], msg.tool))
         return result
+
+    def ref_was_shown(self, ref: str) -> bool:
+        """Did a result of this session ever show ``ref`` (on this page or an earlier one)?"""
+        normal = normalize_ref(ref)
+        return normal is not None and int(normal[1:]) <= self.refs_shown
 
     def refuse_if_dialog(self, tool: str) -> None:
         """``dialog-open`` when a dialog blocks the current tab, naming the way out."""

@@ -44,9 +44,12 @@ async def aim(session: ChromiumSession, args: dict[str, Any], mode: str | None =
     spec = {"ref": args.get("ref"), "selector": args.get("selector"),
             "point": [coords["x"], coords["y"]] if coords else None, "mode": mode, "acting": acting}
     try:
-        return await session.agent("aim", spec)
+        found = await session.agent("aim", spec)
     except PageScriptError as err:  # the page broke something the agent relies on
         raise ToolError("page-error", f"finding the target failed in the page: {first_line(err)}") from err
+    if found.get("unknownRef") and session.ref_was_shown(str(spec["ref"])):
+        return {"stale": True}  # issued on an earlier page of this session: that element is gone
+    return found
 
 
 def check_found(args: dict[str, Any], found: dict[str, Any], reply: Reply) -> dict[str, Any] | None:

@@ -1,7 +1,7 @@
 // visibility.js: how visible an element is to a walk (visibilityOf: GONE, VISIBLE or
 // SELF_HIDDEN) and to an action (isVisibleElement); whether it can be reached at all
 // (unreachable: zero-size or clipped away) and is shown to a person (isShown).
-// Relies on: checkVis, getRect, styleOf (prelude), parentOf (helpers).
+// Relies on: checkVis, getRect, styleOf, doc (prelude), parentOf (helpers).
 
   // ---------------------------------------------------------------------------------
   // Visibility. checkVisibility() answers from the style tree without forcing layout,
@@ -57,14 +57,19 @@
    * and its positioned one. `memo` (a Map, per walk) keeps each ancestor's verdict.
    */
   function clippedBy(el, memo) {
-    let escapeStatic = styleOf(el).position === 'absolute';
-    if (!escapeStatic && styleOf(el).position === 'fixed') return null;
-    for (let up = parentOf(el); up; up = parentOf(up)) {
+    const own = styleOf(el).position;
+    if (own === 'fixed') return null;
+    let escapeStatic = own === 'absolute';
+    // The root and body pass their overflow to the viewport, which scrolls: not a clip.
+    for (let up = parentOf(el); up && up !== doc.body && up !== doc.documentElement; up = parentOf(up)) {
       let verdict = memo ? memo.get(up) : undefined;
       if (verdict === undefined) {
         const style = styleOf(up);
         verdict = { position: style.position, clips: false };
-        if (style.overflowX !== 'visible' || style.overflowY !== 'visible') {
+        // Overflow applies to boxes that contain blocks: not to inline boxes, nor to
+        // display:contents, which has no box at all.
+        const container = style.display !== 'inline' && style.display !== 'contents';
+        if (container && (style.overflowX !== 'visible' || style.overflowY !== 'visible')) {
           const box = getRect(up);
           verdict.clips = (style.overflowX !== 'visible' && box.width < 1) ||
             (style.overflowY !== 'visible' && box.height < 1);
