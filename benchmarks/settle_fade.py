@@ -11,7 +11,8 @@ duration, the no-transition click's.
 
 ``--against DIR`` also measures another checkout's server (``git archive <commit> | tar
 -x -C DIR``) on the same page in the same run: the code from before the settle waited
-answers every click at the same speed, with the modal still fading.
+answers every click at the same speed, with the modal still fading. "Opaque when
+answered" is what the agent's next read finds: the modal at opacity 1.
 
 Run: ``python -m benchmarks.settle_fade [--rounds N] [--against DIR]``.
 """
@@ -65,7 +66,8 @@ def _write_page(directory: Path) -> None:
 
 
 def _server(ws_url: str, tree: Path | None) -> StdioServerParameters:
-    env = {**os.environ, "BROWX_ATTACH_CDP": ws_url, "BROWX_WORKSPACE": tempfile.mkdtemp()}
+    env = {**os.environ, "BROWX_ATTACH_CDP": ws_url, "BROWX_WORKSPACE": tempfile.mkdtemp(),
+           "BROWX_CAPABILITIES": "eval"}
     if tree is not None:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(tree), env.get("PYTHONPATH")) if p)
     return StdioServerParameters(command=sys.executable, args=["-m", "browx_actors", "serve"], env=env,
@@ -82,23 +84,28 @@ async def _click(client: Client, selector: str) -> tuple[float, dict]:
     return elapsed, envelope
 
 
-async def _measure(ws_url: str, url: str, tree: Path | None, rounds: int) -> dict[int, dict[str, list]]:
-    out: dict[int, dict[str, list]] = {ms: {"open": [], "close": [], "shown": []} for ms in FADES_MS}
+def _empty() -> dict[int, dict[str, list]]:
+    return {ms: {"open": [], "close": [], "shown": [], "page": []} for ms in FADES_MS}
+
+
+async def _measure(ws_url: str, url: str, tree: Path | None, rounds: int,
+                   out: dict[int, dict[str, list]]) -> None:
     async with Client(_server(ws_url, tree)) as client:
         await client.call_tool("open_session", {"session": "bench"})
         await client.call_tool("navigate", {"session": "bench", "url": url})
         for i in range(rounds + 2):
             for ms in FADES_MS:
                 opened_ms, opened = await _click(client, f"#open{ms}")
-                # What the agent would read next: is the modal there, at full opacity?
-                probe = await client.call_tool("snapshot", {"session": "bench", "scope": f"#m{ms}"})
-                shown = f'button "Close {ms}" [ref=' in json.loads(probe.content[0].text).get("snapshot", "")
+                # What the agent reads next: is the modal there yet, at full opacity?
+                probe = await client.call_tool("eval_js", {
+                    "session": "bench", "expr": f"getComputedStyle(document.getElementById('m{ms}')).opacity"})
+                shown = json.loads(probe.content[0].text).get("value") == "1"
                 closed_ms, _ = await _click(client, f"#close{ms}")
                 if i >= 2:
                     out[ms]["open"].append(opened_ms)
                     out[ms]["close"].append(closed_ms)
-                    out[ms]["shown"].append(shown and bool(opened.get("structure")))
-    return out
+                    out[ms]["shown"].append(shown)
+                    out[ms]["page"].append(opened.get("settled", {}).get("pageMs", 0))
 
 
 def main() -> int:
@@ -111,28 +118,36 @@ def main() -> int:
         url = f"{base}/fades.html"
 
         async def run() -> tuple[dict, dict | None]:
+            # In blocks ordered A B B A (A alone without --against), so neither side
+            # gains from the host speeding up or slowing down under other load.
+            after, before = _empty(), _empty() if options.against is not None else None
+            trees: list[Path | None] = [None, options.against, options.against, None]
+            if options.against is None:
+                trees = [None, None]
             async with launch_chromium() as chromium:
-                after = await _measure(chromium.ws_url, url, None, options.rounds)
-                before = None
-                if options.against is not None:
-                    before = await _measure(chromium.ws_url, url, options.against, options.rounds)
+                for tree in trees:
+                    into = after if tree is None else before
+                    assert into is not None
+                    await _measure(chromium.ws_url, url, tree, max(1, options.rounds // 2), into)
                 return after, before
 
         after, before = trio.run(run)
-    print(f"# Click on a fading modal through stdio MCP, {options.rounds} rounds (2 warm-up)\n")
-    print("| fade ms | open median (p95) ms | open minus fade ms | close median ms | "
-          + ("before: open median ms | " if before else "") + "snapshot right after shows it |")
-    print("| --- | --- | --- | --- | " + ("--- | " if before else "") + "--- |")
+    print(f"# Click on a fading modal through stdio MCP, {options.rounds} rounds in blocks A B B A "
+          "(2 warm-up rounds each)\n")
+    print("| fade ms | open median (p95) ms | open minus fade ms | settled.pageMs median | close median ms | "
+          "opaque when answered | " + ("before: open median ms | before: opaque when answered |" if before else ""))
+    print("| --- | --- | --- | --- | --- | --- | " + ("--- | --- |" if before else ""))
     still = statistics.median(after[0]["open"])
     for ms in FADES_MS:
         opens = sorted(after[ms]["open"])
         p95 = opens[max(0, int(len(opens) * 0.95) - 1)]
         med = statistics.median(opens)
         row = (f"| {ms} | {med:.1f} ({p95:.1f}) | {med - ms:.1f} ({(med - ms) / still:.2f}x the still click) | "
-               f"{statistics.median(after[ms]['close']):.1f} | ")
-        if before:
-            row += f"{statistics.median(before[ms]['open']):.1f} | "
+               f"{statistics.median(after[ms]['page']):.0f} | {statistics.median(after[ms]['close']):.1f} | ")
         row += f"{sum(after[ms]['shown'])}/{len(after[ms]['shown'])} |"
+        if before:
+            row += (f" {statistics.median(before[ms]['open']):.1f} | "
+                    f"{sum(before[ms]['shown'])}/{len(before[ms]['shown'])} |")
         print(row)
     return 0
 
