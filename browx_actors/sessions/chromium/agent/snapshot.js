@@ -207,14 +207,15 @@
       if (name) line += ' ' + quote(clip(name, NAME_MAX));
       // Something to act on that no pointer can reach gets no ref: an action on it
       // could only wait for nothing.
+      const fade = { faded: false };
       const unreached = item.interactive && !ctx.includeHidden && el.localName !== 'option' &&
-        unreachable(el, ctx.clipMemo);
+        unreachable(el, ctx.clipMemo, fade);
       if (unreached) {
         line += ' [hidden]';
       } else if (isRefWorthy(role, item.interactive)) {
         const ref = mint(el, role, name);
         // Listed, but faded out (opacity 0) is not yet shown: its fade-in appears.
-        noteShown(ref, !item.interactive || !checkVis || checkVis(el, SHOWN_OPTS));
+        noteShown(ref, !fade.faded);
         line += ' [ref=' + ref + ']';
         ctx.refs++;
       }

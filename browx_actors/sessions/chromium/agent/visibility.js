@@ -54,28 +54,33 @@
    * An ancestor that clips `el` away entirely: overflow other than visible on an axis
    * where the ancestor has no room. Containing blocks are honoured roughly: a fixed
    * element escapes every ancestor, an absolute one the static ancestors between it
-   * and its positioned one. `memo` (a Map, per walk) keeps each ancestor's verdict.
+   * and its positioned one. `memo` (a Map, per walk) keeps each ancestor's verdict;
+   * `fade` (optional) learns whether an opacity of 0 on the way hides it.
    */
-  function clippedBy(el, memo) {
-    const own = styleOf(el).position;
+  function clippedBy(el, memo, fade) {
+    const ownStyle = styleOf(el);
+    if (fade && ownStyle.opacity === '0') fade.faded = true;
+    const own = ownStyle.position;
     if (own === 'fixed') return null;
     let escapeStatic = own === 'absolute';
     // The root and body pass their overflow to the viewport, which scrolls: not a clip.
     for (let up = parentOf(el); up && up !== doc.body && up !== doc.documentElement; up = parentOf(up)) {
       let verdict = memo ? memo.get(up) : undefined;
       if (verdict === undefined) {
+        // Each computed-style read costs: the shorthand first, the axes only when it
+        // says something clips.
         const style = styleOf(up);
-        verdict = { position: style.position, clips: false };
+        verdict = { position: style.position, clips: false, faded: style.opacity === '0' };
         // Overflow applies to boxes that contain blocks: not to inline boxes, nor to
         // display:contents, which has no box at all.
-        const container = style.display !== 'inline' && style.display !== 'contents';
-        if (container && (style.overflowX !== 'visible' || style.overflowY !== 'visible')) {
+        if (style.overflow !== 'visible' && style.display !== 'inline' && style.display !== 'contents') {
           const box = getRect(up);
           verdict.clips = (style.overflowX !== 'visible' && box.width < 1) ||
             (style.overflowY !== 'visible' && box.height < 1);
         }
         if (memo) memo.set(up, verdict);
       }
+      if (fade && verdict.faded) fade.faded = true;
       const positioned = verdict.position !== 'static';
       if (!(escapeStatic && !positioned) && verdict.clips) return up;
       if (verdict.position === 'fixed') return null;
@@ -86,11 +91,13 @@
 
   /**
    * Why an element that renders cannot be acted on: 'zero-size', 'clipped', or null
-   * when it can. For interactive elements only: it reads layout.
+   * when it can. For interactive elements only: it reads layout. With `fade` (an
+   * object), the same walk sets `fade.faded` when the element or an ancestor is at
+   * opacity 0: reachable (a file input laid over its label), but not shown yet.
    */
-  function unreachable(el, memo) {
+  function unreachable(el, memo, fade) {
     if (hasNoArea(el)) return 'zero-size';
-    if (clippedBy(el, memo)) return 'clipped';
+    if (clippedBy(el, memo, fade)) return 'clipped';
     return null;
   }
 
