@@ -162,6 +162,9 @@ class DialogBook:
 
 
 async def _answer(dialog: Any, accept: bool, prompt_text: str | None) -> None:
+    # OK on a prompt nobody typed into answers what it showed, as a person's OK would.
+    if accept and prompt_text is None and dialog.type == "prompt":
+        prompt_text = dialog.default_value
     try:
         if accept:
             await (dialog.accept(prompt_text) if prompt_text is not None else dialog.accept())
