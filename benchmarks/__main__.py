@@ -17,6 +17,7 @@ BENCHMARKS = [
     "benchmarks.canvas_diff",
     "benchmarks.mcp_latency",
     "benchmarks.chaos",
+    "benchmarks.settle_fade",
 ]
 
 

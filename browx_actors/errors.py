@@ -96,7 +96,13 @@ CODES: dict[str, Code] = _table(
     ("target-not-found", _MISSING, "nothing matches what was asked for: an element, a tab, a device; the "
      "details name it"),
     ("stale-element", _MISSING, "the ref no longer points at a live element: take a new snapshot"),
-    ("not-visible", _MISSING, "the element has no visible box"),
+    ("unknown-ref", _MISSING, "the ref was never issued on this page: take a snapshot first (refs come from "
+     "snapshot, find and action results)"),
+    ("not-visible", _MISSING, "the element has no visible box, or no action can reach it (no area, clipped "
+     "away); `reason` says which"),
+    ("dialog-open", _BAD, "a JavaScript dialog (alert, confirm, prompt, beforeunload) is open on the tab and "
+     "blocks the page: answer it with `handle_dialog {accept, promptText?}`; `dialog` describes it"),
+    ("no-dialog", _MISSING, "`handle_dialog` with no dialog open on the tab"),
     ("page-error", _INTERNAL, "the page threw or went away during a read"),
     ("action-failed", _INTERNAL, "the action was refused by the page or the browser (not visible, not "
      "editable, covered...); the message says why"),

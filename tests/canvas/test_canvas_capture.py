@@ -171,7 +171,7 @@ async def test_targets_by_ref_selector_and_first_canvas(tmp_path: Path) -> None:
 
             await fails(runtime, "canvas_capture", {"format": "png", "selector": "#note"}, "not-a-canvas")
             await fails(runtime, "canvas_capture", {"format": "png", "selector": "#nothing"}, "target-not-found")
-            await fails(runtime, "canvas_capture", {"format": "png", "ref": "e999"}, "stale-element")
+            await fails(runtime, "canvas_capture", {"format": "png", "ref": "e999"}, "unknown-ref")
             await fails(runtime, "canvas_capture", {"format": "png", "ref": ref, "selector": "canvas"}, "bad-arg")
             await fails(runtime, "canvas_capture", {"format": "jpeg"}, "bad-arg")
             await fails(runtime, "canvas_capture", {"format": "webgl-framebuffer", "selector": "#swatch"},

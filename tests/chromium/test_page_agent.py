@@ -238,7 +238,7 @@ def test_scope_by_ref_and_by_selector(page: Page, server: str) -> None:
 def test_scope_errors(page: Page) -> None:
     content(page, "<button>One</button>")
     code, detail = agent_raises(page, "snapshot", {"scope": "e42"})
-    assert code == "stale-element" and "e42" in detail
+    assert code == "unknown-ref" and "e42" in detail  # never issued on this page
     code, detail = agent_raises(page, "snapshot", {"scope": "#nope"})
     assert code == "not-found" and "#nope" in detail
     code, _ = agent_raises(page, "snapshot", {"scope": "div[[["})
@@ -597,7 +597,7 @@ b</textarea><div id="rich" contenteditable="true">rich <b>text</b></div>
     # Finding alone: counts, stale refs, selectors that are not CSS, points.
     assert aim({"selector": "button"})["count"] == 6 and "ready" not in aim({"selector": "button"})
     assert aim({"selector": "#nothing"}) == {"count": 0, "target": None}
-    assert aim({"ref": "e999"}) == {"stale": True}
+    assert aim({"ref": "e999"}) == {"unknownRef": True}  # never issued on this page
     assert aim({"selector": "role=button"}) == {"notCss": True}
 
 
@@ -659,7 +659,7 @@ def test_describe_states(page: Page, server: str) -> None:
     page.evaluate("() => document.querySelector('h1').style.visibility = 'hidden'")
     assert agent(page, "describe", "e1")["visible"] is False
     code, _ = agent_raises(page, "describe", "e999")
-    assert code == "stale-element"
+    assert code == "unknown-ref"
 
 
 def test_count_hit_and_ref_for(page: Page) -> None:

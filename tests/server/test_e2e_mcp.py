@@ -121,7 +121,7 @@ async def test_sessions_navigation_and_reading(tmp_path: Path, pages_url: str, p
         nav = await ok(client, "navigate", {"session": "s1", "url": small})
         assert nav["status"] == 200
         assert nav["title"] == "E2E small"
-        assert nav["navigation"] == {"changed": True, "from": "about:blank", "to": small}
+        assert nav["navigation"] == {"changed": True, "sameDocument": False, "from": "about:blank", "to": small}
         listed = await ok(client, "list_sessions")
         assert listed["sessions"][0]["url"] == small
         missing = await ok(client, "navigate", {"session": "s1", "url": f"{pages_url}/e2e_nope.html"})
@@ -131,13 +131,13 @@ async def test_sessions_navigation_and_reading(tmp_path: Path, pages_url: str, p
 
         second = f"{pages_url}/e2e_second.html"
         nav2 = await ok(client, "navigate", {"session": "s1", "url": second})
-        assert nav2["navigation"] == {"changed": True, "from": small, "to": second}
+        assert nav2["navigation"] == {"changed": True, "sameDocument": False, "from": small, "to": second}
         assert nav2["title"] == "E2E second"
 
         # -- navigation to another origin ----------------------------------------------
         other = f"{pages_url2}/e2e_small.html"
         nav3 = await ok(client, "navigate", {"session": "s1", "url": other})
-        assert nav3["navigation"] == {"changed": True, "from": second, "to": other}
+        assert nav3["navigation"] == {"changed": True, "sameDocument": False, "from": second, "to": other}
         assert nav3["status"] == 200
         assert await eval_value(client, "location.origin", "s1") == pages_url2
 
@@ -254,7 +254,7 @@ async def test_actions_report_their_effects(tmp_path: Path, pages_url: str) -> N
         assert_action_shape(clicked, "click")
         assert clicked["target"]["ref"] == add and clicked["target"]["role"] == "button"
         assert clicked["target"]["name"] == "Add item"
-        assert clicked["navigation"] == {"changed": False, "from": app, "to": app}
+        assert clicked["navigation"] == {"changed": False, "sameDocument": True, "from": app, "to": app}
         assert clicked["warnings"] == []
         appeared = {(n["role"], n["name"]): n["ref"] for n in clicked["structure"]["appeared"]}
         assert ("button", "Remove item 1") in appeared and ("listitem", "") in appeared
@@ -917,10 +917,10 @@ async def test_history_go_back_and_forward(tmp_path: Path, pages_url: str, pages
         await ok(client, "navigate", {"url": small})
         await ok(client, "navigate", {"url": second})
         back = await history(client, "go_back")
-        assert back["navigation"] == {"changed": True, "from": second, "to": small}
+        assert back["navigation"] == {"changed": True, "sameDocument": False, "from": second, "to": small}
         assert back["title"] == "E2E small" and back["status"] == 200
         forward = await history(client, "go_forward")
-        assert forward["navigation"] == {"changed": True, "from": small, "to": second}
+        assert forward["navigation"] == {"changed": True, "sameDocument": False, "from": small, "to": second}
         assert forward["title"] == "E2E second"
         nowhere = await history(client, "go_forward")
         assert nowhere["navigation"]["changed"] is False and nowhere["warnings"]
@@ -929,13 +929,13 @@ async def test_history_go_back_and_forward(tmp_path: Path, pages_url: str, pages
         await ok(client, "navigate", {"url": small})
         await ok(client, "navigate", {"url": second})
         back = await history(client, "go_back")
-        assert back["navigation"] == {"changed": True, "from": second, "to": small}
+        assert back["navigation"] == {"changed": True, "sameDocument": False, "from": second, "to": small}
         await ok(client, "verify_text", {"text": "Hello E2E"})
 
         # Back from another origin.
         await ok(client, "navigate", {"url": other})
         back = await history(client, "go_back")
-        assert back["navigation"] == {"changed": True, "from": other, "to": small}
+        assert back["navigation"] == {"changed": True, "sameDocument": False, "from": other, "to": small}
         assert back["title"] == "E2E small"
 
 

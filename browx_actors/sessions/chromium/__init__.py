@@ -5,6 +5,7 @@
   refs, lookups and aiming in one round trip;
 - :mod:`.actions` (with :mod:`.target`, :mod:`.input`, :mod:`.settle`): click, hover,
   fill, press, select, scroll;
+- :mod:`.dialog_tools` (with :mod:`.dialogs`): handle_dialog, set_dialog_policy;
 - :mod:`.page`: navigation, screenshots, viewport, eval, waits;
 - :mod:`.reading`: snapshot, find, text_search, verify_*;
 - :mod:`.tabs` (with :mod:`.tabset`): list_tabs, select_tab, close_tab;
@@ -14,7 +15,7 @@
 ``TOOLS`` is every tool this engine implements, in the order the reference lists them.
 """
 
-from . import actions, page, reading, tabs
+from . import actions, dialog_tools, page, reading, tabs
 
 __all__ = ["TOOLS"]
 
@@ -23,6 +24,7 @@ TOOLS = [
     *tabs.TOOLS,
     reading.snapshot, reading.find, reading.text_search,
     *actions.TOOLS,
+    *dialog_tools.TOOLS,
     page.wait_for, page.screenshot, page.set_viewport,
     reading.verify_visible, reading.verify_text, reading.verify_value, reading.verify_attribute,
     reading.verify_count,

@@ -20,6 +20,7 @@ Playwright would make at once costs it 45-70 ms here; the direct one a few.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -31,6 +32,7 @@ from ...errors import ToolError
 from ...tooling import Args, Check, Param, Reply, session_tool
 from ...tooling.params import MAX_COORDINATE
 from ..params import COORDS, ELEMENT, ONE_ELEMENT, ONE_TARGET, OPTIONAL_ELEMENT
+from .dialogs import dialog_warning
 from .input import MODIFIERS, Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
 from .session import ChromiumSession, first_line
 from .settle import Before, settle
@@ -111,14 +113,17 @@ async def run_action(
     reply = Reply(warnings=[])
     if direct is None or not session.options.direct_input:
         direct = mode = None
-    found = await aim(session, args, mode)
+    found = await aim(session, args, mode, acting=True)
     commands = None if direct is None else direct(found)
-    if commands:
-        target = check_found(args, found, reply)
-        await _send_input(session, action, args, commands)
-        await session.pw(settle, session, action, before, target, reply)
-    else:
-        await session.pw(_act_with_playwright, session, action, args, act, found, before, reply)
+    with session.dialogs.interruptible(before.page) as interrupted:
+        if commands:
+            target = check_found(args, found, reply)
+            await _send_input(session, action, args, commands)
+            await session.pw(settle, session, action, before, target, reply)
+        else:
+            await session.pw(_act_with_playwright, session, action, args, act, found, before, reply)
+    if interrupted.cancelled_caught:
+        _answer_dialog_opened(session, action, before, found, reply)
     reply["settled"]["input"] = "cdp" if commands else "playwright"
     if session.human is not None and session.human.popups_seen != popups:
         # The browser opened a page from this one; Playwright reports it a little later.
@@ -128,6 +133,25 @@ async def run_action(
         reply.warn(f"the {action} opened tab {tab['id']} ({tab['url']}); "
                    f"select_tab {{tab: {tab['id']}}} acts there")
     return reply
+
+
+def _answer_dialog_opened(session: ChromiumSession, action: str, before: Before, found: dict[str, Any],
+                          reply: Reply) -> None:
+    """The action's result when a dialog opened under it: the page is blocked inside the
+    dialog, so nothing more can be read from it until ``handle_dialog`` answers."""
+    pending = session.dialogs.open_on(before.page)
+    described = None if pending is None else pending.describe()
+    reply.fields.update({
+        "action": action,
+        "target": found.get("target"),
+        "navigation": {"changed": False, "sameDocument": True, "from": before.url, "to": before.url},
+        "structure": None,
+        "console": session.console.since(before.console_seq, errors_only=True),
+        "element": None,
+        "dialog": described,
+        "settled": {"by": "dialog", "totalMs": round((time.perf_counter() - before.started) * 1000, 1)},
+    })
+    reply.warn(dialog_warning(described, action))
 
 
 def _point(args: Args, found: dict[str, Any]) -> tuple[float, float] | None:

@@ -55,16 +55,40 @@ async def _title(session: ChromiumSession) -> str:
     return title if isinstance(title, str) else ""
 
 
+async def _document_of(session: ChromiumSession) -> float | None:
+    """The current document's identity: its ``performance.timeOrigin``, which a new
+    document gets and a same-document navigation (pushState, a hash) keeps."""
+    try:
+        reply = await session.cdp.send("Runtime.evaluate", {"expression": "performance.timeOrigin",
+                                                            "returnByValue": True})
+    except CdpFailure:
+        return None
+    value = reply.get("result", {}).get("value")
+    return value if isinstance(value, (int, float)) else None
+
+
+def _fragment_only(url: str, current: str) -> bool:
+    """Loading ``url`` from ``current`` can only be a same-document navigation."""
+    return "#" in url and url.split("#", 1)[0] == current.split("#", 1)[0]
+
+
 async def _navigation_result(session: ChromiumSession, action: str, from_url: str,
-                             response: Any, started: float, console_seq: int) -> Reply:
+                             response: Any, started: float, console_seq: int,
+                             document: float | None = None) -> Reply:
+    """``document`` is the identity of the document before (None: not taken); a
+    navigation that kept it was same-document, and no load happened."""
     page = session.page
+    same_document = (response is None and document is not None
+                     and await _document_of(session) == document)
     return Reply.of(
         action=action,
-        navigation={"changed": page.url != from_url, "from": from_url, "to": page.url},
+        navigation={"changed": page.url != from_url, "sameDocument": same_document, "from": from_url,
+                    "to": page.url},
         status=None if response is None else response.status,
         title=await _title(session),
         console=session.console.since(console_seq, errors_only=True),
-        settled={"by": "load-state", "totalMs": round((time.perf_counter() - started) * 1000, 1)},
+        settled={"by": "same-document" if same_document else "load-state",
+                 "totalMs": round((time.perf_counter() - started) * 1000, 1)},
         warnings=[],
     )
 
@@ -101,6 +125,7 @@ async def navigate(session: ChromiumSession, args: Args) -> Reply:
     from_url = page.url
     console_seq = session.console.last_seq
     started = time.perf_counter()
+    document = await _document_of(session) if _fragment_only(url, from_url) else None
     try:
         response = await session.pw(page.goto, url, wait_until=args["waitUntil"],
                                     timeout=args["timeoutMs"])
@@ -108,7 +133,7 @@ async def navigate(session: ChromiumSession, args: Args) -> Reply:
         raise ToolError("timeout", f"navigate to {url}: {first_line(err)}") from err
     except PlaywrightError as err:
         raise ToolError("navigation-failed", f"navigate to {url}: {first_line(err)}", url=url) from err
-    return await _navigation_result(session, "navigate", from_url, response, started, console_seq)
+    return await _navigation_result(session, "navigate", from_url, response, started, console_seq, document)
 
 
 async def _history(session: ChromiumSession, direction: str) -> Reply:
@@ -116,6 +141,7 @@ async def _history(session: ChromiumSession, direction: str) -> Reply:
     from_url = page.url
     console_seq = session.console.last_seq
     started = time.perf_counter()
+    document = await _document_of(session)
     go = page.go_back if direction == "back" else page.go_forward
     try:
         response = await session.pw(go, wait_until="load", timeout=30_000)
@@ -123,7 +149,8 @@ async def _history(session: ChromiumSession, direction: str) -> Reply:
         raise ToolError("timeout", f"go {direction}: {first_line(err)}") from err
     except PlaywrightError as err:
         raise ToolError("navigation-failed", f"go {direction}: {first_line(err)}") from err
-    result = await _navigation_result(session, f"go_{direction}", from_url, response, started, console_seq)
+    result = await _navigation_result(session, f"go_{direction}", from_url, response, started, console_seq,
+                                      document)
     if not result["navigation"]["changed"] and response is None:
         result.warn(f"there was no page to go {direction} to")
     return result

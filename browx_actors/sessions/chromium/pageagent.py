@@ -20,11 +20,14 @@ Methods of the agent object (all arguments and results are JSON-able, except tha
 - ``textSearch({query, limit?, caseSensitive?})`` -> ``{matches: [{ref, role, snippet}], count}``
 - ``mark()`` -> ``{marked: true}``; ``changes({limit?})`` ->
   ``{appeared, removed, truncated, leaving}`` (``leaving``: the url of a cross-document
-  navigation started since the mark and not yet committed, else null)
+  navigation started since the mark and not yet committed, else null); ``quiet({budgetMs?})``
+  -> a Promise of ``{waited, ms, timedOut}``, once the animations, short timers and frames
+  the page started since the mark are done
 - ``count(selector)`` -> int; ``hit(x, y)`` -> ``{ref, role, name}`` or null
 - ``aim({ref?, selector?, point?, mode?})`` -> marks the page, finds an action's target
   and, for ``mode`` click / hover / fill, readies it for direct input:
-  ``{count, target, ready?, wait?}``, ``{stale: true}`` or ``{notCss: true}``
+  ``{count, target, ready?, wait?, cannot?}``, ``{stale: true}``, ``{unknownRef: true}`` (a
+  ref never issued in this document) or ``{notCss: true}``
 
 Errors the agent throws start with a code and a colon (``stale-element: ...``); see
 :data:`AGENT_ERROR_CODES` and :func:`agent_error`.
@@ -65,6 +68,7 @@ __all__ = [
     "changes_args",
     "ensure_call_expression",
     "find_args",
+    "highest_ref",
     "normalize_ref",
     "snapshot_args",
     "text_search_args",
@@ -73,13 +77,15 @@ __all__ = [
 #: The agent's methods, as callable through :func:`call_expression` / :func:`call_function`.
 AGENT_METHODS = frozenset({
     "snapshot", "resolve", "refFor", "describe", "find", "textSearch",
-    "mark", "changes", "count", "hit", "aim",
+    "mark", "changes", "quiet", "count", "hit", "aim",
 })
 
 #: Codes the agent puts in front of an error message (``"stale-element: ref e5 ..."``).
-AGENT_ERROR_CODES = ("stale-element", "not-found", "bad-selector", "bad-arg", "not-marked")
+AGENT_ERROR_CODES = ("stale-element", "unknown-ref", "not-found", "bad-selector", "bad-arg", "not-marked")
 
 _REF_RE = re.compile(r"^\s*\[?\s*(?:ref\s*=\s*)?(e\d+)\s*\]?\s*$")
+_REF_IN_TEXT = re.compile(r"\[ref=e(\d+)\]")
+_REF_VALUE = re.compile(r"^e(\d+)$")
 _ERROR_RE = re.compile(r"\b(" + "|".join(re.escape(c) for c in AGENT_ERROR_CODES) + r"):\s*(.*)")
 
 
@@ -204,3 +210,27 @@ def agent_error(message: str) -> tuple[str, str] | None:
     if not match:
         return None
     return match.group(1), match.group(2).strip()
+
+
+def highest_ref(data: Any) -> int:
+    """The highest ref number a result hands the agent: ``[ref=eN]`` in a snapshot's
+    text, ``"ref": "eN"`` anywhere in its fields (targets, matches, appeared nodes).
+
+    Refs count up from e1 in each document, so a session that remembers the highest it
+    has shown can tell a ref from an earlier page (stale) from one it never issued.
+    """
+    if isinstance(data, str):
+        return max((int(n) for n in _REF_IN_TEXT.findall(data)), default=0) if "[ref=" in data else 0
+    if isinstance(data, dict):
+        best = 0
+        for key, value in data.items():
+            if key == "ref" and isinstance(value, str):
+                match = _REF_VALUE.match(value)
+                if match:
+                    best = max(best, int(match.group(1)))
+            elif isinstance(value, (dict, list)) or (key == "snapshot" and isinstance(value, str)):
+                best = max(best, highest_ref(value))
+        return best
+    if isinstance(data, list):
+        return max((highest_ref(item) for item in data), default=0)
+    return 0

@@ -9,6 +9,7 @@ because an assertion that fails is what the agent needs to notice.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -27,6 +28,8 @@ READ = "read"
 LIMIT = Param("limit", "integer", "Most matches to return.", default=20, minimum=1, maximum=500)
 
 
+_REF_IN_DETAIL = re.compile(r"\bref (e\d+)\b")
+
 #: Agent error codes as the agent sees them, mapped to the codes tools answer with.
 _AGENT_CODES = {"not-found": "target-not-found", "bad-selector": "bad-arg", "bad-arg": "bad-arg"}
 
@@ -40,6 +43,11 @@ async def _agent(session: ChromiumSession, method: str, arg: Any) -> Any:
         if found is None:
             raise ToolError("page-error", first_line(err)) from err
         code, detail = found
+        ref = _REF_IN_DETAIL.search(detail)
+        if code == "unknown-ref" and ref is not None and session.ref_was_shown(ref.group(1)):
+            # Issued on an earlier page of this session: that element is gone.
+            raise ToolError("stale-element", f"ref {ref.group(1)} no longer points at a live element; take a "
+                            "new snapshot", ref=ref.group(1)) from err
         raise ToolError(_AGENT_CODES.get(code, code), detail) from err
 
 
@@ -186,6 +194,9 @@ async def verify_value(session: ChromiumSession, args: Args) -> Reply:
 async def verify_attribute(session: ChromiumSession, args: Args) -> Reply:
     target = _one_target(args)
     name = args["name"]
+    if "ref" in target:
+        # A ref never issued, or whose element is gone, is refused as describe refuses it.
+        await _agent(session, "describe", target["ref"])
 
     async def read() -> str | None:
         page = session.page

@@ -60,15 +60,17 @@ from ...actor import Actor, ActorRef, CallFailed, Later
 from ...cdp import CdpConnectionLost, CdpError, CdpFailure, CdpSessionLost
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
+from ...tooling import Reply
 from ..contract import Describe, SessionCall
+from .dialogs import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
 from .driver import PlaywrightDriver
 from .failures import known_failure
 from .page_events import ConsoleLog, Pulse, RequestTracker
-from .pageagent import AGENT_KEY, AGENT_SOURCE
+from .pageagent import AGENT_KEY, AGENT_SOURCE, highest_ref, normalize_ref
 from .pool import AcquireBrowser, Browser
 from .tabset import Tab, TabSet
 
-__all__ = ["BrowserLost", "ChromiumSession", "PageScriptError", "SessionOptions", "first_line"]
+__all__ = ["DIALOG_EXEMPT", "BrowserLost", "ChromiumSession", "PageScriptError", "SessionOptions", "first_line"]
 
 #: One round trip to the page agent; installs it first on pages that lack it
 #: (pages created before the init script, or documents it could not reach).
@@ -78,6 +80,10 @@ _AGENT_CALL = f"""([method, arg]) => {{
   return agent[method](arg);
 }}"""
 
+
+#: Tools that still answer while a dialog blocks the current tab: the way out, and
+#: what does not touch the page.
+DIALOG_EXEMPT = frozenset({"handle_dialog", "set_dialog_policy", "list_tabs", "select_tab", "close_tab"})
 
 #: Idle time after a navigating call before Playwright's selectors are warmed.
 WARM_IDLE_S = 0.05
@@ -153,6 +159,12 @@ class ChromiumSession(Actor):
         self.navigations = 0
         self.requests = RequestTracker(self.page_moved)
         self.secrets: dict[str, str] = {}
+        #: JavaScript dialogs: the policy, the open one per tab, the auto-answered ones.
+        self.dialogs = DialogBook()
+        #: The highest ref number any result has shown the agent, on any page: a ref
+        #: above it was never issued (``unknown-ref``), one below is from an earlier
+        #: document or element (``stale-element``).
+        self.refs_shown = 0
         #: The isolated-world bridge await_human answers through (None: no human channel).
         self.human: HumanBridge | None = None
         self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
@@ -220,6 +232,7 @@ class ChromiumSession(Actor):
     # -- lifecycle --------------------------------------------------------------------
 
     async def on_start(self) -> None:
+        self.dialogs.bind()
         self.browser = await self._pool().call(AcquireBrowser(), timeout=60)
         width, height = self.options.viewport
         self.context = await self.pw(
@@ -257,8 +270,9 @@ class ChromiumSession(Actor):
         finally:
             self._warm_when_idle()
         if isinstance(result, Later):
-            # A wait that outlives the handler gets the same treatment when it fails.
-            return Later.of(self._as_call, msg, result.fn, *result.args)
+            # A wait that outlives the handler gets the same treatment when it fails,
+            # and is cut short by a dialog like any call.
+            return Later.of(self._as_call, msg, self._until_dialog, msg.tool, result.fn, *result.args)
         return result
 
     async def _as_call(self, msg: SessionCall, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
@@ -282,7 +296,15 @@ class ChromiumSession(Actor):
                 raise known from exc
             raise CallFailed(exc) from exc
 
+    async def _until_dialog(self, tool: str, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        page = self.page
+        with self.dialogs.interruptible(page):
+            return await fn(*args)
+        return interrupted_reply(self.dialogs.open_on(page), tool, None if page is None else page.url)
+
     async def _run_call(self, msg: SessionCall) -> Any:
+        """Run the tool, unless its tab crashed or a dialog blocks it; a dialog that opens
+        meanwhile interrupts it (an action reports that itself, with its own result)."""
         tab = self.tabs.current
         if tab is not None and tab.crashed:
             if msg.tool == "navigate":
@@ -290,7 +312,41 @@ class ChromiumSession(Actor):
             elif msg.tool not in _CRASH_SAFE:
                 raise _crashed(tab)
         await self.attach_current()
-        return await msg.fn(self, msg.args)
+        page = self.page
+        exempt = msg.tool in DIALOG_EXEMPT
+        if not exempt:
+            self.refuse_if_dialog(msg.tool)
+        with self.dialogs.interruptible(page, open_already=not exempt) as scope:
+            result = await msg.fn(self, msg.args)
+        if scope.cancelled_caught:
+            result = self.interrupted_by_dialog(msg.tool)
+        if isinstance(result, Reply):
+            self.refs_shown = max(self.refs_shown, highest_ref(result.fields))
+            answered = self.dialogs.take_answered()
+            if answered:
+                result["dialogs"] = answered
+            pending = self.dialogs.open_on(page)
+            if pending is not None and "dialog" not in result.fields:  # opened as the call ended
+                result["dialog"] = pending.describe()
+                result.warn(dialog_warning(result["dialog"], msg.tool))
+        return result
+
+    def ref_was_shown(self, ref: str) -> bool:
+        """Did a result of this session ever show ``ref`` (on this page or an earlier one)?"""
+        normal = normalize_ref(ref)
+        return normal is not None and int(normal[1:]) <= self.refs_shown
+
+    def refuse_if_dialog(self, tool: str) -> None:
+        """``dialog-open`` when a dialog blocks the current tab, naming the way out."""
+        pending = self.dialogs.open_on(self.page)
+        if pending is not None:
+            tab = self.tabs.current
+            raise dialog_refusal(pending, tab.id if tab is not None else None, tool)
+
+    def interrupted_by_dialog(self, tool: str) -> Reply:
+        """What a call answers when a dialog opened under it and blocked the page."""
+        return interrupted_reply(self.dialogs.open_on(self.page), tool,
+                                 None if self.page is None else self.page.url)
 
     async def _replace_crashed(self, tab: Tab) -> None:
         """A fresh page in a crashed tab's place (Playwright refuses every call on the
@@ -424,6 +480,7 @@ class ChromiumSession(Actor):
             ("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed),
             ("request", self.requests.on_request), ("requestfinished", self.requests.on_done),
             ("requestfailed", self.requests.on_done), ("crash", self._on_page_crashed),
+            ("dialog", self.dialogs.on_dialog),
         ):
             page.on(event, handler)
         self.page_moved.fire()
@@ -436,6 +493,7 @@ class ChromiumSession(Actor):
         self.page_moved.fire()
 
     def _on_page_closed(self, page: Any) -> None:
+        self.dialogs.forget(page)
         self.tabs.close(page)
         self.page_moved.fire()
 

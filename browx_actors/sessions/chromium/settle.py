@@ -1,15 +1,25 @@
 """After an action: wait until its effects have settled, then report them in one shape.
 
 "Settled" is event-driven, never a fixed sleep. The page first gets one task turn
-(``task-turn``: event handlers, microtasks and zero-delay timers have run) and the
-changes since the action's mark are read. That read travels on Playwright's
-connection, behind the events the page sent meanwhile, so the session's counters have
-seen the requests the action's handlers started. A navigation is different: the browser
-reports its request on its own schedule, so the page agent says when the document
-started leaving (the Navigation API's ``navigate`` event), and the settle waits until
-that navigation commits, or its request ends without one (a 204, a download). Requests
-the action started are awaited until they finish (``network-idle``) and the changes
-read again; a navigation is awaited until ``domcontentloaded``.
+(``task-turn``: event handlers, microtasks and zero-delay timers have run), then
+whatever update the page itself started since the action's mark and still has under
+way: CSS transitions and animations (a modal's fade, a collapse's height), short
+timers, animation-frame chains (the agent's ``quiet``, bounded by
+:data:`QUIET_BUDGET_MS`; ``animation``, ``timer``, ``frame`` in ``settled.by``, the time
+in ``settled.pageMs``). With nothing under way that costs nothing. Then the changes
+since the mark are read. That read travels on Playwright's connection, behind the
+events the page sent meanwhile, so the session's counters have seen the requests the
+action's handlers started. A navigation is different: the browser reports its request
+on its own schedule, so the page agent says when the document started leaving (the
+Navigation API's ``navigate`` event), and the settle waits until that navigation
+commits, or its request ends without one (a 204, a download). Requests the action
+started are awaited until they finish (``network-idle``) and the changes read again; a
+navigation is awaited until ``domcontentloaded``.
+
+A same-document navigation (``pushState``, ``replaceState``, a hash change) is no load:
+the document and its mark survive, so it answers ``navigation: {changed, sameDocument:
+true, from, to}`` with the structure diff kept, and ``changed`` is only true when the
+URL did change.
 
 Runs on the Playwright thread (:meth:`ChromiumSession.pw`), as one hop.
 """
@@ -27,23 +37,33 @@ from ...tooling import Reply
 from .pageagent import AGENT_KEY
 from .session import ChromiumSession
 
-__all__ = ["NAVIGATION_SETTLE_MS", "NETWORK_SETTLE_S", "Before", "settle"]
+__all__ = ["NAVIGATION_SETTLE_MS", "NETWORK_SETTLE_S", "QUIET_BUDGET_MS", "Before", "settle"]
 
 NAVIGATION_SETTLE_MS = 15_000
 #: Requests an action started get this long to finish before it reports anyway.
 NETWORK_SETTLE_S = 3.0
 #: Appeared / removed nodes listed per action.
 CHANGES_LIMIT = 20
+#: The longest the settle waits for the page's own update (animations, short timers,
+#: frame chains) before it reports what it sees, with a warning.
+QUIET_BUDGET_MS = 2000
 
-#: One task turn (handlers, microtasks and 0 ms timers have run), then the changes
-#: since the mark and the target's state.
-_AFTER = f"""([ref, limit]) => new Promise(resolve => setTimeout(() => {{
+#: One task turn (handlers, microtasks and 0 ms timers have run), the page's own update
+#: (``quiet``: resolved at once when nothing is under way), then the changes since the
+#: mark, the target's state and the document's own URL. ``changes`` is null in a new
+#: document (it has no mark): that is how a same-document navigation is told apart.
+_AFTER = f"""([ref, limit, budgetMs]) => new Promise(resolve => setTimeout(() => {{
   const a = window[{AGENT_KEY!r}];
   if (!a) return resolve(null);
-  let changes = null, element = null;
-  try {{ changes = a.changes({{limit}}); }} catch (e) {{}}
-  try {{ element = ref ? a.describe(ref) : null; }} catch (e) {{}}
-  resolve({{changes, element}});
+  const read = (quiet) => {{
+    let changes = null, element = null;
+    try {{ changes = a.changes({{limit}}); }} catch (e) {{}}
+    try {{ element = ref ? a.describe(ref) : null; }} catch (e) {{}}
+    resolve({{changes, element, quiet, url: location.href}});
+  }};
+  let waiting = null;
+  try {{ waiting = a.quiet({{budgetMs}}); }} catch (e) {{}}
+  if (waiting) waiting.then(read, () => read(null)); else read(null);
 }}, 0))"""
 
 #: Playwright's words for an evaluate whose document was replaced under it, and for
@@ -82,7 +102,7 @@ class _DocumentGone(Exception):
 
 async def _read_after(page: Any, ref: str | None) -> dict[str, Any] | None:
     try:
-        return await page.evaluate(_AFTER, [ref, CHANGES_LIMIT])
+        return await page.evaluate(_AFTER, [ref, CHANGES_LIMIT, QUIET_BUDGET_MS])
     except PlaywrightError as err:
         message = str(err)
         if page.is_closed() or any(m in message for m in _PAGE_GONE):
@@ -106,6 +126,25 @@ async def _await_departure(session: ChromiumSession, before: Before, destination
                         f"committed after {NAVIGATION_SETTLE_MS / 1000:g}s")
 
 
+def _marked(after: dict[str, Any] | None) -> bool:
+    """The read found this action's mark: the same document the action started in."""
+    return after is not None and after.get("changes") is not None
+
+
+def _note_quiet(after: dict[str, Any] | None, waits: list[str], page_ms: list[float], reply: Reply) -> None:
+    """Fold one read's wait for the page's own update into the settle's account."""
+    quiet = (after or {}).get("quiet")
+    if not quiet or not quiet.get("waited"):
+        return
+    for reason in quiet.get("waited") or ():
+        if reason not in waits:
+            waits.append(reason)
+    page_ms.append(quiet.get("ms") or 0)
+    if quiet.get("timedOut"):
+        reply.warn(f"the page was still updating ({', '.join(quiet.get('waited') or ['busy'])}) after "
+                   f"{QUIET_BUDGET_MS / 1000:g}s; the result shows it as it was then")
+
+
 async def settle(
     session: ChromiumSession,
     action: str,
@@ -118,11 +157,14 @@ async def settle(
     acted_ms = (time.perf_counter() - before.started) * 1000
     ref = (target or {}).get("ref")
     settled_by = ["task-turn"]
+    waits: list[str] = []
+    page_ms: list[float] = []
     after: dict[str, Any] | None = None
     replaced = gone = False
     try:
         if not page.is_closed():
             after = await _read_after(page, ref)
+            _note_quiet(after, waits, page_ms, reply)
         leaving = after["changes"].pop("leaving", None) if after is not None and after["changes"] else None
         if leaving:
             await _await_departure(session, before, leaving, reply)
@@ -131,35 +173,56 @@ async def settle(
                 settled_by.insert(0, "network-idle")
             else:
                 reply.warn(f"requests the {action} started were still running after {NETWORK_SETTLE_S:g}s")
-            if session.navigations == before.navigations and not page.is_closed():
-                after = await _read_after(page, ref)  # what the responses changed
+            if not page.is_closed():
+                again = await _read_after(page, ref)  # what the responses changed
+                if _marked(after) and not _marked(again):
+                    replaced = True  # the mark is gone: a new document came in meanwhile
+                else:
+                    after = again
+                    _note_quiet(after, waits, page_ms, reply)
     except _DocumentGone as exc:
         after, replaced, gone = None, not exc.closed, exc.closed
         if replaced:
             await _await_departure(session, before, "a new document", reply)
 
     closed = gone or page.is_closed()
-    navigated = not closed and (replaced or session.navigations != before.navigations or page.url != before.url)
+    # The mark survives a same-document navigation and no other kind.
+    same_document = not closed and not replaced and _marked(after)
+    if not closed and not same_document and (session.navigations != before.navigations or page.url != before.url):
+        replaced = True  # read in the new document (no mark there), or not at all
+    to_url = after["url"] if same_document and after is not None and after.get("url") else page.url
     structure = element = None
+    navigation: dict[str, Any] = {"changed": False, "sameDocument": same_document, "from": before.url,
+                                  "to": before.url if closed else to_url}
     if closed:
         settled_by = ["tab-closed"]
         reply.warn(f"the tab closed during the {action}")
-    elif navigated:
+    elif replaced:
+        navigation.update(changed=page.url != before.url, sameDocument=False, to=page.url)
+        if page.url == before.url:
+            navigation["reloaded"] = True
         try:
             await page.wait_for_load_state("domcontentloaded", timeout=NAVIGATION_SETTLE_MS)
             settled_by = ["domcontentloaded"]
         except PlaywrightTimeout:
             settled_by = ["timeout"]
             reply.warn("the navigation did not reach domcontentloaded in time")
-    elif after is not None:
-        structure, element = after["changes"], after["element"]
+    else:
+        navigation["changed"] = to_url != before.url
+        if after is not None:
+            structure, element = after["changes"], after["element"]
+    settled: dict[str, Any] = {"by": "+".join([*settled_by[:-1], *waits, settled_by[-1]]
+                                              if settled_by[-1] == "task-turn" else settled_by),
+                               "actedMs": round(acted_ms, 1),
+                               "totalMs": round((time.perf_counter() - before.started) * 1000, 1)}
+    if page_ms:
+        settled["pageMs"] = round(sum(page_ms), 1)
     reply.fields.update({
         "action": action,
         "target": target,
-        "navigation": {"changed": navigated, "from": before.url, "to": page.url},
+        "navigation": navigation,
         "structure": structure,
         "console": session.console.since(before.console_seq, errors_only=True),
         "element": element,
-        "settled": {"by": "+".join(settled_by), "actedMs": round(acted_ms, 1),
-                    "totalMs": round((time.perf_counter() - before.started) * 1000, 1)},
+        "settled": settled,
     })

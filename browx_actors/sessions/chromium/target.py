@@ -30,20 +30,26 @@ __all__ = ["aim", "check_found", "locator_for", "resolve_target", "target_of"]
 _DESCRIBE = f"el => window[{AGENT_KEY!r}].describe(el)"
 
 
-async def aim(session: ChromiumSession, args: dict[str, Any], mode: str | None = None) -> dict[str, Any]:
+async def aim(session: ChromiumSession, args: dict[str, Any], mode: str | None = None, *,
+              acting: bool = False) -> dict[str, Any]:
     """The page agent's ``aim`` for this call's target (see ``agent/aim.js``).
 
     ``mode`` is ``"click"``, ``"hover"`` or ``"fill"`` when the caller will act with
-    its own input if the answer has ``ready``. Through :meth:`ChromiumSession.agent`,
-    so a page that has lost the agent gets it installed first.
+    its own input if the answer has ``ready``; ``acting`` when an action follows, so a
+    target no action can reach (no area, clipped away) is refused at once. Through
+    :meth:`ChromiumSession.agent`, so a page that has lost the agent gets it installed
+    first.
     """
     coords = args.get("coords")
     spec = {"ref": args.get("ref"), "selector": args.get("selector"),
-            "point": [coords["x"], coords["y"]] if coords else None, "mode": mode}
+            "point": [coords["x"], coords["y"]] if coords else None, "mode": mode, "acting": acting}
     try:
-        return await session.agent("aim", spec)
+        found = await session.agent("aim", spec)
     except PageScriptError as err:  # the page broke something the agent relies on
         raise ToolError("page-error", f"finding the target failed in the page: {first_line(err)}") from err
+    if found.get("unknownRef") and session.ref_was_shown(str(spec["ref"])):
+        return {"stale": True}  # issued on an earlier page of this session: that element is gone
+    return found
 
 
 def check_found(args: dict[str, Any], found: dict[str, Any], reply: Reply) -> dict[str, Any] | None:
@@ -52,12 +58,22 @@ def check_found(args: dict[str, Any], found: dict[str, Any], reply: Reply) -> di
     Not for ``notCss`` answers: those are counted by :func:`locator_for`.
     """
     ref, selector = args.get("ref"), args.get("selector")
+    if ref is not None and found.get("unknownRef"):
+        raise ToolError("unknown-ref", f"ref {ref} was never issued on this page; take a snapshot first "
+                        "(refs come from snapshot, find and action results)", ref=ref)
     if ref is not None and found.get("stale"):
         raise ToolError("stale-element",
                         f"ref {ref} no longer points at a live element; take a new snapshot", ref=ref)
     if selector is not None:
         _check_count(selector, found["count"], reply)
+    if found.get("cannot"):
+        raise ToolError("not-visible", f"{_label(ref, selector)} cannot be acted on: {found['cannot']}",
+                        reason=found["cannot"], target=found["target"])
     return found["target"]
+
+
+def _label(ref: str | None, selector: str | None) -> str:
+    return f"ref {ref}" if ref is not None else f"selector {selector!r}"
 
 
 def _check_count(selector: str, count: int, reply: Reply) -> None:

@@ -1,7 +1,8 @@
 // aim.js: aim(), the one round trip before an action: it finds the target and, for
 // click / hover / fill, checks and readies it for the server's direct input.
-// Relies on: prelude, helpers, visibility, isDisabled (states), resolve / describe /
-// hit / elementAt (reading). Calls mark() (changes, the next module) at run time.
+// Relies on: prelude, helpers, visibility, isDisabled (states), wasIssued (refs),
+// resolve / describe / hit / elementAt (reading). Calls mark() (changes, the next
+// module) at run time.
 
   // ---------------------------------------------------------------------------------
   // Aiming an action. aim() is the one round trip before every action: it marks the
@@ -93,8 +94,21 @@
     return { ready: true };
   }
 
+  /** Why an action on a rendered element can never succeed (no area, or clipped away
+   *  by an ancestor with no room), or null. An element that is not rendered, or moving,
+   *  may still come: that is left to Playwright's wait. */
+  function cannotReach(el) {
+    if (!el.isConnected || (checkVis && !checkVis(el, VIS_OPTS)) || isAnimating(el)) return null;
+    const why = unreachable(el, null);
+    if (why === 'zero-size') return 'it has no area (0 wide or 0 high), so nothing can point at it';
+    if (why === 'clipped') return 'it is clipped away: an ancestor with overflow hidden has no room for it';
+    return null;
+  }
+
   /**
-   * spec: {ref?, selector?, point?: [x, y], mode?: 'click' | 'hover' | 'fill'}.
+   * spec: {ref?, selector?, point?: [x, y], mode?: 'click' | 'hover' | 'fill', acting?}.
+   * With `acting` (an action will follow) a target that can never be acted on answers
+   * {count, target, cannot: reason} at once.
    * Returns {stale: true} | {notCss: true} (left to Playwright's selector engines) |
    * {count, target, ready?: [x, y] | true, wait?: reason}. Without a ref or a
    * selector the target is what is under `point` (count 0).
@@ -105,7 +119,10 @@
     let count = 1;
     if (spec.ref !== null && spec.ref !== undefined) {
       el = resolve(spec.ref);
-      if (!el) return { stale: true };
+      if (!el) {
+        const ref = parseRef(spec.ref);
+        return ref && wasIssued(ref) ? { stale: true } : { unknownRef: true };
+      }
     } else if (spec.selector !== null && spec.selector !== undefined) {
       let found;
       try { found = docQSA(doc, spec.selector); } catch (err) { return { notCss: true }; }
@@ -117,6 +134,10 @@
       return { count: 0, target: p ? hit(p[0], p[1]) : null };
     }
     const out = { count, target: describe(el) };
+    if (spec.acting) {
+      const cannot = cannotReach(el);
+      if (cannot) { out.cannot = cannot; return out; }
+    }
     const mode = spec.mode;
     const state = mode === 'fill' ? readyToType(el)
       : mode === 'click' || mode === 'hover' ? readyToPoint(el, mode === 'click') : null;

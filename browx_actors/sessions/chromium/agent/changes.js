@@ -1,24 +1,34 @@
 // changes.js: change tracking: mark() starts a MutationObserver, changes() reports what
-// appeared or disappeared since and where the page is leaving to (Navigation API
-// listeners, added at install). Holds `tracker`, which mint() (refs) reads.
-// Relies on: prelude, helpers, roles, names, byRef / mint (refs), walkVisible (walks).
+// became visible or hidden since (insertions, removals, and visibility flipped by a
+// class, style, hidden, aria-hidden or open change) and where the page is leaving to
+// (Navigation API listeners, added at install); quiet() waits for the update the page
+// itself still has under way (CSS animations and transitions, short timers and
+// animation frames requested since the mark). Holds `tracker`, which mint() (refs)
+// reads, and noteShown(), which snapshot and describe call.
+// Relies on: prelude, helpers, visibility, roles, names, byRef / mint (refs),
+// walkVisible (walks).
 
   // ---------------------------------------------------------------------------------
   // Change tracking. The observer callback only remembers elements (cheap); the work
-  // of deciding what is visible and ref-worthy happens once, in changes().
+  // of deciding what is visible and ref-worthy happens once, in changes(). What was
+  // visible before is what the agent was last told: a ref printed by a snapshot, an
+  // element describe() saw, or one an earlier changes() listed (`info.shown`). Asking
+  // the page about every element at mark time would cost each action milliseconds.
   // ---------------------------------------------------------------------------------
   let tracker = null;
-  const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+  // Attributes whose change can show or hide an element or its subtree.
+  const TOGGLES = ['hidden', 'style', 'class', 'aria-hidden', 'open'];
 
-  /** Did this attribute's old value hide the element? (class changes are not judged.) */
-  function wasHidden(name, oldValue) {
-    switch (name) {
-      case 'hidden': return oldValue !== null;
-      case 'aria-hidden': return oldValue === 'true';
-      case 'open': return oldValue === null;
-      case 'style': return !!oldValue && HIDDEN_STYLE.test(oldValue);
-      default: return false;
-    }
+  // Set once a whole-page snapshot was printed in this document: from then on every
+  // visible ref-worthy element has a ref the agent knows, so anything visible without
+  // one is news, wherever it is.
+  let seenWhole = false;
+  function noteWholeSnapshot() { seenWhole = true; }
+
+  /** What the agent last told about a ref's visibility (snapshot, describe, changes). */
+  function noteShown(ref, shown) {
+    const info = byRef.get(ref);
+    if (info) info.shown = shown;
   }
 
   function observeRoot(root) {
@@ -27,28 +37,29 @@
     tracker.observer.observe(root, {
       childList: true,
       subtree: true,
+      characterData: true,
       attributes: true,
-      attributeOldValue: true,
-      attributeFilter: ['hidden', 'style', 'aria-hidden', 'open'],
+      attributeFilter: TOGGLES,
     });
   }
 
-  function remember(el) {
-    if (tracker.added.size >= TRACK_MAX) { tracker.overflow = true; return; }
-    tracker.added.add(el);
+  function remember(set, el) {
+    if (set.size >= TRACK_MAX) { tracker.overflow = true; return; }
+    set.add(el);
   }
 
   function onRecords(records) {
     if (!tracker) return;
+    tracker.mutations += records.length;
     for (const record of records) {
       if (record.type === 'childList') {
         for (const node of record.addedNodes) {
           if (node.nodeType !== 1) continue;
-          remember(node);
+          remember(tracker.added, node);
           if (node.shadowRoot) { noteShadow(node.shadowRoot); observeRoot(node.shadowRoot); }
         }
-      } else if (record.type === 'attributes' && wasHidden(record.attributeName, record.oldValue)) {
-        remember(record.target);
+      } else if (record.type === 'attributes') {
+        remember(tracker.toggled, record.target);
       }
     }
   }
@@ -79,10 +90,13 @@
     tracker = {
       observer: new MutationObserverC(onRecords),
       roots: new SetC(),
-      added: new SetC(),
-      refs: new MapC(),   // refs connected at mark time or minted since: ref -> info
+      added: new SetC(),     // elements inserted since the mark
+      toggled: new SetC(),   // elements whose TOGGLES attributes changed since the mark
+      refs: new MapC(),      // refs connected at mark time or minted since: ref -> info
+      mutations: 0,          // records seen: quiet() reads it as "the page is still busy"
+      timelineAt: timeline ? timeline.currentTime : null,   // animations older are not ours
       overflow: false,
-      leaving: null,      // the navigate event of a departure started since the mark
+      leaving: null,         // the navigate event of a departure started since the mark
     };
     for (const [ref, info] of byRef) {
       const el = info.w.deref();
@@ -99,38 +113,210 @@
     return { marked: true };
   }
 
+  /** Is `el` inside (or one of) the elements of `set`? */
+  function underAny(el, set) {
+    for (let n = el; n; n = parentOf(n)) if (set.has(n)) return true;
+    return false;
+  }
+
+  /**
+   * The roots whose subtree may have become visible: inserted elements and toggled
+   * ones. Before any whole snapshot, a toggled root that held something the agent knew
+   * as visible is left out (`body` gaining a class holds the very button clicked, and
+   * every element in it would look new).
+   */
+  function revealRoots() {
+    const roots = [...tracker.added];
+    if (!tracker.toggled.size) return roots;
+    if (seenWhole) return roots.concat([...tracker.toggled]);
+    const holdsShown = new SetC();
+    for (const info of tracker.refs.values()) {
+      if (info.shown !== true) continue;
+      const el = info.w.deref();
+      if (!el || !el.isConnected) continue;
+      for (let n = el; n && !holdsShown.has(n); n = parentOf(n)) holdsShown.add(n);
+    }
+    for (const el of tracker.toggled) if (!holdsShown.has(el)) roots.push(el);
+    return roots;
+  }
+
   function changes(opts) {
     if (!tracker) throw fail('not-marked', 'call mark() before changes()');
     opts = opts || {};
     const limit = opts.limit === undefined || opts.limit === null ? 20 : Number(opts.limit);
     onRecords(tracker.observer.takeRecords());
     let truncated = tracker.overflow;
+    const memo = new MapC();
 
     const appeared = [];
     const seen = new SetC();
-    for (const root of tracker.added) {
-      if (!root.isConnected) continue;
+    for (const root of revealRoots()) {
+      if (!root.isConnected || seen.has(root)) continue;
       if (elClosest(root, '[aria-hidden="true"]')) continue;
       walkVisible(root, false, (el) => {
         if (seen.has(el) || el.localName === 'option') return;
         seen.add(el);
+        const known = refOf.get(el);
+        if (known && byRef.get(known) && byRef.get(known).shown === true) return;
         const role = roleOf(el);
         const interactive = isInteractive(el, role);
         if (!isRefWorthy(role, interactive)) return;
         const name = accessibleName(el, role);
         if ((role === 'img') && !name && !interactive) return;
+        if (!isShown(el, memo)) return;
         if (appeared.length >= limit) { truncated = true; return; }
         const shown = lineRoleOf(role, interactive);
-        appeared.push({ ref: mint(el, shown, name), role: shown, name });
+        const ref = mint(el, shown, name);
+        noteShown(ref, true);
+        appeared.push({ ref, role: shown, name });
       }, null);
     }
 
     const removed = [];
+    const toggled = tracker.toggled;
     for (const [ref, info] of tracker.refs) {
+      if (info.shown === false) continue;
       const el = info.w.deref();
-      if (el && el.isConnected) continue;
+      const gone = !el || !el.isConnected;
+      if (!gone && !(toggled.size && underAny(el, toggled) && !isShown(el, memo))) continue;
+      if (!gone) info.shown = false;
       if (removed.length >= limit) { truncated = true; break; }
       removed.push({ ref, role: info.role, name: info.name });
     }
     return { appeared, removed, truncated, leaving: leavingUrl() };
+  }
+
+  // ---------------------------------------------------------------------------------
+  // The page's own update. A click may start work that lands later than one task
+  // turn: a CSS transition (a modal's fade, a collapse's height), a chain of
+  // animation frames, a short timer behind a microtask. quiet() waits for what the
+  // page started since the mark, and only for that: with nothing pending it answers
+  // in the same microtask, so an action on a still page pays nothing. Timers and
+  // frames are counted by thin wrappers installed with the agent (they call the
+  // browser's own functions and only count while a mark is active); timers longer
+  // than SHORT_TIMER_MS are the page's business (polls, debounces, toasts).
+  // ---------------------------------------------------------------------------------
+  const SHORT_TIMER_MS = 50;
+  const QUIET_BUDGET_MS = 2000;
+  // Two waits in a row that changed nothing end the wait: a render loop that draws a
+  // canvas, or a poller, is not an update the snapshot waits for.
+  const IDLE_WAITS = 2;
+  const FRAME_SLACK_MS = 100;
+  const applyFn = Reflect.apply;
+  const PromiseC = Promise;
+  const promiseAll = PromiseC.all.bind(PromiseC);
+  const promiseRace = PromiseC.race.bind(PromiseC);
+  const timeline = doc.timeline;
+  const finite = Number.isFinite;
+  const now = performance.now.bind(performance);
+  const nativeSetTimeout = window.setTimeout;
+  const nativeClearTimeout = window.clearTimeout;
+  const nativeRaf = window.requestAnimationFrame;
+  const nativeCancelRaf = window.cancelAnimationFrame;
+  const pendingTimers = new MapC();   // timer id -> when it is due
+  const pendingFrames = new SetC();   // frame request ids
+
+  function defineWrapper(name, fn) {
+    defineProperty(fn, 'name', { value: name });
+    defineProperty(window, name, { value: fn, writable: true, configurable: true, enumerable: true });
+  }
+
+  defineWrapper('setTimeout', function setTimeout(handler, delay, ...rest) {
+    const ms = Number(delay) || 0;
+    if (!tracker || typeof handler !== 'function' || ms > SHORT_TIMER_MS) {
+      return applyFn(nativeSetTimeout, window, [handler, delay, ...rest]);
+    }
+    let id = 0;
+    const run = function () {
+      pendingTimers.delete(id);
+      return applyFn(handler, this, rest);
+    };
+    id = applyFn(nativeSetTimeout, window, [run, delay]);
+    pendingTimers.set(id, now() + ms);
+    return id;
+  });
+  defineWrapper('clearTimeout', function clearTimeout(id) {
+    pendingTimers.delete(id);
+    return applyFn(nativeClearTimeout, window, [id]);
+  });
+  if (typeof nativeRaf === 'function') {
+    defineWrapper('requestAnimationFrame', function requestAnimationFrame(callback) {
+      if (!tracker || typeof callback !== 'function') return applyFn(nativeRaf, window, [callback]);
+      let id = 0;
+      const run = function (time) {
+        pendingFrames.delete(id);
+        return applyFn(callback, this, [time]);
+      };
+      id = applyFn(nativeRaf, window, [run]);
+      pendingFrames.add(id);
+      return id;
+    });
+    defineWrapper('cancelAnimationFrame', function cancelAnimationFrame(id) {
+      pendingFrames.delete(id);
+      return applyFn(nativeCancelRaf, window, [id]);
+    });
+  }
+
+  /** Finite CSS animations and transitions running now that started since the mark
+   *  (a pending one has no start time yet); a carousel's long slide is not ours. */
+  function runningAnimations() {
+    if (!docAnimations) return [];
+    const out = [];
+    for (const animation of docAnimations(doc)) {
+      if (animation.playState !== 'running' || !animation.effect) continue;
+      const start = animation.startTime;
+      // Start times are frame times, which trail the clock the mark read: a frame's slack.
+      if (start !== null && tracker.timelineAt !== null && start < tracker.timelineAt - FRAME_SLACK_MS) continue;
+      const end = animation.effect.getComputedTiming().endTime;
+      if (finite(end)) out.push(animation);
+    }
+    return out;
+  }
+
+  const sleep = (ms) => new PromiseC((resolve) => applyFn(nativeSetTimeout, window, [resolve, ms]));
+  const nextFrame = () => new PromiseC((resolve) => applyFn(nativeRaf, window, [resolve]));
+
+  /**
+   * quiet({budgetMs?}) -> Promise<{waited: [...], ms, timedOut}>: resolves once no
+   * animation, short timer or frame the page started since the mark is pending (each
+   * wait followed by a task turn, so what their callbacks set off has run too), or
+   * after the budget. `waited` names what was waited for: animation, timer, frame.
+   */
+  function quiet(opts) {
+    const budget = opts && opts.budgetMs !== undefined ? Number(opts.budgetMs) : QUIET_BUDGET_MS;
+    const started = now();
+    const waited = new SetC();
+    let idle = 0;
+    const answer = (timedOut) => ({ waited: [...waited], ms: Math.round(now() - started), timedOut });
+    const step = () => {
+      if (!tracker) return answer(false);
+      const left = budget - (now() - started);
+      const animations = runningAnimations();
+      let reason = null, wait = null;
+      if (animations.length) {
+        reason = 'animation';
+        const ends = animations.map((a) => a.finished.then(null, () => null));
+        wait = promiseRace([promiseAll(ends), sleep(Math.max(0, left))]);
+      } else if (pendingTimers.size) {
+        reason = 'timer';
+        let due = Infinity;
+        for (const at of pendingTimers.values()) due = Math.min(due, at);
+        wait = sleep(Math.max(0, Math.min(left, due - now())) + 1);
+      } else if (pendingFrames.size) {
+        reason = 'frame';
+        wait = nextFrame();
+      }
+      if (!reason) return answer(false);
+      if (left <= 0) return answer(true);
+      waited.add(reason);
+      onRecords(tracker.observer.takeRecords());
+      const before = tracker.mutations;
+      return wait.then(() => sleep(0)).then(() => {
+        if (!tracker) return answer(false);
+        onRecords(tracker.observer.takeRecords());
+        idle = tracker.mutations === before && reason !== 'animation' ? idle + 1 : 0;
+        return idle >= IDLE_WAITS ? answer(false) : step();
+      });
+    };
+    return PromiseC.resolve().then(step);
   }

@@ -1,4 +1,5 @@
-// helpers.js: small helpers the later modules share: whitespace collapsing and clipping,
+// helpers.js: small helpers the later modules share: whitespace collapsing (which also
+// drops invisible characters) and clipping,
 // `code:` errors (fail), ref syntax (parseRef), the open shadow roots walks meet
 // (noteShadow, shadowRoots), and tree navigation across shadow boundaries.
 // Relies on: ErrorC, WeakRefC, WeakSetC, doc (prelude).
@@ -7,7 +8,12 @@
   // Small helpers
   // ---------------------------------------------------------------------------------
   const WS = /\s+/g;
-  const collapse = (s) => s.replace(WS, ' ').trim();
+  // Characters that render as nothing (zero-width spaces and joiners, word joiner and
+  // invisible operators, BOM, soft hyphen, bidi controls): a name or a text shows as a
+  // person reads it, and find / textSearch match what the snapshot shows, because the
+  // needle goes through the same collapse.
+  const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+  const collapse = (s) => s.replace(INVISIBLE, '').replace(WS, ' ').trim();
 
   /** Cut to `max` characters with an ellipsis, never splitting a surrogate pair. */
   function clip(s, max) {

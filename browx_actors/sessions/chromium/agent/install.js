@@ -14,6 +14,7 @@
     textSearch,
     mark,
     changes,
+    quiet,
     count,
     hit,
     aim,

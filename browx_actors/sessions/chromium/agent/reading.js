@@ -125,6 +125,7 @@
       enabled: !isDisabled(el),
       focused: el === deepActiveElement(),
     };
+    noteShown(out.ref, out.visible);
     const checked = checkedState(el, role);
     if (checked !== undefined) out.checked = checked;
     const tag = el.localName;
@@ -137,6 +138,8 @@
     if (isSelected(el)) out.selected = true;
     const pressed = getAttr(el, 'aria-pressed');
     if (pressed === 'true' || pressed === 'mixed') out.pressed = pressed === 'true' ? true : 'mixed';
+    else if (pressed === 'false') out.pressed = false;
+    for (const [key, value] of ariaStates(el)) out[key] = value;
     if (isRequired(el)) out.required = true;
     if (isReadOnly(el)) out.readonly = true;
     if (role === 'heading') out.level = headingLevel(el);

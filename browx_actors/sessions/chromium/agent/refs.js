@@ -40,8 +40,18 @@
     return el && el.isConnected ? el : null;
   }
 
+  /** Was this ref ever minted in this document? (Refs count up from e1.) */
+  function wasIssued(ref) {
+    const n = Number(ref.slice(1));
+    return n >= 1 && n <= refCounter;
+  }
+
   function resolveOrThrow(value) {
     const ref = parseRef(value);
+    if (ref && !wasIssued(ref)) {
+      throw fail('unknown-ref', 'ref ' + ref + ' was never issued on this page; take a snapshot first ' +
+        '(refs come from snapshot, find and action results)');
+    }
     const el = ref && lookup(ref);
     if (!el) {
       throw fail('stale-element',

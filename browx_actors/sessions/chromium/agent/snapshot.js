@@ -1,5 +1,7 @@
 // snapshot.js: snapshot(): a walk builds a light tree, a second pass prints the compact
-// indented text and mints refs only for the lines it emits.
+// indented text and mints refs only for the lines it emits, and only for elements that
+// can be acted on (an interactive element with no area or clipped away is `[hidden]`).
+// Text is shown in full up to TEXT_SHOWN_MAX; a grid's rows follow aria-rowindex.
 // Relies on: prelude (limits), tables, helpers, visibility, roles, names, states, refs.
 
   // ---------------------------------------------------------------------------------
@@ -7,6 +9,39 @@
   // mints refs only for the lines it actually emits.
   // ---------------------------------------------------------------------------------
   const BREAK = { brk: true };   // block boundary marker between text runs
+
+  // A text is shown whole up to this many characters (a response body, a code block),
+  // then cut with a marker that says how much is left and how to read it.
+  const TEXT_SHOWN_MAX = 6000;
+  function clipText(s) {
+    if (s.length <= TEXT_SHOWN_MAX) return s;
+    let end = TEXT_SHOWN_MAX;
+    const code = s.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+    return s.slice(0, end) + '\u2026 (' + (s.length - end) + ' more chars; use text_search or scope)';
+  }
+
+  const ROW_ORDERED = new SetC(['grid', 'treegrid', 'table']);
+
+  /** Rows that carry aria-rowindex in their displayed order (virtualised grids render
+   *  them in any DOM order); other items keep their places. */
+  function inRowOrder(kids) {
+    const slots = [];
+    const rows = [];
+    for (let i = 0; i < kids.length; i++) {
+      const kid = kids[i];
+      if (typeof kid === 'string' || kid.role !== 'row') continue;
+      const index = parseInt(getAttr(kid.el, 'aria-rowindex') || '', 10);
+      if (!(index >= 1)) return kids;   // one row without an index: the DOM order stands
+      slots.push(i);
+      rows.push({ kid, index, i });
+    }
+    if (rows.length < 2) return kids;
+    rows.sort((a, b) => a.index - b.index || a.i - b.i);
+    const out = kids.slice();
+    for (let k = 0; k < slots.length; k++) out[slots[k]] = rows[k].kid;
+    return out;
+  }
 
   function makeNode(el, role, interactive) {
     return { el, role, interactive, name: '', kids: null, hasInteractive: interactive };
@@ -128,6 +163,7 @@
       walkChildren(el, raw, ctx, true);
       ctx.muted = muted;
       let kids = normalizeItems(raw);
+      if (ROW_ORDERED.has(lineRole)) kids = inRowOrder(kids);
       const kidsInteractive = kids.some((k) => typeof k !== 'string' && k.hasInteractive);
       if (kidsInteractive) node.hasInteractive = true;
       if (NAME_FROM_CONTENT.has(lineRole) && !kidsInteractive) {
@@ -158,7 +194,7 @@
     for (const item of items) {
       if (ctx.lines.length >= ctx.maxNodes) { ctx.truncated = true; return; }
       if (typeof item === 'string') {
-        if (!ctx.omit.has('text')) ctx.lines.push(indent + 'text: ' + clip(item, TEXT_MAX));
+        if (!ctx.omit.has('text')) ctx.lines.push(indent + 'text: ' + clipText(item));
         continue;
       }
       const { el, role, name } = item;
@@ -169,8 +205,18 @@
       }
       let line = indent + role;
       if (name) line += ' ' + quote(clip(name, NAME_MAX));
-      if (isRefWorthy(role, item.interactive)) {
-        line += ' [ref=' + mint(el, role, name) + ']';
+      // Something to act on that no pointer can reach gets no ref: an action on it
+      // could only wait for nothing.
+      const fade = { faded: false };
+      const unreached = item.interactive && !ctx.includeHidden && el.localName !== 'option' &&
+        unreachable(el, ctx.clipMemo, fade);
+      if (unreached) {
+        line += ' [hidden]';
+      } else if (isRefWorthy(role, item.interactive)) {
+        const ref = mint(el, role, name);
+        // Listed, but faded out (opacity 0) is not yet shown: its fade-in appears.
+        noteShown(ref, !fade.faded);
+        line += ' [ref=' + ref + ']';
         ctx.refs++;
       }
       line += statesText(el, role, ctx.active);
@@ -184,7 +230,7 @@
       }
       const kids = item.kids;
       if (kids.length === 1 && typeof kids[0] === 'string') {
-        ctx.lines.push(line + ': ' + clip(kids[0], TEXT_MAX));
+        ctx.lines.push(line + ': ' + clipText(kids[0]));
         continue;
       }
       ctx.lines.push(line);
@@ -232,9 +278,12 @@
       refs: 0,
       omit,
       active: deepActiveElement(),
+      includeHidden: ctx.includeHidden,
+      clipMemo: new MapC(),
       showUrls: urls === true || (urls === 'auto' && ctx.links <= URL_AUTO_LINKS),
     };
     printItems(items, 0, print);
+    if (!scope && !print.truncated && !omit.size && !ctx.includeHidden) noteWholeSnapshot();
     return {
       text: print.lines.join('\n'),
       nodeCount: print.lines.length,

@@ -1,5 +1,6 @@
 // states.js: form control values and the states a snapshot line or describe() shows
-// (checked, disabled, expanded, selected, pressed, required, read-only, level).
+// (checked, disabled, expanded, selected, pressed, required, read-only, level, and the
+// ARIA states pages set by hand: sort, current, invalid, busy; ariaStates).
 // Relies on: prelude, CHECKABLE_ROLES (tables), collapse (helpers), gatherText (names).
 
   // ---------------------------------------------------------------------------------
@@ -85,6 +86,28 @@
     return getAttr(el, 'aria-readonly') === 'true';
   }
 
+  // ARIA states a page sets by hand, with the value each takes when it is just "true".
+  // Values outside a state's vocabulary count as its default (absent), as ARIA says.
+  const ARIA_STATES = [
+    ['sort', 'aria-sort', new SetC(['ascending', 'descending', 'other'])],
+    ['current', 'aria-current', new SetC(['true', 'page', 'step', 'location', 'date', 'time'])],
+    ['invalid', 'aria-invalid', new SetC(['true', 'grammar', 'spelling'])],
+    ['busy', 'aria-busy', new SetC(['true'])],
+  ];
+
+  /** [[key, value]] of the set ones (sort, current, invalid, busy): true for a plain
+   *  "true", else the token. Pairs, not an object: nothing inherited can join in. */
+  function ariaStates(el) {
+    const out = [];
+    for (const [key, attr, allowed] of ARIA_STATES) {
+      const raw = getAttr(el, attr);
+      if (raw === null) continue;
+      const value = raw.trim().toLowerCase();
+      if (allowed.has(value)) out.push([key, value === 'true' ? true : value]);
+    }
+    return out;
+  }
+
   /** The `[state]` suffix of a snapshot line. */
   function statesText(el, role, active) {
     let out = '';
@@ -99,8 +122,10 @@
     const pressed = getAttr(el, 'aria-pressed');
     if (pressed === 'true') out += ' [pressed]';
     else if (pressed === 'mixed') out += ' [pressed=mixed]';
+    else if (pressed === 'false') out += ' [pressed=false]';
     if (isRequired(el)) out += ' [required]';
     if (isReadOnly(el)) out += ' [readonly]';
+    for (const [key, value] of ariaStates(el)) out += value === true ? ' [' + key + ']' : ' [' + key + '=' + value + ']';
     if (el === active) out += ' [focused]';
     if (role === 'heading') out += ' [level=' + headingLevel(el) + ']';
     return out;
