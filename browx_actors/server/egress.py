@@ -24,6 +24,7 @@ that still cannot be written is answered as an ``internal`` error, never a crash
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -82,29 +83,45 @@ def _param(match: re.Match[str]) -> str:
 
 
 def redact_url_text(text: str) -> str:
-    """``text`` with the credentials of every URL (or query string) in it redacted."""
-    if "@" in text:
-        text = _USERINFO.sub(_userinfo, text)
-    if "=" in text:
-        text = _QUERY_PARAM.sub(_param, text)
-    return text
+    """``text`` with the credentials of every URL (or query string) in it redacted
+    (the very same string when it holds none)."""
+    redacted = text
+    if "@" in redacted:
+        redacted = _USERINFO.sub(_userinfo, redacted)
+    if "=" in redacted:
+        redacted = _QUERY_PARAM.sub(_param, redacted)
+    return text if redacted == text else redacted
 
 
 def redact_urls(data: Any) -> Any:
     """Every string (and dict key) of JSON-shaped ``data`` through :func:`redact_url_text`.
-    Fields named ``*Base64`` hold binary payloads and are left alone."""
+    Fields named ``*Base64`` hold binary payloads and are left alone. Like the other
+    steps it returns the very objects it was given wherever nothing changed, and copies
+    only the containers on the path to a change."""
     if isinstance(data, str):
         return redact_url_text(data)
     if isinstance(data, dict):
-        return {
-            (redact_url_text(k) if isinstance(k, str) else k):
-                (v if isinstance(k, str) and k.endswith("Base64") else redact_urls(v))
-            for k, v in data.items()
-        }
-    if isinstance(data, list):
-        return [redact_urls(v) for v in data]
-    if isinstance(data, tuple):
-        return tuple(redact_urls(v) for v in data)
+        out: dict[Any, Any] | None = None
+        for i, (key, value) in enumerate(data.items()):
+            textual = isinstance(key, str)
+            new_key = redact_url_text(key) if textual else key
+            new_value = value if textual and key.endswith("Base64") else redact_urls(value)
+            if out is None and (new_key is not key or new_value is not value):
+                out = dict(itertools.islice(data.items(), i))
+            if out is not None:
+                out[new_key] = new_value
+        return data if out is None else out
+    if isinstance(data, (list, tuple)):
+        items: list[Any] | None = None
+        for i, value in enumerate(data):
+            new_value = redact_urls(value)
+            if items is None and new_value is not value:
+                items = list(data[:i])
+            if items is not None:
+                items.append(new_value)
+        if items is None:
+            return data
+        return tuple(items) if isinstance(data, tuple) else items
     return data
 
 
