@@ -55,10 +55,12 @@ class Param:
     #: Item type of an array parameter, and the values an item may take.
     items: str | None = None
     item_enum: tuple[Any, ...] | None = None
-    #: Most items of an array parameter.
+    #: Most and fewest items of an array parameter.
     max_items: int | None = None
-    #: JSON Schema ``properties`` of an object parameter (shown to agents; each listed
-    #: property's ``type``, ``minimum`` and ``maximum`` are checked, extra keys are refused).
+    min_items: int | None = None
+    #: JSON Schema ``properties`` of an object parameter, or of each item of an array
+    #: parameter (shown to agents; each listed property's ``type`` (one name or a list),
+    #: ``minimum``, ``maximum`` and ``maxLength`` are checked, extra keys are refused).
     properties: Mapping[str, Mapping[str, Any]] | None = None
     required_keys: tuple[str, ...] = ()
     secrets: SecretsRule = "substitute"
@@ -81,14 +83,23 @@ class Param:
             item: dict[str, Any] = {"type": self.items}
             if self.item_enum is not None:
                 item["enum"] = list(self.item_enum)
+            if self.properties is not None:
+                item.update(self._object_schema())
             out["items"] = item
         if self.max_items is not None:
             out["maxItems"] = self.max_items
-        if self.properties is not None:
-            out["properties"] = {k: dict(v) for k, v in self.properties.items()}
-            out["additionalProperties"] = False
-            if self.required_keys:
-                out["required"] = list(self.required_keys)
+        if self.min_items is not None:
+            out["minItems"] = self.min_items
+        if self.properties is not None and self.type == "object":
+            out.update(self._object_schema())
+        return out
+
+    def _object_schema(self) -> dict[str, Any]:
+        assert self.properties is not None
+        out: dict[str, Any] = {"properties": {k: dict(v) for k, v in self.properties.items()},
+                               "additionalProperties": False}
+        if self.required_keys:
+            out["required"] = list(self.required_keys)
         return out
 
 
@@ -124,7 +135,12 @@ def _bad(field: str, message: str) -> ToolError:
     return ToolError("bad-arg", message, field=field)
 
 
-def _check(field: str, value: Any, type_name: str) -> None:
+def _check(field: str, value: Any, type_name: str | list[str] | tuple[str, ...]) -> None:
+    if not isinstance(type_name, str):  # a JSON Schema list of types: any one will do
+        ok = [name for name in type_name if _type_ok(value, name)]
+        if not ok:
+            raise _bad(field, f"{field} must be one of the types {', '.join(type_name)}, got {_json_type(value)}")
+        type_name = ok[0]
     if not _type_ok(value, type_name):
         raise _bad(field, f"{field} must be {_article(type_name)} {type_name}, got {_json_type(value)}")
     if type_name in ("number", "integer") and not _finite(value):
@@ -162,6 +178,8 @@ def _check_one(p: Param, value: Any) -> Any:
     if p.type == "array":
         if p.max_items is not None and len(value) > p.max_items:
             raise _bad(p.name, f"{p.name} holds {len(value):,} items, more than the {p.max_items:,} allowed")
+        if p.min_items is not None and len(value) < p.min_items:
+            raise _bad(p.name, f"{p.name} holds {len(value):,} items, fewer than the {p.min_items:,} needed")
         if p.items is not None:
             for i, item in enumerate(value):
                 _check(f"{p.name}[{i}]", item, p.items)
@@ -169,20 +187,30 @@ def _check_one(p: Param, value: Any) -> Any:
                     # The field is the array: the fix is to the list, not to one slot of it.
                     allowed = ", ".join(str(v) for v in p.item_enum)
                     raise _bad(p.name, f"{p.name}[{i}] must be one of {allowed}, got {item!r}")
-    if p.properties is not None:
-        for key, item in value.items():
-            sub = p.properties.get(key)
-            if sub is None:
-                raise _bad(f"{p.name}.{key}", f"unknown key {key!r} in {p.name} (known: {', '.join(p.properties)})")
-            field = f"{p.name}.{key}"
-            if "type" in sub:
-                _check(field, item, sub["type"])
-                if sub["type"] in ("integer", "number"):
-                    _check_range(field, item, sub.get("minimum"), sub.get("maximum"))
-        for key in p.required_keys:
-            if key not in value:
-                raise _bad(f"{p.name}.{key}", f"missing {p.name}.{key}")
+                if p.properties is not None:
+                    _check_properties(f"{p.name}[{i}]", item, p.properties, p.required_keys)
+    elif p.properties is not None:
+        _check_properties(p.name, value, p.properties, p.required_keys)
     return value
+
+
+def _check_properties(name: str, value: dict[str, Any], properties: Mapping[str, Mapping[str, Any]],
+                      required_keys: tuple[str, ...]) -> None:
+    for key, item in value.items():
+        sub = properties.get(key)
+        if sub is None:
+            raise _bad(f"{name}.{key}", f"unknown key {key!r} in {name} (known: {', '.join(properties)})")
+        field = f"{name}.{key}"
+        if "type" in sub:
+            _check(field, item, sub["type"])
+            if isinstance(item, (int, float)) and not isinstance(item, bool):
+                _check_range(field, item, sub.get("minimum"), sub.get("maximum"))
+            limit = sub.get("maxLength")
+            if isinstance(item, str) and limit is not None and len(item) > limit:
+                raise _bad(field, f"{field} must be at most {limit:,} characters, got {len(item):,}")
+    for key in required_keys:
+        if key not in value:
+            raise _bad(f"{name}.{key}", f"missing {name}.{key}")
 
 
 def validate_args(params: tuple[Param, ...], args: Any) -> dict[str, Any]:
