@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 
 from ...errors import ToolError
+from .input_state import InputState
 
 __all__ = ["Tab", "TabSet"]
 
@@ -31,6 +32,8 @@ class Tab:
     #: current (most tabs opened by pages are never acted on).
     target_id: str | None = None
     cdp: Any = None
+    #: Where the tab's mouse is, what it holds, which fingers are down.
+    input: InputState = attrs.Factory(InputState)
 
 
 class TabSet:
