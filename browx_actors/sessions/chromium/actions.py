@@ -35,34 +35,17 @@ from .session import ChromiumSession, first_line
 from .settle import Before, settle
 from .target import aim, check_found, locator_for
 
-__all__ = [
-    "ACTION_TIMEOUT_MS",
-    "BUTTON",
-    "MODIFIERS_PARAM",
-    "TOOLS",
-    "Act",
-    "click",
-    "click_as",
-    "clicking",
-    "fill",
-    "filling",
-    "hover",
-    "perform",
-    "press",
-    "report_opened",
-    "run_action",
-    "run_steps",
-    "scroll",
-    "select",
-    "selecting",
-    "send_input",
-]
+__all__ = ["ACTION_TIMEOUT_MS", "BUTTON", "MODIFIERS_PARAM", "TOOLS", "Act", "click", "click_as", "clicking", "fill",
+           "filling", "hover", "perform", "press", "report_opened", "run_action", "run_steps", "scroll", "select",
+           "selecting", "send_input"]
 
 ACTION_TIMEOUT_MS = 10_000
 ACTION = "action"
 
 #: Builds the direct input from aim's answer, or None to leave the action to Playwright.
 DirectInput = Callable[[dict[str, Any]], "list[Command] | None"]
+#: What Playwright does for the action: ``act(page, locator)``.
+Act = Callable[[Any, Any], Awaitable[None]]
 
 
 def _target_label(args: Args) -> str:
@@ -77,7 +60,7 @@ async def _act_with_playwright(
     session: ChromiumSession,
     action: str,
     args: Args,
-    act: Callable[[Any, Any], Awaitable[None]],
+    act: Act,
     found: dict[str, Any],
     before: Before | None,
     reply: Reply,
@@ -122,17 +105,19 @@ async def perform(
     session: ChromiumSession,
     action: str,
     args: Args,
-    act: Callable[[Any, Any], Awaitable[None]],
+    act: Act,
     reply: Reply,
     *,
     mode: str | None = None,
     direct: DirectInput | None = None,
     mark: bool = True,
+    before: Before | None = None,
 ) -> tuple[dict[str, Any] | None, str]:
     """Find the target and act, directly when ``direct`` gives input, else through
-    ``act(page, locator)``; no settling. The target's description and which input
-    acted (``cdp`` or ``playwright``). For a call that acts on several targets and
-    settles once (``fill_form``, ``choose_option``): ``mark=False`` after the first."""
+    ``act(page, locator)`` on the Playwright thread; settle counting from ``before``
+    when it is given (in the same hop as Playwright's act). The target's description
+    and which input acted (``cdp`` or ``playwright``). A call that acts on several
+    targets and settles once (``fill_form``) passes ``mark=False`` after the first."""
     if direct is None or not session.options.direct_input:
         direct = mode = None
     found = await aim(session, args, mode, mark=mark)
@@ -140,8 +125,10 @@ async def perform(
     if commands:
         target = check_found(args, found, reply)
         await send_input(session, action, args, commands)
+        if before is not None:
+            await session.pw(settle, session, action, before, target, reply)
         return target, "cdp"
-    target = await session.pw(_act_with_playwright, session, action, args, act, found, None, reply)
+    target = await session.pw(_act_with_playwright, session, action, args, act, found, before, reply)
     _moved_by_playwright(session, args, mode)
     return target, "playwright"
 
@@ -158,35 +145,15 @@ def _moved_by_playwright(session: ChromiumSession, args: Args, mode: str | None)
         tab.input.forget_position()
 
 
-async def run_action(
-    session: ChromiumSession,
-    action: str,
-    args: Args,
-    act: Callable[[Any, Any], Awaitable[None]],
-    *,
-    mode: str | None = None,
-    direct: DirectInput | None = None,
-) -> Reply:
+async def run_action(session: ChromiumSession, action: str, args: Args, act: Act, *, mode: str | None = None,
+                     direct: DirectInput | None = None) -> Reply:
     """Find the target, act (directly when ``direct`` gives input, else through
     ``act(page, locator)`` on the Playwright thread), settle and report."""
-    last_tab = session.tabs.last_id
-    popups = session.human.popups_seen if session.human is not None else 0
-    before = Before.of(session)
-    reply = Reply(warnings=[])
-    if direct is None or not session.options.direct_input:
-        direct = mode = None
-    found = await aim(session, args, mode)
-    commands = None if direct is None else direct(found)
-    if commands:
-        target = check_found(args, found, reply)
-        await send_input(session, action, args, commands)
-        await session.pw(settle, session, action, before, target, reply)
-    else:
-        await session.pw(_act_with_playwright, session, action, args, act, found, before, reply)
-        _moved_by_playwright(session, args, mode)
-    reply["settled"]["input"] = "cdp" if commands else "playwright"
-    await report_opened(session, action, reply, last_tab, popups)
-    return reply
+
+    async def steps(reply: Reply, before: Before) -> tuple[dict[str, Any] | None, str]:
+        return await perform(session, action, args, act, reply, mode=mode, direct=direct, before=before)
+
+    return await _reported(session, action, steps)
 
 
 async def run_steps(
@@ -199,12 +166,23 @@ async def run_steps(
     target's description and the input used; then the call settles once and reports,
     as every action does. Raw input tools (``mouse_*``, ``touch_*``, gestures, ``drag``)
     and the composite ones (``fill_form``, ``choose_option``) go through here."""
+
+    async def settled(reply: Reply, before: Before) -> tuple[dict[str, Any] | None, str]:
+        target, used = await steps(reply)
+        await session.pw(settle, session, action, before, target, reply)
+        return target, used
+
+    return await _reported(session, action, settled)
+
+
+async def _reported(session: ChromiumSession, action: str,
+                    steps: Callable[[Reply, Before], Awaitable[tuple[dict[str, Any] | None, str]]]) -> Reply:
+    """What was there before, the steps (which settle), the input used, the tabs opened."""
     last_tab = session.tabs.last_id
     popups = session.human.popups_seen if session.human is not None else 0
     before = Before.of(session)
     reply = Reply(warnings=[])
-    target, used = await steps(reply)
-    await session.pw(settle, session, action, before, target, reply)
+    _, used = await steps(reply, before)
     reply["settled"]["input"] = used
     await report_opened(session, action, reply, last_tab, popups)
     return reply
@@ -254,10 +232,6 @@ async def click_as(session: ChromiumSession, action: str, args: Args, count: int
     """A click of ``count`` presses on ``args``' target, reported as ``action``."""
     direct, act = clicking(args, count, args["button"], args["modifiers"] or [])
     return await run_action(session, action, args, act, mode="click", direct=direct)
-
-
-#: What an action does: its direct input (None: Playwright acts) and Playwright's act.
-Act = Callable[[Any, Any], Awaitable[None]]
 
 
 def clicking(args: Args, count: int = 1, button: str = "left",

@@ -1,7 +1,7 @@
 // aim.js: aim(), the one round trip before an action: it finds the target and, for
 // click / hover / fill, checks and readies it for the server's direct input.
 // Relies on: prelude, helpers, visibility, isDisabled (states), resolve / describe /
-// hit / elementAt (reading). Calls mark() (changes, the next module) and noteFeedback()
+// hit / elementAt (reading). Calls mark() (changes, the next module) and markFeedback()
 // (feedback) at run time.
 
   // ---------------------------------------------------------------------------------
@@ -106,7 +106,7 @@
   function aim(spec) {
     if (spec.mark !== false) {
       mark();
-      noteFeedback();
+      markFeedback();
     }
     let el = null;
     let count = 1;
