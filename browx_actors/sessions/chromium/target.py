@@ -180,10 +180,10 @@ async def point_at(session: ChromiumSession, args: dict[str, Any], reply: Reply,
         if isinstance(ready, list):
             return (float(ready[0]), float(ready[1])), target
         reason = found.get("wait", "not ready")
-        if trio.current_time() >= deadline:
+        # Not scrolled into view, an element outside it stays outside: no wait helps.
+        if trio.current_time() >= deadline or (not scroll and reason == "outside the viewport"):
             code = "not-visible" if reason == "not visible" else "action-failed"
-            raise ToolError(code, f"{_label(args)} is not ready for input after {timeout_s:g}s: {reason}",
-                            reason=reason)
+            raise ToolError(code, f"{_label(args)} is not ready for input: {reason}", reason=reason)
         await trio.sleep(_POINT_RETRY_S)
         found = await aim(session, args, "hover", mark=False, scroll=scroll)
 
