@@ -127,7 +127,8 @@ async def mouse_up(session: ChromiumSession, args: Args) -> Reply:
 @session_tool(
     "mouse_move", ACTION,
     "Move the mouse to coords or an element (ref or selector), with any held buttons (a drag); durationMs paces "
-    "the move from where the pointer is in steps (one per frame by default). Without a target, moves in place.",
+    "the move from where the pointer is in steps (one per frame by default; with durationMs 0 the steps go back "
+    "to back and a page may see them coalesced). Without a target, moves in place.",
     params=(*_WHERE, STEPS, duration_ms(0, "the move")),
     rules=(OPTIONAL_TARGET,),
 )
