@@ -158,6 +158,14 @@ async def test_touch_points_swipes_and_a_two_finger_pinch(tmp_path: Path, pages_
             "touchend touches=[] changed=[0@110,100]",
         ]
 
+        # A touch move reports what it made appear, as every action does.
+        await ok(client, "touch_start", {"points": [{"x": 670, "y": 340}]})
+        grown = await ok(client, "touch_move", {"points": [{"x": 700, "y": 340}], "steps": 2, "durationMs": 40})
+        assert grown["target"]["role"] == "generic" and grown["touches"] == [{"id": 0, "x": 700, "y": 340}]
+        assert [(a["role"], a["name"]) for a in grown["structure"]["appeared"]] == [("button", "Grown")]
+        await ok(client, "touch_end", {})
+        assert _pointer_ids(await _events(client)) == []  # the pad saw none of it
+
         swipe = await ok(client, "gesture_swipe", {"from": {"x": 100, "y": 300}, "to": {"x": 400, "y": 300},
                                                    "durationMs": 150, "steps": 3})
         assert swipe["swipe"]["moves"] == 3 and swipe["swipe"]["durationMs"] >= 150 and swipe["touches"] == []

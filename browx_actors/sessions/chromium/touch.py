@@ -145,6 +145,7 @@ async def touch_move_tool(session: ChromiumSession, args: Args) -> Reply:
         up = [p.id for p in points if p.id not in state.touches]
         if up:
             raise ToolError("bad-arg", f"touch point {up[0]} is not down; touch_start puts it down", field="points")
+        target = await _target_at(session, (points[0].x, points[0].y))  # marks the page before the move
         count = step_count(args["durationMs"], args["steps"])
         ids = [p.id for p in points]
         paths = [line(state.touches[p.id], (p.x, p.y), count) for p in points]
@@ -153,7 +154,7 @@ async def touch_move_tool(session: ChromiumSession, args: Args) -> Reply:
         await _play_touch(session, "touch_move", args, plan, ids)
         _touch_result(reply, state)
         reply["moves"] = count
-        return await _target_at(session, (points[0].x, points[0].y)), "cdp"
+        return target, "cdp"
 
     return await run_steps(session, "touch_move", steps)
 
