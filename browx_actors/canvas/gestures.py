@@ -11,10 +11,15 @@ failing halfway with the button held down. The rules are the spec's:
 - ``wheel`` needs a non-zero ``deltaX`` or ``deltaY`` and may move to ``x, y`` first;
 - at most 200 steps (``too-many-steps``);
 - ``pointerId`` is accepted and routed through the single mouse; several distinct
-  ids in one program get a warning saying so.
+  ids in one program get a warning naming the touch tools (``touch_start`` /
+  ``touch_move`` / ``touch_end``, ``gesture_pinch``, ``gesture_swipe``), which send
+  real touch points, one per finger.
 
 Execution (:func:`run_chain`) is one coroutine on the Playwright thread, so a program
-costs one bridge hop and its timing is not stretched by hops between steps.
+costs one bridge hop and its timing is not stretched by hops between steps. Afterwards
+the tab's input state (``sessions/chromium/input_state.py``) is told where the chain
+left the mouse, so ``mouse_up`` after a chain that ended with the button down, or
+``mouse_move`` without coordinates, act where the chain stopped.
 """
 
 from __future__ import annotations
@@ -31,10 +36,15 @@ from ..tooling import Args, Check, Param, Reply, session_tool
 from ..tooling.params import COORDINATE, MAX_COORDINATE, MAX_ID
 from ..tooling.tool import SESSION_CALL_TIMEOUT
 
-__all__ = ["MAX_STEPS", "MAX_WAIT_MS", "MIN_MOVE_MS", "Plan", "Step", "gesture_chain", "plan_steps", "run_chain"]
+__all__ = ["MAX_STEPS", "MAX_WAIT_MS", "MIN_MOVE_MS", "MULTI_TOUCH", "MULTI_TOUCH_TOOLS", "Plan", "Step",
+           "gesture_chain", "plan_steps", "run_chain", "track_chain"]
 
 MAX_STEPS = 200
 MIN_MOVE_MS = 5
+#: Where a program that wants several pointers goes instead: real touch points.
+MULTI_TOUCH_TOOLS = ("touch_start", "touch_move", "touch_end", "gesture_pinch", "gesture_swipe")
+MULTI_TOUCH = ("several pointers at once use touch_start / touch_move / touch_end (one finger per point), "
+               "gesture_pinch (two fingers) or gesture_swipe")
 MAX_WAIT_MS = 5000
 KINDS = ("down", "up", "move", "wait", "wheel")
 #: What the dispatch checks of every step before the plan's own rules run: each number
@@ -125,7 +135,7 @@ def plan_steps(steps: Any) -> Plan:
         planned.append(_plan_one(step, kind, where, warnings))
     if len(pointer_ids) > 1:
         warnings.append(f"{len(pointer_ids)} pointerIds were given, but every step routes through the "
-                        "single mouse pointer; for multi-touch use touch_* / gesture_pinch / gesture_swipe")
+                        f"single mouse pointer; for {MULTI_TOUCH}")
     return Plan(tuple(planned), tuple(warnings))
 
 
@@ -233,13 +243,32 @@ def _call_timeout(args: Args) -> float:
     "pointerId?}]; down/up/move need x and y (viewport CSS pixels); move takes an optional ms pacing delay "
     "(floored at 5 ms with a warning); wait sleeps ms (clamped at 5000 ms with a warning); wheel needs a "
     "non-zero deltaX or deltaY and may move to x, y first. At most 200 steps (too-many-steps). pointerId is "
-    "accepted; all steps use the single mouse. Returns {stepsExecuted, totalDurationMs, warnings}.",
+    "accepted; all steps use the single mouse (touch_start / touch_move / touch_end and gesture_pinch send real "
+    "touch points). Returns {stepsExecuted, totalDurationMs, warnings}.",
     params=(Param("steps", "array", "The program, in order.", required=True, items="object",
-                  item_properties=STEP_PROPERTIES),),
+                  properties=STEP_PROPERTIES),),
     rules=(Check(_check, "every step is checked (kinds, coordinates, pacing) before any runs"),),
     prepare=_prepare,
     call_timeout=_call_timeout,
 )
 async def gesture_chain(session: Any, args: Args) -> Reply:
-    reply: Reply = await session.pw(run_chain, session.page, args["plan"])
+    plan: Plan = args["plan"]
+    tab = session.tabs.current
+    try:
+        reply: Reply = await session.pw(run_chain, session.page, plan)
+    finally:
+        if tab is not None:
+            track_chain(tab.input, plan)
     return reply
+
+
+def track_chain(state: Any, plan: Plan) -> None:
+    """Where a chain leaves the mouse: its last point, and the left button if the last
+    down had no up after it (Playwright's mouse presses the left button)."""
+    held = False
+    for step in plan.steps:
+        if step.x is not None and step.y is not None:
+            state.moved(step.x, step.y)
+        if step.kind in ("down", "up"):
+            held = step.kind == "down"
+    state.buttons = 1 if held else 0

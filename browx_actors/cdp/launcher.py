@@ -80,6 +80,9 @@ CHROMIUM_FLAGS: tuple[str, ...] = (
     "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows",
     "--disable-renderer-backgrounding",
+    # A horizontal touch swipe over content that does not take the pan would navigate
+    # the tab back or forward (desktop overscroll navigation): never what a gesture means.
+    "--disable-features=OverscrollHistoryNavigation",
     "--mute-audio",
     "--hide-scrollbars",
     "--password-store=basic",

@@ -36,10 +36,11 @@ def assemble(tools: Iterable[Tool], implementations: Iterable[Implementation] = 
 
 
 def all_tools() -> list[Tool]:
-    return assemble([
+    # Every chromium handler takes named refs (name_ref) wherever it takes a ref.
+    return [chromium.accept_named_refs(tool) for tool in assemble([
         *runtime_tools.TOOLS,
         *chromium.TOOLS,
         *diagnostics.TOOLS,
         *canvas.TOOLS,
         *human.TOOLS,
-    ])
+    ])]

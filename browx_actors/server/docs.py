@@ -66,6 +66,8 @@ def _param_row(p: Param) -> str:
         notes.append("one of " + ", ".join(f"`{v}`" for v in p.enum))
     if p.item_enum:
         notes.append("items one of " + ", ".join(f"`{v}`" for v in p.item_enum))
+    if p.min_items is not None:
+        notes.append(f"at least {p.min_items:,} item" + ("s" if p.min_items != 1 else ""))
     if p.max_items is not None:
         notes.append(f"at most {p.max_items:,} items")
     if p.pattern is not None:

@@ -1,30 +1,136 @@
 """Parameters every engine's session tools share: how a call names its target.
 
-``ref`` is a ref from a snapshot or find (``e12``); ``selector`` is the engine's
-selector language (Playwright selectors on the web, the native vocabulary on apps);
-``coords`` a point in the engine's input space.
+``ref`` is a ref from a snapshot or find (``e12``), or a name the session gave an
+element with ``name_ref``; ``selector`` is the engine's selector language (Playwright
+selectors on the web, the native vocabulary on apps); ``coords`` a point in the engine's
+input space (CSS pixels on the web, the screen's points or pixels on a device).
+
+Tools that take several targets at once (``drag {from, to}``, ``gesture_swipe``,
+``gesture_pinch {center}``) take each as one object, ``{ref}`` or ``{selector}`` or
+``{x, y}`` (:func:`point_target`), checked by :func:`one_point_target`.
 """
 
 from __future__ import annotations
 
-from ..tooling import AtMostOne, ExactlyOne, Param
-from ..tooling.params import COORDINATE
+import re
+from collections.abc import Mapping
+from typing import Any
 
-__all__ = ["COORDS", "ELEMENT", "ONE_ELEMENT", "ONE_TARGET", "OPTIONAL_ELEMENT", "REF", "SELECTOR", "TIMEOUT_MS"]
+from ..errors import ToolError
+from ..tooling import AtMostOne, Check, ExactlyOne, Param
+from ..tooling.params import COORDINATE, MAX_COORDINATE
 
-REF = Param("ref", "string", "Element ref from a snapshot or find, e.g. e12.")
+__all__ = [
+    "COORDS",
+    "COORD_LIMIT",
+    "ELEMENT",
+    "GESTURE_MAX_MS",
+    "GESTURE_MAX_STEPS",
+    "ONE_ELEMENT",
+    "ONE_TARGET",
+    "OPTIONAL_ELEMENT",
+    "OPTIONAL_TARGET",
+    "POINT_PROPERTIES",
+    "REF",
+    "REF_NAME_PATTERN",
+    "SELECTOR",
+    "STEPS",
+    "TIMEOUT_MS",
+    "duration_ms",
+    "is_ref_name",
+    "one_point_target",
+    "point_of_target",
+    "point_target",
+]
+
+#: The largest coordinate accepted, either way from the origin: far beyond any screen,
+#: and small enough that no arithmetic on it (interpolation, a pinch's spread) overflows.
+COORD_LIMIT = MAX_COORDINATE
+#: ``{x, y}`` as object properties, each finite and within :data:`COORD_LIMIT`.
+POINT_PROPERTIES: dict[str, Mapping[str, Any]] = {"x": COORDINATE, "y": COORDINATE}
+
+#: What ``name_ref`` accepts as a name: an identifier-like word that cannot be read as an
+#: ``eN`` ref, so a ``ref`` argument is a ref or a name and never both.
+REF_NAME_PATTERN = r"(?!e\d+$)[A-Za-z_][A-Za-z0-9_.:-]{0,63}"
+_REF_NAME = re.compile(REF_NAME_PATTERN)
+_REF = re.compile(r"^\s*\[?\s*(?:ref\s*=\s*)?e\d+\s*\]?\s*$")
+
+REF = Param("ref", "string", "Element ref from a snapshot or find (e12), or a name given with name_ref.",
+            max_length=200)
 SELECTOR = Param("selector", "string",
                  "Playwright selector (CSS, text=, role=...) when no ref is at hand.")
 COORDS = Param("coords", "object", "Viewport point in CSS pixels.",
-               properties={"x": COORDINATE, "y": COORDINATE}, required_keys=("x", "y"))
+               properties=POINT_PROPERTIES, required_keys=("x", "y"))
 TIMEOUT_MS = Param("timeoutMs", "integer", "How long to wait, in milliseconds.", default=5000,
                    minimum=0, maximum=60_000)
+
+#: Longest gesture and most moves in one (a paced move, a swipe, a pinch, a drag).
+GESTURE_MAX_MS = 10_000
+GESTURE_MAX_STEPS = 200
+STEPS = Param("steps", "integer", "Moves along the way (default: one per 60 Hz frame of durationMs, at least 1).",
+              minimum=1, maximum=GESTURE_MAX_STEPS)
+
+
+def duration_ms(default: int, what: str = "the gesture") -> Param:
+    """``durationMs``: how long a gesture takes, from its first event to its last."""
+    return Param("durationMs", "integer", f"How long {what} takes, in milliseconds.", default=default,
+                 minimum=0, maximum=GESTURE_MAX_MS)
+
 
 #: An element, by ref or selector.
 ELEMENT = (REF, SELECTOR)
 #: Exactly one of ref, selector, coords.
 ONE_TARGET = ExactlyOne(("ref", "selector", "coords"))
+#: At most one of ref, selector, coords (none: where the pointer is).
+OPTIONAL_TARGET = AtMostOne(("ref", "selector", "coords"))
 #: Exactly one of ref, selector.
 ONE_ELEMENT = ExactlyOne(("ref", "selector"))
 #: At most one of ref, selector (none: the page itself).
 OPTIONAL_ELEMENT = AtMostOne(("ref", "selector"))
+
+
+def is_ref_name(value: object) -> bool:
+    """Is ``value`` a name given with ``name_ref`` (and not an ``eN`` ref)?"""
+    return isinstance(value, str) and _REF.match(value) is None and _REF_NAME.fullmatch(value) is not None
+
+
+def point_target(name: str, description: str, *, required: bool = True) -> Param:
+    """A parameter naming one point: ``{ref}``, ``{selector}`` or ``{x, y}``."""
+    return Param(
+        name, "object", f"{description} One of {{ref}}, {{selector}} or {{x, y}} (viewport CSS pixels).",
+        required=required,
+        properties={"ref": {"type": "string", "maxLength": 200}, "selector": {"type": "string"},
+                    **POINT_PROPERTIES},
+    )
+
+
+def _one_point(field: str, value: Any) -> None:
+    if value is None:
+        return
+    given = [key for key in ("ref", "selector") if key in value]
+    has_x, has_y = "x" in value, "y" in value
+    if has_x != has_y:
+        raise ToolError("bad-arg", f"{field} needs both x and y", field=f"{field}.{'y' if has_x else 'x'}")
+    if has_x:
+        given.append("x, y")
+    if len(given) != 1:
+        raise ToolError("bad-arg", f"{field} takes exactly one of ref, selector or x and y "
+                        f"(got {' and '.join(given) or 'none'})", field=field)
+
+
+def one_point_target(*fields: str) -> Check:
+    """The rule for :func:`point_target` parameters: each given one names exactly one point."""
+
+    def check(args: dict[str, Any]) -> None:
+        for field in fields:
+            _one_point(field, args.get(field))
+
+    names = ", ".join(f"`{f}`" for f in fields)
+    return Check(check, f"{names}: each exactly one of `ref`, `selector` or `x` and `y`")
+
+
+def point_of_target(value: dict[str, Any]) -> tuple[float, float] | None:
+    """The ``(x, y)`` of a point target given as coordinates, else None (an element)."""
+    if "x" in value:
+        return float(value["x"]), float(value["y"])
+    return None

@@ -98,16 +98,15 @@ class Param:
     #: Item type of an array parameter, and the values an item may take.
     items: str | None = None
     item_enum: tuple[Any, ...] | None = None
-    #: Most items of an array parameter.
+    #: Most and fewest items of an array parameter.
     max_items: int | None = None
-    #: JSON Schema ``properties`` of an object parameter (shown to agents; each listed
-    #: property's ``type``, ``minimum`` and ``maximum`` are checked, extra keys are refused).
+    min_items: int | None = None
+    #: JSON Schema ``properties`` of an object parameter, or of each item of an array
+    #: parameter (shown to agents; each listed property's ``type`` (one name or a list),
+    #: ``enum``, ``minimum``, ``maximum`` and ``maxLength`` are checked, extra keys are
+    #: refused).
     properties: Mapping[str, Mapping[str, Any]] | None = None
     required_keys: tuple[str, ...] = ()
-    #: The same for every item of an array of objects (``items="object"``): each
-    #: item's listed properties are checked (``type``, ``enum``, ``minimum``,
-    #: ``maximum``) and its extra keys refused.
-    item_properties: Mapping[str, Mapping[str, Any]] | None = None
     secrets: SecretsRule = "substitute"
 
     def schema(self) -> dict[str, Any]:
@@ -128,17 +127,23 @@ class Param:
             item: dict[str, Any] = {"type": self.items}
             if self.item_enum is not None:
                 item["enum"] = list(self.item_enum)
-            if self.item_properties is not None:
-                item["properties"] = {k: dict(v) for k, v in self.item_properties.items()}
-                item["additionalProperties"] = False
+            if self.properties is not None:
+                item.update(self._object_schema())
             out["items"] = item
         if self.max_items is not None:
             out["maxItems"] = self.max_items
-        if self.properties is not None:
-            out["properties"] = {k: dict(v) for k, v in self.properties.items()}
-            out["additionalProperties"] = False
-            if self.required_keys:
-                out["required"] = list(self.required_keys)
+        if self.min_items is not None:
+            out["minItems"] = self.min_items
+        if self.properties is not None and self.type == "object":
+            out.update(self._object_schema())
+        return out
+
+    def _object_schema(self) -> dict[str, Any]:
+        assert self.properties is not None
+        out: dict[str, Any] = {"properties": {k: dict(v) for k, v in self.properties.items()},
+                               "additionalProperties": False}
+        if self.required_keys:
+            out["required"] = list(self.required_keys)
         return out
 
 
@@ -174,7 +179,12 @@ def _bad(field: str, message: str) -> ToolError:
     return ToolError("bad-arg", message, field=field)
 
 
-def _check(field: str, value: Any, type_name: str) -> None:
+def _check(field: str, value: Any, type_name: str | list[str] | tuple[str, ...]) -> None:
+    if not isinstance(type_name, str):  # a JSON Schema list of types: any one will do
+        ok = [name for name in type_name if _type_ok(value, name)]
+        if not ok:
+            raise _bad(field, f"{field} must be one of the types {', '.join(type_name)}, got {_json_type(value)}")
+        type_name = ok[0]
     if not _type_ok(value, type_name):
         raise _bad(field, f"{field} must be {_article(type_name)} {type_name}, got {_json_type(value)}")
     if type_name in ("number", "integer") and not _finite(value):
@@ -212,6 +222,8 @@ def _check_one(p: Param, value: Any) -> Any:
     if p.type == "array":
         if p.max_items is not None and len(value) > p.max_items:
             raise _bad(p.name, f"{p.name} holds {len(value):,} items, more than the {p.max_items:,} allowed")
+        if p.min_items is not None and len(value) < p.min_items:
+            raise _bad(p.name, f"{p.name} holds {len(value):,} items, fewer than the {p.min_items:,} needed")
         if p.items is not None:
             for i, item in enumerate(value):
                 _check(f"{p.name}[{i}]", item, p.items)
@@ -219,11 +231,10 @@ def _check_one(p: Param, value: Any) -> Any:
                     # The field is the array: the fix is to the list, not to one slot of it.
                     allowed = ", ".join(str(v) for v in p.item_enum)
                     raise _bad(p.name, f"{p.name}[{i}] must be one of {allowed}, got {item!r}")
-    if p.properties is not None:
+                if p.properties is not None:
+                    _check_properties(f"{p.name}[{i}]", item, p.properties, p.required_keys)
+    elif p.properties is not None:
         _check_properties(p.name, value, p.properties, p.required_keys)
-    if p.item_properties is not None:
-        for i, item in enumerate(value):
-            _check_properties(f"{p.name}[{i}]", item, p.item_properties, ())
     return value
 
 
@@ -234,12 +245,15 @@ def _check_properties(name: str, value: dict[str, Any], properties: Mapping[str,
         if sub is None:
             raise _bad(f"{name}.{key}", f"unknown key {key!r} in {name} (known: {', '.join(properties)})")
         field = f"{name}.{key}"
-        if item is None:
-            continue
+        if item is None and key not in required_keys:
+            continue  # an optional property given as null is one not given
         if "type" in sub:
             _check(field, item, sub["type"])
-            if sub["type"] in ("integer", "number"):
+            if isinstance(item, (int, float)) and not isinstance(item, bool):
                 _check_range(field, item, sub.get("minimum"), sub.get("maximum"))
+            limit = sub.get("maxLength")
+            if isinstance(item, str) and limit is not None and len(item) > limit:
+                raise _bad(field, f"{field} must be at most {limit:,} characters, got {len(item):,}")
         if "enum" in sub and item not in sub["enum"]:
             raise _bad(field, f"{field} must be one of {', '.join(map(str, sub['enum']))}, got {item!r}")
     for key in required_keys:

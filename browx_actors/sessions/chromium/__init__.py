@@ -6,27 +6,58 @@
 - :mod:`.actions` (with :mod:`.target`, :mod:`.input`, :mod:`.settle`): click, hover,
   fill, press, select, scroll;
 - :mod:`.dialog_tools` (with :mod:`.dialogs`): handle_dialog, set_dialog_policy;
-- :mod:`.page`: navigation, screenshots, viewport, eval, waits;
+- :mod:`.pointer`, :mod:`.touch`, :mod:`.drag` (with :mod:`.touch_input`,
+  :mod:`.drag_input`, :mod:`.motion`, :mod:`.playback`, :mod:`.input_state`): the
+  mouse, touch and drag primitives and gestures;
+- :mod:`.forms`: fill_form, choose_option;
+- :mod:`.named_refs` (with :mod:`.ref_names`): name_ref, list_named_refs;
+- :mod:`.feedback`, :mod:`.inspect`: find_feedback, inspect;
+- :mod:`.page`: navigation, screenshots, viewport, eval, waits; :mod:`.poll`: poll_eval;
 - :mod:`.reading`: snapshot, find, text_search, verify_*;
 - :mod:`.tabs` (with :mod:`.tabset`): list_tabs, select_tab, close_tab;
 - :mod:`.driver`, :mod:`.aiobridge`, :mod:`.page_events`: Playwright on its asyncio
   thread, and the page events the session counts.
 
 ``TOOLS`` is every tool this engine implements, in the order the reference lists them.
+:func:`accept_named_refs` makes a tool's chromium handler take named refs wherever it
+takes a ref; the catalog applies it to every tool.
 """
 
-from . import actions, dialog_tools, page, reading, tabs
+from . import (
+    actions,
+    dialog_tools,
+    drag,
+    feedback,
+    forms,
+    inspect,
+    named_refs,
+    page,
+    pointer,
+    poll,
+    reading,
+    tabs,
+    touch,
+)
+from .target import accept_named_refs
 
-__all__ = ["TOOLS"]
+__all__ = ["TOOLS", "accept_named_refs"]
 
 TOOLS = [
     page.navigate, page.go_back, page.go_forward,
     *tabs.TOOLS,
     reading.snapshot, reading.find, reading.text_search,
+    *named_refs.TOOLS,
+    *feedback.TOOLS,
+    *inspect.TOOLS,
     *actions.TOOLS,
     *dialog_tools.TOOLS,
-    page.wait_for, page.screenshot, page.set_viewport,
+    *pointer.TOOLS,
+    *touch.TOOLS,
+    *drag.TOOLS,
+    *forms.TOOLS,
+    page.wait_for, page.screenshot, page.screenshot_region, page.set_viewport,
     reading.verify_visible, reading.verify_text, reading.verify_value, reading.verify_attribute,
     reading.verify_count,
     page.eval_js,
+    *poll.TOOLS,
 ]

@@ -38,7 +38,9 @@ from .session import ChromiumSession, first_line
 from .settle import Before, settle
 from .target import aim, check_found, locator_for
 
-__all__ = ["TOOLS", "click", "fill", "hover", "press", "run_action", "scroll", "select"]
+__all__ = ["ACTION_TIMEOUT_MS", "BUTTON", "MODIFIERS_PARAM", "TOOLS", "Act", "click", "click_as", "clicking", "fill",
+           "filling", "hover", "perform", "press", "report_opened", "run_action", "run_steps", "scroll", "select",
+           "selecting", "send_input"]
 
 #: Largest scroll delta, in CSS pixels either way (a very long page, in one call).
 MAX_SCROLL = 10 * MAX_COORDINATE
@@ -48,6 +50,8 @@ ACTION = "action"
 
 #: Builds the direct input from aim's answer, or None to leave the action to Playwright.
 DirectInput = Callable[[dict[str, Any]], "list[Command] | None"]
+#: What Playwright does for the action: ``act(page, locator)``.
+Act = Callable[[Any, Any], Awaitable[None]]
 
 
 def _target_label(args: Args) -> str:
@@ -62,13 +66,14 @@ async def _act_with_playwright(
     session: ChromiumSession,
     action: str,
     args: Args,
-    act: Callable[[Any, Any], Awaitable[None]],
+    act: Act,
     found: dict[str, Any],
-    before: Before,
+    before: Before | None,
     reply: Reply,
-) -> None:
-    """Locate, act through Playwright, settle (one hop, on the Playwright thread)."""
-    page = before.page
+) -> dict[str, Any] | None:
+    """Locate and act through Playwright, then settle unless ``before`` is None (one
+    hop, on the Playwright thread); the target's description."""
+    page = session.page
     locator, target = await locator_for(page, args, found, reply)
     try:
         await act(page, locator)
@@ -82,10 +87,14 @@ async def _act_with_playwright(
             raise ToolError("stale-element", f"{action}: the element left the page ({message})") from err
         else:
             raise ToolError("action-failed", f"{action} on {_target_label(args)}: {message}") from err
-    await settle(session, action, before, target, reply)
+    if before is not None:
+        await settle(session, action, before, target, reply)
+    return target
 
 
-async def _send_input(session: ChromiumSession, action: str, args: Args, commands: list[Command]) -> None:
+async def send_input(session: ChromiumSession, action: str, args: Args, commands: list[Command]) -> None:
+    """Send input to the current tab, back to back, and note it in the tab's input state."""
+    tab = session.tabs.current
     try:
         await session.cdp.send_sequence(commands, timeout=ACTION_TIMEOUT_MS / 1000)
     except CdpSessionLost:
@@ -94,37 +103,105 @@ async def _send_input(session: ChromiumSession, action: str, args: Args, command
         raise ToolError("timeout", f"{action} on {_target_label(args)}: {err}") from err
     except CdpError as err:
         raise ToolError("action-failed", f"{action} on {_target_label(args)}: {err.message}") from err
+    if tab is not None:
+        tab.input.track(commands)
 
 
-async def run_action(
+async def perform(
     session: ChromiumSession,
     action: str,
     args: Args,
-    act: Callable[[Any, Any], Awaitable[None]],
+    act: Act,
+    reply: Reply,
     *,
     mode: str | None = None,
     direct: DirectInput | None = None,
-) -> Reply:
+    mark: bool = True,
+    before: Before | None = None,
+) -> tuple[dict[str, Any] | None, str]:
+    """Find the target and act, directly when ``direct`` gives input, else through
+    ``act(page, locator)`` on the Playwright thread; settle counting from ``before``
+    when it is given (in the same hop as Playwright's act). The target's description
+    and which input acted (``cdp`` or ``playwright``). A call that acts on several
+    targets and settles once (``fill_form``) passes ``mark=False`` after the first."""
+    if direct is None or not session.options.direct_input:
+        direct = mode = None
+    found = await aim(session, args, mode, acting=True, mark=mark)
+    # What a dialog opening under the input reports as the target (settle sets it after).
+    reply.fields.setdefault("target", found.get("target"))
+    commands = None if direct is None else direct(found)
+    if commands:
+        target = check_found(args, found, reply)
+        await send_input(session, action, args, commands)
+        if before is not None:
+            await session.pw(settle, session, action, before, target, reply)
+        return target, "cdp"
+    target = await session.pw(_act_with_playwright, session, action, args, act, found, before, reply)
+    _moved_by_playwright(session, args, mode)
+    return target, "playwright"
+
+
+def _moved_by_playwright(session: ChromiumSession, args: Args, mode: str | None) -> None:
+    """Playwright moved the mouse for a click or hover: to the coords given, else to a
+    point of the element this state does not know."""
+    tab = session.tabs.current
+    if tab is None or mode not in ("click", "hover"):
+        return
+    if args.get("coords"):
+        tab.input.moved(args["coords"]["x"], args["coords"]["y"])
+    else:
+        tab.input.forget_position()
+
+
+async def run_action(session: ChromiumSession, action: str, args: Args, act: Act, *, mode: str | None = None,
+                     direct: DirectInput | None = None) -> Reply:
     """Find the target, act (directly when ``direct`` gives input, else through
     ``act(page, locator)`` on the Playwright thread), settle and report."""
+
+    async def steps(reply: Reply, before: Before) -> tuple[dict[str, Any] | None, str]:
+        return await perform(session, action, args, act, reply, mode=mode, direct=direct, before=before)
+
+    return await _reported(session, action, steps)
+
+
+async def run_steps(
+    session: ChromiumSession,
+    action: str,
+    steps: Callable[[Reply], Awaitable[tuple[dict[str, Any] | None, str]]],
+) -> Reply:
+    """The action shape for a call that does its own finding and acting:
+    ``steps(reply)`` aims, sends its input (or has Playwright act) and answers the
+    target's description and the input used; then the call settles once and reports,
+    as every action does. Raw input tools (``mouse_*``, ``touch_*``, gestures, ``drag``)
+    and the composite ones (``fill_form``, ``choose_option``) go through here."""
+
+    async def settled(reply: Reply, before: Before) -> tuple[dict[str, Any] | None, str]:
+        target, used = await steps(reply)
+        await session.pw(settle, session, action, before, target, reply)
+        return target, used
+
+    return await _reported(session, action, settled)
+
+
+async def _reported(session: ChromiumSession, action: str,
+                    steps: Callable[[Reply, Before], Awaitable[tuple[dict[str, Any] | None, str]]]) -> Reply:
+    """What was there before, the steps (which settle), the input used, the tabs opened."""
     last_tab = session.tabs.last_id
     popups = session.human.popups_seen if session.human is not None else 0
     before = Before.of(session)
     reply = Reply(warnings=[])
-    if direct is None or not session.options.direct_input:
-        direct = mode = None
-    found = await aim(session, args, mode, acting=True)
-    commands = None if direct is None else direct(found)
     with session.dialogs.interruptible(before.page) as interrupted:
-        if commands:
-            target = check_found(args, found, reply)
-            await _send_input(session, action, args, commands)
-            await session.pw(settle, session, action, before, target, reply)
-        else:
-            await session.pw(_act_with_playwright, session, action, args, act, found, before, reply)
+        _, used = await steps(reply, before)
     if interrupted.cancelled_caught:
-        _answer_dialog_opened(session, action, before, found, reply)
-    reply["settled"]["input"] = "cdp" if commands else "playwright"
+        _answer_dialog_opened(session, action, before, reply)
+    else:
+        reply["settled"]["input"] = used
+    await report_opened(session, action, reply, last_tab, popups)
+    return reply
+
+
+async def report_opened(session: ChromiumSession, action: str, reply: Reply, last_tab: int, popups: int) -> None:
+    """The tabs the action opened, in ``opened`` and in a warning each."""
     if session.human is not None and session.human.popups_seen != popups:
         # The browser opened a page from this one; Playwright reports it a little later.
         await session.settle_tabs()
@@ -132,18 +209,16 @@ async def run_action(
     for tab in reply["opened"]:
         reply.warn(f"the {action} opened tab {tab['id']} ({tab['url']}); "
                    f"select_tab {{tab: {tab['id']}}} acts there")
-    return reply
 
 
-def _answer_dialog_opened(session: ChromiumSession, action: str, before: Before, found: dict[str, Any],
-                          reply: Reply) -> None:
+def _answer_dialog_opened(session: ChromiumSession, action: str, before: Before, reply: Reply) -> None:
     """The action's result when a dialog opened under it: the page is blocked inside the
     dialog, so nothing more can be read from it until ``handle_dialog`` answers."""
     pending = session.dialogs.open_on(before.page)
     described = None if pending is None else pending.describe()
     reply.fields.update({
         "action": action,
-        "target": found.get("target"),
+        "target": reply.fields.get("target"),
         "navigation": {"changed": False, "sameDocument": True, "from": before.url, "to": before.url},
         "structure": None,
         "console": session.console.since(before.console_seq, errors_only=True),
@@ -165,18 +240,34 @@ def _point(args: Args, found: dict[str, Any]) -> tuple[float, float] | None:
 # -- the actions ----------------------------------------------------------------------
 
 
+#: The mouse button of a click or a press.
+BUTTON = Param("button", "string", "Mouse button.", default="left", enum=("left", "right", "middle"))
+#: Keys held during a click.
+MODIFIERS_PARAM = Param("modifiers", "array", "Keys held during the click: Alt, Control, ControlOrMeta, Meta, Shift.",
+                        items="string", item_enum=tuple(sorted(MODIFIERS)), max_items=len(MODIFIERS))
+
+
 @session_tool(
     "click", ACTION, "Click an element (ref or selector) or a point (coords).",
-    params=(*ELEMENT, COORDS,
-            Param("button", "string", "Mouse button.", default="left", enum=("left", "right", "middle")),
+    params=(*ELEMENT, COORDS, BUTTON,
             Param("clickCount", "integer", "2 for a double click.", default=1, minimum=1, maximum=3),
-            Param("modifiers", "array", "Keys held during the click: Alt, Control, ControlOrMeta, Meta, Shift.",
-                  items="string", item_enum=tuple(sorted(MODIFIERS)))),
+            MODIFIERS_PARAM),
     rules=(ONE_TARGET,),
 )
 async def click(session: ChromiumSession, args: Args) -> Reply:
-    button, count = args["button"], args["clickCount"]
-    modifiers = modifier_keys(args["modifiers"] or [])
+    return await click_as(session, "click", args, args["clickCount"])
+
+
+async def click_as(session: ChromiumSession, action: str, args: Args, count: int) -> Reply:
+    """A click of ``count`` presses on ``args``' target, reported as ``action``."""
+    direct, act = clicking(args, count, args["button"], args["modifiers"] or [])
+    return await run_action(session, action, args, act, mode="click", direct=direct)
+
+
+def clicking(args: Args, count: int = 1, button: str = "left",
+             modifier_names: list[str] | tuple[str, ...] = ()) -> tuple[DirectInput, Act]:
+    """The two ways to click ``args``' target (``ref`` / ``selector`` / ``coords``)."""
+    modifiers = modifier_keys(modifier_names)
 
     def direct(found: dict[str, Any]) -> list[Command] | None:
         point = _point(args, found)
@@ -196,7 +287,47 @@ async def click(session: ChromiumSession, args: Args) -> Reply:
             for key in reversed(modifiers):
                 await page.keyboard.up(key)
 
-    return await run_action(session, "click", args, act, mode="click", direct=direct)
+    return direct, act
+
+
+def filling(value: str, submit: bool = False) -> tuple[DirectInput, Act]:
+    """The two ways to replace a text field's value (and press Enter after)."""
+
+    def direct(found: dict[str, Any]) -> list[Command] | None:
+        # aim focused the field and selected its content: typing replaces it.
+        if found.get("ready") is not True:
+            return None
+        return insert_text(value) + (key_press("Enter") if submit else [])
+
+    async def act(page: Any, locator: Any) -> None:
+        await locator.fill(value, timeout=ACTION_TIMEOUT_MS)
+        if submit:
+            await locator.press("Enter", timeout=ACTION_TIMEOUT_MS)
+
+    return direct, act
+
+
+def selecting(values: list[str], field: str = "values") -> Act:
+    """Playwright choosing the options of a ``<select>``: each wanted value matched
+    against option values first, then visible labels; ``bad-arg`` names ``field``."""
+
+    async def act(page: Any, locator: Any) -> None:
+        options = await locator.evaluate(
+            "el => Array.from(el.options || [], o => [o.value, o.label])"
+        )
+        chosen = []
+        for wanted in values:
+            match = next((v for v, _ in options if v == wanted), None)
+            if match is None:
+                match = next((v for v, label in options if label == wanted), None)
+            if match is None:
+                labels = ", ".join(repr(label) for _, label in options[:20])
+                raise ToolError("bad-arg", f"no option with value or label {wanted!r} (options: {labels})",
+                                field=field)
+            chosen.append(match)
+        await locator.select_option(value=chosen, timeout=ACTION_TIMEOUT_MS)
+
+    return act
 
 
 @session_tool("hover", ACTION, "Move the mouse over an element or a point.",
@@ -223,19 +354,7 @@ async def hover(session: ChromiumSession, args: Args) -> Reply:
     rules=(ONE_ELEMENT,),
 )
 async def fill(session: ChromiumSession, args: Args) -> Reply:
-    value, submit = args["value"], args["submit"]
-
-    def direct(found: dict[str, Any]) -> list[Command] | None:
-        # aim focused the field and selected its content: typing replaces it.
-        if found.get("ready") is not True:
-            return None
-        return insert_text(value) + (key_press("Enter") if submit else [])
-
-    async def act(page: Any, locator: Any) -> None:
-        await locator.fill(value, timeout=ACTION_TIMEOUT_MS)
-        if submit:
-            await locator.press("Enter", timeout=ACTION_TIMEOUT_MS)
-
+    direct, act = filling(args["value"], args["submit"])
     return await run_action(session, "fill", args, act, mode="fill", direct=direct)
 
 
@@ -265,24 +384,7 @@ async def press(session: ChromiumSession, args: Args) -> Reply:
     rules=(ONE_ELEMENT,),
 )
 async def select(session: ChromiumSession, args: Args) -> Reply:
-    values = args["values"]
-
-    async def act(page: Any, locator: Any) -> None:
-        # Match each wanted value against option values first, then visible labels.
-        options = await locator.evaluate(
-            "el => Array.from(el.options || [], o => [o.value, o.label])"
-        )
-        chosen = []
-        for wanted in values:
-            match = next((v for v, _ in options if v == wanted), None)
-            if match is None:
-                match = next((v for v, label in options if label == wanted), None)
-            if match is None:
-                raise ToolError("bad-arg", f"no option with value or label {wanted!r}", field="values")
-            chosen.append(match)
-        await locator.select_option(value=chosen, timeout=ACTION_TIMEOUT_MS)
-
-    return await run_action(session, "select", args, act)
+    return await run_action(session, "select", args, selecting(args["values"]))
 
 
 def _scroll_has_effect(args: Args) -> None:

@@ -64,6 +64,11 @@ MODULES: tuple[str, ...] = (
     "reading.js",
     "aim.js",
     "changes.js",
+    "anchors.js",
+    "feedback.js",
+    "inspect.js",
+    "forms.js",
+    "dragwatch.js",
     "install.js",
 )
 

@@ -1,8 +1,10 @@
 """Trusted input as raw CDP commands: the mouse and key events of one action.
 
-The direct action path (:mod:`.web_actions`) sends these over the session's raw CDP
+The direct action path (:mod:`.actions`) sends these over the session's raw CDP
 session with :meth:`~browx_actors.cdp.CdpSession.send_sequence`, so the events of one
-click reach the browser back to back and in order. ``Input.dispatch*`` events are
+click reach the browser back to back and in order. The pointer tools (:mod:`.pointer`)
+send the presses, releases, moves and wheel turns one at a time; touch and drag events
+are built in :mod:`.touch_input` and :mod:`.drag_input`. ``Input.dispatch*`` events are
 trusted (``isTrusted`` is true), exactly like the ones Playwright sends, and go through
 the browser's hit testing, focus and default actions as a user's would.
 
@@ -19,11 +21,15 @@ __all__ = [
     "KEYS",
     "MODIFIERS",
     "Command",
+    "button_held",
     "insert_text",
     "key_press",
     "modifier_keys",
     "mouse_click",
     "mouse_move",
+    "mouse_press",
+    "mouse_release",
+    "mouse_wheel",
 ]
 
 Command = tuple[str, dict[str, Any]]
@@ -94,9 +100,44 @@ def _mouse(kind: str, x: float, y: float, modifiers: int, **fields: Any) -> Comm
     return ("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "modifiers": modifiers, **fields})
 
 
-def mouse_move(x: float, y: float) -> list[Command]:
-    """Move the pointer to a viewport point (CSS pixels): hover."""
-    return [_mouse("mouseMoved", x, y, 0)]
+def button_held(buttons: int) -> str | None:
+    """The button a move reports while ``buttons`` are held (the first of left, right,
+    middle), as a browser does: the renderer starts a drag only on a move that names it."""
+    return next((name for name, bit in BUTTONS.items() if buttons & bit), None)
+
+
+def mouse_move(x: float, y: float, *, buttons: int = 0) -> list[Command]:
+    """Move the pointer to a viewport point (CSS pixels): hover, or a drag while
+    ``buttons`` (a mask of :data:`BUTTONS`) are held."""
+    held = button_held(buttons)
+    if held is None:
+        return [_mouse("mouseMoved", x, y, 0)]
+    return [_mouse("mouseMoved", x, y, 0, button=held, buttons=buttons)]
+
+
+def _check_button(button: str) -> int:
+    if button not in BUTTONS:
+        raise ValueError(f"unknown button {button!r}")
+    return BUTTONS[button]
+
+
+def mouse_press(x: float, y: float, *, button: str = "left", buttons: int = 0, click_count: int = 1) -> list[Command]:
+    """Press ``button`` at the point; ``buttons`` are those already held."""
+    bit = _check_button(button)
+    return [_mouse("mousePressed", x, y, 0, button=button, buttons=buttons | bit, clickCount=click_count)]
+
+
+def mouse_release(x: float, y: float, *, button: str = "left", buttons: int | None = None,
+                  click_count: int = 1) -> list[Command]:
+    """Release ``button`` at the point; ``buttons`` are those held before (default: it)."""
+    bit = _check_button(button)
+    held = bit if buttons is None else buttons
+    return [_mouse("mouseReleased", x, y, 0, button=button, buttons=held & ~bit, clickCount=click_count)]
+
+
+def mouse_wheel(x: float, y: float, delta_x: float, delta_y: float) -> list[Command]:
+    """Turn the wheel over the point: what scrolls is what is under it, as for a user."""
+    return [_mouse("mouseWheel", x, y, 0, deltaX=delta_x, deltaY=delta_y)]
 
 
 def mouse_click(

@@ -20,21 +20,20 @@ from ...actor import Later
 from ...cdp import CdpFailure
 from ...errors import ToolError
 from ...tooling import Args, AtMostOne, Check, ExactlyOne, Excludes, Param, Reply, session_tool
-from ...tooling.params import COORDINATE, MAX_COORDINATE
 from ...workspace import file_to_write, write_file
 from ..params import ELEMENT, TIMEOUT_MS
 from .pageagent import AGENT_KEY
 from .session import ChromiumSession, first_line
 from .target import resolve_target
 
-__all__ = ["TOOLS", "eval_js", "go_back", "go_forward", "navigate", "screenshot", "set_viewport", "wait_for"]
+__all__ = ["TOOLS", "eval_js", "go_back", "go_forward", "navigate", "screenshot", "screenshot_region", "set_viewport",
+           "wait_for"]
 
 #: What navigate loads. Not ``file:``: the workspace is the only part of the disk the
 #: server reads or writes, and a file page could go on to any other file by itself.
 _SCHEMES = ("http://", "https://", "about:", "data:")
 NAVIGATION, READ, ACTION = "navigation", "read", "action"
 #: A width or height in CSS pixels.
-_EXTENT = {"type": "number", "minimum": 0, "maximum": MAX_COORDINATE}
 
 
 async def _title(session: ChromiumSession) -> str:
@@ -193,25 +192,56 @@ async def _element_box(session: ChromiumSession, args: Args, reply: Reply) -> di
     return await session.pw(box)
 
 
+_IMAGE = (Param("format", "string", "Image format.", default="png", enum=("png", "jpeg")),
+          Param("quality", "integer", "JPEG quality.", default=80, minimum=1, maximum=100))
+_OUTPUT = (Param("maxDimension", "integer", "Longest side in pixels.", default=2000, minimum=16, maximum=8000),
+           Param("path", "string", "Also save under the workspace at this relative path (not in diagnostics/).",
+                 max_length=4096, secrets="mask"))
+#: A region's corner may lie this far either side of the viewport's origin; its sides
+#: are at most this long (Chromium's largest capture side).
+_REGION_LIMIT = 16_384
+_REGION_PROPERTIES: dict[str, dict[str, Any]] = {
+    "x": {"type": "number", "minimum": -_REGION_LIMIT, "maximum": _REGION_LIMIT},
+    "y": {"type": "number", "minimum": -_REGION_LIMIT, "maximum": _REGION_LIMIT},
+    "width": {"type": "number", "minimum": 0, "maximum": _REGION_LIMIT},
+    "height": {"type": "number", "minimum": 0, "maximum": _REGION_LIMIT},
+}
+
+
 @session_tool(
     "screenshot", READ,
     "Capture the viewport, the full page, an element or a region as PNG or JPEG, scaled so the longest side "
     "fits maxDimension.",
-    params=(Param("format", "string", "Image format.", default="png", enum=("png", "jpeg")),
-            Param("quality", "integer", "JPEG quality.", default=80, minimum=1, maximum=100),
+    params=(*_IMAGE,
             Param("fullPage", "boolean", "Capture the whole scrollable page.", default=False),
             *ELEMENT,
             Param("region", "object", "Viewport rectangle in CSS pixels.",
-                  properties={"x": COORDINATE, "y": COORDINATE, "width": _EXTENT, "height": _EXTENT},
-                  required_keys=("x", "y", "width", "height")),
-            Param("maxDimension", "integer", "Longest side in pixels.", default=2000, minimum=16, maximum=8000),
-            Param("path", "string", "Also save under the workspace at this relative path (not in diagnostics/).",
-                  max_length=4096, secrets="mask")),
+                  properties=_REGION_PROPERTIES, required_keys=("x", "y", "width", "height")),
+            *_OUTPUT),
     rules=(AtMostOne(("ref", "selector", "region")),
            Excludes("fullPage", ("ref", "selector", "region"),
                     "fullPage captures the whole page; drop it to capture a part")),
 )
 async def screenshot(session: ChromiumSession, args: Args) -> Reply:
+    return await _capture(session, args)
+
+
+@session_tool(
+    "screenshot_region", READ,
+    "Capture a rectangle of the viewport (x, y, width, height in CSS pixels) as PNG or JPEG: screenshot with a "
+    "region.",
+    params=(*(Param(key, "number", f"The region's {key} in viewport CSS pixels.", required=True,
+                    minimum=_REGION_PROPERTIES[key]["minimum"], maximum=_REGION_PROPERTIES[key]["maximum"])
+              for key in ("x", "y", "width", "height")),
+            *_IMAGE, *_OUTPUT),
+)
+async def screenshot_region(session: ChromiumSession, args: Args) -> Reply:
+    region = {key: args[key] for key in ("x", "y", "width", "height")}
+    return await _capture(session, {**args, "region": region, "fullPage": False, "ref": None, "selector": None})
+
+
+async def _capture(session: ChromiumSession, args: Args) -> Reply:
+    """One capture: the viewport, the full page, the element or the region ``args`` name."""
     targets = [n for n in ("ref", "selector", "region") if args.get(n) is not None]
     fmt = args["format"]
     reply = Reply(warnings=[])
@@ -342,4 +372,4 @@ async def _wait(session: ChromiumSession, args: Args, condition: str) -> Reply:
                     url=page.url)
 
 
-TOOLS = [navigate, go_back, go_forward, set_viewport, screenshot, eval_js, wait_for]
+TOOLS = [navigate, go_back, go_forward, set_viewport, screenshot, screenshot_region, eval_js, wait_for]

@@ -24,10 +24,18 @@ Methods of the agent object (all arguments and results are JSON-able, except tha
   -> a Promise of ``{waited, ms, timedOut}``, once the animations, short timers and frames
   the page started since the mark are done
 - ``count(selector)`` -> int; ``hit(x, y)`` -> ``{ref, role, name}`` or null
-- ``aim({ref?, selector?, point?, mode?})`` -> marks the page, finds an action's target
-  and, for ``mode`` click / hover / fill, readies it for direct input:
-  ``{count, target, ready?, wait?, cannot?}``, ``{stale: true}``, ``{unknownRef: true}`` (a
-  ref never issued in this document) or ``{notCss: true}``
+- ``aim({ref?, selector?, point?, mode?, acting?, mark?, scroll?})`` -> marks the page,
+  finds an action's target and, for ``mode`` click / hover / fill, readies it for direct
+  input: ``{count, target, ready?, wait?, cannot?}``, ``{stale: true}``,
+  ``{unknownRef: true}`` (a ref never issued in this document) or ``{notCss: true}``
+- ``anchorOf({ref})`` -> ``{anchor, target, found, same}``; ``findAnchored([anchor])`` ->
+  ``[{ref, role, name, count}]``: named refs (``agent/anchors.js``)
+- ``findFeedback({limit?})`` -> ``{items, count, truncated, baseline}`` (``agent/feedback.js``)
+- ``inspect({ref, styles?})`` -> ``{target, box, inViewport, styles, attributes, attributeCount}``
+- ``findOption({trigger, name, exact?})`` -> ``{ref?, name?, count, scope, candidates, total}``;
+  ``optionChosen({trigger, option, name})`` -> ``{chosen, by?, actual}``; ``labelOf(ref)`` ->
+  the ref of a control's visible label or null (``agent/forms.js``)
+- ``watchDrag()``; ``dragState(timeoutMs)`` -> a Promise of ``{moved, started, prevented}``
 
 Errors the agent throws start with a code and a colon (``stale-element: ...``); see
 :data:`AGENT_ERROR_CODES` and :func:`agent_error`.
@@ -78,6 +86,8 @@ __all__ = [
 AGENT_METHODS = frozenset({
     "snapshot", "resolve", "refFor", "describe", "find", "textSearch",
     "mark", "changes", "quiet", "count", "hit", "aim",
+    "anchorOf", "findAnchored", "findFeedback", "inspect", "findOption", "optionChosen", "labelOf",
+    "watchDrag", "dragState",
 })
 
 #: Codes the agent puts in front of an error message (``"stale-element: ref e5 ..."``).

@@ -68,6 +68,7 @@ from .failures import known_failure
 from .page_events import ConsoleLog, Pulse, RequestTracker
 from .pageagent import AGENT_KEY, AGENT_SOURCE, highest_ref, normalize_ref
 from .pool import AcquireBrowser, Browser
+from .ref_names import NamedRefBook
 from .tabset import Tab, TabSet
 
 __all__ = ["DIALOG_EXEMPT", "BrowserLost", "ChromiumSession", "PageScriptError", "SessionOptions", "first_line"]
@@ -168,6 +169,8 @@ class ChromiumSession(Actor):
         #: The isolated-world bridge await_human answers through (None: no human channel).
         self.human: HumanBridge | None = None
         self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
+        #: Names given to elements with name_ref, for the whole session (every tab).
+        self.named_refs = NamedRefBook()
         self.started_at = trio.current_time()
         #: ``navigations`` when Playwright's selector machinery was last warmed.
         self._warmed_at = 0

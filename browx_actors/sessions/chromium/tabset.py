@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 
 from ...errors import ToolError
+from .input_state import InputState
 
 __all__ = ["Tab", "TabSet"]
 
@@ -33,6 +34,8 @@ class Tab:
     cdp: Any = None
     #: Its renderer crashed: the page answers nothing until it is replaced.
     crashed: bool = False
+    #: Where the tab's mouse is, what it holds, which fingers are down.
+    input: InputState = attrs.Factory(InputState)
 
 
 class TabSet:

@@ -10,39 +10,75 @@ input (click, hover, fill), says whether the element is ready for them.
 (a stale ref fails at once instead of waiting out Playwright's auto-wait), and
 :func:`locator_for` gives Playwright's locator for the same target, for the actions
 Playwright performs. Selectors that are not CSS (``role=``, ``text=``, ...) are counted
-through Playwright's own engines.
+through Playwright's own engines. :func:`point_at` is where the raw input tools aim.
+
+Named refs (``name_ref``) resolve here, in one place for every tool:
+:func:`accept_named_refs` wraps a tool's chromium handler so that each ``ref`` it takes
+(a ``ref`` argument, the ``ref`` of a target object such as ``drag``'s ``from``, or of
+an item such as ``fill_form``'s fields) that holds a name is replaced by the ref of the
+element its anchor finds now, before the handler runs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import attrs
+import trio
 from playwright.async_api import Error as PlaywrightError
 
 from ...errors import ToolError
-from ...tooling import Reply
+from ...tooling import Param, Reply, Tool
+from ..params import is_ref_name, point_of_target
+from .agent_calls import agent_call
 from .driver import REF_ENGINE
 from .pageagent import AGENT_KEY
+from .ref_names import describe_anchor
 from .session import ChromiumSession, PageScriptError, first_line
 
-__all__ = ["aim", "check_found", "locator_for", "resolve_target", "target_of"]
+__all__ = [
+    "POINT_WAIT_S",
+    "accept_named_refs",
+    "aim",
+    "check_found",
+    "locator_for",
+    "point_at",
+    "point_for",
+    "resolve_named_refs",
+    "resolve_target",
+    "target_of",
+]
+
+#: How long an input tool waits for its element to be ready to point at.
+POINT_WAIT_S = 5.0
+#: Between two looks at an element that is not ready yet.
+_POINT_RETRY_S = 0.05
 
 _DESCRIBE = f"el => window[{AGENT_KEY!r}].describe(el)"
 
 
 async def aim(session: ChromiumSession, args: dict[str, Any], mode: str | None = None, *,
-              acting: bool = False) -> dict[str, Any]:
+              acting: bool = False, mark: bool = True, scroll: bool = True) -> dict[str, Any]:
     """The page agent's ``aim`` for this call's target (see ``agent/aim.js``).
 
     ``mode`` is ``"click"``, ``"hover"`` or ``"fill"`` when the caller will act with
     its own input if the answer has ``ready``; ``acting`` when an action follows, so a
-    target no action can reach (no area, clipped away) is refused at once. Through
+    target no action can reach (no area, clipped away) is refused at once.
+    ``mark=False`` keeps the change-tracking mark an earlier aim of the same call set (a
+    call acting on several targets reports every change since its first);
+    ``scroll=False`` aims at the part in view. Through
     :meth:`ChromiumSession.agent`, so a page that has lost the agent gets it installed
     first.
     """
     coords = args.get("coords")
-    spec = {"ref": args.get("ref"), "selector": args.get("selector"),
-            "point": [coords["x"], coords["y"]] if coords else None, "mode": mode, "acting": acting}
+    spec: dict[str, Any] = {"ref": args.get("ref"), "selector": args.get("selector"),
+                            "point": [coords["x"], coords["y"]] if coords else None, "mode": mode,
+                            "acting": acting}
+    if not mark:
+        spec["mark"] = False
+    if not scroll:
+        spec["scroll"] = False
     try:
         found = await session.agent("aim", spec)
     except PageScriptError as err:  # the page broke something the agent relies on
@@ -106,9 +142,10 @@ async def locator_for(page: Any, args: dict[str, Any], found: dict[str, Any],
     return locator.first, await locator.first.evaluate(_DESCRIBE)
 
 
-async def target_of(session: ChromiumSession, args: dict[str, Any], reply: Reply) -> dict[str, Any] | None:
+async def target_of(session: ChromiumSession, args: dict[str, Any], reply: Reply, *,
+                    mark: bool = True) -> dict[str, Any] | None:
     """The description of a ``ref`` / ``selector`` target, found as every action finds it."""
-    found = await aim(session, args)
+    found = await aim(session, args, mark=mark)
     if not found.get("notCss"):
         return check_found(args, found, reply)
     _, target = await session.pw(locator_for, session.page, args, found, reply)
@@ -124,3 +161,146 @@ async def resolve_target(session: ChromiumSession, args: dict[str, Any], reply: 
         return await locator.element_handle(timeout=10_000)
 
     return await session.pw(handle)
+
+
+async def _ref_of_selector(session: ChromiumSession, args: dict[str, Any], found: dict[str, Any],
+                           reply: Reply) -> str:
+    """The ref of the first element a selector the agent cannot run (``role=``,
+    ``text=``) matches, found by Playwright's engines, so the agent can aim at it."""
+
+    async def ref() -> str:
+        locator, _ = await locator_for(session.page, args, found, reply)
+        return str(await locator.evaluate(f"el => window[{AGENT_KEY!r}].refFor(el)"))
+
+    return str(await session.pw(ref))
+
+
+async def point_at(session: ChromiumSession, args: dict[str, Any], reply: Reply, *, mark: bool = True,
+                   scroll: bool = True, timeout_s: float = POINT_WAIT_S) -> tuple[tuple[float, float], Any]:
+    """Where input for a ``ref`` / ``selector`` target goes, and the target's description.
+
+    The raw input tools (``mouse_*``, ``drag``, gestures) send their events at a point;
+    for an element that point is the centre of its part in view once it is visible,
+    still and on top there, checked as a click's is (enabled aside: pressing a disabled
+    control is something a user can do). A target that is not ready is looked at again
+    until ``timeout_s``; then the call fails naming what was wrong.
+    """
+    found = await aim(session, args, "hover", mark=mark, scroll=scroll)
+    if found.get("notCss"):
+        args = {"ref": await _ref_of_selector(session, args, found, reply)}
+        found = await aim(session, args, "hover", mark=False, scroll=scroll)
+    deadline = trio.current_time() + timeout_s
+    while True:
+        target = check_found(args, found, reply)
+        ready = found.get("ready")
+        if isinstance(ready, list):
+            return (float(ready[0]), float(ready[1])), target
+        reason = found.get("wait", "not ready")
+        # Not scrolled into view, an element outside it stays outside: no wait helps.
+        if trio.current_time() >= deadline or (not scroll and reason == "outside the viewport"):
+            code = "not-visible" if reason == "not visible" else "action-failed"
+            label = _label(args.get("ref"), args.get("selector"))
+            raise ToolError(code, f"{label} is not ready for input: {reason}", reason=reason)
+        await trio.sleep(_POINT_RETRY_S)
+        found = await aim(session, args, "hover", mark=False, scroll=scroll)
+
+
+async def point_for(session: ChromiumSession, value: dict[str, Any], reply: Reply, *, mark: bool = True,
+                    scroll: bool = True) -> tuple[tuple[float, float], Any]:
+    """A point target (``{ref}``, ``{selector}`` or ``{x, y}``, see
+    :func:`~..params.point_target`): where input goes, and what is there."""
+    point = point_of_target(value)
+    if point is not None:
+        found = await aim(session, {"coords": {"x": point[0], "y": point[1]}}, mark=mark)
+        return point, found["target"]
+    return await point_at(session, value, reply, mark=mark, scroll=scroll)
+
+
+# -- named refs -------------------------------------------------------------------------
+
+#: Where a tool's arguments hold refs: ``(param, shape)``, shape ``"value"`` (the argument
+#: is the ref), ``"object"`` (its ``ref`` key) or ``"items"`` (each item's ``ref`` key).
+RefPlace = tuple[str, str]
+
+
+def ref_places(params: tuple[Param, ...]) -> list[RefPlace]:
+    places: list[RefPlace] = []
+    for param in params:
+        if param.name == "ref" and param.type == "string":
+            places.append((param.name, "value"))
+        elif param.properties is not None and "ref" in param.properties:
+            places.append((param.name, "items" if param.type == "array" else "object"))
+    return places
+
+
+def _slots(args: dict[str, Any], places: list[RefPlace]) -> list[tuple[dict[str, Any], str]]:
+    """Every ``(container, key)`` that holds a named ref, in the arguments as given."""
+    slots: list[tuple[dict[str, Any], str]] = []
+    for name, shape in places:
+        value = args.get(name)
+        if shape == "value":
+            if is_ref_name(value):
+                slots.append((args, name))
+            continue
+        holders = value if shape == "items" and isinstance(value, list) else [value]
+        slots.extend((holder, "ref") for holder in holders
+                     if isinstance(holder, dict) and is_ref_name(holder.get("ref")))
+    return slots
+
+
+async def resolve_named_refs(session: ChromiumSession, args: dict[str, Any],
+                             places: list[RefPlace]) -> tuple[dict[str, Any], list[str]]:
+    """The arguments with each named ref replaced by its element's ref now, and the
+    warnings that go with it; a name the session does not know, or whose anchor finds
+    nothing on this page, fails the call (``target-not-found``)."""
+    args = _copy_places(args, places)
+    slots = _slots(args, places)
+    if not slots:
+        return args, []
+    names = [holder[key] for holder, key in slots]
+    named = [session.named_refs.get(name) for name in names]
+    found = await agent_call(session, "findAnchored", [entry.anchor for entry in named])
+    warnings: list[str] = []
+    for (holder, key), entry, hit in zip(slots, named, found, strict=True):
+        if hit["ref"] is None:
+            raise ToolError("target-not-found", f"named ref {entry.name!r} ({describe_anchor(entry.anchor)}) "
+                            "matches nothing on this page", name=entry.name, anchor=entry.anchor)
+        if hit["count"] > 1:
+            warnings.append(f"named ref {entry.name!r} ({describe_anchor(entry.anchor)}) matched "
+                            f"{hit['count']} elements; used the first")
+        holder[key] = hit["ref"]
+    return args, warnings
+
+
+def _copy_places(args: dict[str, Any], places: list[RefPlace]) -> dict[str, Any]:
+    """A copy deep enough that rewriting refs leaves the caller's arguments alone."""
+    out = dict(args)
+    for name, shape in places:
+        value = out.get(name)
+        if shape == "object" and isinstance(value, dict):
+            out[name] = dict(value)
+        elif shape == "items" and isinstance(value, list):
+            out[name] = [dict(item) if isinstance(item, dict) else item for item in value]
+    return out
+
+
+def accept_named_refs(tool: Tool) -> Tool:
+    """``tool`` with its chromium handler taking named refs wherever it takes a ref."""
+    handler = tool.engines.get("chromium")
+    places = ref_places(tool.params)
+    if handler is None or not places:
+        return tool
+    return attrs.evolve(tool, engines={**tool.engines, "chromium": _named(handler, places)})
+
+
+def _named(handler: Callable[..., Any], places: list[RefPlace]) -> Callable[..., Any]:
+    async def run(session: ChromiumSession, args: dict[str, Any]) -> Any:
+        args, warnings = await resolve_named_refs(session, args, places)
+        result = await handler(session, args)
+        if isinstance(result, Reply):
+            for warning in warnings:
+                result.warn(warning)
+        return result
+
+    run.__doc__ = handler.__doc__
+    return run

@@ -2,7 +2,7 @@
 // click / hover / fill, checks and readies it for the server's direct input.
 // Relies on: prelude, helpers, visibility, isDisabled (states), wasIssued (refs),
 // resolve / describe / hit / elementAt (reading). Calls mark() (changes, the next
-// module) at run time.
+// module) and markFeedback() (feedback) at run time.
 
   // ---------------------------------------------------------------------------------
   // Aiming an action. aim() is the one round trip before every action: it marks the
@@ -49,14 +49,15 @@
     return null;
   }
 
-  /** Visible, enabled (for a click), still, in view and on top at its point. */
-  function readyToPoint(el, needsEnabled) {
+  /** Visible, enabled (for a click), still, in view and on top at its point. With
+   *  `scroll` false, an element partly out of view is aimed at in its visible part. */
+  function readyToPoint(el, needsEnabled, scroll) {
     if (!isVisibleElement(el)) return { wait: 'not visible' };
     if (needsEnabled && isDisabled(el)) return { wait: 'not enabled' };
     if (isAnimating(el)) return { wait: 'animating' };
     const [vw, vh] = viewportSize();
     const box = getRect(el);
-    if (box.top < 0 || box.left < 0 || box.bottom > vh || box.right > vw) {
+    if (scroll && (box.top < 0 || box.left < 0 || box.bottom > vh || box.right > vw)) {
       // Centred when not wholly in view, as the browser's scrollIntoViewIfNeeded does;
       // 'instant' overrides a page's smooth scroll-behavior, so the point is final.
       scrollIntoView(el, { block: 'center', inline: 'center', behavior: 'instant' });
@@ -106,15 +107,19 @@
   }
 
   /**
-   * spec: {ref?, selector?, point?: [x, y], mode?: 'click' | 'hover' | 'fill', acting?}.
-   * With `acting` (an action will follow) a target that can never be acted on answers
-   * {count, target, cannot: reason} at once.
+   * spec: {ref?, selector?, point?: [x, y], mode?: 'click' | 'hover' | 'fill', acting?,
+   * mark?: false (keep the mark an earlier aim of the same call set), scroll?: false
+   * (aim at what is in view)}. With `acting` (an action will follow) a target that can
+   * never be acted on answers {count, target, cannot: reason} at once.
    * Returns {stale: true} | {notCss: true} (left to Playwright's selector engines) |
    * {count, target, ready?: [x, y] | true, wait?: reason}. Without a ref or a
    * selector the target is what is under `point` (count 0).
    */
   function aim(spec) {
-    mark();
+    if (spec.mark !== false) {
+      mark();
+      markFeedback();
+    }
     let el = null;
     let count = 1;
     if (spec.ref !== null && spec.ref !== undefined) {
@@ -140,7 +145,7 @@
     }
     const mode = spec.mode;
     const state = mode === 'fill' ? readyToType(el)
-      : mode === 'click' || mode === 'hover' ? readyToPoint(el, mode === 'click') : null;
+      : mode === 'click' || mode === 'hover' ? readyToPoint(el, mode === 'click', spec.scroll !== false) : null;
     if (state && state.ready) out.ready = state.ready;
     else if (state) out.wait = state.wait;
     return out;

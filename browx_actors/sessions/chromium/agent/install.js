@@ -1,5 +1,6 @@
 // install.js: freezes the agent object and defines it under window[AGENT_KEY]. Last:
-// relies on AGENT_KEY (prelude) and the methods of snapshot, reading, aim and changes.
+// relies on AGENT_KEY (prelude) and the methods of snapshot, reading, aim, changes,
+// anchors, feedback, inspect, forms and dragwatch.
 
   // ---------------------------------------------------------------------------------
   // Install
@@ -18,6 +19,15 @@
     count,
     hit,
     aim,
+    anchorOf,
+    findAnchored,
+    findFeedback,
+    inspect,
+    findOption,
+    optionChosen,
+    labelOf,
+    watchDrag,
+    dragState,
   });
   defineProperty(window, AGENT_KEY, {
     value: agent,

@@ -1,0 +1,42 @@
+"""``find_feedback``: what the page showed in response, in one call.
+
+After an action an agent wants to know what the page said: a toast, an alert, a status
+line, the message under a field that failed validation. ``find_feedback`` reads them
+all at once through the page agent (``agent/feedback.js``): ARIA live regions and the
+roles that are live (``alert``, ``alertdialog``, ``status``, ``log``, ``<output>``),
+toasts and snackbars by the class names their libraries use, fields the browser holds
+invalid after the user touched them (``:user-invalid``, with the browser's own
+``validationMessage``) and fields marked ``aria-invalid`` (with the text their
+``aria-errormessage`` or ``aria-describedby`` points at). Each item has a ref and says
+whether it is ``new``: not on the page, or with another text, when the last action
+began. The engines that read a native hierarchy implement the same name over it.
+"""
+
+from __future__ import annotations
+
+from ...tooling import Args, Param, Reply, session_tool
+from .agent_calls import agent_call
+from .session import ChromiumSession
+
+__all__ = ["TOOLS", "find_feedback"]
+
+
+@session_tool(
+    "find_feedback", "read",
+    "What the page is telling the user: alerts, status and live regions, toasts, invalid fields with their "
+    "messages; each with a ref, and new: true when it appeared or changed since the last action began.",
+    params=(Param("limit", "integer", "Most items to return.", default=20, minimum=1, maximum=200),
+            Param("newOnly", "boolean", "Only what is new since the last action.", default=False)),
+)
+async def find_feedback(session: ChromiumSession, args: Args) -> Reply:
+    found = await agent_call(session, "findFeedback", {"limit": 10_000 if args["newOnly"] else args["limit"]})
+    items = found["items"]
+    count = found["count"]
+    if args["newOnly"]:
+        items = [item for item in items if item["new"]]
+        count = len(items)
+        items = items[: args["limit"]]
+    return Reply.of(items=items, count=count, truncated=count > len(items), sinceAction=found["baseline"])
+
+
+TOOLS = [find_feedback]

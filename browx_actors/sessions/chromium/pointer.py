@@ -1,0 +1,206 @@
+"""The mouse as primitives: mouse_down, mouse_move, mouse_up, mouse_wheel, double_click.
+
+For canvas apps, editors and anything that reads the pointer itself, an agent needs the
+mouse the way a hand has it: press here, move there (with the button held, or paced
+over time), release, turn the wheel. Each tool sends the session's own trusted input
+over raw CDP (:mod:`.input`), whatever ``--action-input`` says: there is no element to
+wait for, and Playwright's mouse would keep a second idea of where the pointer is.
+
+Where: ``coords`` (viewport CSS pixels), or a ``ref`` / ``selector`` (the centre of the
+element's part in view, once it is ready as a click's target would be), or nothing, for
+where the pointer is now. The tab's :class:`~.input_state.InputState` keeps that
+position and the buttons held, so ``mouse_up`` after ``mouse_down`` needs no
+coordinates and a move with a button held reports it, as a drag does. When the
+position is not known (no mouse input has placed it yet on this tab, or Playwright
+moved the mouse last) a tool that needs it asks for a target instead of guessing.
+
+Every tool answers in the action shape (:mod:`.actions`), with ``pointer: {x, y,
+buttons}`` after it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import ToolError
+from ...tooling import Args, Check, Param, Reply, session_tool
+from ..params import COORDS, ELEMENT, OPTIONAL_TARGET, STEPS, duration_ms
+from .actions import BUTTON, MODIFIERS_PARAM, click_as, run_steps, send_input
+from .input import BUTTONS, Command, mouse_move, mouse_press, mouse_release, mouse_wheel
+from .input_state import InputState
+from .motion import Point, glide, step_count
+from .playback import play
+from .session import ChromiumSession
+from .target import aim, point_at
+
+__all__ = ["TOOLS", "WHEEL_LIMIT", "double_click", "mouse_down", "mouse_move_tool", "mouse_up", "mouse_wheel_tool",
+           "state_of", "where"]
+
+ACTION = "action"
+#: The largest wheel delta one call turns, either way, in CSS pixels.
+WHEEL_LIMIT = 10_000
+
+_WHERE = (*ELEMENT, COORDS)
+_CLICK_COUNT = Param("clickCount", "integer", "The press's click count (2 for the second press of a double click).",
+                     default=1, minimum=1, maximum=3)
+
+
+def state_of(session: ChromiumSession) -> InputState:
+    """The current tab's input state."""
+    tab = session.tabs.current
+    assert tab is not None  # attach_current ran before the handler
+    return tab.input
+
+
+async def where(session: ChromiumSession, args: Args, reply: Reply, *, mark: bool = True) -> tuple[Point, Any]:
+    """The point a pointer tool acts at and the element there: ``coords``, the element
+    ``ref`` / ``selector`` names, or where the pointer is."""
+    coords = args.get("coords")
+    if coords is None and (args.get("ref") is not None or args.get("selector") is not None):
+        return await point_at(session, args, reply, mark=mark)
+    if coords is not None:
+        point = (float(coords["x"]), float(coords["y"]))
+    else:
+        known = state_of(session).position()
+        if known is None:
+            raise ToolError("bad-arg", "this tab's pointer position is not known (no mouse input has placed it, or "
+                            "Playwright moved the mouse last): give coords, ref or selector", field="coords")
+        point = known
+    found = await aim(session, {"coords": {"x": point[0], "y": point[1]}}, mark=mark)
+    return point, found["target"]
+
+
+def _move_there(state: InputState, point: Point) -> list[Command]:
+    """A move to ``point`` first when the pointer is elsewhere (or not known)."""
+    return [] if state.position() == point else mouse_move(*point, buttons=state.buttons)
+
+
+@session_tool(
+    "mouse_down", ACTION,
+    "Press a mouse button at coords, an element (ref or selector), or where the pointer is; it stays down until "
+    "mouse_up. Moves there first.",
+    params=(*_WHERE, BUTTON, _CLICK_COUNT),
+    rules=(OPTIONAL_TARGET,),
+)
+async def mouse_down(session: ChromiumSession, args: Args) -> Reply:
+    button = args["button"]
+
+    async def steps(reply: Reply) -> tuple[Any, str]:
+        state = state_of(session)
+        if state.buttons & BUTTONS[button]:
+            raise ToolError("bad-arg", f"the {button} button is already down on this tab; mouse_up releases it",
+                            field="button")
+        point, target = await where(session, args, reply)
+        commands = _move_there(state, point) + mouse_press(*point, button=button, buttons=state.buttons,
+                                                            click_count=args["clickCount"])
+        await send_input(session, "mouse_down", args, commands)
+        reply["pointer"] = state.describe()
+        return target, "cdp"
+
+    return await run_steps(session, "mouse_down", steps)
+
+
+@session_tool(
+    "mouse_up", ACTION,
+    "Release a mouse button at coords, an element (ref or selector), or where the pointer is (moving there "
+    "first, with the button still held).",
+    params=(*_WHERE, BUTTON, _CLICK_COUNT),
+    rules=(OPTIONAL_TARGET,),
+)
+async def mouse_up(session: ChromiumSession, args: Args) -> Reply:
+    button = args["button"]
+
+    async def steps(reply: Reply) -> tuple[Any, str]:
+        state = state_of(session)
+        if not state.buttons & BUTTONS[button]:
+            reply.warn(f"the {button} button was not down on this tab; released it anyway")
+        point, target = await where(session, args, reply)
+        commands = _move_there(state, point) + mouse_release(*point, button=button, buttons=state.buttons,
+                                                              click_count=args["clickCount"])
+        await send_input(session, "mouse_up", args, commands)
+        reply["pointer"] = state.describe()
+        return target, "cdp"
+
+    return await run_steps(session, "mouse_up", steps)
+
+
+@session_tool(
+    "mouse_move", ACTION,
+    "Move the mouse to coords or an element (ref or selector), with any held buttons (a drag); durationMs paces "
+    "the move from where the pointer is in steps (one per frame by default; with durationMs 0 the steps go back "
+    "to back and a page may see them coalesced). Without a target, moves in place.",
+    params=(*_WHERE, STEPS, duration_ms(0, "the move")),
+    rules=(OPTIONAL_TARGET,),
+)
+async def mouse_move_tool(session: ChromiumSession, args: Args) -> Reply:
+    async def steps(reply: Reply) -> tuple[Any, str]:
+        state = state_of(session)
+        end, target = await where(session, args, reply)
+        start = state.position()
+        if start is None or start == end:
+            plan = glide(end, end, 1, 0)
+        else:
+            plan = glide(start, end, step_count(args["durationMs"], args["steps"]), args["durationMs"])
+
+        async def move(step: Any) -> None:
+            await send_input(session, "mouse_move", args, mouse_move(*step.points[0], buttons=state.buttons))
+
+        elapsed = await play(plan, move)
+        reply["pointer"] = state.describe()
+        reply["moves"] = len(plan)
+        reply["movedMs"] = round(elapsed, 1)
+        return target, "cdp"
+
+    return await run_steps(session, "mouse_move", steps)
+
+
+def _wheel_turns(args: Args) -> None:
+    if args["deltaX"] == 0 and args["deltaY"] == 0:
+        raise ToolError("bad-arg", "give a non-zero deltaX or deltaY", field="deltaY")
+
+
+
+
+@session_tool(
+    "mouse_wheel", ACTION,
+    "Turn the mouse wheel by deltaX / deltaY CSS pixels over coords, an element (ref or selector), or where the "
+    "pointer is: what scrolls is what is under the pointer, as for a user.",
+    params=(Param("deltaX", "number", "Horizontal pixels (positive: right).", default=0,
+                  minimum=-WHEEL_LIMIT, maximum=WHEEL_LIMIT),
+            Param("deltaY", "number", "Vertical pixels (positive: down).", default=0,
+                  minimum=-WHEEL_LIMIT, maximum=WHEEL_LIMIT),
+            *_WHERE),
+    rules=(OPTIONAL_TARGET, Check(_wheel_turns, "a non-zero `deltaX` or `deltaY`")),
+)
+async def mouse_wheel_tool(session: ChromiumSession, args: Args) -> Reply:
+    async def steps(reply: Reply) -> tuple[Any, str]:
+        state = state_of(session)
+        point, target = await where(session, args, reply)
+        commands = _move_there(state, point) + mouse_wheel(*point, args["deltaX"], args["deltaY"])
+        await send_input(session, "mouse_wheel", args, commands)
+        reply["pointer"] = state.describe()
+        return target, "cdp"
+
+    return await run_steps(session, "mouse_wheel", steps)
+
+
+@session_tool(
+    "double_click", ACTION,
+    "Double-click an element (ref or selector), coords, or where the pointer is: two presses with rising click "
+    "counts, so the page sees dblclick.",
+    params=(*_WHERE, BUTTON, MODIFIERS_PARAM),
+    rules=(OPTIONAL_TARGET,),
+)
+async def double_click(session: ChromiumSession, args: Args) -> Reply:
+    if args.get("ref") is None and args.get("selector") is None and args.get("coords") is None:
+        known = state_of(session).position()
+        if known is None:
+            raise ToolError("bad-arg", "this tab's pointer position is not known: give coords, ref or selector",
+                            field="coords")
+        args = {**args, "coords": {"x": known[0], "y": known[1]}}
+    reply = await click_as(session, "double_click", args, 2)
+    reply["pointer"] = state_of(session).describe()
+    return reply
+
+
+TOOLS = [mouse_down, mouse_move_tool, mouse_up, mouse_wheel_tool, double_click]

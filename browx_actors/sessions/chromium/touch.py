@@ -1,0 +1,271 @@
+"""Touch: touch_start, touch_move, touch_end, gesture_swipe, gesture_pinch.
+
+Real touch points over ``Input.dispatchTouchEvent`` (:mod:`.touch_input`): the page
+sees ``touchstart`` / ``touchmove`` / ``touchend`` with each finger's identifier, and
+pointer events of type ``touch``, one ``pointerId`` per finger. A tab gets touch
+emulation on its first touch (``navigator.maxTouchPoints`` says 10 from then on;
+documents loaded afterwards also have ``ontouchstart``), which the result reports.
+
+``touch_start`` / ``touch_move`` / ``touch_end`` are the raw fingers, several at once:
+points are ``{x, y, id?}`` (``id`` defaults to the point's place in the list), and the
+tab's :class:`~.input_state.InputState` knows which are down, so a move names fingers
+that are down and ``touch_end`` without ids lifts all of them. ``touch_move`` can be
+paced (``durationMs``, ``steps``) like a hand's.
+
+``gesture_swipe {from, to, durationMs}`` is one finger down, paced moves, up;
+``gesture_pinch {center, scale, durationMs}`` two fingers either side of the centre
+moving apart or together until their distance has changed by ``scale``
+(:func:`~.motion.pinch`). A gesture interrupted half way cancels its touches
+(``touchcancel``), so no finger stays down.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import ToolError
+from ...tooling import Args, Check, Param, Reply, session_tool
+from ..params import POINT_PROPERTIES, STEPS, duration_ms, one_point_target, point_target
+from .actions import run_steps, send_input
+from .input_state import InputState
+from .motion import Point, Step, line, pinch, step_count, stroke, times
+from .playback import letting_go, play
+from .pointer import state_of
+from .session import ChromiumSession
+from .target import aim, point_for
+from .touch_input import (
+    MAX_TOUCH_POINTS,
+    TouchPoint,
+    touch_cancel,
+    touch_emulation,
+    touch_end,
+    touch_move,
+    touch_start,
+)
+
+__all__ = ["TOOLS", "gesture_pinch", "gesture_swipe", "touch_end_tool", "touch_move_tool", "touch_start_tool"]
+
+ACTION = "action"
+#: The narrowest and widest pinch, as the factor by which the fingers' distance changes.
+SCALE_MIN, SCALE_MAX = 0.1, 10.0
+
+_ID = {"type": "integer", "minimum": 0, "maximum": MAX_TOUCH_POINTS - 1}
+_POINTS = Param("points", "array",
+                f"Touch points {{x, y, id?}} in viewport CSS pixels; id (0-{MAX_TOUCH_POINTS - 1}) defaults to the "
+                "point's place in the list.",
+                required=True, items="object", min_items=1, max_items=MAX_TOUCH_POINTS,
+                properties={**POINT_PROPERTIES, "id": _ID}, required_keys=("x", "y"))
+
+
+def _ids(points: list[dict[str, Any]]) -> list[int]:
+    return [int(p["id"]) if "id" in p else i for i, p in enumerate(points)]
+
+
+def _distinct_ids(args: Args) -> None:
+    ids = _ids(args["points"])
+    if len(set(ids)) != len(ids):
+        raise ToolError("bad-arg", f"two points share an id ({ids}); each finger has its own", field="points")
+
+
+_DISTINCT = Check(_distinct_ids, "each point of `points` has its own `id`")
+
+
+def _touch_points(points: list[dict[str, Any]]) -> list[TouchPoint]:
+    return [TouchPoint(i, float(p["x"]), float(p["y"])) for i, p in zip(_ids(points), points, strict=True)]
+
+
+async def _ensure_touch(session: ChromiumSession, args: Args, reply: Reply) -> None:
+    """Touch emulation for the tab, the first time it is touched."""
+    state = state_of(session)
+    if not state.touch_emulation:
+        await send_input(session, "touch", args, touch_emulation(True))
+        reply["touchEmulation"] = "enabled"
+        reply.warn("touch emulation is now on for this tab (navigator.maxTouchPoints is 10); a page that "
+                   "detects touch when it loads sees it after the next navigation")
+
+
+async def _target_at(session: ChromiumSession, point: Point) -> Any:
+    found = await aim(session, {"coords": {"x": point[0], "y": point[1]}})
+    return found["target"]
+
+
+def _free_ids(state: InputState, count: int) -> list[int]:
+    free = [i for i in range(MAX_TOUCH_POINTS) if i not in state.touches]
+    if len(free) < count:
+        raise ToolError("bad-arg", f"{len(state.touches)} fingers are down already; touch_end lifts them",
+                        field="points")
+    return free[:count]
+
+
+def _touch_result(reply: Reply, state: InputState) -> None:
+    reply["touches"] = state.describe_touches()
+
+
+# -- the raw fingers ------------------------------------------------------------------
+
+
+@session_tool(
+    "touch_start", ACTION,
+    "Put one or more fingers down at viewport points; they stay down until touch_end. The page gets touchstart and "
+    "pointerdown (pointerType touch), one pointer per finger.",
+    params=(_POINTS,),
+    rules=(_DISTINCT,),
+)
+async def touch_start_tool(session: ChromiumSession, args: Args) -> Reply:
+    points = _touch_points(args["points"])
+
+    async def steps(reply: Reply) -> tuple[Any, str]:
+        state = state_of(session)
+        down = [p.id for p in points if p.id in state.touches]
+        if down:
+            raise ToolError("bad-arg", f"touch point {down[0]} is already down; touch_move moves it",
+                            field="points")
+        if len(state.touches) + len(points) > MAX_TOUCH_POINTS:
+            raise ToolError("bad-arg", f"at most {MAX_TOUCH_POINTS} fingers can be down at once", field="points")
+        await _ensure_touch(session, args, reply)
+        target = await _target_at(session, (points[0].x, points[0].y))
+        await send_input(session, "touch_start", args, touch_start(points))
+        _touch_result(reply, state)
+        return target, "cdp"
+
+    return await run_steps(session, "touch_start", steps)
+
+
+@session_tool(
+    "touch_move", ACTION,
+    "Move fingers that are down to new viewport points (the others stay put); durationMs and steps pace the move.",
+    params=(_POINTS, STEPS, duration_ms(0, "the move")),
+    rules=(_DISTINCT,),
+)
+async def touch_move_tool(session: ChromiumSession, args: Args) -> Reply:
+    points = _touch_points(args["points"])
+
+    async def steps(reply: Reply) -> tuple[Any, str]:
+        state = state_of(session)
+        up = [p.id for p in points if p.id not in state.touches]
+        if up:
+            raise ToolError("bad-arg", f"touch point {up[0]} is not down; touch_start puts it down", field="points")
+        target = await _target_at(session, (points[0].x, points[0].y))  # marks the page before the move
+        count = step_count(args["durationMs"], args["steps"])
+        ids = [p.id for p in points]
+        paths = [line(state.touches[p.id], (p.x, p.y), count) for p in points]
+        plan = [Step(at, "move", tuple(path[k] for path in paths))
+                for k, at in enumerate(times(count, args["durationMs"]))]
+        await _play_touch(session, "touch_move", args, plan, ids)
+        _touch_result(reply, state)
+        reply["moves"] = count
+        return target, "cdp"
+
+    return await run_steps(session, "touch_move", steps)
+
+
+@session_tool(
+    "touch_end", ACTION,
+    "Lift fingers where they are: those in ids, or every finger that is down.",
+    params=(Param("ids", "array", "Ids of the fingers to lift (default: all).", items="integer", min_items=1,
+                  max_items=MAX_TOUCH_POINTS),),
+)
+async def touch_end_tool(session: ChromiumSession, args: Args) -> Reply:
+    async def steps(reply: Reply) -> tuple[Any, str]:
+        state = state_of(session)
+        ids = sorted(state.touches) if args["ids"] is None else [int(i) for i in args["ids"]]
+        if not state.touches:
+            raise ToolError("bad-arg", "no finger is down on this tab", field="ids")
+        up = [i for i in ids if i not in state.touches]
+        if up:
+            raise ToolError("bad-arg", f"touch point {up[0]} is not down (down: {sorted(state.touches)})",
+                            field="ids")
+        lifted = [TouchPoint(i, *state.touches[i]) for i in ids]
+        target = await _target_at(session, (lifted[0].x, lifted[0].y))
+        await send_input(session, "touch_end", args, touch_end(lifted if args["ids"] is not None else ()))
+        _touch_result(reply, state)
+        return target, "cdp"
+
+    return await run_steps(session, "touch_end", steps)
+
+
+# -- gestures -------------------------------------------------------------------------
+
+
+async def _play_touch(session: ChromiumSession, action: str, args: Args, plan: list[Step], ids: list[int]) -> float:
+    """A finger plan (one point per id at each step) as touch events, cancelled if interrupted."""
+
+    def points(step: Step) -> list[TouchPoint]:
+        return [TouchPoint(i, x, y) for i, (x, y) in zip(ids, step.points, strict=True)]
+
+    async def send(step: Step) -> None:
+        if step.kind == "down":
+            commands = touch_start(points(step))
+        elif step.kind == "move":
+            commands = touch_move(points(step))
+        else:
+            commands = touch_end(points(step))
+        await send_input(session, action, args, commands)
+
+    async with letting_go(lambda: send_input(session, action, args, touch_cancel())):
+        return await play(plan, send)
+
+
+@session_tool(
+    "gesture_swipe", ACTION,
+    "Swipe one finger from one point to another over durationMs (down, paced moves, up). from and to are each "
+    "{ref}, {selector} or {x, y}.",
+    params=(point_target("from", "Where the finger goes down."), point_target("to", "Where it lifts."),
+            duration_ms(300, "the swipe"), STEPS),
+    rules=(one_point_target("from", "to"),),
+)
+async def gesture_swipe(session: ChromiumSession, args: Args) -> Reply:
+    async def steps(reply: Reply) -> tuple[Any, str]:
+        state = state_of(session)
+        start, target = await point_for(session, args["from"], reply, mark=True)
+        end, _ = await point_for(session, args["to"], reply, mark=False, scroll=False)
+        ids = _free_ids(state, 1)
+        await _ensure_touch(session, args, reply)
+        plan = stroke(start, end, step_count(args["durationMs"], args["steps"]), args["durationMs"])
+        elapsed = await _play_touch(session, "gesture_swipe", args, plan, ids)
+        reply["swipe"] = {"from": {"x": start[0], "y": start[1]}, "to": {"x": end[0], "y": end[1]},
+                          "moves": len(plan) - 2, "durationMs": round(elapsed, 1)}
+        _touch_result(reply, state)
+        return target, "cdp"
+
+    return await run_steps(session, "gesture_swipe", steps)
+
+
+def _scale_changes(args: Args) -> None:
+    if args["scale"] == 1:
+        raise ToolError("bad-arg", "scale 1 moves nothing: above 1 spreads the fingers (zoom in), below 1 brings "
+                        "them together", field="scale")
+
+
+@session_tool(
+    "gesture_pinch", ACTION,
+    "Pinch with two real touch points either side of center: scale above 1 spreads them (zoom in), below 1 brings "
+    "them together, until their distance has changed by scale. center is {ref}, {selector} or {x, y}.",
+    params=(point_target("center", "The point between the fingers."),
+            Param("scale", "number", "Factor by which the fingers' distance changes.", required=True,
+                  minimum=SCALE_MIN, maximum=SCALE_MAX),
+            duration_ms(500, "the pinch"), STEPS,
+            Param("distance", "number", "The fingers' distance at the wider end, in CSS pixels.", default=300,
+                  minimum=20, maximum=2000)),
+    rules=(one_point_target("center"), Check(_scale_changes, "`scale` is not 1")),
+)
+async def gesture_pinch(session: ChromiumSession, args: Args) -> Reply:
+    async def steps(reply: Reply) -> tuple[Any, str]:
+        state = state_of(session)
+        center, target = await point_for(session, args["center"], reply, mark=True)
+        ids = _free_ids(state, 2)
+        await _ensure_touch(session, args, reply)
+        plan = pinch(center, args["scale"], step_count(args["durationMs"], args["steps"]), args["durationMs"],
+                     span=args["distance"])
+        elapsed = await _play_touch(session, "gesture_pinch", args, plan, ids)
+        (a0, b0), (a1, b1) = plan[0].points, plan[-1].points
+        reply["pinch"] = {"center": {"x": center[0], "y": center[1]}, "scale": args["scale"],
+                          "startDistance": round(b0[0] - a0[0], 2), "endDistance": round(b1[0] - a1[0], 2),
+                          "moves": len(plan) - 2, "durationMs": round(elapsed, 1)}
+        _touch_result(reply, state)
+        return target, "cdp"
+
+    return await run_steps(session, "gesture_pinch", steps)
+
+
+TOOLS = [touch_start_tool, touch_move_tool, touch_end_tool, gesture_swipe, gesture_pinch]
