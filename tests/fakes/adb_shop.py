@@ -18,7 +18,7 @@ native ``com.example.shop:id/login_button``, nodes with no id at all, and:
 - ``busy`` and ``busy-null``: spinners that never settle (the two idle failure texts).
 - deep links ``shop://catalog`` and ``shop://confirmation``.
 
-The launcher is the unedited Pixel dump from ``shared/testdata/android``.
+The launcher is the unedited Pixel dump from ``tests/testdata/android`` (a copy of the shared test data, so a clone has it).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ __all__ = ["LAUNCHER_DUMP", "SHOP", "View", "default_adb", "emulator", "multi_de
 
 SHOP = "com.example.shop"
 LAUNCHER = "com.google.android.apps.nexuslauncher"
-LAUNCHER_DUMP = Path(__file__).resolve().parents[2].parent / "shared/testdata/android/pixel-launcher-window_dump.xml"
+LAUNCHER_DUMP = Path(__file__).resolve().parents[1] / "testdata/android/pixel-launcher-window_dump.xml"
 _RN = "com.facebook.react.views."
 _WIDTH, _HEIGHT = 1080, 1794
 

@@ -20,7 +20,7 @@ from browx_actors.sessions.native.selectors import resolve
 from browx_actors.sessions.native.snapshot import snapshot
 
 Read = Callable[[FakeDevice], Hierarchy]
-PIXEL = Path(__file__).resolve().parents[2].parent / "shared/testdata/android/pixel-launcher-window_dump.xml"
+PIXEL = Path(__file__).resolve().parents[1] / "testdata/android/pixel-launcher-window_dump.xml"
 
 
 def test_the_login_screen(device: FakeDevice, read: Read) -> None:

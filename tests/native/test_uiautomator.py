@@ -13,7 +13,7 @@ from browx_actors.sessions.native.nodes import NativeNode, Rect
 from browx_actors.sessions.native.refs import Hierarchy, RefBook
 from browx_actors.sessions.native.snapshot import snapshot
 
-PIXEL = Path(__file__).resolve().parents[2].parent / "shared/testdata/android/pixel-launcher-window_dump.xml"
+PIXEL = Path(__file__).resolve().parents[1] / "testdata/android/pixel-launcher-window_dump.xml"
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 
 
