@@ -35,7 +35,7 @@ from browx_actors.visualtree.native_provider import (
 from browx_actors.visualtree.payload import TreeLimits, inspect_payload, tree_payload
 from browx_actors.visualtree.query import NodeQuery, select
 
-PIXEL_DUMP = Path(__file__).resolve().parents[3] / "shared" / "testdata" / "android" / "pixel-launcher-window_dump.xml"
+PIXEL_DUMP = Path(__file__).resolve().parents[1] / "testdata" / "android" / "pixel-launcher-window_dump.xml"
 
 
 def sign_in() -> NativeNode:
