@@ -2,8 +2,9 @@
 
 A session owns a Playwright ``BrowserContext`` (its own cookies and storage) in the
 pool's browser, the pages in it as tabs (:mod:`.tabs`; tools act on the current one),
-and a raw CDP flat session to each tab it has acted in, for what Trio must own
-(screenshots, titles, the human bridge). Tool calls
+and one raw CDP flat session to each tab (:mod:`.wiring`), attached as the tab opens,
+for what Trio must own: the console and network records (:mod:`.page_events`),
+screenshots, titles, the human bridge, emulation and routes. Tool calls
 arrive as :class:`SessionCall` messages and run one at a time, in order; a tool that
 waits long returns :class:`~browx_actors.actor.Later` so the mailbox keeps serving.
 
@@ -25,17 +26,27 @@ import attrs
 import trio
 
 from ...actor import Actor, ActorRef, Later
-from ...cdp import CdpConnectionLost, CdpError, CdpFailure
+from ...cdp import (
+    CdpConnection,
+    CdpConnectionLost,
+    CdpError,
+    CdpFailure,
+    CdpSessionLost,
+    CdpTimeout,
+    open_cdp_connection,
+)
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
 from ..contract import Describe, SessionCall
 from .driver import PlaywrightDriver
-from .page_events import ConsoleLog, Pulse, RequestTracker
+from .page_events import PageEvents, Pulse
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 from .pool import AcquireBrowser, Browser
+from .portal import Portal
 from .tabset import Tab, TabSet
+from .wiring import TargetWiring
 
-__all__ = ["BrowserLost", "ChromiumSession", "PageScriptError", "SessionOptions", "first_line"]
+__all__ = ["BrowserLost", "ChromiumSession", "PageGone", "PageScriptError", "SessionOptions", "first_line"]
 
 #: One round trip to the page agent; installs it first on pages that lack it
 #: (pages created before the init script, or documents it could not reach).
@@ -65,6 +76,21 @@ class PageScriptError(Exception):
     """A script the session evaluated in the page threw; the message is the page's."""
 
 
+class PageGone(Exception):
+    """A read found its document replaced (``closed`` False) or its tab gone (True)."""
+
+    def __init__(self, closed: bool, reason: str) -> None:
+        super().__init__(reason)
+        self.closed = closed
+
+
+#: CDP's words for an evaluate whose document went away under it.
+_CONTEXT_GONE = ("Execution context was destroyed", "Inspected target navigated or closed",
+                 "Cannot find context", "Cannot find default execution context")
+#: Longest a read of the page may take (a page busy in a long script answers late).
+READ_TIMEOUT_S = 30.0
+
+
 class BrowserLost(Exception):
     """The session's browser died; ``reason`` says how."""
 
@@ -80,6 +106,9 @@ class SessionOptions:
     #: Click, hover and fill send the session's own CDP input to an element that is
     #: ready (False: Playwright performs every action; BROWX_ACTION_INPUT=playwright).
     direct_input: bool = True
+    #: Keep console and network records for console_read / network_read
+    #: (BROWX_PAGE_RECORDING=off keeps only what an action's result needs).
+    record_page_events: bool = True
 
 
 class ChromiumSession(Actor):
@@ -110,10 +139,19 @@ class ChromiumSession(Actor):
         self.page_moved = Pulse()
         #: The CDP id of the browser context, learnt when the first tab is attached.
         self._context_id: str | None = None
-        self.console = ConsoleLog()
+        #: Console and network records of every tab, and the counters settle reads.
+        self.events = PageEvents(self.page_moved, record=options.record_page_events)
+        self.console = self.events.console
+        self.requests = self.events.requests
         #: Main-frame navigations so far (counted on the Playwright thread).
         self.navigations = 0
-        self.requests = RequestTracker(self.page_moved)
+        #: Each tab's one raw flat session (set up when the browser is acquired).
+        self.wiring: TargetWiring | None = None
+        #: Tabs being wired, so a tab is wired once however many ask.
+        self._wiring_tabs: dict[int, trio.Event] = {}
+        #: Lets the Playwright thread await Trio (an action's settle reading the page).
+        self.portal: Portal | None = None
+        self._trio_token: trio.lowlevel.TrioToken | None = None
         self.secrets: dict[str, str] = {}
         #: The isolated-world bridge await_human answers through (None: no human channel).
         self.human: HumanBridge | None = None
@@ -181,6 +219,10 @@ class ChromiumSession(Actor):
 
     async def on_start(self) -> None:
         self.browser = await self._pool().call(AcquireBrowser(), timeout=60)
+        self._trio_token = trio.lowlevel.current_trio_token()
+        self.portal = Portal(self._trio_token, self.nursery)
+        socket = await self.nursery.start(_hold_socket, self.browser.ws_url)
+        self.wiring = TargetWiring(self.browser.cdp, socket, self.events, self.nursery)
         width, height = self.options.viewport
         self.context = await self.pw(
             self.browser.playwright.new_context, viewport={"width": width, "height": height}
@@ -192,7 +234,9 @@ class ChromiumSession(Actor):
         tab = await self.pw(_on_loop, self._adopt, page)
         await self.pw(_listen, self.context, {"page": self._adopt})
         await self.attach_current()
-        self.human = await self.nursery.start(HumanBridge(self.session_id, tab.cdp, self.browser.cdp).run)
+        self.human = await self.nursery.start(
+            HumanBridge(self.session_id, tab.events, socket, attach=self.wiring.attach).run
+        )
         self.nursery.start_soon(self._watch_browser, self.browser)
 
     async def on_stop(self) -> None:
@@ -281,7 +325,7 @@ class ChromiumSession(Actor):
     # -- tabs -------------------------------------------------------------------------
 
     async def attach_current(self) -> None:
-        """Make the current tab usable from Trio: a raw CDP session to it, and a fresh
+        """Make the current tab usable from Trio: its raw CDP session, and a fresh
         blank tab when the pages closed every tab, as a browser window would open."""
         if self.tabs.current is None:
             page = await self.pw(self.context.new_page)
@@ -290,16 +334,84 @@ class ChromiumSession(Actor):
         assert tab is not None
         if tab.cdp is not None:
             return
+        await self.wire(tab)
+        # A tab new to the tools gets Playwright's selector warm-up too.
+        self._warmed_at = -1
+
+    async def wire(self, tab: Tab) -> None:
+        """Give ``tab`` its raw CDP session (once, however many ask), and the human
+        bridge's world, whoever opened the tab."""
+        while tab.cdp is None:
+            pending = self._wiring_tabs.get(tab.id)
+            if pending is None:
+                break
+            await pending.wait()
+        if tab.cdp is not None:
+            return
+        done = self._wiring_tabs[tab.id] = trio.Event()
         try:
             info = await self.pw(_target_info_of, self.context, tab.page)
             tab.target_id, self._context_id = info["targetId"], info.get("browserContextId")
-            assert self.browser is not None and tab.target_id is not None
-            tab.cdp = await self.browser.cdp.attach(tab.target_id)
+            assert self.wiring is not None and tab.target_id is not None
+            tab.events = await self.wiring.attach(tab.target_id)
+            tab.cdp = await self.wiring.command_session(tab.target_id)
         except Exception as exc:
             raise ToolError("tab-closed", f"tab {tab.id} closed before it could be used; "
                             "list_tabs shows the open tabs", tab=tab.id) from exc
-        # A tab new to the tools gets Playwright's selector warm-up too.
-        self._warmed_at = -1
+        finally:
+            del self._wiring_tabs[tab.id]
+            done.set()
+        if self.human is not None:
+            self.human.wire(tab.target_id)
+
+    async def _wire_in_background(self, tab: Tab) -> None:
+        # A tab that closes before it is wired needs nothing more.
+        with contextlib.suppress(ToolError):
+            await self.wire(tab)
+
+    async def _forget_tab(self, tab: Tab) -> None:
+        """A closed tab's records go, with what its sessions had in flight."""
+        if tab.target_id is not None and self.wiring is not None:
+            self.events.forget(tab.target_id, self.wiring.keys_of(tab.target_id))
+            self.wiring.forget(tab.target_id)
+
+    def _on_trio(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """From the Playwright thread: start ``fn(*args)`` in the session's nursery."""
+        def start() -> None:
+            with contextlib.suppress(RuntimeError):  # the session is closing
+                self.nursery.start_soon(fn, *args)
+        if self._trio_token is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                self._trio_token.run_sync_soon(start)
+
+    async def read_page(self, page: Any, expression: str) -> Any:
+        """On the Playwright thread: evaluate ``expression`` (awaiting a promise) in
+        ``page`` over its raw CDP session, which its console and network records are fed
+        from, so they are current when the value comes back. Raises :class:`PageGone`
+        when the document was replaced or the tab closed, :class:`PageScriptError` if
+        the script threw."""
+        assert self.portal is not None
+        return await self.portal.run(self._read_page, page, expression)
+
+    async def _read_page(self, page: Any, expression: str) -> Any:
+        tab = self.tabs.of_page(page)
+        if tab is None or tab.events is None:
+            raise PageGone(True, "the tab closed")
+        try:
+            reply = await tab.events.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
+                                                            "returnByValue": True}, timeout=READ_TIMEOUT_S)
+        except CdpSessionLost as exc:
+            raise PageGone(True, str(exc)) from exc
+        except CdpTimeout as exc:
+            raise ToolError("timeout", f"the page did not answer within {READ_TIMEOUT_S:g}s") from exc
+        except CdpError as exc:
+            if any(marker in exc.message for marker in _CONTEXT_GONE):
+                raise PageGone(False, exc.message) from exc
+            raise
+        if "exceptionDetails" in reply:
+            details = reply["exceptionDetails"]
+            raise PageScriptError(details.get("exception", {}).get("description") or details.get("text", ""))
+        return reply["result"].get("value")
 
     async def settle_tabs(self, timeout: float = 2.0) -> None:
         """Wait until every page the browser holds in this session's context has been
@@ -318,35 +430,33 @@ class ChromiumSession(Actor):
     # -- page events (called on the Playwright thread) --------------------------------
 
     def _adopt(self, page: Any) -> Tab:
-        """A new page of the context becomes a tab, with the session's listeners."""
+        """A new page of the context becomes a tab, wired at once (its console and
+        requests are recorded over its raw CDP session, not through Playwright)."""
         known = len(self.tabs)
         tab = self.tabs.add(page)
         if len(self.tabs) != known:
-            for event, handler in (
-                ("console", self._on_console), ("pageerror", self._on_page_error),
-                ("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed),
-                ("request", self.requests.on_request), ("requestfinished", self.requests.on_done),
-                ("requestfailed", self.requests.on_done),
-            ):
+            for event, handler in (("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed)):
                 page.on(event, handler)
             self.page_moved.fire()
+            self._on_trio(self._wire_in_background, tab)
         return tab
 
     def _on_page_closed(self, page: Any) -> None:
-        self.tabs.close(page)
+        self.drop_tab(page)
         self.page_moved.fire()
 
-    def _on_console(self, message: Any) -> None:
-        self.console.append({"type": message.type, "text": message.text})
+    def drop_tab(self, page: Any) -> Tab | None:
+        """On the Playwright thread: forget a closed page's tab and its records."""
+        tab = self.tabs.close(page)
+        if tab is not None:
+            self._on_trio(self._forget_tab, tab)
+        return tab
 
     def _on_frame_navigated(self, frame: Any) -> None:
         page = self.page
         if page is not None and frame is page.main_frame:
             self.navigations += 1
             self.page_moved.fire()
-
-    def _on_page_error(self, error: Any) -> None:
-        self.console.append({"type": "pageerror", "text": str(error)})
 
     # -- helpers for tools ------------------------------------------------------------
 
@@ -363,6 +473,14 @@ class ChromiumSession(Actor):
             "browserGeneration": None if self.browser is None else self.browser.generation,
             "ageSeconds": round(trio.current_time() - self.started_at, 3),
         }
+
+
+async def _hold_socket(ws_url: str, *, task_status: trio.TaskStatus[CdpConnection]) -> None:
+    """The session's own websocket to its browser, for event sessions: open for as long
+    as the session's nursery runs."""
+    async with open_cdp_connection(ws_url) as socket:
+        task_status.started(socket)
+        await trio.sleep_forever()
 
 
 async def _listen(emitter: Any, handlers: dict[str, Callable[..., Any]]) -> None:

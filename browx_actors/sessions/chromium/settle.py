@@ -2,9 +2,10 @@
 
 "Settled" is event-driven, never a fixed sleep. The page first gets one task turn
 (``task-turn``: event handlers, microtasks and zero-delay timers have run) and the
-changes since the action's mark are read. That read travels on Playwright's
-connection, behind the events the page sent meanwhile, so the session's counters have
-seen the requests the action's handlers started. A navigation is different: the browser
+changes since the action's mark are read. That read travels on the tab's raw CDP
+session (:meth:`ChromiumSession.read_page`), behind the events the page sent meanwhile
+on that same session, which feed the session's counters: so they have seen the requests
+the action's handlers started and the errors they logged. A navigation is different: the browser
 reports its request on its own schedule, so the page agent says when the document
 started leaving (the Navigation API's ``navigate`` event), and the settle waits until
 that navigation commits, or its request ends without one (a 204, a download). Requests
@@ -16,16 +17,16 @@ Runs on the Playwright thread (:meth:`ChromiumSession.pw`), as one hop.
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 import attrs
-from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ...tooling import Reply
 from .pageagent import AGENT_KEY
-from .session import ChromiumSession
+from .session import ChromiumSession, PageGone
 
 __all__ = ["NAVIGATION_SETTLE_MS", "NETWORK_SETTLE_S", "Before", "settle"]
 
@@ -46,10 +47,6 @@ _AFTER = f"""([ref, limit]) => new Promise(resolve => setTimeout(() => {{
   resolve({{changes, element}});
 }}, 0))"""
 
-#: Playwright's words for an evaluate whose document was replaced under it, and for
-#: one whose page closed (it may say so before its page's close event has come in).
-_DOCUMENT_GONE = ("Execution context was destroyed", "navigation")
-_PAGE_GONE = ("has been closed", "Target closed")
 
 
 @attrs.frozen
@@ -63,13 +60,15 @@ class Before:
     navigations_ended: int
     console_seq: int
     started: float
+    #: Documents the tab had committed, as its raw event session reported.
+    commits: int = 0
 
     @classmethod
     def of(cls, session: ChromiumSession) -> Before:
         return cls(page=session.page, url=session.page.url, navigations=session.navigations,
                    requests=session.requests.started, navigations_ended=session.requests.navigations_ended,
                    console_seq=session.console.last_seq,
-                   started=time.perf_counter())
+                   started=time.perf_counter(), commits=session.events.commits(session.target_id))
 
 
 class _DocumentGone(Exception):
@@ -80,16 +79,20 @@ class _DocumentGone(Exception):
         self.closed = closed
 
 
-async def _read_after(page: Any, ref: str | None) -> dict[str, Any] | None:
+async def _read_after(session: ChromiumSession, before: Before, ref: str | None) -> dict[str, Any] | None:
+    """The changes since the mark and the target's state, read over the tab's event
+    session. A document committed since the action began means the read ran in the new
+    one (the event session reports the commit before the read's answer): the document
+    was replaced, whatever the read says."""
+    page = before.page
     try:
-        return await page.evaluate(_AFTER, [ref, CHANGES_LIMIT])
-    except PlaywrightError as err:
-        message = str(err)
-        if page.is_closed() or any(m in message for m in _PAGE_GONE):
-            raise _DocumentGone(closed=True) from err
-        if any(m in message for m in _DOCUMENT_GONE):
-            raise _DocumentGone(closed=False) from err
-        raise
+        result: dict[str, Any] | None = await session.read_page(page, f"({_AFTER})({json.dumps([ref, CHANGES_LIMIT])})")
+    except PageGone as gone:
+        raise _DocumentGone(closed=gone.closed or page.is_closed()) from gone
+    tab = session.tabs.of_page(page)
+    if tab is not None and session.events.commits(tab.target_id) != before.commits:
+        raise _DocumentGone(closed=False)
+    return result
 
 
 async def _await_departure(session: ChromiumSession, before: Before, destination: str, reply: Reply) -> None:
@@ -122,7 +125,7 @@ async def settle(
     replaced = gone = False
     try:
         if not page.is_closed():
-            after = await _read_after(page, ref)
+            after = await _read_after(session, before, ref)
         leaving = after["changes"].pop("leaving", None) if after is not None and after["changes"] else None
         if leaving:
             await _await_departure(session, before, leaving, reply)
@@ -132,7 +135,7 @@ async def settle(
             else:
                 reply.warn(f"requests the {action} started were still running after {NETWORK_SETTLE_S:g}s")
             if session.navigations == before.navigations and not page.is_closed():
-                after = await _read_after(page, ref)  # what the responses changed
+                after = await _read_after(session, before, ref)  # what the responses changed
     except _DocumentGone as exc:
         after, replaced, gone = None, not exc.closed, exc.closed
         if replaced:

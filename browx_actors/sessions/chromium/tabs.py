@@ -83,7 +83,7 @@ async def close_tab(session: ChromiumSession, args: Args) -> Reply:
         tab = session.tabs.current if args.get("tab") is None else session.tabs.get(args["tab"])
         assert tab is not None
         await tab.page.close()
-        session.tabs.close(tab.page)  # the close event may come after close() returns
+        session.drop_tab(tab.page)  # the close event may come after close() returns
         return tab.id
 
     closed = await session.pw(close)
