@@ -172,12 +172,12 @@ def test_the_network_log_redacts_follows_redirects_and_bounds_itself() -> None:
     assert (final.status, final.mime, final.size, final.duration_ms, final.remote) == (
         200, "text/html", 1234, 250.0, "127.0.0.1:443")
     from browx_actors.sessions.chromium.network_log import summary_line
-    assert summary_line(final) == f"r{final.id} GET 200 document 1.2 kB 250 ms https://h/home"
+    assert summary_line(final) == f"#{final.id} GET 200 document 1.2 kB 250 ms https://h/home"
     feed(tap, "Network.requestWillBeSent", request("2", "http://h/x.png", "Image"))
     feed(tap, "Network.loadingFailed", {"requestId": "2", "timestamp": 10.5, "errorText": "net::ERR_FAILED",
                                         "blockedReason": "mixed-content"})
     assert summary_line(events.network(TARGET).get(final.id + 1)).startswith(  # type: ignore[arg-type]
-        f"r{final.id + 1} GET failed(mixed-content) image - 500 ms")
+        f"#{final.id + 1} GET failed(mixed-content) image - 500 ms")
     log = events.network(TARGET)
     log._maxlen = 3
     for i in range(3, 8):

@@ -247,9 +247,9 @@ def _stamp(value: Any) -> float | None:
 
 
 def summary_line(entry: ConsoleEntry) -> str:
-    """``c12 error boom (app.js:3:9)``: the id, the level, the text's first line, where."""
+    """``#12 error boom (app.js:3)``: the id, the level, the text's first line, where."""
     text = entry.text.split("\n", 1)[0]
-    line = f"c{entry.id} {entry.level:<5} {clip(text, SUMMARY_TEXT_MAX)}"
+    line = f"#{entry.id} {entry.level:<5} {clip(text, SUMMARY_TEXT_MAX)}"
     if entry.source not in ("console", "exception"):
         line += f" [{entry.source}]"
     elif entry.kind not in ("log", "info", "error", "warning", "debug", "exception"):

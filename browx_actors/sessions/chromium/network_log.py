@@ -72,7 +72,7 @@ class NetworkEntry:
 
     def details(self) -> dict[str, Any]:
         return {
-            "id": f"r{self.id}", "method": self.method, "url": self.url, "type": self.type,
+            "id": self.id, "method": self.method, "url": self.url, "type": self.type,
             "status": self.status, "statusText": self.status_text, "mimeType": self.mime,
             "requestHeaders": self.request_headers, "hasRequestBody": self.has_body,
             "responseHeaders": self.response_headers, "remoteAddress": self.remote, "protocol": self.protocol,
@@ -93,7 +93,7 @@ def size_text(size: int | None) -> str:
 
 
 def summary_line(entry: NetworkEntry) -> str:
-    """``r7 GET 200 fetch 1.2 kB 34 ms http://host/api/items``; a failure or a redirect
+    """``#7 GET 200 fetch 1.2 kB 34 ms http://host/api/items``; a failure or a redirect
     in place of the status."""
     if entry.failure is not None:
         status = f"failed({entry.blocked or entry.failure})"
@@ -105,7 +105,7 @@ def summary_line(entry: NetworkEntry) -> str:
     url = entry.url if len(entry.url) <= SUMMARY_URL_MAX else entry.url[: SUMMARY_URL_MAX - 1] + "\u2026"
     cache = " (cache)" if entry.from_cache else ""
     redirect = f" -> {entry.redirected_to}" if entry.redirected_to else ""
-    return f"r{entry.id} {entry.method} {status} {entry.type} {size_text(entry.size)} {duration}{cache} {url}{redirect}"
+    return f"#{entry.id} {entry.method} {status} {entry.type} {size_text(entry.size)} {duration}{cache} {url}{redirect}"
 
 
 def _initiator(initiator: Mapping[str, Any] | None) -> str | None:

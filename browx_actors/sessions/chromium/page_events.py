@@ -400,14 +400,20 @@ class PageEvents:
         self.requests = RequestTracker(pulse)
         self._networks: dict[str, NetworkLog] = {}
         self._network_ids = itertools.count(1)
+        #: The newest request id handed out (0 before the first).
+        self.last_request_id = 0
         #: The tap of each tab's own event session (not its frames').
         self._page_taps: dict[str, TabTap] = {}
 
     def network(self, target: str) -> NetworkLog:
         found = self._networks.get(target)
         if found is None:
-            found = self._networks[target] = NetworkLog(target, self._network_ids.__next__)
+            found = self._networks[target] = NetworkLog(target, self._next_request_id)
         return found
+
+    def _next_request_id(self) -> int:
+        self.last_request_id = next(self._network_ids)
+        return self.last_request_id
 
     def networks(self, targets: list[str] | None = None) -> Iterator[NetworkLog]:
         for target, log in list(self._networks.items()):
