@@ -177,7 +177,7 @@ def test_the_network_log_redacts_follows_redirects_and_bounds_itself() -> None:
     feed(tap, "Network.loadingFailed", {"requestId": "2", "timestamp": 10.5, "errorText": "net::ERR_FAILED",
                                         "blockedReason": "mixed-content"})
     assert summary_line(events.network(TARGET).get(final.id + 1)).startswith(  # type: ignore[arg-type]
-        f"#{final.id + 1} GET failed(mixed-content) image - 500 ms")
+        f"#{final.id + 1} GET failed(net::ERR_FAILED, mixed-content) image - 500 ms")
     log = events.network(TARGET)
     log._maxlen = 3
     for i in range(3, 8):

@@ -96,7 +96,7 @@ def summary_line(entry: NetworkEntry) -> str:
     """``#7 GET 200 fetch 1.2 kB 34 ms http://host/api/items``; a failure or a redirect
     in place of the status."""
     if entry.failure is not None:
-        status = f"failed({entry.blocked or entry.failure})"
+        status = f"failed({entry.failure}, {entry.blocked})" if entry.blocked else f"failed({entry.failure})"
     elif entry.status is None:
         status = "pending"
     else:

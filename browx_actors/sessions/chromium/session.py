@@ -156,6 +156,8 @@ class ChromiumSession(Actor):
         #: The isolated-world bridge await_human answers through (None: no human channel).
         self.human: HumanBridge | None = None
         self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
+        #: The session's routes (browx_actors.sessions.chromium.routes), made on first use.
+        self.routes: Any = None
         self.started_at = trio.current_time()
         #: ``navigations`` when Playwright's selector machinery was last warmed.
         self._warmed_at = 0
