@@ -14,7 +14,7 @@
 ``TOOLS`` is every tool this engine implements, in the order the reference lists them.
 """
 
-from . import actions, console, network, page, reading, routes, tabs
+from . import actions, console, emulation, network, page, reading, routes, tabs
 
 __all__ = ["TOOLS"]
 
@@ -23,7 +23,7 @@ TOOLS = [
     *tabs.TOOLS,
     reading.snapshot, reading.find, reading.text_search,
     *actions.TOOLS,
-    page.wait_for, page.screenshot, page.set_viewport,
+    page.wait_for, page.screenshot, page.set_viewport, *emulation.TOOLS,
     reading.verify_visible, reading.verify_text, reading.verify_value, reading.verify_attribute,
     reading.verify_count,
     page.eval_js,

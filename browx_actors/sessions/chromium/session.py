@@ -156,8 +156,10 @@ class ChromiumSession(Actor):
         #: The isolated-world bridge await_human answers through (None: no human channel).
         self.human: HumanBridge | None = None
         self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
-        #: The session's routes (browx_actors.sessions.chromium.routes), made on first use.
+        #: The session's routes (browx_actors.sessions.chromium.routes) and emulation
+        #: (.emulation), made on first use.
         self.routes: Any = None
+        self.emulation: Any = None
         self.started_at = trio.current_time()
         #: ``navigations`` when Playwright's selector machinery was last warmed.
         self._warmed_at = 0
@@ -176,6 +178,11 @@ class ChromiumSession(Actor):
         """The raw CDP flat session to the current tab."""
         tab = self.tabs.current
         return None if tab is None else tab.cdp
+
+    @property
+    def context_id(self) -> str | None:
+        """The CDP id of the session's browser context (None before its first tab is wired)."""
+        return self._context_id
 
     @property
     def target_id(self) -> str | None:
