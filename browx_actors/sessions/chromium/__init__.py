@@ -14,7 +14,7 @@
 ``TOOLS`` is every tool this engine implements, in the order the reference lists them.
 """
 
-from . import actions, console, emulation, network, page, reading, routes, tabs
+from . import actions, console, emulation, network, page, reading, routes, storage, tabs
 
 __all__ = ["TOOLS"]
 
@@ -27,5 +27,5 @@ TOOLS = [
     reading.verify_visible, reading.verify_text, reading.verify_value, reading.verify_attribute,
     reading.verify_count,
     page.eval_js,
-    *console.TOOLS, *network.TOOLS, *routes.TOOLS,
+    *console.TOOLS, *network.TOOLS, *routes.TOOLS, *storage.TOOLS,
 ]

@@ -149,6 +149,8 @@ class ChromiumSession(Actor):
         self.wiring: TargetWiring | None = None
         #: Tabs being wired, so a tab is wired once however many ask.
         self._wiring_tabs: dict[int, trio.Event] = {}
+        #: Helper pages being opened (they are not tabs: see open_helper_page).
+        self._helpers_opening = 0
         #: Lets the Playwright thread await Trio (an action's settle reading the page).
         self.portal: Portal | None = None
         self._trio_token: trio.lowlevel.TrioToken | None = None
@@ -241,7 +243,7 @@ class ChromiumSession(Actor):
         # On the Playwright thread: page.on() may send a subscription message, which
         # needs that thread's running asyncio loop.
         tab = await self.pw(_on_loop, self._adopt, page)
-        await self.pw(_listen, self.context, {"page": self._adopt})
+        await self.pw(_listen, self.context, {"page": self._on_context_page})
         await self.attach_current()
         self.human = await self.nursery.start(
             HumanBridge(self.session_id, tab.events, socket, attach=self.wiring.attach).run
@@ -449,6 +451,22 @@ class ChromiumSession(Actor):
             self.page_moved.fire()
             self._on_trio(self._wire_in_background, tab)
         return tab
+
+    def _on_context_page(self, page: Any) -> None:
+        """The context opened a page: a tab, unless the session is opening a helper."""
+        if self._helpers_opening:
+            return
+        self._adopt(page)
+
+    async def open_helper_page(self) -> Any:
+        """A page in the session's context that is no tab: not listed, not wired, no tool
+        acts on it (``storage_state_load`` loads an origin's storage through one). The
+        caller closes it. A page the site opens at that very moment is not adopted either."""
+        self._helpers_opening += 1
+        try:
+            return await self.pw(self.context.new_page)
+        finally:
+            self._helpers_opening -= 1
 
     def _on_page_closed(self, page: Any) -> None:
         self.drop_tab(page)
