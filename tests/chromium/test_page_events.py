@@ -207,3 +207,13 @@ def test_the_sampler_refills_at_its_rate() -> None:
     assert [sampler.admit() for _ in range(3)] == [True, True, False]
     clock.now += 0.15
     assert [sampler.admit() for _ in range(2)] == [True, False]
+
+
+def test_a_download_link_ends_a_navigation_without_any_request() -> None:
+    events, tap, _ = make()
+    feed(tap, "Page.downloadWillBegin", {"frameId": TARGET, "guid": "g1", "url": "http://h/r.csv",
+                                         "suggestedFilename": "r.csv"})
+    feed(tap, "Page.downloadWillBegin", {"frameId": "F2", "guid": "g2", "url": "http://h/s.csv",
+                                         "suggestedFilename": "s.csv"})
+    assert events.downloads_begun == 2 and events.requests.navigations_ended == 1
+    assert events.requests.in_flight == 0

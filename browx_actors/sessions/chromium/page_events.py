@@ -61,7 +61,7 @@ SAMPLE_RATE = 500.0
 SAMPLE_BURST = 1000.0
 
 CONSOLE_METHODS = frozenset({"Runtime.consoleAPICalled", "Runtime.exceptionThrown", "Log.entryAdded"})
-PAGE_METHODS = frozenset({"Page.frameNavigated"})
+PAGE_METHODS = frozenset({"Page.frameNavigated", "Page.downloadWillBegin"})
 NETWORK_METHODS = frozenset({
     "Network.requestWillBeSent", "Network.requestWillBeSentExtraInfo", "Network.responseReceived",
     "Network.responseReceivedExtraInfo", "Network.requestServedFromCache", "Network.loadingFinished",
@@ -124,7 +124,8 @@ class RequestTracker:
     settled until they finish; :meth:`wait_idle` lets the action wait for exactly
     those. ``navigations_ended`` counts main-frame navigation requests that finished or
     failed without committing a document, so a wait for a navigation to commit can
-    also end when its request ended without one (a 204, a download). A navigation that
+    also end when its request ended without one (a 204, a download; a ``download``
+    link, which makes no request of the page's, counts when its download begins). A navigation that
     commits is not counted: its commit is what the wait sees (through Playwright, which
     also updates the page's URL), and counting its request too could end the wait
     before Playwright has heard of the new document.
@@ -325,6 +326,13 @@ class TabTap:
             self._navigation_ids.discard(frame.get("loaderId"))
             self.commits += 1
 
+    def _download(self, params: dict[str, Any]) -> None:
+        self.events.download_begun()
+        if params.get("frameId") == self.main_frame:
+            # A link with `download` becomes a download without any request of the page's:
+            # a navigation that started (the page said it was leaving) and ended uncommitted.
+            self.events.requests.end(("download", str(params.get("guid"))), main_navigation=True)
+
     # -- network ------------------------------------------------------------------------
 
     def _request(self, params: dict[str, Any]) -> None:
@@ -366,6 +374,7 @@ _HANDLERS: dict[str, Callable[[TabTap, dict[str, Any]], None]] = {
     "Runtime.exceptionThrown": TabTap._exception,
     "Log.entryAdded": TabTap._log,
     "Page.frameNavigated": TabTap._frame_navigated,
+    "Page.downloadWillBegin": TabTap._download,
     "Network.requestWillBeSent": TabTap._request,
     "Network.requestWillBeSentExtraInfo": _when_recording(NetworkLog.request_extra),
     "Network.responseReceived": _when_recording(NetworkLog.response),
@@ -402,6 +411,8 @@ class PageEvents:
         self._network_ids = itertools.count(1)
         #: The newest request id handed out (0 before the first).
         self.last_request_id = 0
+        #: Downloads the browser reported starting (Playwright reports each a moment later).
+        self.downloads_begun = 0
         #: The tap of each tab's own event session (not its frames').
         self._page_taps: dict[str, TabTap] = {}
 
@@ -425,6 +436,9 @@ class PageEvents:
         if main_frame == target:
             self._page_taps[target] = tap
         return tap
+
+    def download_begun(self) -> None:
+        self.downloads_begun += 1
 
     def commits(self, target: str | None) -> int:
         """Main-frame documents the tab has committed, as its event session reported."""

@@ -37,12 +37,15 @@ from ...cdp import (
 )
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
+from ...tooling import Reply
 from ..contract import Describe, SessionCall
+from .downloads import Download, Downloads, safe_filename
 from .driver import PlaywrightDriver
 from .page_events import PageEvents, Pulse
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 from .pool import AcquireBrowser, Browser
 from .portal import Portal
+from .redact import redact_url
 from .tabset import Tab, TabSet
 from .wiring import TargetWiring
 
@@ -89,6 +92,9 @@ _CONTEXT_GONE = ("Execution context was destroyed", "Inspected target navigated 
                  "Cannot find context", "Cannot find default execution context")
 #: Longest a read of the page may take (a page busy in a long script answers late).
 READ_TIMEOUT_S = 30.0
+#: How long a call that started a download waits for Playwright to report it, and for
+#: a small one to finish, before it answers (it says "in-progress" past that).
+DOWNLOAD_WAIT_S = 5.0
 
 
 class BrowserLost(Exception):
@@ -151,6 +157,8 @@ class ChromiumSession(Actor):
         self._wiring_tabs: dict[int, trio.Event] = {}
         #: Helper pages being opened (they are not tabs: see open_helper_page).
         self._helpers_opening = 0
+        #: What the pages downloaded, saved under <workspace>/downloads/<session>/.
+        self.downloads = Downloads(workspace.resolve() / "downloads" / safe_filename(session_id, "session"))
         #: Lets the Playwright thread await Trio (an action's settle reading the page).
         self.portal: Portal | None = None
         self._trio_token: trio.lowlevel.TrioToken | None = None
@@ -272,7 +280,28 @@ class ChromiumSession(Actor):
 
     async def _run_call(self, msg: SessionCall) -> Any:
         await self.attach_current()
-        return await msg.fn(self, msg.args)
+        downloads, begun = self.downloads.last_id, self.events.downloads_begun
+        result = await msg.fn(self, msg.args)
+        if isinstance(result, Reply) and (self.downloads.last_id != downloads or self.events.downloads_begun != begun):
+            await self._list_downloads(result, msg.tool, downloads, begun)
+        return result
+
+    async def _list_downloads(self, reply: Reply, tool: str, last_id: int, begun: int) -> None:
+        """A call that started downloads lists them (``downloads``), once Playwright has
+        reported each and small ones have finished, or :data:`DOWNLOAD_WAIT_S` passed."""
+        expected = self.events.downloads_begun - begun
+
+        def settled() -> bool:
+            new = self.downloads.since(last_id)
+            return len(new) >= expected and all(d.state != "in-progress" for d in new)
+
+        await self.pw(self.page_moved.wait_until, settled, DOWNLOAD_WAIT_S)
+        new = self.downloads.since(last_id)
+        reply["downloads"] = [d.describe() for d in new]
+        for record in new:
+            if record.state == "in-progress":
+                reply.warn(f"the {tool} started download d{record.id} ({record.suggested}); downloads_list shows "
+                           "when it has finished")
 
     def _warm_when_idle(self) -> None:
         """After a call that saw a navigation, build Playwright's injected script in
@@ -446,7 +475,8 @@ class ChromiumSession(Actor):
         known = len(self.tabs)
         tab = self.tabs.add(page)
         if len(self.tabs) != known:
-            for event, handler in (("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed)):
+            for event, handler in (("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed),
+                                   ("download", self._on_download)):
                 page.on(event, handler)
             self.page_moved.fire()
             self._on_trio(self._wire_in_background, tab)
@@ -478,6 +508,29 @@ class ChromiumSession(Actor):
         if tab is not None:
             self._on_trio(self._forget_tab, tab)
         return tab
+
+    def _on_download(self, download: Any) -> None:
+        """A page started a download: record it and save it into the workspace."""
+        tab = self.tabs.of_page(download.page)
+        record = self.downloads.begin(redact_url(download.url), download.suggested_filename,
+                                      None if tab is None else tab.id)
+        self.driver.bridge.spawn(self._save_download, download, record)
+        self.page_moved.fire()
+
+    async def _save_download(self, download: Any, record: Download) -> None:
+        try:
+            path = self.downloads.place(record, self.workspace)
+            await download.save_as(path)
+            record.size = path.stat().st_size
+            record.state = "completed"
+        except Exception as exc:  # canceled, failed in the browser, or the tab went away
+            failure = None
+            with contextlib.suppress(Exception):
+                failure = await download.failure()
+            record.state = "canceled" if failure == "canceled" else "failed"
+            record.failure = failure or first_line(exc)
+        finally:
+            self.page_moved.fire()
 
     def _on_frame_navigated(self, frame: Any) -> None:
         page = self.page
