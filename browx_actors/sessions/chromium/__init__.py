@@ -14,14 +14,14 @@
 ``TOOLS`` is every tool this engine implements, in the order the reference lists them.
 """
 
-from . import actions, console, emulation, files, network, page, pdf, reading, routes, storage, tabs
+from . import actions, console, emulation, files, frames, network, page, pdf, reading, routes, storage, tabs
 
 __all__ = ["TOOLS"]
 
 TOOLS = [
     page.navigate, page.go_back, page.go_forward,
     *tabs.TOOLS,
-    reading.snapshot, reading.find, reading.text_search,
+    reading.snapshot, reading.find, reading.text_search, *frames.TOOLS,
     *actions.TOOLS, files.upload_file,
     page.wait_for, page.screenshot, *pdf.TOOLS, files.downloads_list, page.set_viewport, *emulation.TOOLS,
     reading.verify_visible, reading.verify_text, reading.verify_value, reading.verify_attribute,

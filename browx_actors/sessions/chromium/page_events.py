@@ -61,7 +61,11 @@ SAMPLE_RATE = 500.0
 SAMPLE_BURST = 1000.0
 
 CONSOLE_METHODS = frozenset({"Runtime.consoleAPICalled", "Runtime.exceptionThrown", "Log.entryAdded"})
-PAGE_METHODS = frozenset({"Page.frameNavigated", "Page.downloadWillBegin"})
+PAGE_METHODS = frozenset({"Page.frameNavigated", "Page.downloadWillBegin", "Page.frameAttached",
+                          "Page.frameDetached"})
+#: Main-world contexts by frame, so a frame's own page agent can be reached (frames).
+CONTEXT_METHODS = frozenset({"Runtime.executionContextCreated", "Runtime.executionContextDestroyed",
+                             "Runtime.executionContextsCleared"})
 NETWORK_METHODS = frozenset({
     "Network.requestWillBeSent", "Network.requestWillBeSentExtraInfo", "Network.responseReceived",
     "Network.responseReceivedExtraInfo", "Network.requestServedFromCache", "Network.loadingFinished",
@@ -259,7 +263,7 @@ class TabTap:
     and the request counters; every other message is counted, never decoded.
     """
 
-    methods = CONSOLE_METHODS | NETWORK_METHODS | PAGE_METHODS
+    methods = CONSOLE_METHODS | NETWORK_METHODS | PAGE_METHODS | CONTEXT_METHODS
 
     def __init__(self, events: PageEvents, target: str, source: Any, *, main_frame: str | None) -> None:
         self.events = events
@@ -277,6 +281,10 @@ class TabTap:
         #: Documents committed in the tab's main frame: a read that comes back after
         #: this moved ran in a newer document than the one it was meant for.
         self.commits = 0
+        #: The main world's execution context of each frame this session hosts, and the
+        #: parent of each frame attached under it (out-of-process ones included).
+        self.contexts: dict[str, int] = {}
+        self.parents: dict[str, str] = {}
 
     def __repr__(self) -> str:
         return f"<TabTap {self.target} via {self.key}>"
@@ -325,6 +333,28 @@ class TabTap:
             # The document committed: its request is no longer one that ends without.
             self._navigation_ids.discard(frame.get("loaderId"))
             self.commits += 1
+
+    def _context_created(self, params: dict[str, Any]) -> None:
+        context = params.get("context") or {}
+        aux = context.get("auxData") or {}
+        if aux.get("isDefault") and isinstance(aux.get("frameId"), str) and isinstance(context.get("id"), int):
+            self.contexts[aux["frameId"]] = context["id"]
+
+    def _context_destroyed(self, params: dict[str, Any]) -> None:
+        gone = params.get("executionContextId")
+        for frame, context in list(self.contexts.items()):
+            if context == gone:
+                del self.contexts[frame]
+
+    def _frame_attached(self, params: dict[str, Any]) -> None:
+        frame, parent = params.get("frameId"), params.get("parentFrameId")
+        if isinstance(frame, str) and isinstance(parent, str):
+            self.parents[frame] = parent
+
+    def _frame_detached(self, params: dict[str, Any]) -> None:
+        # A frame that swaps to another process detaches here and lives on there.
+        if params.get("reason") != "swap":
+            self.parents.pop(str(params.get("frameId")), None)
 
     def _download(self, params: dict[str, Any]) -> None:
         self.events.download_begun()
@@ -375,6 +405,11 @@ _HANDLERS: dict[str, Callable[[TabTap, dict[str, Any]], None]] = {
     "Log.entryAdded": TabTap._log,
     "Page.frameNavigated": TabTap._frame_navigated,
     "Page.downloadWillBegin": TabTap._download,
+    "Page.frameAttached": TabTap._frame_attached,
+    "Page.frameDetached": TabTap._frame_detached,
+    "Runtime.executionContextCreated": TabTap._context_created,
+    "Runtime.executionContextDestroyed": TabTap._context_destroyed,
+    "Runtime.executionContextsCleared": lambda tap, params: tap.contexts.clear(),
     "Network.requestWillBeSent": TabTap._request,
     "Network.requestWillBeSentExtraInfo": _when_recording(NetworkLog.request_extra),
     "Network.responseReceived": _when_recording(NetworkLog.response),
@@ -413,8 +448,9 @@ class PageEvents:
         self.last_request_id = 0
         #: Downloads the browser reported starting (Playwright reports each a moment later).
         self.downloads_begun = 0
-        #: The tap of each tab's own event session (not its frames').
+        #: The tap of each tab's own event session (not its frames'), and every tap by tab.
         self._page_taps: dict[str, TabTap] = {}
+        self._taps: dict[str, list[TabTap]] = {}
 
     def network(self, target: str) -> NetworkLog:
         found = self._networks.get(target)
@@ -435,7 +471,21 @@ class PageEvents:
         tap = TabTap(self, target, source, main_frame=main_frame)
         if main_frame == target:
             self._page_taps[target] = tap
+        self._taps.setdefault(target, []).append(tap)
         return tap
+
+    def context_of(self, target: str, frame_id: str) -> int | None:
+        """The main-world context of a frame of the tab, as its hosting session knows it."""
+        for tap in reversed(self._taps.get(target, [])):
+            if frame_id in tap.contexts and getattr(tap.source, "lost", None) is None:
+                return tap.contexts[frame_id]
+        return None
+
+    def parent_of(self, target: str, frame_id: str) -> str | None:
+        for tap in self._taps.get(target, []):
+            if frame_id in tap.parents:
+                return tap.parents[frame_id]
+        return None
 
     def download_begun(self) -> None:
         self.downloads_begun += 1
@@ -450,5 +500,6 @@ class PageEvents:
         self.console.forget(target)
         self._networks.pop(target, None)
         self._page_taps.pop(target, None)
+        self._taps.pop(target, None)
         for key in source_keys:
             self.requests.forget(key)

@@ -39,6 +39,7 @@ from ...errors import ToolError
 from ...human.bridge import HumanBridge
 from ...tooling import Reply
 from ..contract import Describe, SessionCall
+from . import frames
 from .downloads import Download, Downloads, safe_filename
 from .driver import PlaywrightDriver
 from .page_events import PageEvents, Pulse
@@ -170,6 +171,8 @@ class ChromiumSession(Actor):
         #: (.emulation), made on first use.
         self.routes: Any = None
         self.emulation: Any = None
+        #: Each tab's frame ids (fN), by the tab's target id (browx_actors.sessions.chromium.frames).
+        self.frame_books: dict[str, Any] = {}
         self.started_at = trio.current_time()
         #: ``navigations`` when Playwright's selector machinery was last warmed.
         self._warmed_at = 0
@@ -226,12 +229,19 @@ class ChromiumSession(Actor):
         return reply["result"].get("value")
 
     async def agent(self, method: str, arg: Any = None) -> Any:
-        """Call the page agent's ``method(arg)`` in the page's main world."""
+        """Call the page agent's ``method(arg)`` in the page's main world; a call whose
+        ref (or scope) is a frame's (``f2e5``) goes to that frame's agent, and a
+        snapshot of the page takes its frames in (:mod:`.frames`)."""
+        in_frame = frames.routes_to_frame(method, arg)
+        if in_frame is not None:
+            return await frames.call_in_frame(self, method, arg, in_frame)
         call = f"({_AGENT_CALL})({json.dumps([method, arg])})"
         result = await self.evaluate(call)
         if isinstance(result, dict) and result.get("__browxMissing"):
             await self.evaluate(AGENT_SOURCE)
             result = await self.evaluate(call)
+        if method == "snapshot":
+            result = await frames.with_frames(self, result, arg)
         return result
 
     # -- lifecycle --------------------------------------------------------------------
@@ -414,6 +424,7 @@ class ChromiumSession(Actor):
         if tab.target_id is not None and self.wiring is not None:
             self.events.forget(tab.target_id, self.wiring.keys_of(tab.target_id))
             self.wiring.forget(tab.target_id)
+            self.frame_books.pop(tab.target_id, None)
 
     def _on_trio(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
         """From the Playwright thread: start ``fn(*args)`` in the session's nursery."""

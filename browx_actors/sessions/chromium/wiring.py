@@ -31,7 +31,7 @@ from typing import Any
 
 import trio
 
-from ...cdp import CdpConnection, CdpFailure, CdpSession
+from ...cdp import CdpConnection, CdpFailure, CdpSession, CdpSubscription
 from .page_events import PageEvents
 
 __all__ = ["NETWORK_BUFFERS", "Setup", "TargetWiring"]
@@ -102,8 +102,10 @@ class TargetWiring:
             cdp = await self.socket.attach(target_id)
             self.events_tap(cdp, target_id, main_frame=target_id)
             self._sessions[target_id] = cdp
+            # Subscribed before auto-attach is on, so no frame's announcement slips past.
+            children = cdp.subscribe(methods=_CHILD_EVENTS, buffer=512)
+            self._nursery.start_soon(self._watch_frames, cdp, target_id, children)
             await self._enable(cdp, "page")
-            self._nursery.start_soon(self._watch_frames, cdp, target_id)
             return cdp
         finally:
             del self._attaching[target_id]
@@ -141,17 +143,18 @@ class TargetWiring:
             ("Log.enable", None),
             ("Page.enable", None),
         ]
-        if kind == "page":
-            commands.append(("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False,
-                                                      "flatten": True, "filter": [{"type": "iframe"}]}))
+        # Out-of-process frames, nested ones included (a frame of a third site inside one).
+        commands.append(("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False,
+                                                  "flatten": True, "filter": [{"type": "iframe"}]}))
         await cdp.send_sequence(commands)
         for setup in list(self._setups):
             await setup(cdp, kind)
 
-    async def _watch_frames(self, cdp: CdpSession, target_id: str) -> None:
-        """Tap and wire each out-of-process frame the browser attaches under the page."""
+    async def _watch_frames(self, cdp: CdpSession, target_id: str, events: CdpSubscription) -> None:
+        """Tap and wire each out-of-process frame the browser attaches under the page
+        (``target_id``) or under one of its frames (``cdp`` is then that frame's)."""
         try:
-            async with cdp.subscribe(methods=_CHILD_EVENTS, buffer=512) as events:
+            async with events:
                 async for event in events:
                     if event.method == "Target.detachedFromTarget":
                         gone = event.params.get("targetId")
@@ -165,11 +168,13 @@ class TargetWiring:
                     child = cdp.connection.adopt(session_id, frame_id)
                     self.events_tap(child, target_id, main_frame=None)
                     self.frames[frame_id] = (child, target_id)
-                    self._nursery.start_soon(self._enable_frame, child, frame_id)
+                    self._nursery.start_soon(self._enable_frame, child, frame_id, target_id)
         except CdpFailure as exc:
             log.debug("frame watch of %s ended: %s", target_id, exc)
 
-    async def _enable_frame(self, child: CdpSession, frame_id: str) -> None:
+    async def _enable_frame(self, child: CdpSession, frame_id: str, page: str) -> None:
+        children = child.subscribe(methods=_CHILD_EVENTS, buffer=512)
+        self._nursery.start_soon(self._watch_frames, child, page, children)
         try:
             await self._enable(child, "frame")
         except CdpFailure as exc:
