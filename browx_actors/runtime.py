@@ -179,7 +179,8 @@ class Runtime:
         viewport = options.get("viewport") or {"width": 1280, "height": 720}
         session_options = SessionOptions(viewport=(viewport["width"], viewport["height"]),
                                          direct_input=self.config.action_input == "auto",
-                                         record_page_events=self.config.page_recording)
+                                         record_page_events=self.config.page_recording,
+                                         cdp_endpoint=options.get("cdpEndpoint"))
         return ChromiumSession(session_id, pool=self.pool_ref, driver=self.driver, options=session_options,
                                workspace=self.config.workspace)
 

@@ -40,6 +40,7 @@ from ...human.bridge import HumanBridge
 from ...tooling import Reply
 from ..contract import Describe, SessionCall
 from . import frames
+from .attached import expected_tabs, hold_attached_browser
 from .downloads import Download, Downloads, safe_filename
 from .driver import PlaywrightDriver
 from .page_events import PageEvents, Pulse
@@ -116,6 +117,8 @@ class SessionOptions:
     #: Keep console and network records for console_read / network_read
     #: (BROWX_PAGE_RECORDING=off keeps only what an action's result needs).
     record_page_events: bool = True
+    #: Attach to the browser at this CDP endpoint instead of the pool's (see :mod:`.attached`).
+    cdp_endpoint: str | None = None
 
 
 class ChromiumSession(Actor):
@@ -246,18 +249,33 @@ class ChromiumSession(Actor):
 
     # -- lifecycle --------------------------------------------------------------------
 
+    @property
+    def attached(self) -> bool:
+        """Attached to a browser elsewhere, shared with others (``open_session({cdpEndpoint})``)."""
+        return self.options.cdp_endpoint is not None
+
     async def on_start(self) -> None:
-        self.browser = await self._pool().call(AcquireBrowser(), timeout=60)
+        if self.options.cdp_endpoint is not None:
+            self.browser = await self.nursery.start(hold_attached_browser, self.options.cdp_endpoint, self.driver)
+        else:
+            self.browser = await self._pool().call(AcquireBrowser(), timeout=60)
         self._trio_token = trio.lowlevel.current_trio_token()
         self.portal = Portal(self._trio_token, self.nursery)
         socket = await self.nursery.start(_hold_socket, self.browser.ws_url)
         self.wiring = TargetWiring(self.browser.cdp, socket, self.events, self.nursery)
         width, height = self.options.viewport
-        self.context = await self.pw(
-            self.browser.playwright.new_context, viewport={"width": width, "height": height}
-        )
-        await self.pw(self.context.add_init_script, script=AGENT_SOURCE)
+        if self.attached:
+            # The browser's own context: the user's cookies, and the user's other tabs,
+            # which the agent never enters (its init script goes on our pages only).
+            self.context = await self.pw(_default_context, self.browser.playwright)
+        else:
+            self.context = await self.pw(
+                self.browser.playwright.new_context, viewport={"width": width, "height": height}
+            )
+            await self.pw(self.context.add_init_script, script=AGENT_SOURCE)
         page = await self.pw(self.context.new_page)
+        if self.attached:
+            await self.pw(_prepare_leased, page, width, height)
         # On the Playwright thread: page.on() may send a subscription message, which
         # needs that thread's running asyncio loop.
         tab = await self.pw(_on_loop, self._adopt, page)
@@ -269,8 +287,13 @@ class ChromiumSession(Actor):
         self.nursery.start_soon(self._watch_browser, self.browser)
 
     async def on_stop(self) -> None:
-        if self.context is not None:
-            with trio.move_on_after(5):
+        if self.context is None:
+            return
+        with trio.move_on_after(5):
+            if self.attached:
+                # Only our own tabs: the browser and the user's tabs live on.
+                await self.pw(_close_pages, [tab.page for tab in self.tabs])
+            else:
                 await self.pw(self.context.close)
 
     async def handle(self, msg: Any) -> Any:
@@ -474,8 +497,8 @@ class ChromiumSession(Actor):
             targets = await self.browser.cdp.send("Target.getTargets")
         except CdpFailure:
             return  # the browser is going; what Playwright knows will do
-        expected = sum(1 for t in targets["targetInfos"]
-                       if t.get("type") == "page" and t.get("browserContextId") == self._context_id)
+        ours = {t.target_id for t in self.tabs if t.target_id is not None}
+        expected = expected_tabs(targets["targetInfos"], self._context_id, ours, attached=self.attached)
         await self.pw(self.page_moved.wait_until, lambda: len(self.tabs) >= expected, timeout)
 
     # -- page events (called on the Playwright thread) --------------------------------
@@ -494,10 +517,21 @@ class ChromiumSession(Actor):
         return tab
 
     def _on_context_page(self, page: Any) -> None:
-        """The context opened a page: a tab, unless the session is opening a helper."""
+        """The context opened a page: a tab, unless the session is opening a helper or,
+        attached to a shared browser, the page is not one our tabs opened."""
         if self._helpers_opening:
             return
+        if self.attached:
+            self.driver.bridge.spawn(self._adopt_if_ours, page)
+            return
         self._adopt(page)
+
+    async def _adopt_if_ours(self, page: Any) -> None:
+        with contextlib.suppress(Exception):  # closed meanwhile: nothing to adopt
+            opener = await page.opener()
+            if opener is not None and self.tabs.of_page(opener) is not None:
+                await page.add_init_script(script=AGENT_SOURCE)
+                self._adopt(page)
 
     async def open_helper_page(self) -> Any:
         """A page in the session's context that is no tab: not listed, not wired, no tool
@@ -562,8 +596,26 @@ class ChromiumSession(Actor):
             "url": None if self.page is None else self.page.url,
             "targetId": self.target_id,
             "browserGeneration": None if self.browser is None else self.browser.generation,
+            "attached": None if self.options.cdp_endpoint is None else redact_url(self.options.cdp_endpoint),
             "ageSeconds": round(trio.current_time() - self.started_at, 3),
         }
+
+
+async def _default_context(playwright_browser: Any) -> Any:
+    contexts = playwright_browser.contexts
+    return contexts[0] if contexts else await playwright_browser.new_context()
+
+
+async def _prepare_leased(page: Any, width: int, height: int) -> None:
+    """The leased tab of an attached session: the agent in its documents, our viewport."""
+    await page.add_init_script(script=AGENT_SOURCE)
+    await page.set_viewport_size({"width": width, "height": height})
+
+
+async def _close_pages(pages: list[Any]) -> None:
+    for page in pages:
+        with contextlib.suppress(Exception):
+            await page.close()
 
 
 async def _hold_socket(ws_url: str, *, task_status: trio.TaskStatus[CdpConnection]) -> None:
