@@ -7,9 +7,19 @@
   fill, press, select, scroll;
 - :mod:`.page`: navigation, screenshots, viewport, eval, waits;
 - :mod:`.reading`: snapshot, find, text_search, verify_*;
-- :mod:`.tabs` (with :mod:`.tabset`): list_tabs, select_tab, close_tab;
-- :mod:`.driver`, :mod:`.aiobridge`, :mod:`.page_events`: Playwright on its asyncio
-  thread, and the page events the session counts.
+- :mod:`.tabs` (with :mod:`.tabset`): list_tabs, select_tab, new_tab, close_tab;
+- :mod:`.wiring`, :mod:`.page_events` (with :mod:`.console_text`, :mod:`.network_log`,
+  :mod:`.redact`): each tab's command and event sessions, and what the session records
+  from them: console, requests, the counters an action's settle reads;
+- :mod:`.console`, :mod:`.network`: console_read, network_read, network_body;
+- :mod:`.routes` (with :mod:`.route_rules`): route, unroute, route_queue;
+- :mod:`.frames` (with :mod:`.frame_refs`): frames_list, frame refs (``f2e5``);
+- :mod:`.storage`: cookies, page storage, storage state files;
+- :mod:`.files` (with :mod:`.downloads`), :mod:`.pdf`: upload_file, downloads, pdf_save;
+- :mod:`.emulation`: emulate;
+- :mod:`.attached`: a session attached to a browser elsewhere (``cdpEndpoint``);
+- :mod:`.driver`, :mod:`.aiobridge`, :mod:`.portal`: Playwright on its asyncio thread,
+  driven from Trio, and the way back.
 
 ``TOOLS`` is every tool this engine implements, in the order the reference lists them.
 """
