@@ -160,3 +160,19 @@ async def test_a_page_flooding_the_console_does_not_stall_the_session(tmp_path: 
         await ok(client, "navigate", {"url": f"{pages_url}/flood_console.html?rate=0"})
         status = await call(client, "list_tabs")
         assert status["ok"] is True
+
+
+async def test_recording_off_keeps_only_what_an_action_needs(tmp_path: Path, pages_url: str) -> None:
+    async with browx_server(tmp_path / "ws", "", "--page-recording", "off") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/page_logs.html"})
+        broke = await ok(client, "click", {"selector": "#break"})
+        assert [c["type"] for c in broke["console"]] == ["error", "pageerror"]
+        loaded = await ok(client, "navigate", {"url": f"{pages_url}/page_fetches.html"})
+        assert loaded["status"] == 200
+        clicked = await ok(client, "click", {"selector": "#load"})
+        assert clicked["settled"]["by"].startswith("network-idle")  # settle still counts requests
+        read = await ok(client, "console_read")
+        assert read["warnings"][0].startswith("page recording is off")
+        assert all(" error " in line for line in read["messages"])
+        refused = await fails(client, "network_read", {}, "recording-off")
+        assert "BROWX_PAGE_RECORDING=off" in refused["error"]
