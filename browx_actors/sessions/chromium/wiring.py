@@ -165,7 +165,7 @@ class TargetWiring:
                     session_id, frame_id = event.params.get("sessionId"), info.get("targetId")
                     if info.get("type") != "iframe" or not isinstance(session_id, str) or not isinstance(frame_id, str):
                         continue
-                    child = cdp.connection.adopt(session_id, frame_id)
+                    child = self.socket.adopt(session_id, frame_id)
                     self.events_tap(child, target_id, main_frame=None)
                     self.frames[frame_id] = (child, target_id)
                     self._nursery.start_soon(self._enable_frame, child, frame_id, target_id)
