@@ -77,24 +77,36 @@ async def _block(client: Client, url: str, rounds: int, times: dict[str, list[fl
     return int(rate["value"])
 
 
-async def _bare_block(page: object, url: str, rounds: int, times: dict[str, list[float]]) -> None:
+#: Bare Playwright's timeout per step; a step that times out counts as this long.
+BARE_TIMEOUT_MS = 10_000
+
+
+async def _bare_block(page: object, url: str, rounds: int, times: dict[str, list[float]],
+                      timeouts: dict[str, int]) -> None:
     """The same steps, bare Playwright (on the asyncio thread of the caller)."""
-    await page.goto(url)  # type: ignore[attr-defined]
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    t = BARE_TIMEOUT_MS
+    await page.goto(url, timeout=t)  # type: ignore[attr-defined]
     for i in range(rounds + 1):
         steps = {
-            "snapshot": lambda: page.locator("body").aria_snapshot(),  # type: ignore[attr-defined]
-            "fill": lambda i=i: page.fill("#note", f"note {i}"),  # type: ignore[attr-defined,misc]
-            "click": lambda: page.click("#go"),  # type: ignore[attr-defined]
-            "navigate": lambda: page.goto(url),  # type: ignore[attr-defined]
+            "snapshot": lambda: page.locator("body").aria_snapshot(timeout=t),  # type: ignore[attr-defined]
+            "fill": lambda i=i: page.fill("#note", f"note {i}", timeout=t),  # type: ignore[attr-defined,misc]
+            "click": lambda: page.click("#go", timeout=t),  # type: ignore[attr-defined]
+            "navigate": lambda: page.goto(url, timeout=t),  # type: ignore[attr-defined]
         }
         for name, step in steps.items():
             started = time.perf_counter()
-            await step()
+            try:
+                await step()
+            except PlaywrightTimeout:
+                timeouts[name] = timeouts.get(name, 0) + 1
             if i:
                 times[name].append((time.perf_counter() - started) * 1000)
 
 
-def _bare(ws_url: str, urls: list[str], rounds: int, into: list[dict[str, list[float]]]) -> None:
+def _bare(ws_url: str, urls: list[str], rounds: int, into: list[dict[str, list[float]]],
+          timeouts: dict[str, int]) -> None:
     import asyncio
 
     from playwright.async_api import async_playwright
@@ -105,7 +117,7 @@ def _bare(ws_url: str, urls: list[str], rounds: int, into: list[dict[str, list[f
             context = await browser.new_context()
             page = await context.new_page()
             for url, times in zip(urls, into, strict=True):
-                await _bare_block(page, url, rounds, times)
+                await _bare_block(page, url, rounds, times, timeouts if "rate=0" not in url else {})
             await context.close()
             await browser.close()
 
@@ -116,6 +128,7 @@ async def _measure(base: str, rate: int, rounds: int, blocks: int) -> dict[str, 
     results: dict[str, dict[str, list[float]]] = {
         key: {s: [] for s in STEPS} for key in ("quiet", "flood", "bare-quiet", "bare-flood")}
     rates: list[int] = []
+    bare_timeouts: dict[str, int] = {}
     quiet_url, flood_url = f"{base}/flood_console.html?rate=0", f"{base}/flood_console.html?rate={rate}"
     async with launch_chromium() as chromium, Client(_server(chromium.ws_url)) as client:
         await _call(client, "navigate", {"url": quiet_url})
@@ -131,10 +144,10 @@ async def _measure(base: str, rate: int, rounds: int, blocks: int) -> dict[str, 
             bare_urls = [quiet_url, flood_url] if block % 2 == 0 else [flood_url, quiet_url]
             bare_into = [results["bare-quiet"], results["bare-flood"]]
             await trio.to_thread.run_sync(_bare, chromium.ws_url, bare_urls, rounds,
-                                          bare_into if block % 2 == 0 else bare_into[::-1])
+                                          bare_into if block % 2 == 0 else bare_into[::-1], bare_timeouts)
         await _call(client, "navigate", {"url": flood_url})
         _, counts = await _call(client, "console_read", {"limit": 1})
-    return {**results, "rates": rates, "counts": counts}
+    return {**results, "rates": rates, "counts": counts, "bareTimeouts": bare_timeouts}
 
 
 def main() -> int:
@@ -165,6 +178,10 @@ def main() -> int:
         mark = "met" if ratio <= TARGET_RATIO else "missed"
         print(f"| {step} | {q_med:.1f} ({q95:.1f}) | {f_med:.1f} ({f95:.1f}) | {ratio:.2f}x | <= {TARGET_RATIO:g}x: "
               f"{mark} | {bq:.1f} / {bf:.1f} | {bf / bq:.2f}x |")
+    timeouts: dict = measured["bareTimeouts"]  # type: ignore[assignment]
+    if timeouts:
+        print(f"\nbare Playwright timed out (after {BARE_TIMEOUT_MS / 1000:g} s, counted as that long) on the "
+              "flooding page: " + ", ".join(f"{step} {n}x" for step, n in timeouts.items()))
     counts: dict = measured["counts"]  # type: ignore[assignment]
     tab = next(iter(counts["counts"].values()), {})
     print(f"\nconsole records of the last page: seen {tab.get('seen')}, kept {tab.get('kept')}, "

@@ -21,8 +21,9 @@ session's.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -30,9 +31,14 @@ from ...cdp.connection import open_cdp_connection
 from ...cdp.launcher import resolve_attach_endpoint
 from ...errors import ToolError
 from .driver import PlaywrightDriver
+from .pageagent import AGENT_SOURCE
 from .pool import Browser
 
-__all__ = ["expected_tabs", "hold_attached_browser"]
+if TYPE_CHECKING:
+    from .session import ChromiumSession
+
+__all__ = ["adopt_if_ours", "close_pages", "default_context", "expected_tabs", "hold_attached_browser",
+           "prepare_leased"]
 
 
 def expected_tabs(targets: Iterable[Mapping[str, Any]], context_id: str | None, ours: set[str],
@@ -79,3 +85,33 @@ async def hold_attached_browser(endpoint: str, driver: PlaywrightDriver, *,
                 # For a browser Playwright connected to, close() disconnects: it never
                 # closes the browser.
                 await driver.bridge.run(playwright.close)
+
+
+# -- on the Playwright thread ---------------------------------------------------------
+
+
+async def default_context(playwright_browser: Any) -> Any:
+    """The browser's own context (its cookies are the user's)."""
+    contexts = playwright_browser.contexts
+    return contexts[0] if contexts else await playwright_browser.new_context()
+
+
+async def prepare_leased(page: Any, width: int, height: int) -> None:
+    """The leased tab: the agent in its documents, the session's viewport."""
+    await page.add_init_script(script=AGENT_SOURCE)
+    await page.set_viewport_size({"width": width, "height": height})
+
+
+async def adopt_if_ours(session: ChromiumSession, page: Any) -> None:
+    """A page of the shared context becomes a tab only if one of our tabs opened it."""
+    with contextlib.suppress(Exception):  # closed meanwhile: nothing to adopt
+        opener = await page.opener()
+        if opener is not None and session.tabs.of_page(opener) is not None:
+            await page.add_init_script(script=AGENT_SOURCE)
+            session._adopt(page)
+
+
+async def close_pages(pages: list[Any]) -> None:
+    for page in pages:
+        with contextlib.suppress(Exception):
+            await page.close()

@@ -14,19 +14,30 @@ changed on the Playwright thread and read by tools.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 import unicodedata
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ...tooling import Reply
 from .network_log import size_text
+from .redact import redact_url
 
-__all__ = ["MAX_RECORDS", "Download", "Downloads", "free_name", "safe_filename"]
+if TYPE_CHECKING:
+    from .session import ChromiumSession
+
+__all__ = ["DOWNLOAD_WAIT_S", "MAX_RECORDS", "Download", "Downloads", "free_name", "list_new_downloads",
+           "on_download", "safe_filename"]
+
+#: How long a call that started a download waits for Playwright to report it, and for
+#: a small one to finish, before it answers (it says "in-progress" past that).
+DOWNLOAD_WAIT_S = 5.0
 
 MAX_RECORDS = 200
 NAME_MAX = 120
@@ -120,3 +131,49 @@ class Downloads:
         except ValueError:
             record.relative = str(path)
         return path
+
+
+# -- the session's side (the Playwright thread, and the call that started them) -------
+
+
+def on_download(session: ChromiumSession, download: Any) -> None:
+    """Playwright's ``download`` event: record it and save it into the workspace."""
+    tab = session.tabs.of_page(download.page)
+    record = session.downloads.begin(redact_url(download.url), download.suggested_filename,
+                                     None if tab is None else tab.id)
+    session.driver.bridge.spawn(_save, session, download, record)
+    session.page_moved.fire()
+
+
+async def _save(session: ChromiumSession, download: Any, record: Download) -> None:
+    try:
+        path = session.downloads.place(record, session.workspace)
+        await download.save_as(path)
+        record.size = path.stat().st_size
+        record.state = "completed"
+    except Exception as exc:  # canceled, failed in the browser, or the tab went away
+        failure = None
+        with contextlib.suppress(Exception):
+            failure = await download.failure()
+        record.state = "canceled" if failure == "canceled" else "failed"
+        record.failure = failure or (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    finally:
+        session.page_moved.fire()
+
+
+async def list_new_downloads(session: ChromiumSession, reply: Reply, tool: str, last_id: int, begun: int) -> None:
+    """A call that started downloads lists them (``downloads``), once Playwright has
+    reported each and small ones have finished, or :data:`DOWNLOAD_WAIT_S` passed."""
+    expected = session.events.downloads_begun - begun
+
+    def settled() -> bool:
+        new = session.downloads.since(last_id)
+        return len(new) >= expected and all(d.state != "in-progress" for d in new)
+
+    await session.pw(session.page_moved.wait_until, settled, DOWNLOAD_WAIT_S)
+    new = session.downloads.since(last_id)
+    reply["downloads"] = [d.describe() for d in new]
+    for record in new:
+        if record.state == "in-progress":
+            reply.warn(f"the {tool} started download d{record.id} ({record.suggested}); downloads_list shows "
+                       "when it has finished")

@@ -27,21 +27,17 @@ import trio
 
 from ...actor import Actor, ActorRef, Later
 from ...cdp import (
-    CdpConnection,
     CdpConnectionLost,
     CdpError,
     CdpFailure,
-    CdpSessionLost,
-    CdpTimeout,
-    open_cdp_connection,
 )
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
 from ...tooling import Reply
 from ..contract import Describe, SessionCall
 from . import frames
-from .attached import expected_tabs, hold_attached_browser
-from .downloads import Download, Downloads, safe_filename
+from .attached import adopt_if_ours, close_pages, default_context, expected_tabs, hold_attached_browser, prepare_leased
+from .downloads import Downloads, list_new_downloads, on_download, safe_filename
 from .driver import PlaywrightDriver
 from .page_events import PageEvents, Pulse
 from .pageagent import AGENT_KEY, AGENT_SOURCE
@@ -49,9 +45,9 @@ from .pool import AcquireBrowser, Browser
 from .portal import Portal
 from .redact import redact_url
 from .tabset import Tab, TabSet
-from .wiring import TargetWiring
+from .wiring import TargetWiring, hold_event_socket
 
-__all__ = ["BrowserLost", "ChromiumSession", "PageGone", "PageScriptError", "SessionOptions", "first_line"]
+__all__ = ["BrowserLost", "ChromiumSession", "PageScriptError", "SessionOptions", "first_line"]
 
 #: One round trip to the page agent; installs it first on pages that lack it
 #: (pages created before the init script, or documents it could not reach).
@@ -81,22 +77,6 @@ class PageScriptError(Exception):
     """A script the session evaluated in the page threw; the message is the page's."""
 
 
-class PageGone(Exception):
-    """A read found its document replaced (``closed`` False) or its tab gone (True)."""
-
-    def __init__(self, closed: bool, reason: str) -> None:
-        super().__init__(reason)
-        self.closed = closed
-
-
-#: CDP's words for an evaluate whose document went away under it.
-_CONTEXT_GONE = ("Execution context was destroyed", "Inspected target navigated or closed",
-                 "Cannot find context", "Cannot find default execution context")
-#: Longest a read of the page may take (a page busy in a long script answers late).
-READ_TIMEOUT_S = 30.0
-#: How long a call that started a download waits for Playwright to report it, and for
-#: a small one to finish, before it answers (it says "in-progress" past that).
-DOWNLOAD_WAIT_S = 5.0
 
 
 class BrowserLost(Exception):
@@ -261,13 +241,13 @@ class ChromiumSession(Actor):
             self.browser = await self._pool().call(AcquireBrowser(), timeout=60)
         self._trio_token = trio.lowlevel.current_trio_token()
         self.portal = Portal(self._trio_token, self.nursery)
-        socket = await self.nursery.start(_hold_socket, self.browser.ws_url)
+        socket = await self.nursery.start(hold_event_socket, self.browser.ws_url)
         self.wiring = TargetWiring(self.browser.cdp, socket, self.events, self.nursery)
         width, height = self.options.viewport
         if self.attached:
             # The browser's own context: the user's cookies, and the user's other tabs,
             # which the agent never enters (its init script goes on our pages only).
-            self.context = await self.pw(_default_context, self.browser.playwright)
+            self.context = await self.pw(default_context, self.browser.playwright)
         else:
             self.context = await self.pw(
                 self.browser.playwright.new_context, viewport={"width": width, "height": height}
@@ -275,7 +255,7 @@ class ChromiumSession(Actor):
             await self.pw(self.context.add_init_script, script=AGENT_SOURCE)
         page = await self.pw(self.context.new_page)
         if self.attached:
-            await self.pw(_prepare_leased, page, width, height)
+            await self.pw(prepare_leased, page, width, height)
         # On the Playwright thread: page.on() may send a subscription message, which
         # needs that thread's running asyncio loop.
         tab = await self.pw(_on_loop, self._adopt, page)
@@ -292,7 +272,7 @@ class ChromiumSession(Actor):
         with trio.move_on_after(5):
             if self.attached:
                 # Only our own tabs: the browser and the user's tabs live on.
-                await self.pw(_close_pages, [tab.page for tab in self.tabs])
+                await self.pw(close_pages, [tab.page for tab in self.tabs])
             else:
                 await self.pw(self.context.close)
 
@@ -316,25 +296,8 @@ class ChromiumSession(Actor):
         downloads, begun = self.downloads.last_id, self.events.downloads_begun
         result = await msg.fn(self, msg.args)
         if isinstance(result, Reply) and (self.downloads.last_id != downloads or self.events.downloads_begun != begun):
-            await self._list_downloads(result, msg.tool, downloads, begun)
+            await list_new_downloads(self, result, msg.tool, downloads, begun)
         return result
-
-    async def _list_downloads(self, reply: Reply, tool: str, last_id: int, begun: int) -> None:
-        """A call that started downloads lists them (``downloads``), once Playwright has
-        reported each and small ones have finished, or :data:`DOWNLOAD_WAIT_S` passed."""
-        expected = self.events.downloads_begun - begun
-
-        def settled() -> bool:
-            new = self.downloads.since(last_id)
-            return len(new) >= expected and all(d.state != "in-progress" for d in new)
-
-        await self.pw(self.page_moved.wait_until, settled, DOWNLOAD_WAIT_S)
-        new = self.downloads.since(last_id)
-        reply["downloads"] = [d.describe() for d in new]
-        for record in new:
-            if record.state == "in-progress":
-                reply.warn(f"the {tool} started download d{record.id} ({record.suggested}); downloads_list shows "
-                           "when it has finished")
 
     def _warm_when_idle(self) -> None:
         """After a call that saw a navigation, build Playwright's injected script in
@@ -458,35 +421,6 @@ class ChromiumSession(Actor):
             with contextlib.suppress(trio.RunFinishedError):
                 self._trio_token.run_sync_soon(start)
 
-    async def read_page(self, page: Any, expression: str) -> Any:
-        """On the Playwright thread: evaluate ``expression`` (awaiting a promise) in
-        ``page`` over its raw CDP session, which its console and network records are fed
-        from, so they are current when the value comes back. Raises :class:`PageGone`
-        when the document was replaced or the tab closed, :class:`PageScriptError` if
-        the script threw."""
-        assert self.portal is not None
-        return await self.portal.run(self._read_page, page, expression)
-
-    async def _read_page(self, page: Any, expression: str) -> Any:
-        tab = self.tabs.of_page(page)
-        if tab is None or tab.events is None:
-            raise PageGone(True, "the tab closed")
-        try:
-            reply = await tab.events.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
-                                                            "returnByValue": True}, timeout=READ_TIMEOUT_S)
-        except CdpSessionLost as exc:
-            raise PageGone(True, str(exc)) from exc
-        except CdpTimeout as exc:
-            raise ToolError("timeout", f"the page did not answer within {READ_TIMEOUT_S:g}s") from exc
-        except CdpError as exc:
-            if any(marker in exc.message for marker in _CONTEXT_GONE):
-                raise PageGone(False, exc.message) from exc
-            raise
-        if "exceptionDetails" in reply:
-            details = reply["exceptionDetails"]
-            raise PageScriptError(details.get("exception", {}).get("description") or details.get("text", ""))
-        return reply["result"].get("value")
-
     async def settle_tabs(self, timeout: float = 2.0) -> None:
         """Wait until every page the browser holds in this session's context has been
         reported as a tab: Playwright announces a popup a little after the browser
@@ -510,7 +444,7 @@ class ChromiumSession(Actor):
         tab = self.tabs.add(page)
         if len(self.tabs) != known:
             for event, handler in (("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed),
-                                   ("download", self._on_download)):
+                                   ("download", functools.partial(on_download, self))):
                 page.on(event, handler)
             self.page_moved.fire()
             self._on_trio(self._wire_in_background, tab)
@@ -522,16 +456,9 @@ class ChromiumSession(Actor):
         if self._helpers_opening:
             return
         if self.attached:
-            self.driver.bridge.spawn(self._adopt_if_ours, page)
+            self.driver.bridge.spawn(adopt_if_ours, self, page)
             return
         self._adopt(page)
-
-    async def _adopt_if_ours(self, page: Any) -> None:
-        with contextlib.suppress(Exception):  # closed meanwhile: nothing to adopt
-            opener = await page.opener()
-            if opener is not None and self.tabs.of_page(opener) is not None:
-                await page.add_init_script(script=AGENT_SOURCE)
-                self._adopt(page)
 
     async def open_helper_page(self) -> Any:
         """A page in the session's context that is no tab: not listed, not wired, no tool
@@ -553,29 +480,6 @@ class ChromiumSession(Actor):
         if tab is not None:
             self._on_trio(self._forget_tab, tab)
         return tab
-
-    def _on_download(self, download: Any) -> None:
-        """A page started a download: record it and save it into the workspace."""
-        tab = self.tabs.of_page(download.page)
-        record = self.downloads.begin(redact_url(download.url), download.suggested_filename,
-                                      None if tab is None else tab.id)
-        self.driver.bridge.spawn(self._save_download, download, record)
-        self.page_moved.fire()
-
-    async def _save_download(self, download: Any, record: Download) -> None:
-        try:
-            path = self.downloads.place(record, self.workspace)
-            await download.save_as(path)
-            record.size = path.stat().st_size
-            record.state = "completed"
-        except Exception as exc:  # canceled, failed in the browser, or the tab went away
-            failure = None
-            with contextlib.suppress(Exception):
-                failure = await download.failure()
-            record.state = "canceled" if failure == "canceled" else "failed"
-            record.failure = failure or first_line(exc)
-        finally:
-            self.page_moved.fire()
 
     def _on_frame_navigated(self, frame: Any) -> None:
         page = self.page
@@ -599,31 +503,6 @@ class ChromiumSession(Actor):
             "attached": None if self.options.cdp_endpoint is None else redact_url(self.options.cdp_endpoint),
             "ageSeconds": round(trio.current_time() - self.started_at, 3),
         }
-
-
-async def _default_context(playwright_browser: Any) -> Any:
-    contexts = playwright_browser.contexts
-    return contexts[0] if contexts else await playwright_browser.new_context()
-
-
-async def _prepare_leased(page: Any, width: int, height: int) -> None:
-    """The leased tab of an attached session: the agent in its documents, our viewport."""
-    await page.add_init_script(script=AGENT_SOURCE)
-    await page.set_viewport_size({"width": width, "height": height})
-
-
-async def _close_pages(pages: list[Any]) -> None:
-    for page in pages:
-        with contextlib.suppress(Exception):
-            await page.close()
-
-
-async def _hold_socket(ws_url: str, *, task_status: trio.TaskStatus[CdpConnection]) -> None:
-    """The session's own websocket to its browser, for event sessions: open for as long
-    as the session's nursery runs."""
-    async with open_cdp_connection(ws_url) as socket:
-        task_status.started(socket)
-        await trio.sleep_forever()
 
 
 async def _listen(emitter: Any, handlers: dict[str, Callable[..., Any]]) -> None:

@@ -26,7 +26,8 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ...tooling import Reply
 from .pageagent import AGENT_KEY
-from .session import ChromiumSession, PageGone
+from .reads import PageGone, read_page
+from .session import ChromiumSession
 
 __all__ = ["NAVIGATION_SETTLE_MS", "NETWORK_SETTLE_S", "Before", "settle"]
 
@@ -86,7 +87,8 @@ async def _read_after(session: ChromiumSession, before: Before, ref: str | None)
     was replaced, whatever the read says."""
     page = before.page
     try:
-        result: dict[str, Any] | None = await session.read_page(page, f"({_AFTER})({json.dumps([ref, CHANGES_LIMIT])})")
+        result: dict[str, Any] | None = await read_page(
+            session, page, f"({_AFTER})({json.dumps([ref, CHANGES_LIMIT])})")
     except PageGone as gone:
         raise _DocumentGone(closed=gone.closed or page.is_closed()) from gone
     tab = session.tabs.of_page(page)

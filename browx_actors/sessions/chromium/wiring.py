@@ -31,10 +31,10 @@ from typing import Any
 
 import trio
 
-from ...cdp import CdpConnection, CdpFailure, CdpSession, CdpSubscription
+from ...cdp import CdpConnection, CdpFailure, CdpSession, CdpSubscription, open_cdp_connection
 from .page_events import PageEvents
 
-__all__ = ["NETWORK_BUFFERS", "Setup", "TargetWiring"]
+__all__ = ["NETWORK_BUFFERS", "Setup", "TargetWiring", "hold_event_socket"]
 
 log = logging.getLogger("browx_actors.chromium.wiring")
 
@@ -180,3 +180,11 @@ class TargetWiring:
         except CdpFailure as exc:
             log.debug("frame %s went before it was wired: %s", frame_id, exc)
             self.frames.pop(frame_id, None)
+
+
+async def hold_event_socket(ws_url: str, *, task_status: trio.TaskStatus[CdpConnection]) -> None:
+    """The session's own websocket to its browser, for event sessions: open for as long
+    as the session's nursery runs."""
+    async with open_cdp_connection(ws_url) as socket:
+        task_status.started(socket)
+        await trio.sleep_forever()
