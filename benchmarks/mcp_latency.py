@@ -22,7 +22,11 @@ is worth to a real agent, where back-to-back calls would charge it to the next s
 from another checkout (``git worktree add /tmp/before <commit>``), so a change is read as
 before and after, each against the same bare baseline.
 
-Run: ``python -m benchmarks.mcp_latency [--think MS] [--against DIR]``.
+``--recording-off`` measures one more server in the same run: the default
+configuration with ``BROWX_PAGE_RECORDING=off`` (no console or network records kept),
+so what recording costs the four steps is read as on against off.
+
+Run: ``python -m benchmarks.mcp_latency [--think MS] [--against DIR] [--recording-off]``.
 """
 
 from __future__ import annotations
@@ -92,9 +96,9 @@ async def _bare(ws_url: str, url: str, think_s: float) -> dict[str, list[float]]
     return times
 
 
-def _server(ws_url: str, action_input: str, tree: Path | None = None) -> StdioServerParameters:
+def _server(ws_url: str, action_input: str, tree: Path | None = None, recording: bool = True) -> StdioServerParameters:
     env = {**os.environ, "BROWX_ATTACH_CDP": ws_url, "BROWX_WORKSPACE": tempfile.mkdtemp(),
-           "BROWX_ACTION_INPUT": action_input}
+           "BROWX_ACTION_INPUT": action_input, "BROWX_PAGE_RECORDING": "on" if recording else "off"}
     if tree is not None:  # that checkout's package first on the path
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(tree), env.get("PYTHONPATH")) if p)
     return StdioServerParameters(command=sys.executable, args=["-m", "browx_actors", "serve"], env=env,
@@ -126,19 +130,25 @@ async def _round(client: Client, url: str, i: int, think_s: float, times: dict[s
 
 
 async def _through_mcp(ws_url: str, url: str, think_s: float, against: Path | None, rounds: int,
-                       blocks: int) -> tuple[dict[str, dict[str, list[float]]], dict]:
+                       blocks: int, recording_off: bool = False) -> tuple[dict[str, dict[str, list[float]]], dict]:
     """Every server configuration, one server at a time (two servers on one browser
     slow each other's navigations), in ``blocks`` blocks each, in the order
     A B (C), then (C) B A, and so on, so none gains from the browser and host warming
     up or slowing down under another."""
-    modes = ("auto", "playwright") + (("against",) if against is not None else ())
+    modes = ("auto", "playwright") + (("against",) if against is not None else ()) + \
+        (("recording-off",) if recording_off else ())
     times = {mode: {k: [] for k in TARGETS_MS} for mode in modes}
     last_snapshot: dict = {}
     order: list[str] = []
     for block in range(blocks):
         order += modes if block % 2 == 0 else modes[::-1]
     for mode in order:
-        params = _server(ws_url, "auto", against) if mode == "against" else _server(ws_url, mode)
+        if mode == "against":
+            params = _server(ws_url, "auto", against)
+        elif mode == "recording-off":
+            params = _server(ws_url, "auto", recording=False)
+        else:
+            params = _server(ws_url, mode)
         async with Client(params) as client:
             await client.call_tool("open_session", {"session": "bench"})
             for i in range(rounds // blocks + 3):
@@ -156,6 +166,8 @@ def main() -> int:
                         help="also measure the server of another checkout (before and after, one run)")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"measured rounds per server (default {ROUNDS})")
     parser.add_argument("--blocks", type=int, default=2, help="blocks each server's rounds are split in (default 2)")
+    parser.add_argument("--recording-off", action="store_true",
+                        help="also measure the default server with BROWX_PAGE_RECORDING=off (recording on against off)")
     options = parser.parse_args()
     think_s, against, rounds, blocks = options.think / 1000, options.against, options.rounds, options.blocks
     with tempfile.TemporaryDirectory() as tmp, serve_directory(Path(tmp)) as base:
@@ -165,7 +177,8 @@ def main() -> int:
         async def launch_and_measure() -> tuple[dict, dict, dict, dict]:
             async with launch_chromium() as chromium:
                 bare = await trio.to_thread.run_sync(asyncio.run, _bare(chromium.ws_url, url, think_s))
-                measured, snapshot = await _through_mcp(chromium.ws_url, url, think_s, against, rounds, blocks)
+                measured, snapshot = await _through_mcp(chromium.ws_url, url, think_s, against, rounds, blocks,
+                                                        options.recording_off)
                 return bare, measured, snapshot
 
         bare, measured, snapshot = trio.run(launch_and_measure)
@@ -195,6 +208,15 @@ def main() -> int:
             a_med, a_p95 = _summary(mcp[step])
             o_med, o_p95 = _summary(before[step])
             print(f"| {step} | {o_med:.1f} ({o_p95:.1f}) | {a_med:.1f} ({a_p95:.1f}) | {a_med / o_med:.2f} |")
+    if options.recording_off:
+        off = measured["recording-off"]
+        print("\nConsole and network recording on (as shipped) and off (BROWX_PAGE_RECORDING=off), same run:\n")
+        print("| step | recording on median (p95) ms | recording off median (p95) ms | on / off |")
+        print("| --- | --- | --- | --- |")
+        for step in TARGETS_MS:
+            a_med, a_p95 = _summary(mcp[step])
+            o_med, o_p95 = _summary(off[step])
+            print(f"| {step} | {a_med:.1f} ({a_p95:.1f}) | {o_med:.1f} ({o_p95:.1f}) | {a_med / o_med:.2f} |")
     print(f"\nsnapshot: {len(text)} characters (target <= {SNAPSHOT_CHAR_TARGET}), "
           f"{links} of 200 links reffed, {text.count('[ref=')} refs in all")
     return 0

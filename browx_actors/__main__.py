@@ -42,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--action-input", choices=("auto", "playwright"),
                        help="auto: the session's own input for elements that are ready, Playwright for "
                        "the rest; playwright: Playwright for every action (env BROWX_ACTION_INPUT, default auto)")
+    serve.add_argument("--page-recording", choices=("on", "off"),
+                       help="keep the pages' console and network records for console_read / network_read "
+                       "(env BROWX_PAGE_RECORDING, default on)")
     serve.add_argument("--headed", action="store_true", help="show the browser window (for debugging)")
     serve.add_argument("--log-level", default="WARNING", help="stderr log level (default WARNING)")
     return parser
@@ -55,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = RuntimeConfig.from_env(
             capabilities=args.caps, workspace=args.workspace, chromium=args.executable_path,
             attach_cdp=args.cdp_endpoint, headless=not args.headed, action_input=args.action_input,
+            page_recording=None if args.page_recording is None else args.page_recording == "on",
         )
     except ValueError as err:
         print(f"browx-actors: {err}", file=sys.stderr)

@@ -24,7 +24,8 @@ __all__ = [
 DEFAULT_CAPABILITIES = frozenset({"read", "navigation", "action", "human"})
 #: Off until named in BROWX_CAPABILITIES (server) and allowed by the client.
 OPT_IN_CAPABILITIES = frozenset(
-    {"eval", "secrets", "canvas", "diagnostics", "native-device", "operator-channel", "live-view"}
+    {"eval", "secrets", "canvas", "diagnostics", "native-device", "operator-channel", "live-view",
+     "network-control", "storage"}
 )
 ALL_CAPABILITIES = DEFAULT_CAPABILITIES | OPT_IN_CAPABILITIES
 
@@ -67,6 +68,18 @@ def parse_retention_days(text: str | None) -> int:
 ACTION_INPUTS = ("auto", "playwright")
 
 
+def parse_switch(name: str, text: str | None, default: bool = True) -> bool:
+    """An on/off variable: ``on``/``off`` (also ``1``/``0``, ``true``/``false``, ``yes``/``no``)."""
+    if text is None or not text.strip():
+        return default
+    value = text.strip().lower()
+    if value in ("on", "1", "true", "yes"):
+        return True
+    if value in ("off", "0", "false", "no"):
+        return False
+    raise ValueError(f"{name} must be on or off, got {text!r}")
+
+
 def parse_action_input(text: str | None) -> str:
     """BROWX_ACTION_INPUT: ``auto`` (the default) or ``playwright``."""
     value = (text or "auto").strip().lower()
@@ -92,6 +105,9 @@ class RuntimeConfig:
     operator_token: str | None = attrs.field(default=None, repr=False)
     #: How actions reach the page (BROWX_ACTION_INPUT): see :data:`ACTION_INPUTS`.
     action_input: str = attrs.field(default="auto", validator=attrs.validators.in_(ACTION_INPUTS))
+    #: Keep the pages' console and network records (BROWX_PAGE_RECORDING, default on);
+    #: off keeps only what an action's result needs (its console errors, request counts).
+    page_recording: bool = True
 
     def __attrs_post_init__(self) -> None:
         if "operator-channel" in self.capabilities and not (self.operator_socket and self.operator_token):
@@ -111,6 +127,7 @@ class RuntimeConfig:
             "operator_token": env.get("BROWX_OPERATOR_TOKEN") or None,
             "diagnostics_retention_days": parse_retention_days(env.get("BROWX_DIAGNOSTICS_RETENTION_DAYS")),
             "action_input": parse_action_input(env.get("BROWX_ACTION_INPUT")),
+            "page_recording": parse_switch("BROWX_PAGE_RECORDING", env.get("BROWX_PAGE_RECORDING")),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["capabilities"], str) or not isinstance(values["capabilities"], frozenset):

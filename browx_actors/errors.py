@@ -114,6 +114,9 @@ CODES: dict[str, Code] = _table(
     ("verification-failed", _INTERNAL, "a `verify_*` check disagreed; `expected` and `actual` say how"),
     ("eval-error", _INTERNAL, "the JavaScript threw; the message is the page's error"),
     ("too-large", _BAD, "a value exceeds its stated limit"),
+    # -- what the page did: console, network, routes, files -------------------------
+    ("recording-off", _BAD, "`network_read` on a server started with BROWX_PAGE_RECORDING=off, which keeps no "
+     "request records (console errors are still kept)"),
     # -- the human helper -----------------------------------------------------------
     ("no-human-channel", _INTERNAL, "`await_human` on a session with no isolated world and no operator "
      "channel"),

@@ -210,7 +210,9 @@ class Runtime:
     def _new_chromium_session(self, session_id: str, options: Mapping[str, Any]) -> ChromiumSession:
         viewport = options.get("viewport") or {"width": 1280, "height": 720}
         session_options = SessionOptions(viewport=(viewport["width"], viewport["height"]),
-                                         direct_input=self.config.action_input == "auto")
+                                         direct_input=self.config.action_input == "auto",
+                                         record_page_events=self.config.page_recording,
+                                         cdp_endpoint=options.get("cdpEndpoint"))
         return ChromiumSession(session_id, pool=self.pool_ref, driver=self.driver, options=session_options,
                                workspace=self.config.workspace)
 

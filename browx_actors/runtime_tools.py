@@ -7,6 +7,7 @@ asking each session to describe itself, reading the supervisors) the runtime doe
 
 from __future__ import annotations
 
+from .credentials import redact_url
 from .errors import ToolError
 from .tooling import Args, CapabilityWhen, Check, Param, Reply, runtime_tool, session_param
 from .tooling.context import RuntimeContext
@@ -16,6 +17,12 @@ __all__ = ["ENGINES", "NATIVE_ENGINES", "TOOLS"]
 ENGINES = ("chromium", "android-app", "ios-app")
 #: Engines that drive a device and need the native-device capability to open.
 NATIVE_ENGINES = ("android-app", "ios-app")
+
+
+def _endpoint_engine(args: Args) -> None:
+    if args.get("cdpEndpoint") and args["engine"] != "chromium":
+        raise ToolError("bad-arg", "cdpEndpoint attaches a chromium session; drop engine or cdpEndpoint",
+                        field="cdpEndpoint")
 
 
 def _known_engine(args: Args) -> None:
@@ -33,13 +40,23 @@ def _known_engine(args: Args) -> None:
             Param("viewport", "object", "Viewport size in CSS pixels.",
                   properties={"width": {"type": "integer", "minimum": 100, "maximum": 7680},
                               "height": {"type": "integer", "minimum": 100, "maximum": 4320}},
-                  required_keys=("width", "height"))),
+                  required_keys=("width", "height")),
+            Param("cdpEndpoint", "string",
+                  "Attach this session to the browser at this CDP endpoint (ws://... or http://host:port: a Chrome "
+                  "run with --remote-debugging-port, a grid, an Electron app) instead of the server's own; it leases "
+                  "one tab there, sees only that tab and its popups, and closing the session leaves the browser "
+                  "running.", max_length=2000, pattern=r"(wss?|https?)://\S+")),
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
+           Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
            CapabilityWhen("engine", NATIVE_ENGINES, "native-device")),
 )
 async def open_session(runtime: RuntimeContext, args: Args) -> Reply:
-    options = {"viewport": args["viewport"] or {"width": 1280, "height": 720}}
+    options: dict[str, object] = {"viewport": args["viewport"] or {"width": 1280, "height": 720}}
+    if args.get("cdpEndpoint"):
+        options["cdpEndpoint"] = args["cdpEndpoint"]
     opened = await runtime.open_session(args["session"], args["engine"], options)
+    if "cdpEndpoint" in opened:
+        opened["cdpEndpoint"] = redact_url(str(opened["cdpEndpoint"]))
     return Reply.of(**opened)
 
 

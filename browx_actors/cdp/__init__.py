@@ -35,6 +35,8 @@ from .protocol import (
     CdpSessionLost,
     CdpStats,
     CdpTimeout,
+    EventTap,
+    peek_event,
 )
 
 __all__ = [
@@ -57,10 +59,12 @@ __all__ = [
     "ChromiumNotFound",
     "ChromiumProcess",
     "ChromiumStartupError",
+    "EventTap",
     "chromium_command",
     "find_chromium",
     "launch_chromium",
     "open_cdp_connection",
     "parse_devtools_active_port",
+    "peek_event",
     "resolve_attach_endpoint",
 ]

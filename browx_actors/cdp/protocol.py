@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
@@ -36,12 +36,14 @@ __all__ = [
     "CdpSessionLost",
     "CdpStats",
     "CdpTimeout",
+    "EventTap",
     "Malformed",
     "Reply",
     "SessionLoss",
     "decode_message",
     "encode_command",
     "error_from_reply",
+    "peek_event",
     "session_losses",
 ]
 
@@ -121,6 +123,31 @@ class CdpEvent:
     dropped_before: int = 0
 
 
+class EventTap(Protocol):
+    """A synchronous consumer of one flat session's events, called by the reader itself.
+
+    A subscription buffers events for a task to read later; a tap sees each event in
+    the reader, in the order the browser sent it, before any reply that came after it
+    is delivered. So a command's reply on that session proves the tap has seen every
+    event the browser sent before it: a recorder whose counters must be current when
+    a read returns (requests an action started, errors it logged) needs exactly that.
+    A tap must be cheap and must not block; it never awaits.
+    """
+
+    #: The methods it wants.
+    methods: frozenset[str]
+
+    def skip(self, method: str, raw: str) -> bool:
+        """True to count this event and drop it without decoding (a flood being sampled).
+
+        Asked only of an event nothing else on the session wants, with the raw text,
+        so a cheap look at it (its level) can decide.
+        """
+
+    def on_event(self, event: CdpEvent) -> None:
+        """Take one decoded event."""
+
+
 @attrs.frozen
 class Reply:
     """A reply to command ``id``: exactly one of ``result`` and ``error`` is set."""
@@ -162,6 +189,11 @@ class CdpStats:
     subscriptions: int
     sessions: int
     lost: str | None
+    #: Events a tap counted without decoding them (a flood being sampled), and events
+    #: nobody wanted, counted without decoding (both are in ``events`` too).
+    events_skipped: int = 0
+    #: Exceptions raised by taps (a bug in a recorder; the reader carries on).
+    tap_errors: int = 0
 
 
 def encode_command(
@@ -217,6 +249,36 @@ def decode_message(raw: str | bytes) -> Reply | CdpEvent | Malformed:
             return Malformed(f"params is not an object: {_excerpt(raw)!r}")
         return CdpEvent(method, params, session_id)
     return Malformed(f"neither a reply nor an event: {_excerpt(raw)!r}")
+
+
+_EVENT_HEAD = '{"method":"'
+_SESSION_TAIL = ',"sessionId":"'
+#: Chromium's session ids: 32 upper-case hex digits. A peek that finds anything else
+#: gives up, and the message is decoded as usual.
+_SESSION_ID_CHARS = frozenset("0123456789ABCDEFabcdef")
+
+
+def peek_event(raw: str | bytes) -> tuple[str, str] | None:
+    """``(method, session_id)`` of a flat-session event, read without decoding it.
+
+    Chromium writes an event as ``{"method":"...","params":{...},"sessionId":"..."}``:
+    the method first, and the session id appended last by the browser process. A
+    consumer that only counts a flood of one event (40,000 console messages a second)
+    can decide from these two strings whether the message needs decoding at all. Any
+    message that does not look exactly like that (a reply, a browser-level event,
+    another serializer's key order) gives ``None`` and is decoded as usual, so the peek
+    can only ever save work, never misroute a message.
+    """
+    if not isinstance(raw, str) or not raw.startswith(_EVENT_HEAD) or not raw.endswith('"}'):
+        return None
+    end = raw.find('"', len(_EVENT_HEAD))
+    tail = raw.rfind(_SESSION_TAIL, end)
+    if end < 0 or tail < 0:
+        return None
+    session_id = raw[tail + len(_SESSION_TAIL):-2]
+    if not session_id or len(session_id) > 64 or not _SESSION_ID_CHARS.issuperset(session_id):
+        return None
+    return raw[len(_EVENT_HEAD):end], session_id
 
 
 def error_from_reply(method: str, error: Mapping[str, Any]) -> CdpError:

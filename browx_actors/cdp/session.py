@@ -7,10 +7,10 @@ every call fails with :class:`~browx_actors.cdp.protocol.CdpSessionLost`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
-from .protocol import DEFAULT_BUFFER, DEFAULT_TIMEOUT, CdpFailure, CdpSessionLost
+from .protocol import DEFAULT_BUFFER, DEFAULT_TIMEOUT, CdpFailure, CdpSessionLost, EventTap
 from .subscription import CdpSubscription
 
 __all__ = ["CdpSession", "SessionTransport"]
@@ -29,6 +29,8 @@ class SessionTransport(Protocol):
 
     def subscribe(self, session_id: str | None, *, methods: Iterable[str] | None = None,
                   buffer: int = DEFAULT_BUFFER) -> CdpSubscription: ...
+
+    def tap(self, session_id: str, tap: EventTap) -> Callable[[], None]: ...
 
     def _unsubscribe(self, subscription: CdpSubscription) -> None: ...
 
@@ -85,6 +87,12 @@ class CdpSession:
             subscription._finish(self._lost_error)
             return subscription
         return self.connection.subscribe(self.session_id, methods=methods, buffer=buffer)
+
+    def tap(self, tap: EventTap) -> Callable[[], None]:
+        """:meth:`CdpConnection.tap` on this session; a lost session takes no tap."""
+        if self._lost is not None:
+            return lambda: None
+        return self.connection.tap(self.session_id, tap)
 
     async def detach(self, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         """Detach from the target. A no-op if the session is already gone."""

@@ -20,11 +20,15 @@ What it sets up, on the session's page and on every target it comes to own:
 
 Which targets it owns: the session's page; popups opened from it (and from those),
 found by ``Target.targetCreated`` with an ``openerId`` we own, so on a browser shared
-with other sessions (an attached Chrome) it never wires another session's tab; and
-out-of-process iframes of those pages, through ``Target.setAutoAttach`` on our own
-flat session (which affects no other client). Target discovery rides the browser-level
-socket's events, not Playwright's ``popup`` callback, so popups need no hop through the
-asyncio thread and the popup is attached by target id straight away.
+with other sessions (an attached Chrome) it never wires another session's tab; any
+other tab the session tells it about (:meth:`HumanBridge.wire`: a tab ``new_tab``
+opened, which has no opener); and out-of-process iframes of those pages, through
+``Target.setAutoAttach`` on our own flat session (which affects no other client).
+Its owner may hand it the way to attach (``attach``): then the bridge shares the
+owner's one flat session per tab instead of opening its own, and never detaches it.
+Target discovery rides the browser-level socket's events, not Playwright's ``popup``
+callback, so popups need no hop through the asyncio thread and the popup is attached
+by target id straight away.
 
 Setup cost: commands that do not depend on each other go out together, so the session's
 own page costs three round trips and any other target five; see
@@ -111,6 +115,7 @@ class HumanBridge:
         browser: CdpConnection,
         *,
         log_line: Callable[[str], None] = emit,
+        attach: Callable[[str], Awaitable[CdpSession]] | None = None,
     ) -> None:
         self.session_id = session_id
         self.cdp = cdp
@@ -129,6 +134,8 @@ class HumanBridge:
         self.popups_seen = 0
         self._nursery: trio.Nursery | None = None
         self._changed = trio.Event()
+        #: The owner's shared attach (None: the bridge attaches, and detaches, its own).
+        self._attach = attach
 
     # -- lifetime ---------------------------------------------------------------------
 
@@ -194,20 +201,28 @@ class HumanBridge:
         except CdpFailure as exc:
             log.debug("bridge %s: target watch ended: %s", self.world, exc)
 
-    async def _adopt_popup(self, target_id: str) -> None:
+    def wire(self, target_id: str) -> None:
+        """Wire a tab of the session that no page of ours opened (``new_tab``); a
+        no-op for one the bridge owns already."""
+        if target_id not in self._pages and self._nursery is not None:
+            self._pages.add(target_id)
+            self._spawn(self._adopt_popup, target_id, "tab")
+
+    async def _adopt_popup(self, target_id: str, kind: str = "popup") -> None:
         try:
-            cdp = await self.browser.attach(target_id)
+            cdp = await (self._attach or self.browser.attach)(target_id)
         except CdpFailure as exc:
-            log.debug("bridge %s: popup %s closed before it could be wired: %s", self.world, target_id, exc)
+            log.debug("bridge %s: %s %s closed before it could be wired: %s", self.world, kind, target_id, exc)
             self._pages.discard(target_id)
             return
         try:
-            await self._serve_target(cdp, "popup")
+            await self._serve_target(cdp, kind)
         finally:
             self._pages.discard(target_id)
-            with (trio.CancelScope(shield=True), trio.move_on_after(_DETACH_GRACE),
-                  contextlib.suppress(CdpFailure)):
-                await cdp.detach(timeout=_DETACH_GRACE)
+            if self._attach is None:
+                with (trio.CancelScope(shield=True), trio.move_on_after(_DETACH_GRACE),
+                      contextlib.suppress(CdpFailure)):
+                    await cdp.detach(timeout=_DETACH_GRACE)
 
     async def _serve_target(
         self, cdp: CdpSession, kind: str,

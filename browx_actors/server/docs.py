@@ -74,6 +74,8 @@ def _param_row(p: Param) -> str:
         notes.append(f"matches `{p.pattern}`")
     if p.secrets == "mask":
         notes.append("registered secrets are masked in it")
+    if p.nullable:
+        notes.append("`null` clears it")
     if p.max_length is not None:
         notes.append(f"at most {p.max_length:,} characters")
     if p.minimum is not None or p.maximum is not None:

@@ -108,9 +108,18 @@ class Param:
     properties: Mapping[str, Mapping[str, Any]] | None = None
     required_keys: tuple[str, ...] = ()
     secrets: SecretsRule = "substitute"
+    #: ``null`` is a value of its own (it clears a setting): the checked arguments hold
+    #: the key with ``None`` when the caller sent null, and lack it when the caller left
+    #: it out. Not for required parameters or ones with a default.
+    nullable: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.nullable and (self.required or self.default is not None):
+            raise ValueError(f"{self.name}: a nullable parameter has no default and is not required")
 
     def schema(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type, "description": self.description}
+        out: dict[str, Any] = {"type": [self.type, "null"] if self.nullable else self.type,
+                               "description": self.description}
         if self.enum is not None:
             out["enum"] = list(self.enum)
         if self.default is not None:
@@ -312,6 +321,10 @@ def validate_args(params: tuple[Param, ...], args: Any) -> dict[str, Any]:
         check_shape(key, value)
     out: dict[str, Any] = {}
     for p in params:
+        if p.nullable:
+            if p.name in args:
+                out[p.name] = None if args[p.name] is None else _check_one(p, args[p.name])
+            continue
         if p.name not in args or args[p.name] is None:
             if p.required:
                 raise _bad(p.name, f"missing required argument {p.name!r}")

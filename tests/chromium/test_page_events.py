@@ -1,80 +1,219 @@
-"""What a session records from page events: the console log, requests in flight and the
-pulse waiters on the Playwright thread wake on (plain asyncio, no browser)."""
+"""What a session records from its tabs' raw events: the tap the CDP reader feeds, the
+console and request logs, sampling, and the counters an action's settle reads (no
+browser: the events are what Chromium sends, written out)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import threading
+from typing import Any
 
-import attrs
-from playwright.async_api import Error as PlaywrightError
+from browx_actors.cdp import CdpEvent, peek_event
+from browx_actors.sessions.chromium.page_events import PageEvents, Pulse, RequestTracker, Sampler
 
-from browx_actors.sessions.chromium.page_events import ConsoleLog, Pulse, RequestTracker
-
-
-@attrs.define
-class _Frame:
-    parent_frame: object = None
-
-
-@attrs.define(eq=False)  # hashable by identity, as Playwright's requests are
-class _Request:
-    navigation: bool = False
-    frame_: object = attrs.Factory(_Frame)
-
-    def is_navigation_request(self) -> bool:
-        return self.navigation
-
-    @property
-    def frame(self) -> object:
-        if self.frame_ is None:
-            raise PlaywrightError("Service Worker requests do not have an associated frame.")
-        return self.frame_
+SESSION = "0123456789ABCDEF0123456789ABCDEF"
+TARGET = "T1"
 
 
-def test_a_pulse_wakes_a_waiter_to_recheck_and_times_out_without_sleeping() -> None:
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def raw(method: str, params: dict[str, Any]) -> str:
+    """An event exactly as Chromium writes it on a flat session."""
+    return json.dumps({"method": method, "params": params}, separators=(",", ":"))[:-1] + \
+        f',"sessionId":"{SESSION}"}}'
+
+
+def console(kind: str, *args: Any) -> dict[str, Any]:
+    values = [{"type": "string", "value": a} if isinstance(a, str) else
+              {"type": "number", "value": a, "description": str(a)} for a in args]
+    return {"type": kind, "args": values, "executionContextId": 1, "timestamp": 1.7e12,
+            "stackTrace": {"callFrames": [{"functionName": "go", "scriptId": "1", "url": "http://h/app.js",
+                                           "lineNumber": 2, "columnNumber": 8}]}}
+
+
+def feed(tap: Any, method: str, params: dict[str, Any]) -> bool:
+    """What the reader does with one message: skip it on the tap's say-so, or decode it."""
+    text = raw(method, params)
+    peeked = peek_event(text)
+    assert peeked == (method, SESSION)
+    if method in tap.methods and tap.skip(method, text):
+        return False
+    tap.on_event(CdpEvent(method, json.loads(text)["params"], SESSION))
+    return True
+
+
+def make(record: bool = True) -> tuple[PageEvents, Any, Clock]:
+    clock = Clock()
+    events = PageEvents(Pulse(), record=record, clock=clock)
+    return events, events.tap(TARGET, object(), main_frame=TARGET), clock
+
+
+def test_peek_reads_method_and_session_and_gives_up_on_anything_else() -> None:
+    assert peek_event(raw("Runtime.consoleAPICalled", {"type": "log"})) == ("Runtime.consoleAPICalled", SESSION)
+    assert peek_event('{"id":3,"result":{}}') is None
+    assert peek_event('{"method":"Target.targetCreated","params":{}}') is None  # browser level: no session
+    assert peek_event('{"params":{},"method":"X.y","sessionId":"AB"}') is None  # another key order
+    assert peek_event('{"method":"X.y","params":{},"sessionId":"not hex!"}') is None
+    assert peek_event(b'{"method":"X.y"}') is None
+
+
+def test_console_entries_are_formatted_located_and_read_by_sequence() -> None:
+    events, tap, _ = make()
+    feed(tap, "Runtime.consoleAPICalled", console("log", "loaded %s in %d ms", "app", 12.7, "extra"))
+    feed(tap, "Runtime.consoleAPICalled", console("error", "token changed to", "abc"))
+    feed(tap, "Runtime.exceptionThrown", {"timestamp": 1.7e12, "exceptionDetails": {
+        "text": "Uncaught", "exception": {"type": "object", "subtype": "error",
+                                          "description": "TypeError: x is undefined\n    at go (app.js:3:9)"},
+        "stackTrace": {"callFrames": [{"functionName": "go", "url": "http://h/app.js", "lineNumber": 2,
+                                       "columnNumber": 8}]}}})
+    feed(tap, "Log.entryAdded", {"entry": {"source": "network", "level": "error", "url": "http://h/missing.png",
+                                           "text": "Failed to load resource: 404", "timestamp": 1.7e12}})
+    entries = events.console.entries()
+    assert [(e.level, e.kind, e.source, e.text) for e in entries] == [
+        ("info", "log", "console", "loaded app in 12 ms extra"),
+        ("error", "error", "console", "token changed to abc"),
+        ("error", "exception", "exception", "TypeError: x is undefined"),
+        ("error", "error", "network", "Failed to load resource: 404"),
+    ]
+    assert (entries[0].url, entries[0].line, entries[0].column) == ("http://h/app.js", 3, 9)
+    assert entries[2].stack == ("go (http://h/app.js:3:9)",)
+    # What an action's result lists: errors after its mark, with Playwright's type names.
+    assert events.console.since(entries[0].id, errors_only=True) == [
+        {"id": 2, "type": "error", "text": "token changed to abc"},
+        {"id": 3, "type": "pageerror", "text": "TypeError: x is undefined"},
+        {"id": 4, "type": "error", "text": "Failed to load resource: 404"},
+    ]
+    assert events.console.last_seq == 4
+
+
+def test_a_flood_is_sampled_counted_and_never_decoded_past_the_bucket() -> None:
+    events, tap, clock = make()
+    decoded = sum(feed(tap, "Runtime.consoleAPICalled", console("log", "flood", i)) for i in range(3000))
+    # The burst is admitted whole, the rest only counted.
+    assert decoded == 1000
+    book = events.console.tab(TARGET)
+    assert book.counts() == {"seen": 3000, "byLevel": {"info": 3000}, "kept": 1000, "dropped": 0,
+                             "sampledOut": 2000}
+    # Errors have a bucket of their own: a log flood does not hide them.
+    assert feed(tap, "Runtime.consoleAPICalled", console("error", "still seen"))
+    # Half a second later the bucket has room for 250 more logs.
+    clock.now += 0.5
+    assert sum(feed(tap, "Runtime.consoleAPICalled", console("log", "later")) for _ in range(400)) == 250
+    assert book.counts()["kept"] == 1000 and book.dropped == 251  # the ring keeps the newest
+
+
+def test_recording_off_keeps_errors_and_counters_only() -> None:
+    events, tap, _ = make(record=False)
+    assert not feed(tap, "Runtime.consoleAPICalled", console("log", "quiet"))
+    assert feed(tap, "Runtime.consoleAPICalled", console("error", "loud"))
+    assert [e.text for e in events.console.entries()] == ["loud"]
+    feed(tap, "Network.requestWillBeSent", request("1", "http://h/a.json", "Fetch"))
+    assert events.requests.started == 1 and events.requests.in_flight == 1
+    assert len(events.network(TARGET)) == 0
+
+
+def request(request_id: str, url: str, kind: str, **extra: Any) -> dict[str, Any]:
+    return {"requestId": request_id, "loaderId": extra.pop("loaderId", "L0"), "frameId": extra.pop("frameId", TARGET),
+            "type": kind, "timestamp": 10.0, "wallTime": 1700000000.0,
+            "request": {"url": url, "method": extra.pop("method", "GET"), "headers": extra.pop("headers", {}),
+                        "hasPostData": False}, **extra}
+
+
+def test_requests_are_tracked_for_settle_and_a_navigation_that_commits_is_not_an_ended_one() -> None:
+    events, tap, _ = make()
+    requests = events.requests
+    feed(tap, "Network.requestWillBeSent", request("9", "http://h/next.html", "Document", loaderId="9"))
+    feed(tap, "Page.frameNavigated", {"frame": {"id": TARGET, "loaderId": "9", "url": "http://h/next.html"}})
+    feed(tap, "Network.loadingFinished", {"requestId": "9", "timestamp": 10.2, "encodedDataLength": 900})
+    assert (requests.started, requests.in_flight, requests.navigations_ended) == (1, 0, 0)
+    assert events.commits(TARGET) == 1
+    # A 204 (or a download) ends its navigation request without a commit: that one counts.
+    feed(tap, "Network.requestWillBeSent", request("10", "http://h/status/204", "Document", loaderId="10"))
+    feed(tap, "Network.loadingFinished", {"requestId": "10", "timestamp": 10.3, "encodedDataLength": 0})
+    # A subframe's document does not count, nor does a fetch.
+    feed(tap, "Network.requestWillBeSent", request("11", "http://h/frame.html", "Document", loaderId="11",
+                                                   frameId="F2"))
+    feed(tap, "Network.loadingFailed", {"requestId": "11", "timestamp": 10.4, "errorText": "net::ERR_ABORTED"})
+    assert (requests.started, requests.in_flight, requests.navigations_ended) == (3, 0, 1)
+    # What a closed tab had in flight never ends: forgetting it lets settle's wait finish.
+    feed(tap, "Network.requestWillBeSent", request("12", "http://h/slow", "Fetch"))
+    assert requests.in_flight == 1
+    events.forget(TARGET, [tap.key])
+    assert requests.in_flight == 0 and events.commits(TARGET) == 0
+
+
+def test_the_network_log_redacts_follows_redirects_and_bounds_itself() -> None:
+    events, tap, _ = make()
+    feed(tap, "Network.requestWillBeSent", request(
+        "1", "https://ada:pw@h/login?token=abc&q=1", "Document", loaderId="1",
+        headers={"Authorization": "Bearer abc", "Accept": "text/html"}))
+    feed(tap, "Network.requestWillBeSentExtraInfo", {"requestId": "1", "headers": {
+        "Cookie": "sid=abc", "Accept": "text/html"}})
+    feed(tap, "Network.requestWillBeSent", request(
+        "1", "https://h/home", "Document", loaderId="1",
+        redirectResponse={"status": 302, "statusText": "Found", "headers": {"Location": "/home",
+                                                                           "Set-Cookie": "sid=new\nx=1"}}))
+    feed(tap, "Network.responseReceived", {"requestId": "1", "type": "Document", "response": {
+        "status": 200, "statusText": "OK", "mimeType": "text/html", "headers": {"Content-Type": "text/html"},
+        "remoteIPAddress": "127.0.0.1", "remotePort": 443, "protocol": "h2"}})
+    feed(tap, "Network.loadingFinished", {"requestId": "1", "timestamp": 10.25, "encodedDataLength": 1234})
+    hop, final = list(events.network(TARGET))
+    assert hop.url == "https://<redacted>@h/login?token=<redacted>&q=1"
+    assert hop.request_headers == {"Cookie": "<redacted>", "Accept": "text/html"}
+    assert hop.status == 302 and hop.redirected_to == "https://h/home"
+    assert hop.response_headers["Set-Cookie"] == "<redacted> (2 values)"
+    assert (final.status, final.mime, final.size, final.duration_ms, final.remote) == (
+        200, "text/html", 1234, 250.0, "127.0.0.1:443")
+    from browx_actors.sessions.chromium.network_log import summary_line
+    assert summary_line(final) == f"#{final.id} GET 200 document 1.2 kB 250 ms https://h/home"
+    feed(tap, "Network.requestWillBeSent", request("2", "http://h/x.png", "Image"))
+    feed(tap, "Network.loadingFailed", {"requestId": "2", "timestamp": 10.5, "errorText": "net::ERR_FAILED",
+                                        "blockedReason": "mixed-content"})
+    assert summary_line(events.network(TARGET).get(final.id + 1)).startswith(  # type: ignore[arg-type]
+        f"#{final.id + 1} GET failed(net::ERR_FAILED, mixed-content) image - 500 ms")
+    log = events.network(TARGET)
+    log._maxlen = 3
+    for i in range(3, 8):
+        feed(tap, "Network.requestWillBeSent", request(str(i), f"http://h/{i}", "Fetch"))
+    assert len(log) == 3 and log.dropped == 5 and log.total == 8
+
+
+def test_a_pulse_wakes_a_waiter_from_another_thread_and_times_out_without_sleeping() -> None:
     async def scenario() -> tuple[bool, bool, bool]:
-        pulse, state = Pulse(), {"done": False}
-
-        async def finish() -> None:
-            await asyncio.sleep(0)
-            pulse.fire()  # a pulse while the condition is still false: back to waiting
-            await asyncio.sleep(0)
-            state["done"] = True
-            pulse.fire()
-
-        task = asyncio.get_running_loop().create_task(finish())
-        woke = await pulse.wait_until(lambda: state["done"], timeout=30)
-        await task
+        pulse, tracker = Pulse(), RequestTracker()
+        tracker._pulse = pulse
+        tracker.begin(("s", "1"))
+        # The request ends on another thread (the Trio reader) while the waiter waits.
+        timer = threading.Timer(0.05, lambda: tracker.end(("s", "1")))
+        timer.start()
+        idle = await tracker.wait_idle(30)
         already = await pulse.wait_until(lambda: True, timeout=0)
         never = await pulse.wait_until(lambda: False, timeout=0)
-        return woke, already, never
+        return idle, already, never
 
     assert asyncio.run(scenario()) == (True, True, False)
 
 
-def test_requests_in_flight_and_main_frame_navigations_that_ended() -> None:
-    async def scenario() -> tuple[int, int, bool]:
-        pulse = Pulse()
-        tracker = RequestTracker(pulse)
-        fetch, page_nav = _Request(), _Request(navigation=True)
-        frame_nav = _Request(navigation=True, frame_=_Frame(parent_frame=object()))
-        worker = _Request(navigation=True, frame_=None)
-        for request in (fetch, page_nav, frame_nav, worker):
-            tracker.on_request(request)
-        idle = asyncio.get_running_loop().create_task(tracker.wait_idle(30))
-        await asyncio.sleep(0)
-        for request in (fetch, page_nav, frame_nav, worker):
-            tracker.on_done(request)
-        return tracker.started, tracker.navigations_ended, await idle
-
-    # Four started; only the main frame's navigation request counts as one that ended.
-    assert asyncio.run(scenario()) == (4, 1, True)
+def test_the_sampler_refills_at_its_rate() -> None:
+    clock = Clock()
+    sampler = Sampler(rate=10, burst=2, clock=clock)
+    assert [sampler.admit() for _ in range(3)] == [True, True, False]
+    clock.now += 0.15
+    assert [sampler.admit() for _ in range(2)] == [True, False]
 
 
-def test_the_console_log_keeps_the_newest_and_reads_by_sequence() -> None:
-    log = ConsoleLog(maxlen=3)
-    for i in range(5):
-        log.append({"type": "error" if i % 2 else "log", "text": str(i)})
-    assert log.last_seq == 5
-    assert [e["text"] for e in log.since(0)] == ["2", "3", "4"]
-    assert [e["text"] for e in log.since(2, errors_only=True)] == ["3"]
+def test_a_download_link_ends_a_navigation_without_any_request() -> None:
+    events, tap, _ = make()
+    feed(tap, "Page.downloadWillBegin", {"frameId": TARGET, "guid": "g1", "url": "http://h/r.csv",
+                                         "suggestedFilename": "r.csv"})
+    feed(tap, "Page.downloadWillBegin", {"frameId": "F2", "guid": "g2", "url": "http://h/s.csv",
+                                         "suggestedFilename": "s.csv"})
+    assert events.downloads_begun == 2 and events.requests.navigations_ended == 1
+    assert events.requests.in_flight == 0

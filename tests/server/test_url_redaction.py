@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from browx_actors.server.egress import REDACTED, credential_name, outgoing, redact_url_text, redact_urls
+from browx_actors.server.egress import REDACTED, credential_name, outgoing, redact_text, redact_urls
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -26,7 +26,7 @@ from browx_actors.server.egress import REDACTED, credential_name, outgoing, reda
     ("https://u:<redacted>@h/?token=<redacted>", "https://u:<redacted>@h/?token=<redacted>"),
 ])
 def test_examples(text: str, expected: str) -> None:
-    assert redact_url_text(text) == expected
+    assert redact_text(text) == expected
 
 
 @pytest.mark.parametrize("name", ["password", "passwd", "token", "apikey", "apiKey", "api-key", "secret",
@@ -65,12 +65,12 @@ _VALUE = st.text(alphabet=string.ascii_letters + string.digits + "-_.~%", min_si
        prefix=st.sampled_from(["https://h/p?", "/p?a=1&", "?"]), suffix=st.sampled_from(["", "&z=1", "#f"]))
 def test_a_credential_value_never_survives(name: str, value: str, prefix: str, suffix: str) -> None:
     text = f"{prefix}{name}={value}{suffix}"
-    redacted = redact_url_text(text)
+    redacted = redact_text(text)
     assert redacted == f"{prefix}{name}={REDACTED}{suffix}"
-    assert redact_url_text(redacted) == redacted  # idempotent
+    assert redact_text(redacted) == redacted  # idempotent
 
 
 @given(st.text(max_size=200))
 def test_redaction_is_idempotent_on_any_text(text: str) -> None:
-    once = redact_url_text(text)
-    assert redact_url_text(once) == once
+    once = redact_text(text)
+    assert redact_text(once) == once

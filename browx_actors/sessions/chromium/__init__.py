@@ -14,9 +14,19 @@
 - :mod:`.feedback`, :mod:`.inspect`: find_feedback, inspect;
 - :mod:`.page`: navigation, screenshots, viewport, eval, waits; :mod:`.poll`: poll_eval;
 - :mod:`.reading`: snapshot, find, text_search, verify_*;
-- :mod:`.tabs` (with :mod:`.tabset`): list_tabs, select_tab, close_tab;
-- :mod:`.driver`, :mod:`.aiobridge`, :mod:`.page_events`: Playwright on its asyncio
-  thread, and the page events the session counts.
+- :mod:`.tabs` (with :mod:`.tabset`): list_tabs, select_tab, new_tab, close_tab;
+- :mod:`.wiring`, :mod:`.page_events` (with :mod:`.console_text`, :mod:`.network_log`,
+  :mod:`.redact`): each tab's command and event sessions, and what the session records
+  from them: console, requests, the counters an action's settle reads;
+- :mod:`.console`, :mod:`.network`: console_read, network_read, network_body;
+- :mod:`.routes` (with :mod:`.route_rules`): route, unroute, route_queue;
+- :mod:`.frames` (with :mod:`.frame_refs`): frames_list, frame refs (``f2e5``);
+- :mod:`.storage`: cookies, page storage, storage state files;
+- :mod:`.files` (with :mod:`.downloads`), :mod:`.pdf`: upload_file, downloads, pdf_save;
+- :mod:`.emulation`: emulate;
+- :mod:`.attached`: a session attached to a browser elsewhere (``cdpEndpoint``);
+- :mod:`.driver`, :mod:`.aiobridge`, :mod:`.portal`: Playwright on its asyncio thread,
+  driven from Trio, and the way back.
 
 ``TOOLS`` is every tool this engine implements, in the order the reference lists them.
 :func:`accept_named_refs` makes a tool's chromium handler take named refs wherever it
@@ -25,16 +35,24 @@ takes a ref; the catalog applies it to every tool.
 
 from . import (
     actions,
+    console,
     dialog_tools,
     drag,
+    emulation,
     feedback,
+    files,
     forms,
+    frames,
     inspect,
     named_refs,
+    network,
     page,
+    pdf,
     pointer,
     poll,
     reading,
+    routes,
+    storage,
     tabs,
     touch,
 )
@@ -45,19 +63,21 @@ __all__ = ["TOOLS", "accept_named_refs"]
 TOOLS = [
     page.navigate, page.go_back, page.go_forward,
     *tabs.TOOLS,
-    reading.snapshot, reading.find, reading.text_search,
+    reading.snapshot, reading.find, reading.text_search, *frames.TOOLS,
     *named_refs.TOOLS,
     *feedback.TOOLS,
     *inspect.TOOLS,
-    *actions.TOOLS,
+    *actions.TOOLS, files.upload_file,
     *dialog_tools.TOOLS,
     *pointer.TOOLS,
     *touch.TOOLS,
     *drag.TOOLS,
     *forms.TOOLS,
-    page.wait_for, page.screenshot, page.screenshot_region, page.set_viewport,
+    page.wait_for, page.screenshot, page.screenshot_region, *pdf.TOOLS, files.downloads_list, page.set_viewport,
+    *emulation.TOOLS,
     reading.verify_visible, reading.verify_text, reading.verify_value, reading.verify_attribute,
     reading.verify_count,
     page.eval_js,
     *poll.TOOLS,
+    *console.TOOLS, *network.TOOLS, *routes.TOOLS, *storage.TOOLS,
 ]

@@ -2,8 +2,9 @@
 
 A session owns a Playwright ``BrowserContext`` (its own cookies and storage) in the
 pool's browser, the pages in it as tabs (:mod:`.tabs`; tools act on the current one),
-and a raw CDP flat session to each tab it has acted in, for what Trio must own
-(screenshots, titles, the human bridge). Tool calls
+and one raw CDP flat session to each tab (:mod:`.wiring`), attached as the tab opens,
+for what Trio must own: the console and network records (:mod:`.page_events`),
+screenshots, titles, the human bridge, emulation and routes. Tool calls
 arrive as :class:`SessionCall` messages and run one at a time, in order; a tool that
 waits long returns :class:`~browx_actors.actor.Later` so the mailbox keeps serving.
 
@@ -62,14 +63,20 @@ from ...errors import ToolError
 from ...human.bridge import HumanBridge
 from ...tooling import Reply
 from ..contract import Describe, SessionCall
+from . import frames
+from .attached import adopt_if_ours, close_pages, default_context, expected_tabs, hold_attached_browser, prepare_leased
 from .dialogs import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
+from .downloads import Downloads, list_new_downloads, on_download, safe_filename
 from .driver import PlaywrightDriver
 from .failures import known_failure
-from .page_events import ConsoleLog, Pulse, RequestTracker
+from .page_events import PageEvents, Pulse
 from .pageagent import AGENT_KEY, AGENT_SOURCE, highest_ref, normalize_ref
 from .pool import AcquireBrowser, Browser
+from .portal import Portal
+from .redact import redact_url
 from .ref_names import NamedRefBook
 from .tabset import Tab, TabSet
+from .wiring import TargetWiring, hold_event_socket
 
 __all__ = ["DIALOG_EXEMPT", "BrowserLost", "ChromiumSession", "PageScriptError", "SessionOptions", "first_line"]
 
@@ -110,6 +117,8 @@ class PageScriptError(Exception):
     """A script the session evaluated in the page threw; the message is the page's."""
 
 
+
+
 class BrowserLost(Exception):
     """The session's browser died; ``reason`` says how."""
 
@@ -125,6 +134,11 @@ class SessionOptions:
     #: Click, hover and fill send the session's own CDP input to an element that is
     #: ready (False: Playwright performs every action; BROWX_ACTION_INPUT=playwright).
     direct_input: bool = True
+    #: Keep console and network records for console_read / network_read
+    #: (BROWX_PAGE_RECORDING=off keeps only what an action's result needs).
+    record_page_events: bool = True
+    #: Attach to the browser at this CDP endpoint instead of the pool's (see :mod:`.attached`).
+    cdp_endpoint: str | None = None
 
 
 class ChromiumSession(Actor):
@@ -155,10 +169,23 @@ class ChromiumSession(Actor):
         self.page_moved = Pulse()
         #: The CDP id of the browser context, learnt when the first tab is attached.
         self._context_id: str | None = None
-        self.console = ConsoleLog()
+        #: Console and network records of every tab, and the counters settle reads.
+        self.events = PageEvents(self.page_moved, record=options.record_page_events)
+        self.console = self.events.console
+        self.requests = self.events.requests
         #: Main-frame navigations so far (counted on the Playwright thread).
         self.navigations = 0
-        self.requests = RequestTracker(self.page_moved)
+        #: Each tab's one raw flat session (set up when the browser is acquired).
+        self.wiring: TargetWiring | None = None
+        #: Tabs being wired, so a tab is wired once however many ask.
+        self._wiring_tabs: dict[int, trio.Event] = {}
+        #: Helper pages being opened (they are not tabs: see open_helper_page).
+        self._helpers_opening = 0
+        #: What the pages downloaded, saved under <workspace>/downloads/<session>/.
+        self.downloads = Downloads(workspace.resolve() / "downloads" / safe_filename(session_id, "session"))
+        #: Lets the Playwright thread await Trio (an action's settle reading the page).
+        self.portal: Portal | None = None
+        self._trio_token: trio.lowlevel.TrioToken | None = None
         self.secrets: dict[str, str] = {}
         #: JavaScript dialogs: the policy, the open one per tab, the auto-answered ones.
         self.dialogs = DialogBook()
@@ -171,6 +198,12 @@ class ChromiumSession(Actor):
         self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
         #: Names given to elements with name_ref, for the whole session (every tab).
         self.named_refs = NamedRefBook()
+        #: The session's routes (browx_actors.sessions.chromium.routes) and emulation
+        #: (.emulation), made on first use.
+        self.routes: Any = None
+        self.emulation: Any = None
+        #: Each tab's frame ids (fN), by the tab's target id (browx_actors.sessions.chromium.frames).
+        self.frame_books: dict[str, Any] = {}
         self.started_at = trio.current_time()
         #: ``navigations`` when Playwright's selector machinery was last warmed.
         self._warmed_at = 0
@@ -191,6 +224,11 @@ class ChromiumSession(Actor):
         """The raw CDP flat session to the current tab."""
         tab = self.tabs.current
         return None if tab is None else tab.cdp
+
+    @property
+    def context_id(self) -> str | None:
+        """The CDP id of the session's browser context (None before its first tab is wired)."""
+        return self._context_id
 
     @property
     def target_id(self) -> str | None:
@@ -224,43 +262,76 @@ class ChromiumSession(Actor):
         return reply["result"].get("value")
 
     async def agent(self, method: str, arg: Any = None) -> Any:
-        """Call the page agent's ``method(arg)`` in the page's main world."""
+        """Call the page agent's ``method(arg)`` in the page's main world; a call whose
+        ref (or scope) is a frame's (``f2e5``) goes to that frame's agent, and a
+        snapshot of the page takes its frames in (:mod:`.frames`)."""
+        in_frame = frames.routes_to_frame(method, arg)
+        if in_frame is not None:
+            return await frames.call_in_frame(self, method, arg, in_frame)
         call = f"({_AGENT_CALL})({json.dumps([method, arg])})"
         result = await self.evaluate(call)
         if isinstance(result, dict) and result.get("__browxMissing"):
             await self.evaluate(AGENT_SOURCE)
             result = await self.evaluate(call)
+        if method == "snapshot":
+            result = await frames.with_frames(self, result, arg)
         return result
 
     # -- lifecycle --------------------------------------------------------------------
 
+    @property
+    def attached(self) -> bool:
+        """Attached to a browser elsewhere, shared with others (``open_session({cdpEndpoint})``)."""
+        return self.options.cdp_endpoint is not None
+
     async def on_start(self) -> None:
         self.dialogs.bind()
-        self.browser = await self._pool().call(AcquireBrowser(), timeout=60)
+        if self.options.cdp_endpoint is not None:
+            self.browser = await self.nursery.start(hold_attached_browser, self.options.cdp_endpoint, self.driver)
+        else:
+            self.browser = await self._pool().call(AcquireBrowser(), timeout=60)
+        self._trio_token = trio.lowlevel.current_trio_token()
+        self.portal = Portal(self._trio_token, self.nursery)
+        socket = await self.nursery.start(hold_event_socket, self.browser.ws_url)
+        self.wiring = TargetWiring(self.browser.cdp, socket, self.events, self.nursery)
         width, height = self.options.viewport
-        self.context = await self.pw(
-            self.browser.playwright.new_context, viewport={"width": width, "height": height}
-        )
-        await self.pw(self.context.add_init_script, script=AGENT_SOURCE)
+        if self.attached:
+            # The browser's own context: the user's cookies, and the user's other tabs,
+            # which the agent never enters (its init script goes on our pages only).
+            self.context = await self.pw(default_context, self.browser.playwright)
+        else:
+            self.context = await self.pw(
+                self.browser.playwright.new_context, viewport={"width": width, "height": height}
+            )
+            await self.pw(self.context.add_init_script, script=AGENT_SOURCE)
         page = await self.pw(self.context.new_page)
+        if self.attached:
+            await self.pw(prepare_leased, page, width, height)
         # On the Playwright thread: page.on() may send a subscription message, which
         # needs that thread's running asyncio loop.
         tab = await self.pw(_on_loop, self._adopt, page)
-        await self.pw(_listen, self.context, {"page": self._adopt})
+        await self.pw(_listen, self.context, {"page": self._on_context_page})
         await self.attach_current()
-        self.human = await self.nursery.start(HumanBridge(self.session_id, tab.cdp, self.browser.cdp).run)
+        self.human = await self.nursery.start(
+            HumanBridge(self.session_id, tab.events, socket, attach=self.wiring.attach).run
+        )
         self.nursery.start_soon(self._watch_browser, self.browser)
 
     async def on_stop(self) -> None:
         if self.context is None:
             return
-        if self.stop_reason == "shutdown" and self.browser is not None and not self.browser.attached:
+        if self.stop_reason == "shutdown" and self.browser is not None and not self.browser.attached \
+                and not self.attached:
             # The whole tree is going down and the pool kills the browser it launched
             # next: closing the context first only costs time (a second on a busy page).
             # An attached browser is someone else's and keeps running: close ours in it.
             return
         with trio.move_on_after(5):
-            await self.pw(self.context.close)
+            if self.attached:
+                # Only our own tabs: the browser and the user's tabs live on.
+                await self.pw(close_pages, [tab.page for tab in self.tabs])
+            else:
+                await self.pw(self.context.close)
 
     async def handle(self, msg: Any) -> Any:
         if isinstance(msg, Describe):
@@ -319,11 +390,14 @@ class ChromiumSession(Actor):
         exempt = msg.tool in DIALOG_EXEMPT
         if not exempt:
             self.refuse_if_dialog(msg.tool)
+        downloads, begun = self.downloads.last_id, self.events.downloads_begun
         with self.dialogs.interruptible(page, open_already=not exempt) as scope:
             result = await msg.fn(self, msg.args)
         if scope.cancelled_caught:
             result = self.interrupted_by_dialog(msg.tool)
         if isinstance(result, Reply):
+            if self.downloads.last_id != downloads or self.events.downloads_begun != begun:
+                await list_new_downloads(self, result, msg.tool, downloads, begun)
             self.refs_shown = max(self.refs_shown, highest_ref(result.fields))
             answered = self.dialogs.take_answered()
             if answered:
@@ -430,7 +504,7 @@ class ChromiumSession(Actor):
     # -- tabs -------------------------------------------------------------------------
 
     async def attach_current(self) -> None:
-        """Make the current tab usable from Trio: a raw CDP session to it, and a fresh
+        """Make the current tab usable from Trio: its raw CDP session, and a fresh
         blank tab when the pages closed every tab, as a browser window would open."""
         if self.tabs.current is None:
             page = await self.pw(self.context.new_page)
@@ -439,16 +513,56 @@ class ChromiumSession(Actor):
         assert tab is not None
         if tab.cdp is not None:
             return
+        await self.wire(tab)
+        # A tab new to the tools gets Playwright's selector warm-up too.
+        self._warmed_at = -1
+
+    async def wire(self, tab: Tab) -> None:
+        """Give ``tab`` its raw CDP session (once, however many ask), and the human
+        bridge's world, whoever opened the tab."""
+        while tab.cdp is None:
+            pending = self._wiring_tabs.get(tab.id)
+            if pending is None:
+                break
+            await pending.wait()
+        if tab.cdp is not None:
+            return
+        done = self._wiring_tabs[tab.id] = trio.Event()
         try:
             info = await self.pw(_target_info_of, self.context, tab.page)
             tab.target_id, self._context_id = info["targetId"], info.get("browserContextId")
-            assert self.browser is not None and tab.target_id is not None
-            tab.cdp = await self.browser.cdp.attach(tab.target_id)
+            assert self.wiring is not None and tab.target_id is not None
+            tab.events = await self.wiring.attach(tab.target_id)
+            tab.cdp = await self.wiring.command_session(tab.target_id)
         except Exception as exc:
             raise ToolError("tab-closed", f"tab {tab.id} closed before it could be used; "
                             "list_tabs shows the open tabs", tab=tab.id) from exc
-        # A tab new to the tools gets Playwright's selector warm-up too.
-        self._warmed_at = -1
+        finally:
+            del self._wiring_tabs[tab.id]
+            done.set()
+        if self.human is not None:
+            self.human.wire(tab.target_id)
+
+    async def _wire_in_background(self, tab: Tab) -> None:
+        # A tab that closes before it is wired needs nothing more.
+        with contextlib.suppress(ToolError):
+            await self.wire(tab)
+
+    async def _forget_tab(self, tab: Tab) -> None:
+        """A closed tab's records go, with what its sessions had in flight."""
+        if tab.target_id is not None and self.wiring is not None:
+            self.events.forget(tab.target_id, self.wiring.keys_of(tab.target_id))
+            self.wiring.forget(tab.target_id)
+            self.frame_books.pop(tab.target_id, None)
+
+    def _on_trio(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """From the Playwright thread: start ``fn(*args)`` in the session's nursery."""
+        def start() -> None:
+            with contextlib.suppress(RuntimeError):  # the session is closing
+                self.nursery.start_soon(fn, *args)
+        if self._trio_token is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                self._trio_token.run_sync_soon(start)
 
     async def settle_tabs(self, timeout: float = 2.0) -> None:
         """Wait until every page the browser holds in this session's context has been
@@ -460,33 +574,33 @@ class ChromiumSession(Actor):
             targets = await self.browser.cdp.send("Target.getTargets")
         except CdpFailure:
             return  # the browser is going; what Playwright knows will do
-        expected = sum(1 for t in targets["targetInfos"]
-                       if t.get("type") == "page" and t.get("browserContextId") == self._context_id)
+        ours = {t.target_id for t in self.tabs if t.target_id is not None}
+        expected = expected_tabs(targets["targetInfos"], self._context_id, ours, attached=self.attached)
         await self.pw(self.page_moved.wait_until, lambda: len(self.tabs) >= expected, timeout)
 
     # -- page events (called on the Playwright thread) --------------------------------
 
     def _adopt(self, page: Any) -> Tab:
-        """A new page of the context becomes a tab, with the session's listeners (or
-        takes the place of the crashed tab being replaced)."""
+        """A new page of the context becomes a tab (or takes the place of the crashed tab
+        being replaced), wired at once: its console and requests are recorded over its
+        raw CDP session, not through Playwright."""
         known = self.tabs.find(page)
         if known is not None:
             return known
         replacing = self._replacing
         if replacing is not None:
             self._replacing = None
+            crashed = attrs.evolve(replacing)  # its records go with its old target
             tab = self.tabs.replace(replacing, page)
+            self._on_trio(self._forget_tab, crashed)
         else:
             tab = self.tabs.add(page)
-        for event, handler in (
-            ("console", self._on_console), ("pageerror", self._on_page_error),
-            ("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed),
-            ("request", self.requests.on_request), ("requestfinished", self.requests.on_done),
-            ("requestfailed", self.requests.on_done), ("crash", self._on_page_crashed),
-            ("dialog", self.dialogs.on_dialog),
-        ):
+        for event, handler in (("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed),
+                               ("download", functools.partial(on_download, self)),
+                               ("crash", self._on_page_crashed), ("dialog", self.dialogs.on_dialog)):
             page.on(event, handler)
         self.page_moved.fire()
+        self._on_trio(self._wire_in_background, tab)
         return tab
 
     def _on_page_crashed(self, page: Any) -> None:
@@ -495,22 +609,43 @@ class ChromiumSession(Actor):
             tab.crashed = True
         self.page_moved.fire()
 
+    def _on_context_page(self, page: Any) -> None:
+        """The context opened a page: a tab, unless the session is opening a helper or,
+        attached to a shared browser, the page is not one our tabs opened."""
+        if self._helpers_opening:
+            return
+        if self.attached:
+            self.driver.bridge.spawn(adopt_if_ours, self, page)
+            return
+        self._adopt(page)
+
+    async def open_helper_page(self) -> Any:
+        """A page in the session's context that is no tab: not listed, not wired, no tool
+        acts on it (``storage_state_load`` loads an origin's storage through one). The
+        caller closes it. A page the site opens at that very moment is not adopted either."""
+        self._helpers_opening += 1
+        try:
+            return await self.pw(self.context.new_page)
+        finally:
+            self._helpers_opening -= 1
+
     def _on_page_closed(self, page: Any) -> None:
         self.dialogs.forget(page)
-        self.tabs.close(page)
+        self.drop_tab(page)
         self.page_moved.fire()
 
-    def _on_console(self, message: Any) -> None:
-        self.console.append({"type": message.type, "text": message.text})
+    def drop_tab(self, page: Any) -> Tab | None:
+        """On the Playwright thread: forget a closed page's tab and its records."""
+        tab = self.tabs.close(page)
+        if tab is not None:
+            self._on_trio(self._forget_tab, tab)
+        return tab
 
     def _on_frame_navigated(self, frame: Any) -> None:
         page = self.page
         if page is not None and frame is page.main_frame:
             self.navigations += 1
             self.page_moved.fire()
-
-    def _on_page_error(self, error: Any) -> None:
-        self.console.append({"type": "pageerror", "text": str(error)})
 
     # -- helpers for tools ------------------------------------------------------------
 
@@ -525,6 +660,7 @@ class ChromiumSession(Actor):
             "url": None if self.page is None else self.page.url,
             "targetId": self.target_id,
             "browserGeneration": None if self.browser is None else self.browser.generation,
+            "attached": None if self.options.cdp_endpoint is None else redact_url(self.options.cdp_endpoint),
             "ageSeconds": round(trio.current_time() - self.started_at, 3),
         }
 

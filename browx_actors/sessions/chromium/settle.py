@@ -7,14 +7,16 @@ way: CSS transitions and animations (a modal's fade, a collapse's height), short
 timers, animation-frame chains (the agent's ``quiet``, bounded by
 :data:`QUIET_BUDGET_MS`; ``animation``, ``timer``, ``frame`` in ``settled.by``, the time
 in ``settled.pageMs``). With nothing under way that costs nothing. Then the changes
-since the mark are read. That read travels on Playwright's connection, behind the
-events the page sent meanwhile, so the session's counters have seen the requests the
-action's handlers started. A navigation is different: the browser reports its request
-on its own schedule, so the page agent says when the document started leaving (the
-Navigation API's ``navigate`` event), and the settle waits until that navigation
-commits, or its request ends without one (a 204, a download). Requests the action
-started are awaited until they finish (``network-idle``) and the changes read again; a
-navigation is awaited until ``domcontentloaded``.
+since the mark are read. That read travels on the tab's raw CDP session
+(:meth:`ChromiumSession.read_page`), behind the events the page sent meanwhile on that
+same session, which feed the session's counters: so they have seen the requests the
+action's handlers started and the errors they logged. A navigation is different: the
+browser reports its request on its own schedule, so the page agent says when the
+document started leaving (the Navigation API's ``navigate`` event), and the settle
+waits until that navigation commits, or its request ends without one (a 204, a
+download). Requests the action started are awaited until they finish
+(``network-idle``) and the changes read again; a navigation is awaited until
+``domcontentloaded``.
 
 A same-document navigation (``pushState``, ``replaceState``, a hash change) is no load:
 the document and its mark survive, so it answers ``navigation: {changed, sameDocument:
@@ -26,15 +28,16 @@ Runs on the Playwright thread (:meth:`ChromiumSession.pw`), as one hop.
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 import attrs
-from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ...tooling import Reply
 from .pageagent import AGENT_KEY
+from .reads import PageGone, read_page
 from .session import ChromiumSession
 
 __all__ = ["NAVIGATION_SETTLE_MS", "NETWORK_SETTLE_S", "QUIET_BUDGET_MS", "Before", "settle"]
@@ -66,10 +69,6 @@ _AFTER = f"""([ref, limit, budgetMs]) => new Promise(resolve => setTimeout(() =>
   if (waiting) waiting.then(read, () => read(null)); else read(null);
 }}, 0))"""
 
-#: Playwright's words for an evaluate whose document was replaced under it, and for
-#: one whose page closed (it may say so before its page's close event has come in).
-_DOCUMENT_GONE = ("Execution context was destroyed", "navigation")
-_PAGE_GONE = ("has been closed", "Target closed")
 
 
 @attrs.frozen
@@ -83,13 +82,15 @@ class Before:
     navigations_ended: int
     console_seq: int
     started: float
+    #: Documents the tab had committed, as its raw event session reported.
+    commits: int = 0
 
     @classmethod
     def of(cls, session: ChromiumSession) -> Before:
         return cls(page=session.page, url=session.page.url, navigations=session.navigations,
                    requests=session.requests.started, navigations_ended=session.requests.navigations_ended,
                    console_seq=session.console.last_seq,
-                   started=time.perf_counter())
+                   started=time.perf_counter(), commits=session.events.commits(session.target_id))
 
 
 class _DocumentGone(Exception):
@@ -100,16 +101,21 @@ class _DocumentGone(Exception):
         self.closed = closed
 
 
-async def _read_after(page: Any, ref: str | None) -> dict[str, Any] | None:
+async def _read_after(session: ChromiumSession, before: Before, ref: str | None) -> dict[str, Any] | None:
+    """The changes since the mark and the target's state, read over the tab's event
+    session. A document committed since the action began means the read ran in the new
+    one (the event session reports the commit before the read's answer): the document
+    was replaced, whatever the read says."""
+    page = before.page
     try:
-        return await page.evaluate(_AFTER, [ref, CHANGES_LIMIT, QUIET_BUDGET_MS])
-    except PlaywrightError as err:
-        message = str(err)
-        if page.is_closed() or any(m in message for m in _PAGE_GONE):
-            raise _DocumentGone(closed=True) from err
-        if any(m in message for m in _DOCUMENT_GONE):
-            raise _DocumentGone(closed=False) from err
-        raise
+        result: dict[str, Any] | None = await read_page(
+            session, page, f"({_AFTER})({json.dumps([ref, CHANGES_LIMIT, QUIET_BUDGET_MS])})")
+    except PageGone as gone:
+        raise _DocumentGone(closed=gone.closed or page.is_closed()) from gone
+    tab = session.tabs.of_page(page)
+    if tab is not None and session.events.commits(tab.target_id) != before.commits:
+        raise _DocumentGone(closed=False)
+    return result
 
 
 async def _await_departure(session: ChromiumSession, before: Before, destination: str, reply: Reply) -> None:
@@ -163,7 +169,7 @@ async def settle(
     replaced = gone = False
     try:
         if not page.is_closed():
-            after = await _read_after(page, ref)
+            after = await _read_after(session, before, ref)
             _note_quiet(after, waits, page_ms, reply)
         leaving = after["changes"].pop("leaving", None) if after is not None and after["changes"] else None
         if leaving:
@@ -174,7 +180,7 @@ async def settle(
             else:
                 reply.warn(f"requests the {action} started were still running after {NETWORK_SETTLE_S:g}s")
             if not page.is_closed():
-                again = await _read_after(page, ref)  # what the responses changed
+                again = await _read_after(session, before, ref)  # what the responses changed
                 if _marked(after) and not _marked(again):
                     replaced = True  # the mark is gone: a new document came in meanwhile
                 else:

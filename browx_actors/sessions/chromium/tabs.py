@@ -1,8 +1,15 @@
-"""Tab tools of the chromium engine: list_tabs, select_tab, close_tab.
+"""Tab tools of the chromium engine: list_tabs, select_tab, new_tab, close_tab.
 
 Every other tool acts on the session's current tab. A page that opens another (a
 ``target=_blank`` link, ``window.open``) adds a tab without moving the current one; the
 action that did it lists the new tab under ``opened``, and ``select_tab`` moves there.
+``new_tab`` opens one in the session's context (its cookies and storage) and moves
+there. Every tab is wired the same way, whoever opened it: its console and requests
+recorded, the human bridge's world in it, the session's emulation and routes applied.
+
+Closing the last tab does what a browser window does when its last tab closes and a
+new one is asked for: the session keeps its context, cookies and storage, and a blank
+tab takes the closed one's place; the result says so (``replacedBy``).
 """
 
 from __future__ import annotations
@@ -10,12 +17,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ...tooling import Args, Param, Reply, session_tool
+from ...tooling import Args, Check, Param, Reply, session_tool
 from ...tooling.params import MAX_ID
+from . import page as page_tools
 from .session import ChromiumSession
 from .tabset import Tab
 
-__all__ = ["TOOLS", "close_tab", "list_tabs", "select_tab"]
+__all__ = ["TOOLS", "close_tab", "list_tabs", "new_tab", "select_tab"]
 
 #: A tab's title is read with this bound: a page busy in a long script answers late.
 TITLE_TIMEOUT_S = 2.0
@@ -85,13 +93,58 @@ async def close_tab(session: ChromiumSession, args: Args) -> Reply:
         tab = session.tabs.current if args.get("tab") is None else session.tabs.get(args["tab"])
         assert tab is not None
         await tab.page.close()
-        session.tabs.close(tab.page)  # the close event may come after close() returns
+        session.drop_tab(tab.page)  # the close event may come after close() returns
         return tab.id
 
     closed = await session.pw(close)
+    last = len(session.tabs) == 0
     await session.attach_current()  # a fresh blank tab if that was the last one
     tabs = await session.pw(_describe_all, session)
-    return Reply.of(closed=closed, current=_current_id(tabs), tabs=tabs)
+    reply = Reply.of(closed=closed, current=_current_id(tabs), tabs=tabs)
+    if last:
+        reply["replacedBy"] = reply["current"]
+        reply.warn(f"tab {closed} was the session's last: blank tab {reply['current']} took its place; the session "
+                   "keeps its cookies and storage (close_session ends it)")
+    return reply
 
 
-TOOLS = [list_tabs, select_tab, close_tab]
+def _check_new_tab_url(args: Args) -> None:
+    """navigate's own rules for the URL, when one is given."""
+    if args.get("url") is not None:
+        for rule in page_tools.navigate.rules:
+            rule.check(args)
+
+
+@session_tool(
+    "new_tab", "navigation",
+    "Open a new tab in the session (same cookies and storage), make it current, and load `url` in it if given.",
+    params=(Param("url", "string", "URL to load (as for navigate); none leaves the tab blank."),
+            Param("waitUntil", "string", "Load state to wait for.", default="load",
+                  enum=("load", "domcontentloaded", "networkidle", "commit")),
+            Param("timeoutMs", "integer", "Navigation timeout.", default=30_000, minimum=0, maximum=120_000)),
+    rules=(Check(_check_new_tab_url, "`url` follows navigate's rules"),),
+)
+async def new_tab(session: ChromiumSession, args: Args) -> Reply:
+    page = await session.pw(session.context.new_page)
+
+    async def adopt_and_select() -> Tab:
+        # The context's page event adopts it too; adopting is idempotent.
+        tab = session._adopt(page)
+        session.tabs.select(tab.id)
+        await page.bring_to_front()
+        return tab
+
+    tab = await session.pw(adopt_and_select)
+    await session.attach_current()
+    reply = Reply(warnings=[])
+    if args.get("url") is not None:
+        navigated = await page_tools.navigate.run_in(session, args)
+        reply.fields.update(navigated.fields)
+        reply.warnings = list(navigated.warnings or [])
+    tabs = await session.pw(_describe_all, session)
+    reply["tab"] = next((t for t in tabs if t["id"] == tab.id), None)
+    reply["tabs"] = tabs
+    return reply
+
+
+TOOLS = [list_tabs, select_tab, new_tab, close_tab]

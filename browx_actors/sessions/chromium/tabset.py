@@ -28,14 +28,16 @@ __all__ = ["Tab", "TabSet"]
 class Tab:
     id: int
     page: Any
-    #: The CDP target id and the raw flat session, attached when the tab is first
-    #: current (most tabs opened by pages are never acted on).
+    #: The CDP target id and the raw flat sessions (see :mod:`.wiring`), attached as
+    #: soon as the session adopts the page, so its console and requests are recorded
+    #: from its start: ``cdp`` for commands, ``events`` for the domains with events.
     target_id: str | None = None
     cdp: Any = None
     #: Its renderer crashed: the page answers nothing until it is replaced.
     crashed: bool = False
     #: Where the tab's mouse is, what it holds, which fingers are down.
     input: InputState = attrs.Factory(InputState)
+    events: Any = None
 
 
 class TabSet:
@@ -67,7 +69,7 @@ class TabSet:
     def replace(self, tab: Tab, page: Any) -> Tab:
         """Put a fresh ``page`` in ``tab``'s place (a crashed tab reloaded): same id,
         same position, nothing attached yet."""
-        tab.page, tab.target_id, tab.cdp, tab.crashed = page, None, None, False
+        tab.page, tab.target_id, tab.cdp, tab.events, tab.crashed = page, None, None, None, False
         return tab
 
     def find(self, page: Any) -> Tab | None:
@@ -93,6 +95,12 @@ class TabSet:
     def select(self, tab_id: int) -> Tab:
         self.current = self.get(tab_id)
         return self.current
+
+    def of_page(self, page: Any) -> Tab | None:
+        return next((t for t in self._tabs if t.page is page), None)
+
+    def of_target(self, target_id: str) -> Tab | None:
+        return next((t for t in self._tabs if t.target_id == target_id), None)
 
     def ids(self) -> list[int]:
         return [t.id for t in self._tabs]

@@ -33,6 +33,7 @@ from ...tooling import Param, Reply, Tool
 from ..params import is_ref_name, point_of_target
 from .agent_calls import agent_call
 from .driver import REF_ENGINE
+from .frames import frame_locator
 from .pageagent import AGENT_KEY
 from .ref_names import describe_anchor
 from .session import ChromiumSession, PageScriptError, first_line
@@ -128,6 +129,8 @@ async def locator_for(page: Any, args: dict[str, Any], found: dict[str, Any],
         return None, found["target"]
     if not found.get("notCss"):
         target = check_found(args, found, reply)
+        if ref is not None and found.get("frameChain") is not None:
+            return frame_locator(page, found), target  # an element in a frame (f2e5)
         if ref is not None:
             return page.locator(f"{REF_ENGINE}={ref}"), target
         return page.locator(selector).first, target

@@ -1,0 +1,204 @@
+"""Tool latency on a page that floods the console, against the same page quiet, one run.
+
+The server runs as shipped (stdio MCP) and drives ``tests/pages/flood_console.html``:
+``?rate=0`` is quiet, ``?rate=40000`` asks for 40,000 ``console.log`` calls a second
+(400 every 10 ms). Both are measured in the same run, in alternating blocks (quiet,
+flood, flood, quiet, ...), each step timed from the request written to the reply read:
+snapshot, fill, click, and navigate (to the same page again). Target (issue 19, item
+9): every step on the flooding page within 2x its quiet-page time.
+
+The floor: a page that floods keeps its renderer's main thread busy, and every
+DevTools client with ``Runtime`` on (Playwright's own, always) makes each message cost
+the renderer more; no client can answer faster than the renderer gets to it. So bare
+Playwright (``aria_snapshot``, ``fill``, ``click``, ``goto`` on the same browser, no MCP)
+is measured in the same blocks, and its own flood / quiet ratio is printed beside
+ours: that is what the page costs anyone.
+
+What the page actually logged is read from the page itself: a renderer that cannot
+keep up logs less than asked, and the table says how much it managed.
+
+Run: ``python -m benchmarks.page_flood [--rounds N] [--blocks K] [--rate R]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import trio
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+
+from browx_actors.cdp import launch_chromium
+from browx_actors.demo import serve_directory
+
+PAGES = Path(__file__).resolve().parents[1] / "tests" / "pages"
+STEPS = ("snapshot", "fill", "click", "navigate")
+TARGET_RATIO = 2.0
+
+
+def _server(ws_url: str) -> StdioServerParameters:
+    env = {**os.environ, "BROWX_WORKSPACE": tempfile.mkdtemp(), "BROWX_CAPABILITIES": "eval",
+           "BROWX_ATTACH_CDP": ws_url}
+    return StdioServerParameters(command=sys.executable, args=["-m", "browx_actors", "serve"], env=env)
+
+
+#: Failed calls on the flooding page, by step (a timeout is timed all the same).
+FAILURES: dict[str, int] = {}
+
+
+async def _call(client: Client, tool: str, args: dict) -> tuple[float, dict]:
+    started = time.perf_counter()
+    result = await client.call_tool(tool, args)
+    elapsed = (time.perf_counter() - started) * 1000
+    envelope = json.loads(result.content[0].text)
+    if not envelope["ok"]:
+        if envelope.get("code") != "timeout":
+            raise RuntimeError(f"{tool} failed: {envelope}")
+        FAILURES[tool] = FAILURES.get(tool, 0) + 1
+    return elapsed, envelope
+
+
+async def _block(client: Client, url: str, rounds: int, times: dict[str, list[float]]) -> int:
+    """``rounds`` rounds (after one warm-up) on ``url``; what the page logged per second."""
+    await _call(client, "navigate", {"url": url, "timeoutMs": 120_000})
+    for i in range(rounds + 1):
+        steps = {
+            "snapshot": ("snapshot", {}),
+            "fill": ("fill", {"selector": "#note", "value": f"note {i}"}),
+            "click": ("click", {"selector": "#go"}),
+            "navigate": ("navigate", {"url": url, "timeoutMs": 120_000}),
+        }
+        for name, (tool, args) in steps.items():
+            elapsed, _ = await _call(client, tool, args)
+            if i:
+                times[name].append(elapsed)
+    _, rate = await _call(client, "eval_js", {"expr": "window.floodRate()"})
+    return int(rate.get("value") or 0)
+
+
+#: Bare Playwright's timeout per step; a step that times out counts as this long.
+BARE_TIMEOUT_MS = 10_000
+
+
+async def _bare_block(page: object, url: str, rounds: int, times: dict[str, list[float]],
+                      timeouts: dict[str, int]) -> None:
+    """The same steps, bare Playwright (on the asyncio thread of the caller)."""
+    from playwright.async_api import Error as PlaywrightError
+
+    t = BARE_TIMEOUT_MS
+    try:
+        await page.goto(url, timeout=t)  # type: ignore[attr-defined]
+    except PlaywrightError:
+        timeouts["navigate"] = timeouts.get("navigate", 0) + 1
+    for i in range(rounds + 1):
+        steps = {
+            "snapshot": lambda: page.locator("body").aria_snapshot(timeout=t),  # type: ignore[attr-defined]
+            "fill": lambda i=i: page.fill("#note", f"note {i}", timeout=t),  # type: ignore[attr-defined,misc]
+            "click": lambda: page.click("#go", timeout=t),  # type: ignore[attr-defined]
+            "navigate": lambda: page.goto(url, timeout=t),  # type: ignore[attr-defined]
+        }
+        for name, step in steps.items():
+            started = time.perf_counter()
+            try:
+                await step()
+            except PlaywrightError:  # timed out, or interrupted by a goto that timed out before
+                timeouts[name] = timeouts.get(name, 0) + 1
+            if i:
+                times[name].append((time.perf_counter() - started) * 1000)
+
+
+def _bare(ws_url: str, urls: list[str], rounds: int, into: list[dict[str, list[float]]],
+          timeouts: dict[str, int]) -> None:
+    import asyncio
+
+    from playwright.async_api import async_playwright
+
+    async def run() -> None:
+        async with async_playwright() as p:
+            browser = await p.chromium.connect_over_cdp(ws_url)
+            context = await browser.new_context()
+            page = await context.new_page()
+            for url, times in zip(urls, into, strict=True):
+                await _bare_block(page, url, rounds, times, timeouts if "rate=0" not in url else {})
+            await context.close()
+            await browser.close()
+
+    asyncio.run(run())
+
+
+async def _measure(base: str, rate: int, rounds: int, blocks: int) -> dict[str, object]:
+    results: dict[str, dict[str, list[float]]] = {
+        key: {s: [] for s in STEPS} for key in ("quiet", "flood", "bare-quiet", "bare-flood")}
+    rates: list[int] = []
+    bare_timeouts: dict[str, int] = {}
+    quiet_url, flood_url = f"{base}/flood_console.html?rate=0", f"{base}/flood_console.html?rate={rate}"
+    async with launch_chromium() as chromium, Client(_server(chromium.ws_url)) as client:
+        await _call(client, "navigate", {"url": quiet_url})
+        for block in range(blocks):
+            order = ("quiet", "flood") if block % 2 == 0 else ("flood", "quiet")
+            for kind in order:
+                if kind == "quiet":
+                    await _block(client, quiet_url, rounds, results["quiet"])
+                else:
+                    rates.append(await _block(client, flood_url, rounds, results["flood"]))
+            # The server's page stops flooding while bare Playwright measures.
+            await _call(client, "navigate", {"url": quiet_url})
+            bare_urls = [quiet_url, flood_url] if block % 2 == 0 else [flood_url, quiet_url]
+            bare_into = [results["bare-quiet"], results["bare-flood"]]
+            await trio.to_thread.run_sync(_bare, chromium.ws_url, bare_urls, rounds,
+                                          bare_into if block % 2 == 0 else bare_into[::-1], bare_timeouts)
+        await _call(client, "navigate", {"url": flood_url})
+        _, counts = await _call(client, "console_read", {"limit": 1})
+    return {**results, "rates": rates, "counts": counts, "bareTimeouts": bare_timeouts}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=8, help="measured rounds per block (default 8)")
+    parser.add_argument("--blocks", type=int, default=4, help="blocks of each kind, alternating (default 4)")
+    parser.add_argument("--rate", type=int, default=40_000, help="console messages a second asked for")
+    options = parser.parse_args()
+    with serve_directory(PAGES) as base:
+        measured = trio.run(_measure, base, options.rate, options.rounds, options.blocks)
+    rates: list[int] = measured["rates"]  # type: ignore[assignment]
+    print(f"# Tool latency on a console flood ({options.rate:,} messages/s asked; the page managed "
+          f"{min(rates):,}-{max(rates):,}/s), {options.rounds} rounds x {options.blocks} blocks each, same run\n")
+    print("| step | quiet median (p95) ms | flooding median (p95) ms | flood / quiet | target | bare Playwright "
+          "quiet / flooding median ms | its flood / quiet |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+
+    def median_p95(samples: list[float]) -> tuple[float, float]:
+        ordered = sorted(samples)
+        return statistics.median(ordered), ordered[max(0, int(len(ordered) * 0.95) - 1)]
+
+    for step in STEPS:
+        q_med, q95 = median_p95(measured["quiet"][step])  # type: ignore[index]
+        f_med, f95 = median_p95(measured["flood"][step])  # type: ignore[index]
+        bq, _ = median_p95(measured["bare-quiet"][step])  # type: ignore[index]
+        bf, _ = median_p95(measured["bare-flood"][step])  # type: ignore[index]
+        ratio = f_med / q_med
+        mark = "met" if ratio <= TARGET_RATIO else "missed"
+        print(f"| {step} | {q_med:.1f} ({q95:.1f}) | {f_med:.1f} ({f95:.1f}) | {ratio:.2f}x | <= {TARGET_RATIO:g}x: "
+              f"{mark} | {bq:.1f} / {bf:.1f} | {bf / bq:.2f}x |")
+    if FAILURES:
+        print("\nbrowx timed out on: " + ", ".join(f"{tool} {n}x" for tool, n in FAILURES.items()))
+    timeouts: dict = measured["bareTimeouts"]  # type: ignore[assignment]
+    if timeouts:
+        print(f"\nbare Playwright failed (timed out after {BARE_TIMEOUT_MS / 1000:g} s, or was interrupted by "
+              "a navigation that had) on the flooding page: " + ", ".join(f"{step} {n}x" for step, n in timeouts.items()))
+    counts: dict = measured["counts"]  # type: ignore[assignment]
+    tab = next(iter(counts["counts"].values()), {})
+    print(f"\nconsole records of the last page: seen {tab.get('seen')}, kept {tab.get('kept')}, "
+          f"sampled out {tab.get('sampledOut')}, dropped {tab.get('dropped')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""A session attached to a browser elsewhere: ``open_session({cdpEndpoint})``.
+
+The pool's browser serves every other session; this one connects, for itself only, to
+a browser the user runs (a Chrome started with ``--remote-debugging-port``, a browser
+grid's or browserless' CDP endpoint, an Electron app with a debugging port). That
+browser is shared with whoever else uses it, so the session:
+
+* leases one tab of its own in the browser's default context (its cookies are the
+  user's: that is the point of attaching to a logged-in Chrome), and adopts only the
+  popups that tab, or a popup of it, opens; the user's other tabs are never listed,
+  wired or touched;
+* puts the page agent into its own tabs only (a page-level init script), never into
+  the context, whose other pages are the user's;
+* closes its own tabs when it ends, then disconnects: the browser and its other tabs
+  live on.
+
+:func:`hold_attached_browser` owns the connection for the session's lifetime;
+:func:`expected_tabs` is the pure rule for which of the browser's pages are the
+session's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from ...cdp.connection import open_cdp_connection
+from ...cdp.launcher import resolve_attach_endpoint
+from ...errors import ToolError
+from .driver import PlaywrightDriver
+from .pageagent import AGENT_SOURCE
+from .pool import Browser
+
+if TYPE_CHECKING:
+    from .session import ChromiumSession
+
+__all__ = ["adopt_if_ours", "close_pages", "default_context", "expected_tabs", "hold_attached_browser",
+           "prepare_leased"]
+
+
+def expected_tabs(targets: Iterable[Mapping[str, Any]], context_id: str | None, ours: set[str],
+                  *, attached: bool) -> int:
+    """How many of the browser's pages are the session's tabs: every page of its own
+    context, or, attached to a shared browser, its own tabs and the popups they opened
+    (and those popups opened), found by following ``openerId``."""
+    pages = [t for t in targets if t.get("type") == "page"]
+    if not attached:
+        return sum(1 for t in pages if t.get("browserContextId") == context_id)
+    owned = set(ours)
+    grew = True
+    while grew:
+        grew = False
+        for target in pages:
+            target_id = target.get("targetId")
+            if target_id not in owned and target.get("openerId") in owned:
+                owned.add(str(target_id))
+                grew = True
+    return sum(1 for t in pages if t.get("targetId") in owned)
+
+
+async def hold_attached_browser(endpoint: str, driver: PlaywrightDriver, *,
+                                task_status: trio.TaskStatus[Browser]) -> None:
+    """Connect to ``endpoint`` (raw CDP and Playwright), hand over the :class:`Browser`,
+    and hold both until cancelled; a browser that goes away marks it lost."""
+    try:
+        ws_url = await resolve_attach_endpoint(endpoint)
+    except Exception as exc:
+        raise ToolError("unavailable", f"no browser answers at the CDP endpoint: {exc}", component="browser") from exc
+    async with open_cdp_connection(ws_url) as cdp:
+        try:
+            playwright = await driver.connect_over_cdp(ws_url)
+        except Exception as exc:
+            raise ToolError("unavailable", f"Playwright could not attach to the CDP endpoint: {exc}",
+                            component="browser") from exc
+        browser = Browser(0, ws_url, cdp, playwright, pid=None, attached=True)
+        try:
+            task_status.started(browser)
+            browser.mark_lost(await cdp.wait_lost())
+        finally:
+            browser.mark_lost("the session closed")
+            with trio.CancelScope(shield=True), trio.move_on_after(3):
+                # For a browser Playwright connected to, close() disconnects: it never
+                # closes the browser.
+                await driver.bridge.run(playwright.close)
+
+
+# -- on the Playwright thread ---------------------------------------------------------
+
+
+async def default_context(playwright_browser: Any) -> Any:
+    """The browser's own context (its cookies are the user's)."""
+    contexts = playwright_browser.contexts
+    return contexts[0] if contexts else await playwright_browser.new_context()
+
+
+async def prepare_leased(page: Any, width: int, height: int) -> None:
+    """The leased tab: the agent in its documents, the session's viewport."""
+    await page.add_init_script(script=AGENT_SOURCE)
+    await page.set_viewport_size({"width": width, "height": height})
+
+
+async def adopt_if_ours(session: ChromiumSession, page: Any) -> None:
+    """A page of the shared context becomes a tab only if one of our tabs opened it."""
+    with contextlib.suppress(Exception):  # closed meanwhile: nothing to adopt
+        opener = await page.opener()
+        if opener is not None and session.tabs.of_page(opener) is not None:
+            await page.add_init_script(script=AGENT_SOURCE)
+            session._adopt(page)
+
+
+async def close_pages(pages: list[Any]) -> None:
+    for page in pages:
+        with contextlib.suppress(Exception):
+            await page.close()

@@ -1,0 +1,116 @@
+"""``console_read``: what the session's tabs logged, one line per entry, details by id.
+
+The records come from each tab's event session (:mod:`.page_events`): console calls,
+uncaught exceptions and what the browser logs itself (a failed resource load, a blocked
+request), from the moment the session adopted the tab, at most
+:data:`~.page_events.CONSOLE_MAX` per tab. A result says what it left out: entries the
+ring let go (``dropped``) and messages a flood sent faster than the tab records them
+(``sampledOut``), counted by level all the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import ToolError
+from ...tooling import Args, Excludes, Param, Reply, session_tool
+from .console_text import LEVELS, ConsoleEntry, level_rank, summary_line
+from .session import ChromiumSession
+from .tabset import Tab
+
+__all__ = ["ALL_TABS", "ONE_TAB", "TOOLS", "console_read", "tab_param", "tabs_asked"]
+
+READ = "read"
+DEFAULT_LIMIT = 50
+
+
+def tab_param(what: str) -> Param:
+    return Param("tab", "integer", f"Tab id whose {what} to read (default: the current tab).", minimum=1)
+
+
+ALL_TABS = Param("allTabs", "boolean", "Read every tab of the session.", default=False)
+ONE_TAB = Excludes("allTabs", ("tab",), "allTabs reads every tab; drop tab")
+
+
+def tabs_asked(session: ChromiumSession, args: Args) -> list[Tab]:
+    """The tabs a read covers: ``tab``, every tab with ``allTabs``, else the current one."""
+    if args.get("allTabs"):
+        return list(session.tabs)
+    if args.get("tab") is not None:
+        return [session.tabs.get(args["tab"])]
+    current = session.tabs.current
+    return [] if current is None else [current]
+
+
+def tab_number(session: ChromiumSession, target: str) -> int | None:
+    tab = session.tabs.of_target(target)
+    return None if tab is None else tab.id
+
+
+def _matches(entry: ConsoleEntry, args: Args) -> bool:
+    if args.get("since") is not None and entry.id <= args["since"]:
+        return False
+    if args.get("level") is not None and level_rank(entry.level) < level_rank(args["level"]):
+        return False
+    text = args.get("text")
+    return text is None or text.lower() in entry.text.lower()
+
+
+@session_tool(
+    "console_read", READ,
+    "What the session's pages logged: console messages, uncaught exceptions and the browser's own messages "
+    "(failed loads, blocked requests), one line each (`#id level text (file:line)`), oldest first. `since` the "
+    "`last` id of a previous read gives only what came after; `id` gives one entry's details (stack included). "
+    "Kept per tab, newest 1,000; a flood is sampled, and what was dropped or sampled out is counted.",
+    params=(
+        Param("since", "integer", "Only entries after this id (a previous result's `last`).", minimum=0),
+        Param("level", "string", "Least severe level to include.", enum=LEVELS),
+        Param("text", "string", "Only entries whose text contains this (case-insensitive).", max_length=1000),
+        Param("limit", "integer", f"Most entries to return, the newest (default {DEFAULT_LIMIT}).", minimum=1,
+              maximum=1000),
+        Param("clear", "boolean", "Empty the tabs' buffers after reading.", default=False),
+        Param("id", "integer", "Return this one entry's details instead of a list.", minimum=1),
+        tab_param("console"), ALL_TABS,
+    ),
+    rules=(ONE_TAB,
+           Excludes("id", ("since", "level", "text", "limit"), "id reads one entry; drop the list filters")),
+)
+async def console_read(session: ChromiumSession, args: Args) -> Reply:
+    log = session.console
+    warnings = [] if session.events.record else [
+        "page recording is off (BROWX_PAGE_RECORDING=off): only errors are kept"]
+    if args.get("id") is not None:
+        entry = log.find(args["id"])
+        if entry is None:
+            raise ToolError("target-not-found", f"no console entry #{args['id']} is kept (the newest "
+                            f"1,000 per open tab are; the last id is {log.last_seq})", field="id")
+        details = entry.details()
+        details["tab"] = tab_number(session, entry.target)
+        return Reply.of(entry=details, warnings=warnings)
+    tabs = tabs_asked(session, args)
+    targets = [t.target_id for t in tabs if t.target_id is not None]
+    matched = [e for e in log.entries(targets) if _matches(e, args)]
+    limit = args.get("limit") or DEFAULT_LIMIT
+    shown = matched[-limit:]
+    several = len(tabs) > 1
+    lines = [(f"[tab {tab_number(session, e.target)}] " if several else "") + summary_line(e) for e in shown]
+    counts: dict[str, Any] = {}
+    for tab in tabs:
+        if tab.target_id is not None:
+            counts[str(tab.id)] = log.tab(tab.target_id).counts()
+    if args["clear"]:
+        log.clear(targets)
+    reply = Reply.of(messages=lines, shown=len(shown), matched=len(matched), last=log.last_seq,
+                     tabs=[t.id for t in tabs], counts=counts, warnings=warnings)
+    if len(matched) > len(shown):
+        reply.warn(f"{len(matched) - len(shown)} older matching entries left out; raise limit or pass since")
+    for tab_id, count in counts.items():
+        if count["sampledOut"]:
+            reply.warn(f"tab {tab_id} logged faster than it is recorded: {count['sampledOut']} messages were "
+                       "counted but not kept")
+    if args["clear"]:
+        reply["cleared"] = True
+    return reply
+
+
+TOOLS = [console_read]

@@ -1,0 +1,88 @@
+"""``pdf_save``: the current page printed to PDF, into the workspace.
+
+``Page.printToPDF`` over the tab's command session, as the browser prints it with
+print media styles: a paper format (Letter, A4...), orientation, backgrounds, scale and
+page ranges. Headless Chromium prints; a headed browser has no print surface for CDP,
+and the tool says so.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import time
+from pathlib import Path
+
+import trio
+
+from ...cdp import CdpError
+from ...errors import ToolError
+from ...tooling import Args, Param, Reply, session_tool
+from ...workspace import resolve_in_workspace
+from .session import ChromiumSession
+
+__all__ = ["PAPER", "TOOLS", "count_pages", "default_path", "pdf_save"]
+
+#: Paper formats: (width, height) in inches, portrait.
+PAPER: dict[str, tuple[float, float]] = {
+    "Letter": (8.5, 11), "Legal": (8.5, 14), "Tabloid": (11, 17), "Ledger": (17, 11),
+    "A0": (33.1, 46.8), "A1": (23.4, 33.1), "A2": (16.54, 23.4), "A3": (11.7, 16.54),
+    "A4": (8.27, 11.7), "A5": (5.83, 8.27), "A6": (4.13, 5.83),
+}
+
+_PAGE_OBJECT = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
+
+
+def count_pages(pdf: bytes) -> int:
+    """Pages in a PDF as Chromium writes it (one ``/Type /Page`` object each)."""
+    return len(_PAGE_OBJECT.findall(pdf))
+
+
+def default_path(session_id: str, now: float) -> str:
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now))
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", session_id)[:64] or "session"
+    return f"pdf/{safe}-{stamp}-{int(now * 1000) % 1000:03d}.pdf"
+
+
+@session_tool(
+    "pdf_save", "read",
+    "Print the current page to PDF (print media styles) and save it in the workspace; returns the path, size and "
+    "page count.",
+    params=(Param("path", "string", "File under the workspace (default pdf/<session>-<time>.pdf).",
+                  max_length=1024),
+            Param("format", "string", "Paper format.", default="Letter", enum=tuple(PAPER)),
+            Param("landscape", "boolean", "Landscape orientation.", default=False),
+            Param("printBackground", "boolean", "Print background colours and images.", default=True),
+            Param("scale", "number", "Rendering scale.", default=1, minimum=0.1, maximum=2),
+            Param("pageRanges", "string", "Pages to print, e.g. 1-3, 5 (default all).", max_length=200,
+                  pattern=r"\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*")),
+)
+async def pdf_save(session: ChromiumSession, args: Args) -> Reply:
+    target = resolve_in_workspace(session.workspace, args.get("path") or default_path(session.session_id,
+                                                                                       time.time()))
+    width, height = PAPER[args["format"]]
+    params = {"paperWidth": width, "paperHeight": height, "landscape": args["landscape"],
+              "printBackground": args["printBackground"], "scale": args["scale"], "preferCSSPageSize": False}
+    if args.get("pageRanges"):
+        params["pageRanges"] = args["pageRanges"].replace(" ", "")
+    try:
+        printed = await session.cdp.send("Page.printToPDF", params, timeout=120)
+    except CdpError as err:
+        if "not implemented" in err.message.lower():
+            raise ToolError("not-supported", "this browser cannot print to PDF over CDP (a headed Chromium has no "
+                            "print surface for it; run headless)", engine=session.engine) from err
+        if "range" in err.message.lower():
+            raise ToolError("bad-arg", f"pageRanges: {err.message}", field="pageRanges") from err
+        raise
+    data = base64.b64decode(printed["data"])
+    await trio.to_thread.run_sync(_write, target, data)
+    return Reply.of(path=str(target), byteLength=len(data), pages=count_pages(data), format=args["format"],
+                    landscape=args["landscape"])
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+TOOLS = [pdf_save]

@@ -1,0 +1,126 @@
+"""Routes as data: URL globs, what a matching request gets, and the Fetch commands for it.
+
+A route's ``pattern`` is a glob over the whole URL, as Playwright's routes take them:
+``**`` matches anything, ``*`` anything but ``/``, ``{a,b}`` one of the alternatives;
+every other character is itself (``?`` too: URLs are full of them). The browser is told
+a looser pattern (``Fetch.enable`` knows only ``*``), so it pauses only requests that
+may match; the exact glob then decides.
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = [
+    "ABORT_REASONS",
+    "ACTIONS",
+    "continue_params",
+    "fetch_pattern",
+    "fulfill_params",
+    "glob_regex",
+]
+
+ACTIONS = ("fulfill", "abort", "continue", "pause")
+#: ``Fetch.failRequest`` error reasons, as the protocol names them.
+ABORT_REASONS = ("Failed", "Aborted", "TimedOut", "AccessDenied", "ConnectionClosed", "ConnectionReset",
+                 "ConnectionRefused", "ConnectionAborted", "ConnectionFailed", "NameNotResolved",
+                 "InternetDisconnected", "AddressUnreachable", "BlockedByClient", "BlockedByResponse")
+
+
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """The compiled regular expression of a route glob, anchored at both ends."""
+    out: list[str] = []
+    i = 0
+    in_group = False
+    while i < len(pattern):
+        ch = pattern[i]
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if ch == "*":
+            out.append("[^/]*")
+        elif ch == "{" and not in_group:
+            out.append("(?:")
+            in_group = True
+        elif ch == "}" and in_group:
+            out.append(")")
+            in_group = False
+        elif ch == "," and in_group:
+            out.append("|")
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    if in_group:
+        raise ValueError(f"unclosed {{ in route pattern {pattern!r}")
+    return re.compile("".join(out) + r"\Z")
+
+
+def fetch_pattern(pattern: str) -> str:
+    """A ``Fetch.enable`` urlPattern that every URL the glob matches also matches."""
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "*" or ch == "{":
+            if ch == "{":
+                i = pattern.find("}", i)
+            if not out or out[-1] != "*":
+                out.append("*")
+        elif ch in "?\\":
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _header_list(headers: Mapping[str, str]) -> list[dict[str, str]]:
+    return [{"name": str(k), "value": str(v)} for k, v in headers.items()]
+
+
+def _has(headers: Mapping[str, str], name: str) -> bool:
+    return any(k.lower() == name for k in headers)
+
+
+def guess_content_type(body: str) -> str:
+    try:
+        json.loads(body)
+    except ValueError:
+        return "text/plain; charset=utf-8"
+    return "application/json"
+
+
+def fulfill_params(request_id: str, *, status: int | None, headers: Mapping[str, str] | None,
+                   body: str | None, content_type: str | None) -> dict[str, Any]:
+    """``Fetch.fulfillRequest``: status (200), headers with a content type, the body."""
+    text = body or ""
+    all_headers = dict(headers or {})
+    if content_type is not None:
+        all_headers = {k: v for k, v in all_headers.items() if k.lower() != "content-type"}
+        all_headers["Content-Type"] = content_type
+    elif text and not _has(all_headers, "content-type"):
+        all_headers["Content-Type"] = guess_content_type(text)
+    return {
+        "requestId": request_id,
+        "responseCode": status or 200,
+        "responseHeaders": _header_list(all_headers),
+        "body": base64.b64encode(text.encode("utf-8")).decode("ascii"),
+    }
+
+
+def continue_params(request_id: str, original: Mapping[str, Any], headers: Mapping[str, str] | None) -> dict[str, Any]:
+    """``Fetch.continueRequest``, with ``headers`` set over the request's own (a header
+    set to the empty string is removed)."""
+    params: dict[str, Any] = {"requestId": request_id}
+    if headers:
+        merged = {k: str(v) for k, v in original.items() if not any(k.lower() == h.lower() for h in headers)}
+        merged.update({k: v for k, v in headers.items() if v != ""})
+        params["headers"] = _header_list(merged)
+    return params
