@@ -203,7 +203,6 @@
   const IDLE_WAITS = 2;
   const FRAME_SLACK_MS = 100;
   const applyFn = Reflect.apply;
-  const PromiseC = Promise;
   const promiseAll = PromiseC.all.bind(PromiseC);
   const promiseRace = PromiseC.race.bind(PromiseC);
   const timeline = doc.timeline;

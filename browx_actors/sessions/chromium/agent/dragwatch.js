@@ -1,7 +1,7 @@
 // dragwatch.js: watchDrag() / dragState(): whether the press and move the server just
 // sent made the page start an HTML5 drag (a dragstart that was not cancelled), so it
 // knows to take the drag over (Input.dragIntercepted) instead of moving the mouse on.
-// Relies on: uncurry, addListener (prelude).
+// Relies on: uncurry, addListener, PromiseC (prelude).
 
   // ---------------------------------------------------------------------------------
   // Drag watch. Mouse moves reach the page aligned to animation frames, after the CDP
@@ -12,7 +12,6 @@
   const removeListener = uncurry(EventTarget.prototype.removeEventListener);
   const setTimeoutC = window.setTimeout;
   const clearTimeoutC = window.clearTimeout;
-  const PromiseC = Promise;
   let dragWatch = null;
 
   function endDragWatch() {

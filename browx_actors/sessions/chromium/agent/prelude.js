@@ -58,6 +58,7 @@
   const getRect = uncurry(EP.getBoundingClientRect);
   const checkVis = typeof EP.checkVisibility === 'function' ? uncurry(EP.checkVisibility) : null;
   const docQS = uncurry(Document.prototype.querySelector);
+  const PromiseC = Promise;
   const docQSA = uncurry(Document.prototype.querySelectorAll);
   const fragQSA = uncurry(DocumentFragment.prototype.querySelectorAll);
   const docFromPoint = uncurry(Document.prototype.elementFromPoint);
