@@ -17,11 +17,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import attrs
 
 from browx_actors.errors import ToolError
+
+if TYPE_CHECKING:
+    from browx_actors.tooling.reply import Reply
+
+    from .snapshots import Capture
 
 __all__ = [
     "ACTIONS",
@@ -36,8 +41,10 @@ __all__ = [
     "Provider",
     "ProviderIdentity",
     "RawNode",
+    "RawTree",
     "Source",
     "Visual",
+    "not_offered",
     "unsupported_action",
 ]
 
@@ -160,6 +167,9 @@ class RawNode:
     text-entry or password field: its text and value never leave the capture. ``z`` is
     the stacking priority relative to the siblings, ``0`` being the default order.
     ``properties`` is provider-specific detail, captured only when asked for.
+    ``omitted_children`` counts children the provider itself left out (its own node
+    limit): the payload's ``childCount`` includes them, so a cut subtree never reads as
+    a leaf.
     """
 
     id: str
@@ -180,6 +190,24 @@ class RawNode:
     z: int = 0
     properties: Mapping[str, Any] | None = None
     children: tuple[RawNode, ...] = ()
+    omitted_children: int = 0
+
+
+@attrs.frozen
+class RawTree:
+    """What one capture hands over: the root, and what its node ids are relative to.
+
+    ``scope`` names the thing a provider's ids live in when that thing can be replaced
+    under the same ids: a DOM document (a navigation brings a new one whose agent
+    numbers its elements afresh) or ``None`` when ids are places in a tree that every
+    action re-resolves (native paths). A provider acts on a node only while its scope
+    is still the one it captured. ``omitted`` counts the nodes the provider's own limit
+    left out of the whole capture.
+    """
+
+    root: RawNode
+    scope: str | None = None
+    omitted: int = 0
 
 
 @attrs.frozen
@@ -211,15 +239,29 @@ class ProviderIdentity(Protocol):
 class Provider(ProviderIdentity, Protocol):
     """One engine's view of its screen, as the visual tree reads it.
 
-    ``capture`` reads the whole hierarchy once and returns its root; ``perform`` carries
-    out one of :data:`ACTIONS` on a node of the latest capture (``value`` is the text of
+    ``capture`` reads the whole hierarchy once; ``perform`` carries out one of
+    :data:`ACTIONS` on a node of ``capture`` (the source's latest: the caller checked the
+    reference) and answers what the engine's action answered (``value`` is the text of
     ``setValue`` and ``typeText``). A provider that cannot do an action refuses with
-    :func:`unsupported_action`, which names it; it never reports a success it did not do.
+    :func:`unsupported_action`, which names it, and one the node does not offer with
+    :func:`not_offered`; it never reports a success it did not do.
     """
 
-    async def capture(self, options: CaptureOptions) -> RawNode: ...
+    async def capture(self, options: CaptureOptions) -> RawTree: ...
 
-    async def perform(self, node: RawNode, action: Action, value: str | None = None) -> None: ...
+    async def perform(self, capture: Capture, node: RawNode, action: Action, value: str | None = None) -> Reply: ...
+
+
+def not_offered(node: RawNode, action: str) -> ToolError:
+    """The refusal for an action the provider can do but ``node`` does not offer."""
+    offered = ", ".join(node.supported_actions) or "nothing"
+    return ToolError(
+        "action-failed",
+        f"node {node.id} does not offer {action}; it offers {offered}",
+        nodeId=node.id,
+        action=action,
+        supportedActions=list(node.supported_actions),
+    )
 
 
 def unsupported_action(provider: ProviderIdentity, action: str, why: str = "") -> ToolError:
