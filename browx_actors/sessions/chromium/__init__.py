@@ -8,6 +8,8 @@
 - :mod:`.page`: navigation, screenshots, viewport, eval, waits;
 - :mod:`.reading`: snapshot, find, text_search, verify_*;
 - :mod:`.tabs` (with :mod:`.tabset`): list_tabs, select_tab, close_tab;
+- :mod:`.visual` (with :mod:`.dom_provider`): the ``ui.*`` visual-tree tools, declared
+  there with this engine's handlers (``TOOLS`` of their own: they are every engine's);
 - :mod:`.driver`, :mod:`.aiobridge`, :mod:`.page_events`: Playwright on its asyncio
   thread, and the page events the session counts.
 

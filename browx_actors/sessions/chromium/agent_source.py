@@ -64,6 +64,7 @@ MODULES: tuple[str, ...] = (
     "reading.js",
     "aim.js",
     "changes.js",
+    "visualtree.js",
     "install.js",
 )
 

@@ -25,6 +25,9 @@ Methods of the agent object (all arguments and results are JSON-able, except tha
 - ``aim({ref?, selector?, point?, mode?})`` -> marks the page, finds an action's target
   and, for ``mode`` click / hover / fill, readies it for direct input:
   ``{count, target, ready?, wait?}``, ``{stale: true}`` or ``{notCss: true}``
+- ``visualTree({properties?, limit?})`` -> ``{document, root, count, omitted, url, title}``:
+  the whole element tree for the compact v2 visual tree (``agent/visualtree.js``)
+- ``visualRef({document, id})`` -> the ref of a captured node's element, or null
 
 Errors the agent throws start with a code and a colon (``stale-element: ...``); see
 :data:`AGENT_ERROR_CODES` and :func:`agent_error`.
@@ -57,7 +60,7 @@ __all__ = [
 #: The agent's methods, as callable through :func:`call_expression` / :func:`call_function`.
 AGENT_METHODS = frozenset({
     "snapshot", "resolve", "refFor", "describe", "find", "textSearch",
-    "mark", "changes", "count", "hit", "aim",
+    "mark", "changes", "count", "hit", "aim", "visualTree", "visualRef",
 })
 
 #: Codes the agent puts in front of an error message (``"stale-element: ref e5 ..."``).

@@ -28,6 +28,7 @@ from ...actor import Actor, ActorRef, Later
 from ...cdp import CdpConnectionLost, CdpError, CdpFailure
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
+from ...visualtree.snapshots import SnapshotBook
 from ..contract import Describe, SessionCall
 from .driver import PlaywrightDriver
 from .page_events import ConsoleLog, Pulse, RequestTracker
@@ -118,6 +119,8 @@ class ChromiumSession(Actor):
         #: The isolated-world bridge await_human answers through (None: no human channel).
         self.human: HumanBridge | None = None
         self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
+        #: The visual tree's captures of this session's page (revisions, stale references).
+        self.visual_snapshots = SnapshotBook()
         self.started_at = trio.current_time()
         #: ``navigations`` when Playwright's selector machinery was last warmed.
         self._warmed_at = 0

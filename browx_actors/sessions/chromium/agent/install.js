@@ -1,5 +1,6 @@
 // install.js: freezes the agent object and defines it under window[AGENT_KEY]. Last:
-// relies on AGENT_KEY (prelude) and the methods of snapshot, reading, aim and changes.
+// relies on AGENT_KEY (prelude) and the methods of snapshot, reading, aim, changes and
+// visualtree.
 
   // ---------------------------------------------------------------------------------
   // Install
@@ -17,6 +18,8 @@
     count,
     hit,
     aim,
+    visualTree,
+    visualRef,
   });
   defineProperty(window, AGENT_KEY, {
     value: agent,

@@ -1,0 +1,189 @@
+"""The ``dom`` source: a chromium session's page as the visual tree reads it.
+
+:class:`DomProvider` is the visual tree's :class:`~browx_actors.visualtree.model.Provider`
+for a chromium session. A capture is one round trip to the page agent
+(``agent/visualtree.js``: every element in one walk, JSON back over raw CDP), turned
+here into raw nodes; everything the contract derives from them happens in
+:mod:`browx_actors.visualtree.payload`, as for every provider.
+
+Actions take the path every action of this engine takes. The captured node is turned
+back into a snapshot ref in the page (``visualRef``: one round trip, which also checks
+that the element is still there and the page still the captured document), and then:
+
+- ``tap`` and ``toggle`` are ``click`` by that ref; ``setValue`` is ``fill`` (``select``
+  for a ``<select>``, choosing the option by value or label): the same declarations
+  fill in their defaults, the same handlers aim, check actionability and send trusted
+  CDP input when the element is ready, or let Playwright wait for it and act;
+- ``focus``, ``unfocus`` and ``typeText`` run through the same
+  :func:`~.actions.run_action` (aim, Playwright's actionability, settle, the one result
+  shape), acting with Playwright's ``focus``, ``blur`` and, for ``typeText``, a press of
+  Control+End (the caret to the end) and one key press per character.
+
+A node id names an element of one document: after a navigation the new document's
+agent numbers its elements afresh, so an id alone could name another control. A
+capture keeps the document it read (its scope), and an action on a node of another
+document, or on an element that has left the page since, is ``stale_node_reference``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ...errors import ToolError
+from ...tooling import Reply, Tool, validate_args
+from ...visualtree.model import (
+    DOM_FORMAT,
+    Action,
+    Bounds,
+    CaptureOptions,
+    Platform,
+    RawNode,
+    RawTree,
+    Source,
+    Visual,
+    not_offered,
+)
+from ...visualtree.params import MAX_NODES
+from ...visualtree.snapshots import REFRESH_WITH, Capture
+from . import actions
+from .session import ChromiumSession, PageScriptError, first_line
+
+__all__ = ["DomProvider", "raw_tree"]
+
+
+def _node(data: dict[str, Any], children: tuple[RawNode, ...]) -> RawNode:
+    box = data.get("b")
+    return RawNode(
+        id=data["id"],
+        type_name=data["tag"],
+        role=data["role"],
+        automation_id=data.get("aid"),
+        label=data.get("label"),
+        supported_actions=tuple(data.get("acts", ())),
+        visible="hid" not in data,
+        enabled="dis" not in data,
+        focusable="fcb" in data,
+        focused="fcd" in data,
+        bounds=None if box is None else Bounds(*box),
+        visual=Visual(foreground=data.get("fg"), background=data.get("bg"), opacity=data.get("op", 1.0),
+                      text=data.get("text"), value=data.get("value")),
+        secure="sec" in data,
+        z=data.get("z", 0),
+        properties=data.get("props"),
+        children=children,
+        omitted_children=data.get("more", 0),
+    )
+
+
+def raw_tree(root: dict[str, Any]) -> RawNode:
+    """The agent's node JSON as raw nodes (see ``visualTree`` in ``agent/visualtree.js``).
+
+    Built without recursion (a page can nest deeper than Python's recursion limit):
+    in reverse pre-order every node comes after its descendants, so its children are
+    built by the time it is.
+    """
+    order: list[dict[str, Any]] = []
+    stack = [root]
+    while stack:
+        data = stack.pop()
+        order.append(data)
+        stack.extend(reversed(data.get("kids", ())))
+    built: dict[int, RawNode] = {}
+    for data in reversed(order):
+        children = tuple(built.pop(id(kid)) for kid in data.get("kids", ()))
+        built[id(data)] = _node(data, children)
+    return built[id(root)]
+
+
+async def _as(tool: Tool, session: ChromiumSession, **args: Any) -> Reply:
+    """Run ``tool``'s chromium handler as a call with ``args`` would: its declaration fills
+    in the defaults (these arguments are ours, already right)."""
+    result: Reply = await tool.run_in(session, validate_args(tool.params, args))
+    return result
+
+
+async def _tap(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
+    return await _as(actions.click, session, ref=ref)
+
+
+async def _set_value(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
+    assert value is not None  # the tool's rules insist
+    if node.type_name != "select":
+        return await _as(actions.fill, session, ref=ref, value=value)
+    try:
+        return await _as(actions.select, session, ref=ref, values=[value])
+    except ToolError as err:
+        if err.details.get("field") == "values":
+            raise ToolError("bad-arg", err.message, field="value") from err
+        raise
+
+
+def _playwright(act: Callable[[Any, str | None], Awaitable[None]]) -> Callable[..., Awaitable[Reply]]:
+    """An action that Playwright performs on the node's locator, through ``run_action``."""
+
+    async def perform(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
+        async def on_locator(page: Any, locator: Any) -> None:
+            await act(locator, value)
+
+        return await actions.run_action(session, act.__name__, {"ref": ref}, on_locator)
+
+    return perform
+
+
+async def focus(locator: Any, value: str | None) -> None:
+    await locator.focus(timeout=actions.ACTION_TIMEOUT_MS)
+
+
+async def unfocus(locator: Any, value: str | None) -> None:
+    await locator.blur(timeout=actions.ACTION_TIMEOUT_MS)
+
+
+async def typeText(locator: Any, value: str | None) -> None:  # named as the action it is
+    await locator.press("Control+End", timeout=actions.ACTION_TIMEOUT_MS)
+    await locator.press_sequentially(value or "", timeout=actions.ACTION_TIMEOUT_MS)
+
+
+_ACTIONS: dict[str, Callable[[ChromiumSession, RawNode, str, str | None], Awaitable[Reply]]] = {
+    "tap": _tap,
+    "focus": _playwright(focus),
+    "unfocus": _playwright(unfocus),
+    "setValue": _set_value,
+    "typeText": _playwright(typeText),
+    "toggle": _tap,
+}
+
+
+class DomProvider:
+    """The visual tree's provider for one chromium session (cheap: one per call)."""
+
+    source: Source = "dom"
+    platform: Platform = "web"
+    format = DOM_FORMAT
+
+    def __init__(self, session: ChromiumSession) -> None:
+        self.session = session
+
+    async def capture(self, options: CaptureOptions) -> RawTree:
+        spec = {"properties": options.include_properties, "limit": MAX_NODES}
+        try:
+            answer = await self.session.agent("visualTree", spec)
+        except PageScriptError as err:  # the page broke something the agent relies on
+            raise ToolError("page-error", f"reading the visual tree failed in the page: {first_line(err)}") from err
+        return RawTree(raw_tree(answer["root"]), scope=answer["document"], omitted=answer["omitted"])
+
+    async def perform(self, capture: Capture, node: RawNode, action: Action, value: str | None = None) -> Reply:
+        if action not in node.supported_actions:
+            raise not_offered(node, action)
+        try:
+            ref = await self.session.agent("visualRef", {"document": capture.scope, "id": node.id})
+        except PageScriptError as err:
+            raise ToolError("page-error", f"finding the node failed in the page: {first_line(err)}") from err
+        if ref is None:
+            raise ToolError(
+                "stale_node_reference",
+                f"node {node.id!r} of {capture.snapshot_id} is no longer on the page (it was removed, or the page "
+                "loaded another document); query again",
+                source=capture.source, nodeId=node.id, revision=capture.revision, refreshWith=REFRESH_WITH,
+            )
+        return await _ACTIONS[action](self.session, node, ref, value)
