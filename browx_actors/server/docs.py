@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import CORE_CODES, WIRE_CODES
-from ..tooling import Param, Tool
+from ..tooling import AFTER, AFTER_TOOLS, Param, Tool
 from .catalog import all_tools
 
 HEADER = """# Tools
@@ -80,6 +80,21 @@ def _param_row(p: Param) -> str:
     return f"| `{p.name}` | {kind} | {p.description} {'; '.join(notes)} |"
 
 
+def _after() -> list[str]:
+    """``after``, once: every tool takes it (each input schema lists it too)."""
+    keys = ", ".join(f"`{key}` ({f'`{tool}`'})" for key, tool in AFTER_TOOLS.items())
+    return [
+        "\n## `after`\n",
+        f"Every tool takes `after` beside the arguments listed for it. {AFTER.description}\n",
+        f"Its keys, and the tool each capture runs as: {keys}. The capture's arguments are checked against that "
+        "tool's own arguments and rules, and its capability against both gates, before the call runs (a bad one is "
+        "`bad-arg` with `field` such as `after.visualTree.maxDepth`, and nothing runs). A call that was refused "
+        "captures nothing. The captures run in the call's session once the call has run, whether it succeeded or "
+        "failed, and never open a session: with none open, each says `unknown-session`. Images of a screenshot "
+        "capture ride after the call's own.",
+    ]
+
+
 def _errors() -> list[str]:
     rows = ["\n## Error codes\n",
             "Every failed call's `code` is one of these (`browx_actors/errors.py`). The diagnostics recorder "
@@ -106,7 +121,7 @@ def _tool(tool: Tool) -> list[str]:
 
 
 def render() -> str:
-    parts = [HEADER, *_errors()]
+    parts = [HEADER, *_after(), *_errors()]
     for tool in all_tools():
         parts.extend(_tool(tool))
     return "\n".join(parts) + "\n"

@@ -8,9 +8,11 @@ A tool module needs only this package (and the engine it drives):
   declarations, :func:`implement` for a second engine;
 - :mod:`.reply`: :class:`Reply`, a result's fields, warnings and images;
 - :mod:`.gates`: the server and client capability gates;
+- :mod:`.after`: the ``after`` request every tool takes, declared once;
 - :mod:`.context`: the protocols handlers are typed against.
 """
 
+from .after import AFTER, AFTER_TOOLS
 from .gates import Gates
 from .params import Param, json_schema, validate_args
 from .reply import Image, Reply, ToolOutput
@@ -18,6 +20,8 @@ from .rules import AtLeastOne, AtMostOne, CapabilityWhen, Check, ExactlyOne, Exc
 from .tool import SESSION, Args, Delegation, Implementation, Tool, implement, runtime_tool, session_tool
 
 __all__ = [
+    "AFTER",
+    "AFTER_TOOLS",
     "SESSION",
     "Args",
     "AtLeastOne",
