@@ -50,6 +50,27 @@ Playwright acts, waiting up to 10 s for the element to become ready, and its err
 what it waited for. A link that starts a navigation answers once the new document has
 reached `domcontentloaded`, or once its request has ended without one (a 204, a
 download).
+## Visual tree results
+
+The `ui.*` tools answer the compact v2 visual-tree contract. `ui.get_visual_tree`'s
+envelope is the payload itself beside `ok`: `format` (`ansight.dom.visual-tree.compact.v2`
+for a page), `platform`, `source`, `snapshotId`, `revision` (per session and source,
+increasing), `nodeIdentity`, `capturedAtUtc`, `types` (read a node's type as
+`types[typeId]`) and `root`. `ui.inspect_node` answers the same header with `node` and
+`ancestors` (root first); `ui.query_nodes` and `ui.wait` with `count`, `truncated` and
+`matches`, each `{reference: {source, snapshotId, revision, nodeId}, node}`. Pass a
+reference to `ui.inspect_node` or `ui.perform_action`; once a newer capture of the source
+exists it answers `stale_node_reference` with `refreshWith: "ui.query_nodes"` (so does a
+page node that left the page, or a page that loaded another document). Colours are
+`#AARRGGBB`; `label`, `visual.text` and `visual.value` keep at most 256 characters
+(`labelClipped`, ... when cut); a password's value is never captured. `maxDepth`,
+`maxNodes` and `rootNodeId` truncate: children beyond `maxDepth` are placeholders
+`{id, typeId, truncated: true, childCount}`, and `childCount` always counts every child.
+No payload nests more than 64 levels below its root (the MCP SDK's JSON parser refuses
+documents nested 200 deep): read deeper with `rootNodeId`. `ui.perform_action` on a page
+answers as `click` (tap, toggle), `fill` (setValue; `select` for a `<select>`) or the
+shared action result (focus, unfocus, typeText) does, with `action`, `performedWith`
+and the `reference`.
 """
 
 

@@ -15,6 +15,7 @@ travelling into a payload.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -142,17 +143,21 @@ class Visual:
     value: str | None = None
 
 
-def _known_actions(_instance: object, _attribute: object, value: tuple[str, ...]) -> None:
-    unknown = [action for action in value if action not in ACTIONS]
+def _supported_actions(actions: Iterable[str]) -> tuple[str, ...]:
+    """The actions in :data:`ACTIONS` order (a provider may list them in any order; the
+    payload always says them the same way); unknown or repeated ones are a provider bug."""
+    return _canonical(actions if isinstance(actions, tuple) else tuple(actions))
+
+
+# A page offers a handful of action sets on thousands of nodes: check and order each once.
+@functools.lru_cache(maxsize=256)
+def _canonical(actions: tuple[str, ...]) -> tuple[str, ...]:
+    unknown = [action for action in actions if action not in ACTIONS]
     if unknown:
         raise ValueError(f"unknown actions {unknown!r}: supported actions are {ACTIONS!r}")
-    if len(set(value)) != len(value):
-        raise ValueError(f"supported actions are listed twice: {value!r}")
-
-
-def _canonical_order(actions: Iterable[str]) -> tuple[str, ...]:
-    # A provider may list its actions in any order; the payload always says them the same way.
-    return tuple(sorted(actions, key=lambda action: ACTIONS.index(action) if action in ACTIONS else len(ACTIONS)))
+    if len(set(actions)) != len(actions):
+        raise ValueError(f"supported actions are listed twice: {actions!r}")
+    return tuple(sorted(actions, key=ACTIONS.index))
 
 
 @attrs.frozen
@@ -177,9 +182,7 @@ class RawNode:
     role: str = attrs.field(validator=attrs.validators.in_(ROLES))
     automation_id: str | None = None
     label: str | None = None
-    supported_actions: tuple[str, ...] = attrs.field(
-        default=(), converter=_canonical_order, validator=_known_actions
-    )
+    supported_actions: tuple[str, ...] = attrs.field(default=(), converter=_supported_actions)
     visible: bool = True
     enabled: bool = True
     focusable: bool | None = None
@@ -202,12 +205,15 @@ class RawTree:
     numbers its elements afresh) or ``None`` when ids are places in a tree that every
     action re-resolves (native paths). A provider acts on a node only while its scope
     is still the one it captured. ``omitted`` counts the nodes the provider's own limit
-    left out of the whole capture.
+    left out of the whole capture. ``fingerprint`` is the content hash of a provider that
+    reads its hierarchy as text (the DOM agent's JSON): hashing that text is cheaper than
+    walking the nodes and means the same, provided the text leaves secure values out.
     """
 
     root: RawNode
     scope: str | None = None
     omitted: int = 0
+    fingerprint: str | None = None
 
 
 @attrs.frozen

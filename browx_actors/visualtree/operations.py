@@ -52,7 +52,8 @@ async def capture(
 ) -> tuple[Capture, int]:
     """A fresh capture, recorded as the source's latest, and how many nodes its provider left out."""
     tree = await provider.capture(CaptureOptions(include_properties=properties))
-    recorded = book.record(provider, tree.root, clock(), scope=tree.scope, with_properties=properties)
+    recorded = book.record(provider, tree.root, clock(), scope=tree.scope, with_properties=properties,
+                           content_hash=tree.fingerprint)
     return recorded, tree.omitted
 
 
@@ -137,7 +138,7 @@ async def wait_for_nodes(provider: Provider, book: SnapshotBook, args: Args, *, 
                 waitedMs=round((now - started) * 1000, 1),
             )
         await trio.sleep(min(interval, deadline - now))
-    shot = book.record(provider, tree.root, clock(), scope=tree.scope)
+    shot = book.record(provider, tree.root, clock(), scope=tree.scope, content_hash=tree.fingerprint)
     reply = Reply(matches_payload(shot, found, limit=args["limit"]))
     reply["condition"] = condition
     reply["attempts"] = attempts

@@ -114,8 +114,10 @@ class _TypeRegistry:
 
 def _number(value: float, places: int = 2) -> int | float:
     # Integral geometry reads as integers (Android pixels); CSS pixels keep two places.
+    if type(value) is int:
+        return value
     rounded = round(value, places)
-    return int(rounded) if rounded == int(rounded) else rounded
+    return int(rounded) if rounded.is_integer() else rounded
 
 
 def _bounded(entry: Json, key: str, text: str) -> None:
@@ -129,9 +131,10 @@ def _bounded(entry: Json, key: str, text: str) -> None:
 def _visual(node: RawNode) -> Json:
     visual = node.visual
     entry: Json = {}
-    for key, colour in (("foreground", visual.foreground), ("background", visual.background)):
-        if (argb := to_argb(colour)) is not None:
-            entry[key] = argb
+    if visual.foreground is not None and (argb := to_argb(visual.foreground)) is not None:
+        entry["foreground"] = argb
+    if visual.background is not None and (argb := to_argb(visual.background)) is not None:
+        entry["background"] = argb
     entry["opacity"] = _number(visual.opacity, 3)
     if not node.secure:
         if visual.text:
@@ -147,24 +150,21 @@ def _full(node: RawNode, types: _TypeRegistry, include_properties: bool) -> Json
         entry["automationId"] = node.automation_id
     if node.label:
         _bounded(entry, "label", node.label)
+    visible, enabled, actions = node.visible, node.enabled, node.supported_actions
     entry["role"] = node.role
-    entry["supportedActions"] = list(node.supported_actions)
-    entry["interactable"] = node.visible and node.enabled and bool(node.supported_actions)
-    entry["visible"] = node.visible
-    entry["enabled"] = node.enabled
+    entry["supportedActions"] = list(actions)
+    entry["interactable"] = visible and enabled and bool(actions)
+    entry["visible"] = visible
+    entry["enabled"] = enabled
     if node.focusable is not None:
         entry["focusable"] = node.focusable
     if node.focused is not None:
         entry["focused"] = node.focused
     entry["childCount"] = len(node.children) + node.omitted_children
-    if node.bounds is not None:
-        bounds = node.bounds
-        entry["bounds"] = {
-            "x": _number(bounds.x),
-            "y": _number(bounds.y),
-            "width": _number(bounds.width),
-            "height": _number(bounds.height),
-        }
+    bounds = node.bounds
+    if bounds is not None:
+        entry["bounds"] = {"x": _number(bounds.x), "y": _number(bounds.y), "width": _number(bounds.width),
+                           "height": _number(bounds.height)}
     entry["visual"] = _visual(node)
     if node.z:
         entry["z"] = node.z

@@ -24,7 +24,7 @@ from browx_actors.errors import ToolError
 
 from .model import ProviderIdentity, RawNode
 
-__all__ = ["REFRESH_WITH", "Capture", "NodeReference", "SnapshotBook", "fingerprint", "walk"]
+__all__ = ["REFRESH_WITH", "Capture", "NodeReference", "SnapshotBook", "fingerprint", "text_fingerprint", "walk"]
 
 
 #: What a refusal tells the caller to call for a fresh reference.
@@ -74,10 +74,12 @@ def fingerprint(root: RawNode) -> str:
     Secure values are left out of what is hashed, so a snapshot id can never be used to
     test guesses at a password.
     """
-    digest = hashlib.blake2b(digest_size=6)
-    for node, _parent in walk(root):
-        digest.update(repr(_content(node)).encode())
-    return digest.hexdigest()
+    return text_fingerprint(repr([_content(node) for node, _parent in walk(root)]))
+
+
+def text_fingerprint(text: str) -> str:
+    """The same short hash, of a capture's content as text (see :class:`~.model.RawTree`)."""
+    return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
 
 
 def _content(node: RawNode) -> tuple[object, ...]:
@@ -165,12 +167,14 @@ class SnapshotBook:
         *,
         scope: str | None = None,
         with_properties: bool = False,
+        content_hash: str | None = None,
     ) -> Capture:
         """Give a fresh capture its revision and id, and make it the source's latest.
 
         ``captured_at`` is when the provider read its hierarchy (time-zone aware);
         ``scope`` what its node ids are relative to; ``with_properties`` whether the
-        provider was asked for properties.
+        provider was asked for properties; ``content_hash`` the provider's own
+        fingerprint of the content, when it has one (else the nodes are hashed).
         """
         if captured_at.tzinfo is None:
             raise ValueError("captured_at must be time-zone aware")
@@ -181,7 +185,7 @@ class SnapshotBook:
             platform=provider.platform,
             format=provider.format,
             revision=revision,
-            snapshot_id=f"{provider.source}:{revision}:{fingerprint(root)}",
+            snapshot_id=f"{provider.source}:{revision}:{content_hash or fingerprint(root)}",
             captured_at=captured_at,
             root=root,
             scope=scope,

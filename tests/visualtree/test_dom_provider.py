@@ -3,7 +3,8 @@
 What the agent reads from a real page is tested on real Chromium
 (``test_e2e_visual.py``); here, the translation: defaults for what the agent leaves out,
 flags, the provider's own limit in ``childCount``, a password never reaching a payload,
-and a page nested deeper than Python's recursion limit.
+a page nested deeper than Python's recursion limit, and one nested deeper than the MCP
+SDK's JSON parser takes (the payload's depth limit is what lets it through).
 """
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ import json
 import sys
 from typing import Any
 
+import mcp.types as types
+import pydantic
+import pytest
 from visualtree.contract_schema import check_tree, nodes_of
 from visualtree.trees import WEB, capture
 
 from browx_actors.sessions.chromium.dom_provider import DomProvider, raw_tree
 from browx_actors.visualtree.model import DOM_FORMAT, Bounds, RawNode, Visual
-from browx_actors.visualtree.payload import TreeLimits, tree_payload
+from browx_actors.visualtree.payload import DEPTH_LIMIT, TreeLimits, tree_payload
 
 PAGE: dict[str, Any] = {
     "id": "n1", "tag": "html", "role": "container", "b": [0, 0, 1280, 720],
@@ -103,3 +107,41 @@ def test_a_page_nested_deeper_than_the_recursion_limit() -> None:
     assert len(nodes_of_raw(raw)) == depth
     payload = check_tree(tree_payload(capture(raw, WEB), limits=TreeLimits(max_nodes=10)))
     assert len(list(nodes_of(payload["root"]))) == 10
+
+
+def _chain(depth: int) -> dict[str, Any]:
+    root: dict[str, Any] = {"id": "n0", "tag": "div", "role": "container"}
+    node = root
+    for index in range(1, depth):
+        child = {"id": f"n{index}", "tag": "div", "role": "container"}
+        node["kids"] = [child]
+        node = child
+    return root
+
+
+def _over_the_wire(structured: dict[str, Any]) -> None:
+    """Serialise a tool result as the SDK's server does and parse it as its client does."""
+    result = types.CallToolResult(content=[types.TextContent(type="text", text="{}")],
+                                  structured_content=structured, is_error=False)
+    message = types.JSONRPCResponse(jsonrpc="2.0", id=1, result=result.model_dump(by_alias=True, mode="json"))
+    types.jsonrpc_message_adapter.validate_json(message.model_dump_json(by_alias=True), by_name=False)
+
+
+def _in_a_batch_with_after(payload: dict[str, Any]) -> dict[str, Any]:
+    """The deepest place a payload rides: an ``after`` capture of a call inside ``tool.batch``."""
+    inner = {"ok": True, "after": {"visualTree": {"ok": True, **payload}}}
+    return {"ok": True, "results": [{"tool": "click", "result": inner}], "completed": 1}
+
+
+def test_a_deep_page_still_crosses_the_mcp_wire_inside_a_batch() -> None:
+    payload = check_tree(tree_payload(capture(raw_tree(_chain(300)), WEB)))
+    assert len(list(nodes_of(payload["root"]))) == DEPTH_LIMIT + 2  # 65 levels in full, a placeholder below
+    _over_the_wire(_in_a_batch_with_after(payload))
+    # The limit is what makes it cross: nested 40 levels deeper, the SDK's client refuses it.
+    deeper = tree_payload(capture(raw_tree(_chain(300)), WEB))
+    node = deeper["root"]
+    while node["children"] and not node["children"][0].get("truncated"):
+        node = node["children"][0]
+    node["children"] = [tree_payload(capture(raw_tree(_chain(40)), WEB))["root"]]
+    with pytest.raises(pydantic.ValidationError, match="recursion limit"):
+        _over_the_wire(_in_a_batch_with_after(deeper))

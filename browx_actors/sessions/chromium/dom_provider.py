@@ -27,6 +27,7 @@ document, or on an element that has left the page since, is ``stale_node_referen
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -45,34 +46,40 @@ from ...visualtree.model import (
     not_offered,
 )
 from ...visualtree.params import MAX_NODES
-from ...visualtree.snapshots import REFRESH_WITH, Capture
+from ...visualtree.snapshots import REFRESH_WITH, Capture, text_fingerprint
 from . import actions
 from .session import ChromiumSession, PageScriptError, first_line
 
 __all__ = ["DomProvider", "raw_tree"]
 
 
+#: The presentation of a node that shows nothing of its own (most containers): one shared value.
+_PLAIN = Visual()
+_VISUAL_KEYS = ("fg", "bg", "op", "text", "value")
+
+
 def _node(data: dict[str, Any], children: tuple[RawNode, ...]) -> RawNode:
-    box = data.get("b")
+    get = data.get
+    box = get("b")
+    shows = any(key in data for key in _VISUAL_KEYS)
     return RawNode(
         id=data["id"],
         type_name=data["tag"],
         role=data["role"],
-        automation_id=data.get("aid"),
-        label=data.get("label"),
-        supported_actions=tuple(data.get("acts", ())),
+        automation_id=get("aid"),
+        label=get("label"),
+        supported_actions=get("acts", ()),
         visible="hid" not in data,
         enabled="dis" not in data,
         focusable="fcb" in data,
         focused="fcd" in data,
         bounds=None if box is None else Bounds(*box),
-        visual=Visual(foreground=data.get("fg"), background=data.get("bg"), opacity=data.get("op", 1.0),
-                      text=data.get("text"), value=data.get("value")),
+        visual=Visual(get("fg"), get("bg"), get("op", 1.0), get("text"), get("value")) if shows else _PLAIN,
         secure="sec" in data,
-        z=data.get("z", 0),
-        properties=data.get("props"),
+        z=get("z", 0),
+        properties=get("props"),
         children=children,
-        omitted_children=data.get("more", 0),
+        omitted_children=get("more", 0),
     )
 
 
@@ -170,7 +177,10 @@ class DomProvider:
             answer = await self.session.agent("visualTree", spec)
         except PageScriptError as err:  # the page broke something the agent relies on
             raise ToolError("page-error", f"reading the visual tree failed in the page: {first_line(err)}") from err
-        return RawTree(raw_tree(answer["root"]), scope=answer["document"], omitted=answer["omitted"])
+        # JSON text (see visualTree in agent/visualtree.js); passwords are not in it.
+        tree = json.loads(answer)
+        return RawTree(raw_tree(tree["root"]), scope=tree["document"], omitted=tree["omitted"],
+                       fingerprint=text_fingerprint(answer))
 
     async def perform(self, capture: Capture, node: RawNode, action: Action, value: str | None = None) -> Reply:
         if action not in node.supported_actions:

@@ -77,10 +77,9 @@
     return el.id || '';
   }
 
-  /** The element's own text: its text children (or a shadow root's), collapsed. */
-  function ownText(el) {
+  /** An element's own text, from its child nodes (a shadow root's), collapsed. */
+  function ownText(kids) {
     let text = '';
-    const kids = childNodesOf(el);
     for (let i = 0; i < kids.length && text.length < VT_TEXT_MAX; i++) {
       if (kids[i].nodeType === 3) text += kids[i].data;
     }
@@ -121,7 +120,7 @@
   }
 
   function zOf(style, parentStyle) {
-    if (style.zIndex === 'auto') return 0;
+    if (style.zIndex === 'auto') return 0;  // the common case: one read
     const layered = style.position !== 'static' ||
       (parentStyle && /(flex|grid)$/.test(parentStyle.display));
     const z = layered ? parseInt(style.zIndex, 10) : 0;
@@ -143,20 +142,30 @@
     return props;
   }
 
+  /** Opacity when it is not 1 (the default the server fills in), else undefined. */
+  function opacityOf(style) {
+    const opacity = Number(style.opacity);
+    return opacity !== 1 && Number.isFinite(opacity) ? opacity : undefined;
+  }
+
+  // Each computed-style read costs a lookup in the page's style engine, 2,000 of them a
+  // page: a node reads what it shows (display, background, opacity, z-index; the text
+  // colour only for a node that shows text; position only for a set z-index).
   function visualNode(el, parentStyle, parentVisible, gone, depth, ctx) {
     ctx.count++;
     const tag = el.localName;
     const role = roleOf(el);
     const interactive = isInteractive(el, role);
-    const node = { id: vtId(el), tag };
+    const node = { id: vtId(el), tag, role: '' };
     let style = null;
     if (!gone) {
       style = styleOf(el);
       gone = style.display === 'none';
     }
+    const children = childNodesOf(el);
     const [sets, types] = editing(el, tag);
     // A field's content is its value, not text it displays (a textarea's, an editing host's).
-    const text = sets ? '' : ownText(el);
+    const text = sets ? '' : ownText(children);
     node.role = neutralRole(el, role, !!text);
     const automationId = automationIdOf(el);
     if (automationId) node.aid = automationId;
@@ -182,19 +191,18 @@
       } else {
         const r = getRect(el);
         node.b = [r.x, r.y, r.width, r.height];
-        visible = (!checkVis || checkVis(el, VIS_OPTS)) && style.visibility === 'visible' &&
-          r.width > 0 && r.height > 0;
+        visible = (checkVis ? checkVis(el, VIS_OPTS) : style.visibility === 'visible') && r.width > 0 &&
+          r.height > 0;
       }
-      // The colour text is drawn in, for a node that draws text; a painted background.
       if (text || node.value !== undefined || (label && NAME_FROM_CONTENT.has(role))) node.fg = style.color;
-      if (style.backgroundColor !== CLEAR) node.bg = style.backgroundColor;
-      const opacity = Number(style.opacity);
-      if (opacity !== 1 && Number.isFinite(opacity)) node.op = opacity;
+      const background = style.backgroundColor;
+      if (background !== CLEAR) node.bg = background;
       const z = zOf(style, parentStyle);
       if (z) node.z = z;
-    } else if (style) {
-      const opacity = Number(style.opacity);
-      if (opacity !== 1 && Number.isFinite(opacity)) node.op = opacity;
+    }
+    if (style) {
+      const opacity = opacityOf(style);
+      if (opacity !== undefined) node.op = opacity;
     }
     if (!visible) node.hid = 1;
     if (ctx.properties && style) node.props = propertiesOf(el, role, style);
@@ -202,7 +210,6 @@
     if (tag !== 'iframe' && tag !== 'frame' && tag !== 'svg') {
       const kids = [];
       let more = 0;
-      const children = childNodesOf(el);
       for (let i = 0; i < children.length; i++) {
         const child = children[i];
         if (child.nodeType !== 1 || SKIP_TAGS.has(child.localName)) continue;
@@ -216,7 +223,9 @@
   }
 
   /**
-   * visualTree({properties?, limit?}) -> {document, root, count, omitted, url, title}.
+   * visualTree({properties?, limit?}) -> the JSON text of {document, root, count, omitted,
+   * url, title}: text, because a CDP evaluate hands a string back several times faster
+   * than a tree of 2,000 objects (each becomes a protocol value of its own).
    * One node per element from <html> down: {id, tag, role, aid?, label?, acts?, dis?,
    * fcb? (focusable), fcd? (focused), sec? (password), hid? (not visible), b?: [x, y,
    * width, height] (viewport CSS pixels), fg?, bg? (computed colours), op? (opacity,
@@ -232,14 +241,14 @@
     if (active === doc.body || active === doc.documentElement) active = null;
     const ctx = { count: 0, limit, omitted: 0, properties: !!opts.properties, active };
     const root = doc.documentElement;
-    return {
+    return toJSON({
       document: VT_DOCUMENT,
       root: root ? visualNode(root, null, true, false, 0, ctx) : null,
       count: ctx.count,
       omitted: ctx.omitted,
       url: loc.href,
       title: doc.title,
-    };
+    });
   }
 
   /**
