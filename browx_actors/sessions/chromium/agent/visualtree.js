@@ -109,7 +109,8 @@
 
   function actionsOf(el, tag, role, interactive, focusable, sets, types) {
     const acts = [];
-    if (interactive || tag === 'label' || tag === 'summary') acts.push('tap');
+    // An <option> is chosen through its <select>'s setValue: it has no box to tap.
+    if ((interactive || tag === 'label' || tag === 'summary') && tag !== 'option') acts.push('tap');
     if (focusable) acts.push('focus', 'unfocus');
     if (sets) acts.push('setValue');
     if (types) acts.push('typeText');
