@@ -126,37 +126,37 @@ async def _set_value(session: ChromiumSession, node: RawNode, ref: str, value: s
         raise
 
 
-def _playwright(act: Callable[[Any, str | None], Awaitable[None]]) -> Callable[..., Awaitable[Reply]]:
-    """An action that Playwright performs on the node's locator, through ``run_action``."""
+def _playwright(name: str, act: Callable[[Any, str | None], Awaitable[None]]) -> Callable[..., Awaitable[Reply]]:
+    """The action ``name`` as Playwright performs it on the node's locator, through ``run_action``."""
 
     async def perform(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
         async def on_locator(page: Any, locator: Any) -> None:
             await act(locator, value)
 
-        return await actions.run_action(session, act.__name__, {"ref": ref}, on_locator)
+        return await actions.run_action(session, name, {"ref": ref}, on_locator)
 
     return perform
 
 
-async def focus(locator: Any, value: str | None) -> None:
+async def _focus(locator: Any, value: str | None) -> None:
     await locator.focus(timeout=actions.ACTION_TIMEOUT_MS)
 
 
-async def unfocus(locator: Any, value: str | None) -> None:
+async def _blur(locator: Any, value: str | None) -> None:
     await locator.blur(timeout=actions.ACTION_TIMEOUT_MS)
 
 
-async def typeText(locator: Any, value: str | None) -> None:  # named as the action it is
+async def _type_at_the_end(locator: Any, value: str | None) -> None:
     await locator.press("Control+End", timeout=actions.ACTION_TIMEOUT_MS)
     await locator.press_sequentially(value or "", timeout=actions.ACTION_TIMEOUT_MS)
 
 
 _ACTIONS: dict[str, Callable[[ChromiumSession, RawNode, str, str | None], Awaitable[Reply]]] = {
     "tap": _tap,
-    "focus": _playwright(focus),
-    "unfocus": _playwright(unfocus),
+    "focus": _playwright("focus", _focus),
+    "unfocus": _playwright("unfocus", _blur),
     "setValue": _set_value,
-    "typeText": _playwright(typeText),
+    "typeText": _playwright("typeText", _type_at_the_end),
     "toggle": _tap,
 }
 
@@ -179,6 +179,8 @@ class DomProvider:
             raise ToolError("page-error", f"reading the visual tree failed in the page: {first_line(err)}") from err
         # JSON text (see visualTree in agent/visualtree.js); passwords are not in it.
         tree = json.loads(answer)
+        if tree["root"] is None:
+            raise ToolError("page-error", "the page has no document element to read")
         return RawTree(raw_tree(tree["root"]), scope=tree["document"], omitted=tree["omitted"],
                        fingerprint=text_fingerprint(answer))
 
