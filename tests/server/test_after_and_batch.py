@@ -121,7 +121,7 @@ def default(context: Context) -> FakeSession:
 
 
 async def test_after_rides_in_the_result_with_its_images_after_the_calls() -> None:
-    dispatch, context, _ = dispatcher()
+    dispatch, _, _ = dispatcher()
     out = await dispatch.dispatch("poke", {"text": "hi", "after": {"visualTree": {"maxDepth": 2}, "screenshot": {}}})
     assert out.envelope == {
         "ok": True, "echo": "hi", "call": 1,
@@ -211,7 +211,7 @@ def calls(*names: str, **arguments: Any) -> list[dict[str, Any]]:
 
 
 async def test_a_batch_runs_its_calls_in_order_each_through_the_dispatch() -> None:
-    dispatch, context, records = dispatcher()
+    dispatch, _, records = dispatcher()
     out = await dispatch.dispatch("tool.batch", {"calls": [
         {"tool": "poke", "arguments": {"text": "one"}},
         {"tool": "ui.get_visual_tree"},

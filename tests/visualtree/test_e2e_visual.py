@@ -17,11 +17,10 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
+from e2e_support import browx_server, call_result, envelope_of, fails, images_of, ok, png_size
 from mcp.client import Client
 from mcp.shared.tool_name_validation import validate_tool_name
 from visualtree.contract_schema import check_inspection, check_matches, check_tree, nodes_of, payload_of
-
-from e2e_support import browx_server, call_result, envelope_of, fails, images_of, ok, png_size
 
 pytestmark = pytest.mark.chromium
 
@@ -55,7 +54,7 @@ def by_automation_id(payload: dict[str, Any]) -> dict[str, dict[str, Any]]:
 async def test_the_page_as_a_visual_tree(tmp_path: Path, pages_url: str) -> None:
     async with browx_server(tmp_path / "ws", "eval") as client:
         listing = {tool.name: tool for tool in (await client.list_tools()).tools}
-        assert UI_TOOLS <= set(listing)
+        assert set(listing) >= UI_TOOLS
         for name, tool in listing.items():  # dotted names are valid MCP names (SEP-986), as the SDK checks them
             assert validate_tool_name(name).is_valid, name
             assert "after" in tool.input_schema["properties"], name
@@ -302,6 +301,7 @@ async def test_after_and_batch_over_mcp(tmp_path: Path, pages_url: str) -> None:
         nested = await fails(client, "tool.batch", {"calls": [{"tool": "tool.batch", "arguments": {"calls": []}}]},
                              "bad-arg")
         assert nested["field"] == "calls[0].tool"
-        after_all = await ok(client, "tool.batch", {"calls": [{"tool": "ui.query_nodes", "arguments": {"role": "image"}}],
-                                                    "after": {"visualTree": {"maxDepth": 0}}})
+        after_all = await ok(client, "tool.batch", {
+            "calls": [{"tool": "ui.query_nodes", "arguments": {"role": "image"}}],
+            "after": {"visualTree": {"maxDepth": 0}}})
         assert after_all["after"]["visualTree"]["revision"] == after_all["results"][0]["result"]["revision"] + 1

@@ -37,6 +37,7 @@ from browx_actors.visualtree.native_provider import (
 from browx_actors.visualtree.payload import TreeLimits, inspect_payload, tree_payload
 from browx_actors.visualtree.query import NodeQuery, select
 
+
 def _testdata() -> Path:
     """``shared/testdata`` beside the checkout: ``/work/shared`` for ``/work/main`` and for a
     worktree under ``/work/wt`` alike, so look upwards for it."""

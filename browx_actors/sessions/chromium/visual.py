@@ -4,9 +4,9 @@ The declarations (names, parameters, rules) are the engine-neutral ones of
 :mod:`browx_actors.visualtree.params`, and each handler is one line over the
 engine-neutral flows of :mod:`browx_actors.visualtree.operations`: this engine's part is
 its provider (:class:`~.dom_provider.DomProvider`) and its session's
-:class:`~browx_actors.visualtree.snapshots.SnapshotBook`. Another engine adds its
-handlers with ``@implement("ui.get_visual_tree", "android-app")`` and the same one
-line over its own provider (``NativeProvider`` for the native engines).
+:class:`~browx_actors.visualtree.snapshots.SnapshotBook`. Another engine adds the same
+five one-line handlers over its own provider (``NativeProvider`` for the native
+engines) with :func:`browx_actors.sessions.visual_tools.implementations`.
 
 ``ui.wait`` answers later (:class:`~browx_actors.actor.Later`): its polling runs in the
 session's nursery, so the session keeps serving other calls while it waits.
