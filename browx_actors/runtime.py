@@ -124,9 +124,13 @@ class Runtime:
 
     async def call_tool_output(self, name: str, args: dict[str, Any] | None = None) -> ToolOutput:
         """Like :meth:`call_tool`, with the images a tool returned."""
+        return await self.dispatch(name, args or {})
+
+    async def dispatch(self, name: str, args: Any) -> ToolOutput:
+        """The one dispatch path, for runtime tools that call tools (``tool.batch``)."""
         if self._dispatch is None:
             raise RuntimeError("this runtime has no dispatch path; open it with open_runtime()")
-        return await self._dispatch(name, args or {})
+        return await self._dispatch(name, args)
 
     # -- the tree ---------------------------------------------------------------------
 

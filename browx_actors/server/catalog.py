@@ -10,23 +10,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .. import runtime_tools
+from .. import batch, runtime_tools
 from ..canvas import tools as canvas
 from ..human import tools as human
 from ..recorder import tools as diagnostics
 from ..sessions import chromium
-from ..tooling import Implementation, Tool
+from ..sessions.chromium import visual
+from ..tooling import AFTER, Implementation, Tool
 
 __all__ = ["all_tools", "assemble"]
 
 
 def assemble(tools: Iterable[Tool], implementations: Iterable[Implementation] = ()) -> list[Tool]:
-    """The tools, with each implementation attached to its tool; a duplicate name or an
-    implementation of a tool nobody declared is a bug, refused at start."""
+    """The tools, with each implementation attached to its tool; a duplicate name, an
+    implementation of a tool nobody declared, or a parameter named ``after`` (every
+    tool's, handled by the dispatch) is a bug, refused at start."""
     by_name: dict[str, Tool] = {}
     for tool in tools:
         if tool.name in by_name:
             raise ValueError(f"tool {tool.name!r} is declared twice")
+        if any(param.name == AFTER.name for param in tool.params):
+            raise ValueError(f"tool {tool.name!r} declares {AFTER.name!r}, which every tool takes from the dispatch")
         by_name[tool.name] = tool
     for impl in implementations:
         if impl.tool not in by_name:
@@ -39,7 +43,9 @@ def all_tools() -> list[Tool]:
     # Every chromium handler takes named refs (name_ref) wherever it takes a ref.
     return [chromium.accept_named_refs(tool) for tool in assemble([
         *runtime_tools.TOOLS,
+        *batch.TOOLS,
         *chromium.TOOLS,
+        *visual.TOOLS,
         *diagnostics.TOOLS,
         *canvas.TOOLS,
         *human.TOOLS,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import CORE_CODES, WIRE_CODES
-from ..tooling import Param, Tool
+from ..tooling import AFTER, AFTER_TOOLS, Param, Tool
 from .catalog import all_tools
 
 HEADER = """# Tools
@@ -50,6 +50,27 @@ Playwright acts, waiting up to 10 s for the element to become ready, and its err
 what it waited for. A link that starts a navigation answers once the new document has
 reached `domcontentloaded`, or once its request has ended without one (a 204, a
 download).
+## Visual tree results
+
+The `ui.*` tools answer the compact v2 visual-tree contract. `ui.get_visual_tree`'s
+envelope is the payload itself beside `ok`: `format` (`ansight.dom.visual-tree.compact.v2`
+for a page), `platform`, `source`, `snapshotId`, `revision` (per session and source,
+increasing), `nodeIdentity`, `capturedAtUtc`, `types` (read a node's type as
+`types[typeId]`) and `root`. `ui.inspect_node` answers the same header with `node` and
+`ancestors` (root first); `ui.query_nodes` and `ui.wait` with `count`, `truncated` and
+`matches`, each `{reference: {source, snapshotId, revision, nodeId}, node}`. Pass a
+reference to `ui.inspect_node` or `ui.perform_action`; once a newer capture of the source
+exists it answers `stale_node_reference` with `refreshWith: "ui.query_nodes"` (so does a
+page node that left the page, or a page that loaded another document). Colours are
+`#AARRGGBB`; `label`, `visual.text` and `visual.value` keep at most 256 characters
+(`labelClipped`, ... when cut); a password's value is never captured. `maxDepth`,
+`maxNodes` and `rootNodeId` truncate: children beyond `maxDepth` are placeholders
+`{id, typeId, truncated: true, childCount}`, and `childCount` always counts every child.
+No payload nests more than 64 levels below its root (the MCP SDK's JSON parser refuses
+documents nested 200 deep): read deeper with `rootNodeId`. `ui.perform_action` on a page
+answers as `click` (tap, toggle), `fill` (setValue; `select` for a `<select>`) or the
+shared action result (focus, unfocus, typeText) does, with `action`, `performedWith`
+and the `reference`.
 """
 
 
@@ -84,6 +105,21 @@ def _param_row(p: Param) -> str:
     return f"| `{p.name}` | {kind} | {p.description} {'; '.join(notes)} |"
 
 
+def _after() -> list[str]:
+    """``after``, once: every tool takes it (each input schema lists it too)."""
+    keys = ", ".join(f"`{key}` ({f'`{tool}`'})" for key, tool in AFTER_TOOLS.items())
+    return [
+        "\n## `after`\n",
+        f"Every tool takes `after` beside the arguments listed for it. {AFTER.description}\n",
+        f"Its keys, and the tool each capture runs as: {keys}. The capture's arguments are checked against that "
+        "tool's own arguments and rules, and its capability against both gates, before the call runs (a bad one is "
+        "`bad-arg` with `field` such as `after.visualTree.maxDepth`, and nothing runs). A call that was refused "
+        "captures nothing. The captures run in the call's session once the call has run, whether it succeeded or "
+        "failed, and never open a session: with none open, each says `unknown-session`. Images of a screenshot "
+        "capture ride after the call's own.",
+    ]
+
+
 def _errors() -> list[str]:
     rows = ["\n## Error codes\n",
             "Every failed call's `code` is one of these (`browx_actors/errors.py`). The diagnostics recorder "
@@ -110,7 +146,7 @@ def _tool(tool: Tool) -> list[str]:
 
 
 def render() -> str:
-    parts = [HEADER, *_errors()]
+    parts = [HEADER, *_after(), *_errors()]
     for tool in all_tools():
         parts.extend(_tool(tool))
     return "\n".join(parts) + "\n"

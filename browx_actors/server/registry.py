@@ -9,19 +9,25 @@
    the tool's capability and any its argument values need (``capability-denied``
    naming it; denials are counted); a forwarded call (``canvas_query``) also has its
    inner operation's capability gated and its arguments validated;
-4. substitute registered secrets into the arguments that take them (and mask them in
+4. check the ``after`` request, which every tool takes (``after.py``): each capture's
+   arguments against its own tool's declaration, and that tool's capability;
+5. substitute registered secrets into the arguments that take them (and mask them in
    the ones that leave the server, such as a prompt);
-5. prepare the arguments (a pure step: parse a program, build a prompt spec);
-6. run the handler: a runtime tool here, a session tool inside its session's actor;
+6. prepare the arguments (a pure step: parse a program, build a prompt spec);
+7. run the handler: a runtime tool here, a session tool inside its session's actor;
    a :class:`~browx_actors.errors.ToolError` becomes its envelope, any other
    exception an ``internal`` one;
-7. pass the result through the egress steps (``egress.py``: registered secrets masked);
-8. hand the call to the recorder (one ``is None`` check when diagnostics is off);
-9. return the envelope, plus any images, as a :class:`ToolOutput`.
+8. run the ``after`` captures, if any, through the same session path, into the
+   envelope's ``after`` (whether the call succeeded or failed; never in its place);
+9. pass the result through the egress steps (``egress.py``: registered secrets masked);
+10. hand the call to the recorder (one ``is None`` check when diagnostics is off);
+11. return the envelope, plus any images, as a :class:`ToolOutput`.
 
-Steps 1 to 5 acquire nothing, so a bad call is refused in microseconds, with no
-browser started and no session opened. No tool validates, gates, substitutes or masks
-by itself.
+Steps 1 to 6 acquire nothing, so a bad call is refused in microseconds, with no
+browser started and no session opened (and nothing captured after it). No tool
+validates, gates, substitutes or masks by itself. ``tool.batch`` sends each of its
+calls back through :meth:`Dispatcher.dispatch` (the runtime's ``dispatch``), so every
+step above sees every inner call.
 """
 
 from __future__ import annotations
@@ -34,8 +40,10 @@ from typing import Any
 from ..errors import ToolError
 from ..recorder.records import CallRecord
 from ..secrets import SecretBook, mask_deep, substitute_deep
-from ..tooling import Gates, Reply, Tool, ToolOutput, validate_args
+from ..tooling import Gates, Tool, ToolOutput, validate_args
+from ..tooling.after import split_after
 from ..tooling.context import RuntimeContext
+from .after import AfterCapture, check_after, run_after
 from .egress import outgoing
 
 __all__ = ["Dispatcher"]
@@ -67,29 +75,33 @@ class Dispatcher:
         session_id = raw_args.get("session", "default") if isinstance(raw_args, dict) else "default"
         images: tuple[tuple[str, bytes], ...] = ()
         recorded_args: Any = raw_args
+        after: tuple[AfterCapture, ...] = ()
+        ran = False
         try:
             tool = self.tools.get(name)
             if tool is None:
                 raise ToolError("unknown-tool", f"no tool named {name!r}", tool=name)
-            args = self._checked(tool, raw_args)
+            own_args, after_request = split_after(raw_args)
+            args = self._checked(tool, own_args)
+            if after_request is not None:
+                after = check_after(after_request, self.tools, self.gates)
             session_id = args.get("session") or "default"
-            recorded_args = args
+            recorded_args = args if after_request is None else {**args, "after": after_request}
             args = self._with_secrets(tool, args, str(session_id))
             if tool.prepare is not None:
                 args = tool.prepare(args)
-            result = await self._run(tool, args)
-            if isinstance(result, Reply):
-                images = tuple((image.mime, image.data) for image in result.images)
-                envelope = result.envelope()
-            elif isinstance(result, dict) and isinstance(result.get("ok"), bool):
-                envelope = result
-            else:
-                raise TypeError(f"{name} answered {type(result).__name__}, not a Reply")
+            ran = True
+            output = ToolOutput.of(name, await self._run(tool, args))
+            envelope, images = output.envelope, output.images
         except ToolError as err:
             envelope = err.to_envelope()
         except Exception as exc:  # a bug in a handler: report it, keep serving
             log.exception("tool %s failed", name)
             envelope = {"ok": False, "code": "internal", "error": f"{type(exc).__name__}: {exc}"}
+        if ran and after:
+            captured = await run_after(after, str(session_id), self.context, self._run)
+            envelope = {**envelope, "after": captured.envelope}
+            images += captured.images
         masks = self.secrets.masks()
         envelope = outgoing(envelope, masks)
         if self.recorder is not None:
@@ -118,7 +130,7 @@ class Dispatcher:
         return args
 
     def _with_secrets(self, tool: Tool, args: dict[str, Any], session_id: str) -> dict[str, Any]:
-        """Step 4, per parameter as declared: substitute, mask, or keep."""
+        """Step 5, per parameter as declared: substitute, mask, or keep."""
         own = self.secrets.of(session_id)
         masks = self.secrets.masks()
         if not masks:

@@ -8,9 +8,11 @@ A tool module needs only this package (and the engine it drives):
   declarations, :func:`implement` for a second engine;
 - :mod:`.reply`: :class:`Reply`, a result's fields, warnings and images;
 - :mod:`.gates`: the server and client capability gates;
+- :mod:`.after`: the ``after`` request every tool takes, declared once;
 - :mod:`.context`: the protocols handlers are typed against.
 """
 
+from .after import AFTER, AFTER_TOOLS
 from .gates import Gates
 from .params import Param, json_schema, validate_args
 from .reply import Image, Reply, ToolOutput
@@ -28,6 +30,8 @@ from .tool import (
 )
 
 __all__ = [
+    "AFTER",
+    "AFTER_TOOLS",
     "SESSION",
     "Args",
     "AtLeastOne",

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .gates import Gates
+from .reply import ToolOutput
 
 if TYPE_CHECKING:
     from ..actor import ActorRef
@@ -69,6 +70,9 @@ class RuntimeContext(Protocol):
 
     async def status(self) -> dict[str, Any]:
         """The supervision tree as ``runtime_status`` shows it."""
+
+    async def dispatch(self, name: str, args: Any) -> ToolOutput:
+        """Call a tool through the one dispatch path, as a client would (``tool.batch``)."""
 
     def recorder_ref(self) -> ActorRef:
         """The diagnostics recorder."""

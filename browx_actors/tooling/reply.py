@@ -63,3 +63,13 @@ class ToolOutput:
 
     envelope: dict[str, Any]
     images: tuple[tuple[str, bytes], ...] = ()
+
+    @classmethod
+    def of(cls, tool: str, result: Any) -> ToolOutput:
+        """What a handler answered, as the output of a call: a :class:`Reply` or an
+        envelope dict (``{"ok": bool, ...}``); anything else is a bug in ``tool``."""
+        if isinstance(result, Reply):
+            return cls(result.envelope(), tuple((image.mime, image.data) for image in result.images))
+        if isinstance(result, dict) and isinstance(result.get("ok"), bool):
+            return cls(dict(result))
+        raise TypeError(f"{tool} answered {type(result).__name__}, not a Reply")

@@ -35,6 +35,7 @@ from typing import Any, Literal
 import attrs
 
 from ..errors import ToolError
+from .after import AFTER
 from .params import Param, json_schema
 from .rules import CapabilityWhen, Rule
 
@@ -110,7 +111,8 @@ class Tool:
     delegate: Callable[[Any, Args], Delegation] | None = None
 
     def input_schema(self) -> dict[str, Any]:
-        return json_schema(self.params)
+        """The tool's arguments, and ``after``, which every tool takes (the dispatch handles it)."""
+        return json_schema((*self.params, AFTER))
 
     def needed_capabilities(self, args: Args) -> list[str]:
         """The tool's capability, then any its argument values add."""

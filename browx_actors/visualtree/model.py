@@ -15,13 +15,19 @@ travelling into a payload.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import attrs
 
 from browx_actors.errors import ToolError
+
+if TYPE_CHECKING:
+    from browx_actors.tooling.reply import Reply
+
+    from .snapshots import Capture
 
 __all__ = [
     "ACTIONS",
@@ -36,8 +42,10 @@ __all__ = [
     "Provider",
     "ProviderIdentity",
     "RawNode",
+    "RawTree",
     "Source",
     "Visual",
+    "not_offered",
     "unsupported_action",
 ]
 
@@ -135,17 +143,21 @@ class Visual:
     value: str | None = None
 
 
-def _known_actions(_instance: object, _attribute: object, value: tuple[str, ...]) -> None:
-    unknown = [action for action in value if action not in ACTIONS]
+def _supported_actions(actions: Iterable[str]) -> tuple[str, ...]:
+    """The actions in :data:`ACTIONS` order (a provider may list them in any order; the
+    payload always says them the same way); unknown or repeated ones are a provider bug."""
+    return _canonical(actions if isinstance(actions, tuple) else tuple(actions))
+
+
+# A page offers a handful of action sets on thousands of nodes: check and order each once.
+@functools.lru_cache(maxsize=256)
+def _canonical(actions: tuple[str, ...]) -> tuple[str, ...]:
+    unknown = [action for action in actions if action not in ACTIONS]
     if unknown:
         raise ValueError(f"unknown actions {unknown!r}: supported actions are {ACTIONS!r}")
-    if len(set(value)) != len(value):
-        raise ValueError(f"supported actions are listed twice: {value!r}")
-
-
-def _canonical_order(actions: Iterable[str]) -> tuple[str, ...]:
-    # A provider may list its actions in any order; the payload always says them the same way.
-    return tuple(sorted(actions, key=lambda action: ACTIONS.index(action) if action in ACTIONS else len(ACTIONS)))
+    if len(set(actions)) != len(actions):
+        raise ValueError(f"supported actions are listed twice: {actions!r}")
+    return tuple(sorted(actions, key=ACTIONS.index))
 
 
 @attrs.frozen
@@ -160,6 +172,9 @@ class RawNode:
     text-entry or password field: its text and value never leave the capture. ``z`` is
     the stacking priority relative to the siblings, ``0`` being the default order.
     ``properties`` is provider-specific detail, captured only when asked for.
+    ``omitted_children`` counts children the provider itself left out (its own node
+    limit): the payload's ``childCount`` includes them, so a cut subtree never reads as
+    a leaf.
     """
 
     id: str
@@ -167,9 +182,7 @@ class RawNode:
     role: str = attrs.field(validator=attrs.validators.in_(ROLES))
     automation_id: str | None = None
     label: str | None = None
-    supported_actions: tuple[str, ...] = attrs.field(
-        default=(), converter=_canonical_order, validator=_known_actions
-    )
+    supported_actions: tuple[str, ...] = attrs.field(default=(), converter=_supported_actions)
     visible: bool = True
     enabled: bool = True
     focusable: bool | None = None
@@ -180,6 +193,27 @@ class RawNode:
     z: int = 0
     properties: Mapping[str, Any] | None = None
     children: tuple[RawNode, ...] = ()
+    omitted_children: int = 0
+
+
+@attrs.frozen
+class RawTree:
+    """What one capture hands over: the root, and what its node ids are relative to.
+
+    ``scope`` names the thing a provider's ids live in when that thing can be replaced
+    under the same ids: a DOM document (a navigation brings a new one whose agent
+    numbers its elements afresh) or ``None`` when ids are places in a tree that every
+    action re-resolves (native paths). A provider acts on a node only while its scope
+    is still the one it captured. ``omitted`` counts the nodes the provider's own limit
+    left out of the whole capture. ``fingerprint`` is the content hash of a provider that
+    reads its hierarchy as text (the DOM agent's JSON): hashing that text is cheaper than
+    walking the nodes and means the same, provided the text leaves secure values out.
+    """
+
+    root: RawNode
+    scope: str | None = None
+    omitted: int = 0
+    fingerprint: str | None = None
 
 
 @attrs.frozen
@@ -211,15 +245,29 @@ class ProviderIdentity(Protocol):
 class Provider(ProviderIdentity, Protocol):
     """One engine's view of its screen, as the visual tree reads it.
 
-    ``capture`` reads the whole hierarchy once and returns its root; ``perform`` carries
-    out one of :data:`ACTIONS` on a node of the latest capture (``value`` is the text of
+    ``capture`` reads the whole hierarchy once; ``perform`` carries out one of
+    :data:`ACTIONS` on a node of ``capture`` (the source's latest: the caller checked the
+    reference) and answers what the engine's action answered (``value`` is the text of
     ``setValue`` and ``typeText``). A provider that cannot do an action refuses with
-    :func:`unsupported_action`, which names it; it never reports a success it did not do.
+    :func:`unsupported_action`, which names it, and one the node does not offer with
+    :func:`not_offered`; it never reports a success it did not do.
     """
 
-    async def capture(self, options: CaptureOptions) -> RawNode: ...
+    async def capture(self, options: CaptureOptions) -> RawTree: ...
 
-    async def perform(self, node: RawNode, action: Action, value: str | None = None) -> None: ...
+    async def perform(self, capture: Capture, node: RawNode, action: Action, value: str | None = None) -> Reply: ...
+
+
+def not_offered(node: RawNode, action: str) -> ToolError:
+    """The refusal for an action the provider can do but ``node`` does not offer."""
+    offered = ", ".join(node.supported_actions) or "nothing"
+    return ToolError(
+        "action-failed",
+        f"node {node.id} does not offer {action}; it offers {offered}",
+        nodeId=node.id,
+        action=action,
+        supportedActions=list(node.supported_actions),
+    )
 
 
 def unsupported_action(provider: ProviderIdentity, action: str, why: str = "") -> ToolError:

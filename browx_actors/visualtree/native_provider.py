@@ -29,10 +29,22 @@ from typing import Any, Literal
 
 import attrs
 
-from browx_actors.errors import ToolError
 from browx_actors.sessions.native.nodes import NativeNode
+from browx_actors.tooling.reply import Reply
 
-from .model import NATIVE_FORMAT, Action, Bounds, CaptureOptions, RawNode, Source, Visual, unsupported_action
+from .model import (
+    NATIVE_FORMAT,
+    Action,
+    Bounds,
+    CaptureOptions,
+    RawNode,
+    RawTree,
+    Source,
+    Visual,
+    not_offered,
+    unsupported_action,
+)
+from .snapshots import Capture
 
 __all__ = ["NATIVE_ROLES", "NativeAction", "NativeProvider", "native_actions", "native_path", "node_id", "to_raw_tree"]
 
@@ -69,8 +81,9 @@ NATIVE_ROLES: dict[str, str] = {
     "document": "webview",
 }
 
-#: One engine primitive: the node's path, and the text of ``setValue`` / ``typeText``.
-NativeAction = Callable[[tuple[int, ...], str | None], Awaitable[None]]
+#: One engine primitive: the node's path, and the text of ``setValue`` / ``typeText``;
+#: it answers what the engine's own action answers.
+NativeAction = Callable[[tuple[int, ...], str | None], Awaitable[Reply]]
 
 
 def node_id(path: tuple[int, ...]) -> str:
@@ -159,19 +172,14 @@ class NativeProvider:
     source: Source = attrs.field(default="native", init=False)
     format: str = attrs.field(default=NATIVE_FORMAT, init=False)
 
-    async def capture(self, options: CaptureOptions) -> RawNode:
-        return to_raw_tree(await self.read_hierarchy(), include_properties=options.include_properties)
+    async def capture(self, options: CaptureOptions) -> RawTree:
+        # Paths are re-resolved against a fresh hierarchy by every action: no scope to keep.
+        return RawTree(to_raw_tree(await self.read_hierarchy(), include_properties=options.include_properties))
 
-    async def perform(self, node: RawNode, action: Action, value: str | None = None) -> None:
+    async def perform(self, capture: Capture, node: RawNode, action: Action, value: str | None = None) -> Reply:
         primitive = self.actions.get(action)
         if primitive is None:
             raise unsupported_action(self, action, f"the {self.platform} engine has no primitive for it")
         if action not in node.supported_actions:
-            raise ToolError(
-                "action-failed",
-                f"node {node.id} does not offer {action}; it offers {', '.join(node.supported_actions) or 'nothing'}",
-                nodeId=node.id,
-                action=action,
-                supportedActions=list(node.supported_actions),
-            )
-        await primitive(native_path(node.id), value)
+            raise not_offered(node, action)
+        return await primitive(native_path(node.id), value)

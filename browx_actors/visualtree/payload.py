@@ -15,6 +15,11 @@ Choices the contract leaves to the provider, made here and kept:
   :data:`TEXT_LIMIT` characters. A cut string is a prefix of the original, and says so
   beside it: ``labelClipped``, ``textClipped``, ``valueClipped`` (``true``; absent when
   whole).
+- **Depth.** No payload nests more than :data:`DEPTH_LIMIT` levels below its root,
+  whatever ``maxDepth`` says: MCP's JSON parser (pydantic's) refuses a document nested
+  deeper than 200 levels, each node level is two (the node and its ``children``), and
+  the envelope, ``after`` and ``tool.batch`` add their own. Deeper nodes are truncated
+  placeholders like any other, read through ``rootNodeId``.
 - **Limits.** ``maxNodes`` bounds the entries in the payload, placeholders included, and
   is spent breadth first: the upper levels of the tree are shown whole before any one
   deep subtree. ``maxDepth`` counts from the payload's root (depth 0); the children of a
@@ -22,16 +27,22 @@ Choices the contract leaves to the provider, made here and kept:
   "truncated": true, "childCount"}`` (plus ``z`` when not default), whose id can be
   passed back as ``rootNodeId`` to read that subtree. A child the node budget has no
   room for is left out. Either way every full node's ``childCount`` counts all its
-  children, so ``len(children) < childCount`` says that some were omitted.
+  children (those its provider's own limit left out of the capture too), so
+  ``len(children) < childCount`` says that some were omitted.
 - **Inspection.** :func:`inspect_payload` answers the same header and registry rules
   (ancestors are serialised first) with ``node``, the node and its descendants bounded
   by :data:`INSPECT_LIMITS`, and ``ancestors``, root first, each in the full node shape
   but without ``children``.
+- **Matches.** :func:`matches_payload` (``ui.query_nodes``, ``ui.wait``) answers the same
+  header and registry with ``count`` (every match), ``truncated`` (more matched than are
+  listed) and ``matches``: for each, the full ``reference`` to pass back and the ``node``
+  in the full shape without ``children``, in document order.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -42,10 +53,22 @@ from .colors import to_argb
 from .model import RawNode
 from .snapshots import Capture
 
-__all__ = ["INSPECT_LIMITS", "NO_LIMITS", "TEXT_LIMIT", "TreeLimits", "inspect_payload", "tree_payload"]
+__all__ = [
+    "DEPTH_LIMIT",
+    "INSPECT_LIMITS",
+    "NO_LIMITS",
+    "TEXT_LIMIT",
+    "TreeLimits",
+    "inspect_payload",
+    "matches_payload",
+    "tree_payload",
+]
 
 #: The longest ``label``, ``visual.text`` or ``visual.value`` a payload carries, in characters.
 TEXT_LIMIT = 256
+
+#: The deepest level any payload shows in full, its root being 0 (see "Depth" above).
+DEPTH_LIMIT = 64
 
 Json = dict[str, Any]
 
@@ -91,8 +114,10 @@ class _TypeRegistry:
 
 def _number(value: float, places: int = 2) -> int | float:
     # Integral geometry reads as integers (Android pixels); CSS pixels keep two places.
+    if type(value) is int:
+        return value
     rounded = round(value, places)
-    return int(rounded) if rounded == int(rounded) else rounded
+    return int(rounded) if rounded.is_integer() else rounded
 
 
 def _bounded(entry: Json, key: str, text: str) -> None:
@@ -106,9 +131,10 @@ def _bounded(entry: Json, key: str, text: str) -> None:
 def _visual(node: RawNode) -> Json:
     visual = node.visual
     entry: Json = {}
-    for key, colour in (("foreground", visual.foreground), ("background", visual.background)):
-        if (argb := to_argb(colour)) is not None:
-            entry[key] = argb
+    if visual.foreground is not None and (argb := to_argb(visual.foreground)) is not None:
+        entry["foreground"] = argb
+    if visual.background is not None and (argb := to_argb(visual.background)) is not None:
+        entry["background"] = argb
     entry["opacity"] = _number(visual.opacity, 3)
     if not node.secure:
         if visual.text:
@@ -124,24 +150,21 @@ def _full(node: RawNode, types: _TypeRegistry, include_properties: bool) -> Json
         entry["automationId"] = node.automation_id
     if node.label:
         _bounded(entry, "label", node.label)
+    visible, enabled, actions = node.visible, node.enabled, node.supported_actions
     entry["role"] = node.role
-    entry["supportedActions"] = list(node.supported_actions)
-    entry["interactable"] = node.visible and node.enabled and bool(node.supported_actions)
-    entry["visible"] = node.visible
-    entry["enabled"] = node.enabled
+    entry["supportedActions"] = list(actions)
+    entry["interactable"] = visible and enabled and bool(actions)
+    entry["visible"] = visible
+    entry["enabled"] = enabled
     if node.focusable is not None:
         entry["focusable"] = node.focusable
     if node.focused is not None:
         entry["focused"] = node.focused
-    entry["childCount"] = len(node.children)
-    if node.bounds is not None:
-        bounds = node.bounds
-        entry["bounds"] = {
-            "x": _number(bounds.x),
-            "y": _number(bounds.y),
-            "width": _number(bounds.width),
-            "height": _number(bounds.height),
-        }
+    entry["childCount"] = len(node.children) + node.omitted_children
+    bounds = node.bounds
+    if bounds is not None:
+        entry["bounds"] = {"x": _number(bounds.x), "y": _number(bounds.y), "width": _number(bounds.width),
+                           "height": _number(bounds.height)}
     entry["visual"] = _visual(node)
     if node.z:
         entry["z"] = node.z
@@ -152,7 +175,7 @@ def _full(node: RawNode, types: _TypeRegistry, include_properties: bool) -> Json
 
 def _placeholder(node: RawNode, types: _TypeRegistry) -> Json:
     entry: Json = {"id": node.id, "typeId": types.type_id(node.type_name), "truncated": True}
-    entry["childCount"] = len(node.children)
+    entry["childCount"] = len(node.children) + node.omitted_children
     if node.z:
         entry["z"] = node.z
     return entry
@@ -161,12 +184,13 @@ def _placeholder(node: RawNode, types: _TypeRegistry) -> Json:
 def _subtree(top: RawNode, types: _TypeRegistry, limits: TreeLimits, include_properties: bool) -> Json:
     """``top`` and its descendants within ``limits``, filled breadth first."""
     budget = limits.max_nodes - 1 if limits.max_nodes is not None else None
+    max_depth = DEPTH_LIMIT if limits.max_depth is None else min(limits.max_depth, DEPTH_LIMIT)
     top_entry = _full(top, types, include_properties)
     top_entry["children"] = []
     pending: deque[tuple[RawNode, Json, int]] = deque([(top, top_entry, 0)])
     while pending:
         node, entry, depth = pending.popleft()
-        beyond_depth = limits.max_depth is not None and depth >= limits.max_depth
+        beyond_depth = depth >= max_depth
         for child in node.children:
             if budget == 0:
                 return top_entry
@@ -238,4 +262,20 @@ def inspect_payload(
     ancestors = [_full(ancestor, types, include_properties) for ancestor in capture.ancestors(node_id)]
     payload["node"] = _subtree(node, types, limits, include_properties)
     payload["ancestors"] = ancestors
+    return payload
+
+
+def matches_payload(
+    capture: Capture, nodes: Sequence[RawNode], *, limit: int | None = None, include_properties: bool = False
+) -> Json:
+    """The nodes a query selected in ``capture``: references and compact nodes, at most ``limit``."""
+    types = _TypeRegistry()
+    payload = _header(capture, types)
+    shown = nodes if limit is None else nodes[:limit]
+    payload["count"] = len(nodes)
+    payload["truncated"] = len(shown) < len(nodes)
+    payload["matches"] = [
+        {"reference": capture.reference(node).to_json(), "node": _full(node, types, include_properties)}
+        for node in shown
+    ]
     return payload

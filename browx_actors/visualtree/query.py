@@ -29,16 +29,17 @@ Matching rules, the same for every provider:
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from typing import Literal
 
 import attrs
 
 from .model import ACTIONS, ROLES, Bounds, Point, RawNode
-from .snapshots import Capture, NodeReference
+from .snapshots import Capture, NodeReference, walk
 
 __all__ = [
     "WAIT_CONDITIONS", "NodeQuery", "QueryResult", "TextMatch", "WaitCondition",
-    "normalise_text", "select", "wait_satisfied",
+    "matching", "normalise_text", "select", "wait_satisfied",
 ]
 
 TextMatch = Literal["exact", "contains"]
@@ -127,19 +128,27 @@ def select(capture: Capture, query: NodeQuery) -> QueryResult:
     return QueryResult(capture, tuple(node for node in capture.nodes() if query.matches(node)))
 
 
-def wait_satisfied(condition: WaitCondition, result: QueryResult) -> bool:
-    """Whether one query result meets a ``ui.wait`` condition.
+def matching(root: RawNode, query: NodeQuery) -> tuple[RawNode, ...]:
+    """The nodes under ``root`` (itself included) that meet ``query``, in document order.
+
+    For a tree that is not (yet) a recorded capture: ``ui.wait`` polls with it.
+    """
+    return tuple(node for node, _parent in walk(root) if query.matches(node))
+
+
+def wait_satisfied(condition: WaitCondition, nodes: Sequence[RawNode]) -> bool:
+    """Whether the nodes one query selected meet a ``ui.wait`` condition.
 
     ``exists``: at least one match; ``notExists``: none; ``visible`` / ``enabled``: at
     least one match that is visible / enabled. ``ui.wait`` re-captures, re-selects and
     asks again until this holds or its timeout runs out.
     """
     if condition == "exists":
-        return bool(result.nodes)
+        return bool(nodes)
     if condition == "notExists":
-        return not result.nodes
+        return not nodes
     if condition == "visible":
-        return any(node.visible for node in result.nodes)
+        return any(node.visible for node in nodes)
     if condition == "enabled":
-        return any(node.enabled for node in result.nodes)
+        return any(node.enabled for node in nodes)
     raise ValueError(f"unknown wait condition {condition!r}: one of {WAIT_CONDITIONS!r}")

@@ -24,7 +24,7 @@ from browx_actors.errors import ToolError
 
 from .model import ProviderIdentity, RawNode
 
-__all__ = ["Capture", "NodeReference", "SnapshotBook", "fingerprint"]
+__all__ = ["REFRESH_WITH", "Capture", "NodeReference", "SnapshotBook", "fingerprint", "text_fingerprint", "walk"]
 
 
 #: What a refusal tells the caller to call for a fresh reference.
@@ -59,7 +59,7 @@ class NodeReference:
         return cls(source, snapshot_id, revision, node_id)
 
 
-def _walk(root: RawNode) -> Iterator[tuple[RawNode, RawNode | None]]:
+def walk(root: RawNode) -> Iterator[tuple[RawNode, RawNode | None]]:
     """Every node with its parent, depth first in document order (no recursion: DOMs nest deep)."""
     stack: list[tuple[RawNode, RawNode | None]] = [(root, None)]
     while stack:
@@ -74,10 +74,12 @@ def fingerprint(root: RawNode) -> str:
     Secure values are left out of what is hashed, so a snapshot id can never be used to
     test guesses at a password.
     """
-    digest = hashlib.blake2b(digest_size=6)
-    for node, _parent in _walk(root):
-        digest.update(repr(_content(node)).encode())
-    return digest.hexdigest()
+    return text_fingerprint(repr([_content(node) for node, _parent in walk(root)]))
+
+
+def text_fingerprint(text: str) -> str:
+    """The same short hash, of a capture's content as text (see :class:`~.model.RawTree`)."""
+    return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
 
 
 def _content(node: RawNode) -> tuple[object, ...]:
@@ -89,7 +91,7 @@ def _content(node: RawNode) -> tuple[object, ...]:
         node.visible, node.enabled, node.focusable, node.focused,
         None if bounds is None else (bounds.x, bounds.y, bounds.width, bounds.height),
         visual.foreground, visual.background, visual.opacity, *shown,
-        node.secure, node.z, node.properties, len(node.children),
+        node.secure, node.z, node.properties, len(node.children), node.omitted_children,
     )  # fmt: skip
 
 
@@ -104,13 +106,17 @@ class Capture:
     snapshot_id: str
     captured_at: datetime
     root: RawNode
+    #: What the provider's node ids are relative to (see :class:`~.model.RawTree`).
+    scope: str | None = None
+    #: Whether the provider was asked for each node's properties.
+    with_properties: bool = False
     _nodes: dict[str, RawNode] = attrs.field(init=False, eq=False, repr=False)
     _parents: dict[str, RawNode] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         nodes: dict[str, RawNode] = {}
         parents: dict[str, RawNode] = {}
-        for node, parent in _walk(self.root):
+        for node, parent in walk(self.root):
             if node.id in nodes:
                 raise ValueError(f"node id {node.id!r} appears twice in one capture")
             nodes[node.id] = node
@@ -153,10 +159,22 @@ class SnapshotBook:
         self._revisions: dict[str, int] = {}
         self._latest: dict[str, Capture] = {}
 
-    def record(self, provider: ProviderIdentity, root: RawNode, captured_at: datetime) -> Capture:
+    def record(
+        self,
+        provider: ProviderIdentity,
+        root: RawNode,
+        captured_at: datetime,
+        *,
+        scope: str | None = None,
+        with_properties: bool = False,
+        content_hash: str | None = None,
+    ) -> Capture:
         """Give a fresh capture its revision and id, and make it the source's latest.
 
-        ``captured_at`` is when the provider read its hierarchy (time-zone aware).
+        ``captured_at`` is when the provider read its hierarchy (time-zone aware);
+        ``scope`` what its node ids are relative to; ``with_properties`` whether the
+        provider was asked for properties; ``content_hash`` the provider's own
+        fingerprint of the content, when it has one (else the nodes are hashed).
         """
         if captured_at.tzinfo is None:
             raise ValueError("captured_at must be time-zone aware")
@@ -167,9 +185,11 @@ class SnapshotBook:
             platform=provider.platform,
             format=provider.format,
             revision=revision,
-            snapshot_id=f"{provider.source}:{revision}:{fingerprint(root)}",
+            snapshot_id=f"{provider.source}:{revision}:{content_hash or fingerprint(root)}",
             captured_at=captured_at,
             root=root,
+            scope=scope,
+            with_properties=with_properties,
         )
         self._latest[provider.source] = capture
         return capture

@@ -16,8 +16,10 @@ that drifts from the contract fails here. What the spec states:
 What the spec leaves to the provider, as :mod:`browx_actors.visualtree.payload`
 documents it: placeholders say ``"truncated": true`` (and ``childCount``); clipped
 strings carry ``labelClipped`` / ``textClipped`` / ``valueClipped``; ``ui.inspect_node``
-answers ``node`` and ``ancestors`` (full nodes without ``children``). No field may be
-``null``: no type below admits it.
+answers ``node`` and ``ancestors`` (full nodes without ``children``); ``ui.query_nodes``
+and ``ui.wait`` answer ``count``, ``truncated`` and ``matches``, each a complete
+reference ``{source, snapshotId, revision, nodeId}`` (the spec's) with its ``node``. No
+field may be ``null``: no type below admits it.
 
 JSON Schema cannot index one array by a number held in another, nor compare values
 across the document, so :func:`check_tree` and :func:`check_inspection` add: every
@@ -33,7 +35,10 @@ from typing import Any
 
 import jsonschema
 
-__all__ = ["INSPECTION_SCHEMA", "TREE_SCHEMA", "check_inspection", "check_tree", "nodes_of"]
+__all__ = [
+    "INSPECTION_SCHEMA", "MATCHES_SCHEMA", "TREE_SCHEMA", "check_inspection", "check_matches", "check_tree",
+    "nodes_of", "payload_of",
+]
 
 _ARGB = {"type": "string", "pattern": "^#[0-9A-Fa-f]{8}$"}
 _TRUE = {"const": True}
@@ -146,10 +151,42 @@ INSPECTION_SCHEMA = _document(
     {"node": {"$ref": "#/$defs/node"}, "ancestors": {"type": "array", "items": {"$ref": "#/$defs/ancestor"}}}
 )
 
+#: The spec's complete reference, exactly its four keys.
+_REFERENCE = {
+    "type": "object",
+    "required": ["source", "snapshotId", "revision", "nodeId"],
+    "properties": {"source": {"type": "string"}, "snapshotId": _ID, "revision": {"type": "integer", "minimum": 0},
+                   "nodeId": _ID},
+    "additionalProperties": False,
+}
+MATCHES_SCHEMA = _document({
+    "count": _COUNT,
+    "truncated": {"type": "boolean"},
+    "matches": {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["reference", "node"],
+            "properties": {"reference": _REFERENCE, "node": {"$ref": "#/$defs/ancestor"}},
+            "additionalProperties": False,
+        },
+    },
+})
+
 _TREE = jsonschema.Draft202012Validator(TREE_SCHEMA)
 _INSPECTION = jsonschema.Draft202012Validator(INSPECTION_SCHEMA)
-jsonschema.Draft202012Validator.check_schema(TREE_SCHEMA)
-jsonschema.Draft202012Validator.check_schema(INSPECTION_SCHEMA)
+_MATCHES = jsonschema.Draft202012Validator(MATCHES_SCHEMA)
+for _schema in (TREE_SCHEMA, INSPECTION_SCHEMA, MATCHES_SCHEMA):
+    jsonschema.Draft202012Validator.check_schema(_schema)
+
+#: What a tool's envelope adds around a payload: ``ok``, and ``warnings`` when there are any.
+_ENVELOPE = ("ok", "warnings")
+
+
+def payload_of(envelope: dict[str, Any], *extra: str) -> dict[str, Any]:
+    """The payload inside a tool's envelope: without ``ok``, ``warnings`` and ``extra`` keys."""
+    assert envelope["ok"] is True, envelope
+    return {key: value for key, value in envelope.items() if key not in (*_ENVELOPE, *extra)}
 
 
 def nodes_of(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -188,4 +225,17 @@ def check_inspection(payload: dict[str, Any]) -> dict[str, Any]:
     """Fail unless ``payload`` is a ``ui.inspect_node`` payload by the contract; return it."""
     _INSPECTION.validate(payload)
     _check_nodes(payload, [*payload["ancestors"], *nodes_of(payload["node"])])
+    return payload
+
+
+def check_matches(payload: dict[str, Any]) -> dict[str, Any]:
+    """Fail unless ``payload`` is a ``ui.query_nodes`` / ``ui.wait`` answer by the contract; return it."""
+    _MATCHES.validate(payload)
+    _check_nodes(payload, [match["node"] for match in payload["matches"]])
+    assert payload["count"] >= len(payload["matches"])
+    assert payload["truncated"] is (payload["count"] > len(payload["matches"]))
+    for match in payload["matches"]:
+        reference, node = match["reference"], match["node"]
+        assert reference == {"source": payload["source"], "snapshotId": payload["snapshotId"],
+                             "revision": payload["revision"], "nodeId": node["id"]}, match
     return payload

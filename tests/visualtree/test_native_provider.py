@@ -14,6 +14,7 @@ from visualtree.trees import ANDROID, WEB, Identity, capture
 from browx_actors.devices.uiautomator import parse_dump
 from browx_actors.errors import ToolError
 from browx_actors.sessions.native.nodes import NativeNode, Rect
+from browx_actors.tooling import Reply
 from browx_actors.visualtree.model import (
     NATIVE_FORMAT,
     ROLES,
@@ -22,6 +23,7 @@ from browx_actors.visualtree.model import (
     Point,
     Provider,
     RawNode,
+    RawTree,
     unsupported_action,
 )
 from browx_actors.visualtree.native_provider import (
@@ -252,11 +254,13 @@ class Engine:
     async def read(self) -> NativeNode:
         return self.screen
 
-    async def tap(self, path: tuple[int, ...], value: str | None) -> None:
+    async def tap(self, path: tuple[int, ...], value: str | None) -> Reply:
         self.done.append(("tap", path, value))
+        return Reply.of(tapped=list(path))
 
-    async def set_value(self, path: tuple[int, ...], value: str | None) -> None:
+    async def set_value(self, path: tuple[int, ...], value: str | None) -> Reply:
         self.done.append(("setValue", path, value))
+        return Reply.of()
 
 
 def provider_over(engine: Engine) -> NativeProvider:
@@ -266,27 +270,29 @@ def provider_over(engine: Engine) -> NativeProvider:
 async def test_the_provider_captures_the_engine_hierarchy() -> None:
     provider: Provider = provider_over(Engine(sign_in()))  # a NativeProvider is a Provider
     assert (provider.source, provider.platform, provider.format) == ("native", "android", NATIVE_FORMAT)
-    root = await provider.capture(CaptureOptions())
-    assert root == to_raw_tree(sign_in())
+    captured = await provider.capture(CaptureOptions())
+    assert captured == RawTree(to_raw_tree(sign_in()))
+    assert captured.scope is None  # paths are re-resolved by every action
     detailed = await provider.capture(CaptureOptions(include_properties=True))
-    assert detailed.children[3].properties is not None
+    assert detailed.root.children[3].properties is not None
 
 
 async def test_the_provider_acts_by_path() -> None:
     engine = Engine(sign_in())
     provider = provider_over(engine)
-    nodes = by_id(await provider.capture(CaptureOptions()))
-    await provider.perform(nodes["root.4"], "tap")
-    await provider.perform(nodes["root.1"], "setValue", "bob@example.com")
+    shot = capture((await provider.capture(CaptureOptions())).root)
+    nodes = by_id(shot.root)
+    assert (await provider.perform(shot, nodes["root.4"], "tap")).fields == {"tapped": [4]}
+    await provider.perform(shot, nodes["root.1"], "setValue", "bob@example.com")
     assert engine.done == [("tap", (4,), None), ("setValue", (1,), "bob@example.com")]
 
 
 async def test_an_action_the_engine_lacks_is_refused_naming_the_provider() -> None:
     engine = Engine(sign_in())
     provider = provider_over(engine)
-    remember = by_id(await provider.capture(CaptureOptions()))["root.3"]
+    shot = capture((await provider.capture(CaptureOptions())).root)
     with pytest.raises(ToolError) as caught:
-        await provider.perform(remember, "toggle")
+        await provider.perform(shot, by_id(shot.root)["root.3"], "toggle")
     error = caught.value
     assert error.code == "not-supported"
     assert (error.details["engine"], error.details["provider"], error.details["action"]) == (
@@ -299,9 +305,9 @@ async def test_an_action_the_engine_lacks_is_refused_naming_the_provider() -> No
 async def test_an_action_the_node_does_not_offer_is_refused() -> None:
     engine = Engine(sign_in())
     provider = provider_over(engine)
-    title = by_id(await provider.capture(CaptureOptions()))["root.0"]
+    shot = capture((await provider.capture(CaptureOptions())).root)
     with pytest.raises(ToolError) as caught:
-        await provider.perform(title, "tap")
+        await provider.perform(shot, by_id(shot.root)["root.0"], "tap")
     assert caught.value.code == "action-failed" and caught.value.details["supportedActions"] == []
     assert engine.done == []
 

@@ -11,7 +11,14 @@ from visualtree.trees import capture, leaf
 
 from browx_actors.visualtree.model import Bounds, Point, RawNode, Visual
 from browx_actors.visualtree.payload import tree_payload
-from browx_actors.visualtree.query import NodeQuery, QueryResult, normalise_text, select, wait_satisfied
+from browx_actors.visualtree.query import (
+    NodeQuery,
+    QueryResult,
+    matching,
+    normalise_text,
+    select,
+    wait_satisfied,
+)
 from browx_actors.visualtree.snapshots import Capture
 
 EDIT = "android.widget.EditText"
@@ -186,9 +193,9 @@ def test_any_piece_of_a_label_finds_its_node(label: str, data: st.DataObject) ->
 # -- ui.wait conditions --------------------------------------------------------------
 
 
-def result_of(*nodes: RawNode) -> QueryResult:
+def result_of(*nodes: RawNode) -> tuple[RawNode, ...]:
     cap = capture(leaf("root", children=nodes))
-    return QueryResult(cap, tuple(cap.node(node.id) for node in nodes))  # type: ignore[misc]
+    return QueryResult(cap, tuple(cap.node(node.id) for node in nodes)).nodes  # type: ignore[misc]
 
 
 SHOWN = leaf("a")
@@ -226,5 +233,10 @@ def test_waiting_for_a_button_to_enable_across_captures(shot: Capture) -> None:
         attrs.evolve(child, enabled=True) if child.id == "root.4" else child for child in screen().children
     ))  # fmt: skip
     query = NodeQuery(text="pay later")
-    assert not wait_satisfied("enabled", select(shot, query))
-    assert wait_satisfied("enabled", select(capture(later), query))
+    assert not wait_satisfied("enabled", select(shot, query).nodes)
+    assert wait_satisfied("enabled", select(capture(later), query).nodes)
+
+
+def test_matching_an_unrecorded_tree_is_selecting_in_its_capture(shot: Capture) -> None:
+    for query in (NodeQuery(), NodeQuery(role="button"), NodeQuery(text="pay"), NodeQuery(visible=False)):
+        assert matching(screen(), query) == select(shot, query).nodes

@@ -71,6 +71,7 @@ CHANGES: dict[str, Any] = {
     "z": 1,
     "properties": {"k": "v"},
     "children": (leaf("root.0"),),
+    "omitted_children": 3,
     "visual.foreground": "red",
     "visual.background": 0,
     "visual.opacity": 0.5,

@@ -25,6 +25,8 @@
 - :mod:`.files` (with :mod:`.downloads`), :mod:`.pdf`: upload_file, downloads, pdf_save;
 - :mod:`.emulation`: emulate;
 - :mod:`.attached`: a session attached to a browser elsewhere (``cdpEndpoint``);
+- :mod:`.visual` (with :mod:`.dom_provider`): the ``ui.*`` visual-tree tools, declared
+  there with this engine's handlers (``TOOLS`` of their own: they are every engine's);
 - :mod:`.driver`, :mod:`.aiobridge`, :mod:`.portal`: Playwright on its asyncio thread,
   driven from Trio, and the way back.
 

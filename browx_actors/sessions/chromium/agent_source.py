@@ -69,6 +69,7 @@ MODULES: tuple[str, ...] = (
     "inspect.js",
     "forms.js",
     "dragwatch.js",
+    "visualtree.js",
     "install.js",
 )
 

@@ -36,6 +36,9 @@ Methods of the agent object (all arguments and results are JSON-able, except tha
   ``optionChosen({trigger, option, name})`` -> ``{chosen, by?, actual}``; ``labelOf(ref)`` ->
   the ref of a control's visible label or null (``agent/forms.js``)
 - ``watchDrag()``; ``dragState(timeoutMs)`` -> a Promise of ``{moved, started, prevented}``
+- ``visualTree({properties?, limit?})`` -> ``{document, root, count, omitted, url, title}``:
+  the whole element tree for the compact v2 visual tree (``agent/visualtree.js``)
+- ``visualRef({document, id})`` -> the ref of a captured node's element, or null
 
 Errors the agent throws start with a code and a colon (``stale-element: ...``); see
 :data:`AGENT_ERROR_CODES` and :func:`agent_error`.
@@ -87,7 +90,7 @@ AGENT_METHODS = frozenset({
     "snapshot", "resolve", "refFor", "describe", "find", "textSearch",
     "mark", "changes", "quiet", "count", "hit", "aim",
     "anchorOf", "findAnchored", "findFeedback", "inspect", "findOption", "optionChosen", "labelOf",
-    "watchDrag", "dragState",
+    "watchDrag", "dragState", "visualTree", "visualRef",
 })
 
 #: Codes the agent puts in front of an error message (``"stale-element: ref e5 ..."``).

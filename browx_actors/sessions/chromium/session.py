@@ -62,6 +62,7 @@ from ...cdp import CdpConnectionLost, CdpError, CdpFailure, CdpSessionLost
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
 from ...tooling import Reply
+from ...visualtree.snapshots import SnapshotBook
 from ..contract import Describe, SessionCall
 from . import frames
 from .attached import adopt_if_ours, close_pages, default_context, expected_tabs, hold_attached_browser, prepare_leased
@@ -204,6 +205,8 @@ class ChromiumSession(Actor):
         self.emulation: Any = None
         #: Each tab's frame ids (fN), by the tab's target id (browx_actors.sessions.chromium.frames).
         self.frame_books: dict[str, Any] = {}
+        #: The visual tree's captures of this session's page (revisions, stale references).
+        self.visual_snapshots = SnapshotBook()
         self.started_at = trio.current_time()
         #: ``navigations`` when Playwright's selector machinery was last warmed.
         self._warmed_at = 0

@@ -1,6 +1,6 @@
 // install.js: freezes the agent object and defines it under window[AGENT_KEY]. Last:
 // relies on AGENT_KEY (prelude) and the methods of snapshot, reading, aim, changes,
-// anchors, feedback, inspect, forms and dragwatch.
+// anchors, feedback, inspect, forms, dragwatch and visualtree.
 
   // ---------------------------------------------------------------------------------
   // Install
@@ -28,6 +28,8 @@
     labelOf,
     watchDrag,
     dragState,
+    visualTree,
+    visualRef,
   });
   defineProperty(window, AGENT_KEY, {
     value: agent,

@@ -20,6 +20,8 @@
  *                     the page is going if it started leaving
  *   count(selector), hit(x, y)
  *   aim(spec)         mark, find an action's target and ready it for direct input
+ *   visualTree(opts)  every element as a node of the compact v2 visual tree
+ *   visualRef(spec)   the ref of a node visualTree captured, for an action on it
  *
  * Refs live only in this closure: a WeakMap from Element to ref and a Map from ref to
  * a WeakRef, so a ref never keeps a node alive and a node keeps its ref for as long as

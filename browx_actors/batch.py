@@ -1,0 +1,99 @@
+"""``tool.batch``: up to 32 tool calls in order, in one round trip.
+
+An inspect-act-verify sequence (``ui.query_nodes``, ``ui.perform_action``, ``ui.wait``)
+costs an agent one round trip per call; a batch makes it one. Each inner call goes
+through the one dispatch path (``RuntimeContext.dispatch``), exactly as if the agent
+had sent it: its arguments are validated, its capability gated, registered secrets
+substituted and masked, its record handed to the recorder, its ``after`` honoured. The
+batch adds nothing to a call and takes nothing away; it only orders them and collects
+their envelopes.
+
+What the batch itself refuses, before any call runs (the dispatch checks its rules
+first): more than :data:`MAX_CALLS` calls, an empty list, a call that is not
+``{"tool": name, "arguments": {...}}``, and a ``tool.batch`` inside the batch (a batch
+of batches would multiply the cap). ``onError`` chooses what a failed call does:
+``stop`` (the default) leaves the rest unrun, ``continue`` runs them anyway.
+
+The batch answers ``ok: true`` once it has run: each result carries its own envelope,
+``failed`` counts the failures and ``stopped`` says whether ``onError: stop`` cut the
+batch short, and a warning names each failed call, so a failure inside is never hidden
+behind the batch's success. Images the calls returned ride with the batch's result, in
+call order.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .errors import ToolError
+from .tooling import Args, Check, Param, Reply, runtime_tool
+from .tooling.context import RuntimeContext
+
+__all__ = ["MAX_CALLS", "TOOLS", "tool_batch"]
+
+#: The most calls one batch may hold.
+MAX_CALLS = 32
+
+NAME = "tool.batch"
+_CALL_KEYS = {"tool", "arguments"}
+
+
+def _calls_are_calls(args: Args) -> None:
+    calls = args["calls"]
+    if not calls:
+        raise ToolError("bad-arg", "calls holds no call", field="calls")
+    for index, call in enumerate(calls):
+        field = f"calls[{index}]"
+        unknown = set(call) - _CALL_KEYS
+        if unknown:
+            raise ToolError("bad-arg", f"unknown key {sorted(unknown)[0]!r} in {field} (known: tool, arguments)",
+                            field=f"{field}.{sorted(unknown)[0]}")
+        if not isinstance(call.get("tool"), str) or not call["tool"]:
+            raise ToolError("bad-arg", f"{field}.tool must name a tool", field=f"{field}.tool")
+        if call["tool"] == NAME:
+            raise ToolError("bad-arg", f"{field}: a batch cannot hold {NAME}", field=f"{field}.tool")
+        if call.get("arguments") is not None and not isinstance(call["arguments"], dict):
+            raise ToolError("bad-arg", f"{field}.arguments must be an object", field=f"{field}.arguments")
+
+
+@runtime_tool(
+    NAME, "read",
+    f"Run up to {MAX_CALLS} tool calls in order in one round trip, each exactly as if sent alone (validated, gated, "
+    "recorded); onError stop (default) leaves the rest unrun after a failure, continue runs them. Answers each "
+    "call's envelope in order.",
+    params=(
+        Param("calls", "array", f"The calls, in order: {{\"tool\": name, \"arguments\": {{...}}}}; at most "
+              f"{MAX_CALLS}, and no {NAME}.", required=True, items="object", max_items=MAX_CALLS, secrets="keep"),
+        Param("onError", "string", "What a failed call does to the rest: stop or continue.", default="stop",
+              enum=("stop", "continue")),
+    ),
+    rules=(Check(_calls_are_calls, f"each call is `{{tool, arguments}}`, at least one, and none is `{NAME}`"),),
+)
+async def tool_batch(runtime: RuntimeContext, args: Args) -> Reply:
+    reply = Reply(warnings=[])
+    results: list[dict[str, Any]] = []
+    failed = 0
+    stopped = False
+    for index, call in enumerate(args["calls"]):
+        started = time.perf_counter()
+        output = await runtime.dispatch(call["tool"], call.get("arguments") or {})
+        entry: dict[str, Any] = {"tool": call["tool"], "result": output.envelope,
+                                 "durationMs": round((time.perf_counter() - started) * 1000, 1)}
+        if output.images:
+            entry["images"] = len(output.images)
+            for mime, data in output.images:
+                reply.attach(mime, data)
+        results.append(entry)
+        if output.envelope.get("ok") is not True:
+            failed += 1
+            code = output.envelope.get("code")
+            reply.warn(f"call {index} ({call['tool']}) failed: {code}: {output.envelope.get('error')}")
+            if args["onError"] == "stop" and index < len(args["calls"]) - 1:
+                stopped = True
+                break
+    reply.fields.update(results=results, completed=len(results), failed=failed, stopped=stopped)
+    return reply
+
+
+TOOLS = [tool_batch]

@@ -1,0 +1,201 @@
+"""The ``dom`` source: a chromium session's page as the visual tree reads it.
+
+:class:`DomProvider` is the visual tree's :class:`~browx_actors.visualtree.model.Provider`
+for a chromium session. A capture is one round trip to the page agent
+(``agent/visualtree.js``: every element in one walk, JSON back over raw CDP), turned
+here into raw nodes; everything the contract derives from them happens in
+:mod:`browx_actors.visualtree.payload`, as for every provider.
+
+Actions take the path every action of this engine takes. The captured node is turned
+back into a snapshot ref in the page (``visualRef``: one round trip, which also checks
+that the element is still there and the page still the captured document), and then:
+
+- ``tap`` and ``toggle`` are ``click`` by that ref; ``setValue`` is ``fill`` (``select``
+  for a ``<select>``, choosing the option by value or label): the same declarations
+  fill in their defaults, the same handlers aim, check actionability and send trusted
+  CDP input when the element is ready, or let Playwright wait for it and act;
+- ``focus``, ``unfocus`` and ``typeText`` run through the same
+  :func:`~.actions.run_action` (aim, Playwright's actionability, settle, the one result
+  shape), acting with Playwright's ``focus``, ``blur`` and, for ``typeText``, a press of
+  Control+End (the caret to the end) and one key press per character.
+
+A node id names an element of one document: after a navigation the new document's
+agent numbers its elements afresh, so an id alone could name another control. A
+capture keeps the document it read (its scope), and an action on a node of another
+document, or on an element that has left the page since, is ``stale_node_reference``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ...errors import ToolError
+from ...tooling import Reply, Tool, validate_args
+from ...visualtree.model import (
+    DOM_FORMAT,
+    Action,
+    Bounds,
+    CaptureOptions,
+    Platform,
+    RawNode,
+    RawTree,
+    Source,
+    Visual,
+    not_offered,
+)
+from ...visualtree.params import MAX_NODES
+from ...visualtree.snapshots import REFRESH_WITH, Capture, text_fingerprint
+from . import actions
+from .session import ChromiumSession, PageScriptError, first_line
+
+__all__ = ["DomProvider", "raw_tree"]
+
+
+#: The presentation of a node that shows nothing of its own (most containers): one shared value.
+_PLAIN = Visual()
+_VISUAL_KEYS = ("fg", "bg", "op", "text", "value")
+
+
+def _node(data: dict[str, Any], children: tuple[RawNode, ...]) -> RawNode:
+    get = data.get
+    box = get("b")
+    shows = any(key in data for key in _VISUAL_KEYS)
+    return RawNode(
+        id=data["id"],
+        type_name=data["tag"],
+        role=data["role"],
+        automation_id=get("aid"),
+        label=get("label"),
+        supported_actions=get("acts", ()),
+        visible="hid" not in data,
+        enabled="dis" not in data,
+        focusable="fcb" in data,
+        focused="fcd" in data,
+        bounds=None if box is None else Bounds(*box),
+        visual=Visual(get("fg"), get("bg"), get("op", 1.0), get("text"), get("value")) if shows else _PLAIN,
+        secure="sec" in data,
+        z=get("z", 0),
+        properties=get("props"),
+        children=children,
+        omitted_children=get("more", 0),
+    )
+
+
+def raw_tree(root: dict[str, Any]) -> RawNode:
+    """The agent's node JSON as raw nodes (see ``visualTree`` in ``agent/visualtree.js``).
+
+    Built without recursion (a page can nest deeper than Python's recursion limit):
+    in reverse pre-order every node comes after its descendants, so its children are
+    built by the time it is.
+    """
+    order: list[dict[str, Any]] = []
+    stack = [root]
+    while stack:
+        data = stack.pop()
+        order.append(data)
+        stack.extend(reversed(data.get("kids", ())))
+    built: dict[int, RawNode] = {}
+    for data in reversed(order):
+        children = tuple(built.pop(id(kid)) for kid in data.get("kids", ()))
+        built[id(data)] = _node(data, children)
+    return built[id(root)]
+
+
+async def _as(tool: Tool, session: ChromiumSession, **args: Any) -> Reply:
+    """Run ``tool``'s chromium handler as a call with ``args`` would: its declaration fills
+    in the defaults (these arguments are ours, already right)."""
+    result: Reply = await tool.run_in(session, validate_args(tool.params, args))
+    return result
+
+
+async def _tap(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
+    return await _as(actions.click, session, ref=ref)
+
+
+async def _set_value(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
+    assert value is not None  # the tool's rules insist
+    if node.type_name != "select":
+        return await _as(actions.fill, session, ref=ref, value=value)
+    try:
+        return await _as(actions.select, session, ref=ref, values=[value])
+    except ToolError as err:
+        if err.details.get("field") == "values":
+            raise ToolError("bad-arg", err.message, field="value") from err
+        raise
+
+
+def _playwright(name: str, act: Callable[[Any, str | None], Awaitable[None]]) -> Callable[..., Awaitable[Reply]]:
+    """The action ``name`` as Playwright performs it on the node's locator, through ``run_action``."""
+
+    async def perform(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
+        async def on_locator(page: Any, locator: Any) -> None:
+            await act(locator, value)
+
+        return await actions.run_action(session, name, {"ref": ref}, on_locator)
+
+    return perform
+
+
+async def _focus(locator: Any, value: str | None) -> None:
+    await locator.focus(timeout=actions.ACTION_TIMEOUT_MS)
+
+
+async def _blur(locator: Any, value: str | None) -> None:
+    await locator.blur(timeout=actions.ACTION_TIMEOUT_MS)
+
+
+async def _type_at_the_end(locator: Any, value: str | None) -> None:
+    await locator.press("Control+End", timeout=actions.ACTION_TIMEOUT_MS)
+    await locator.press_sequentially(value or "", timeout=actions.ACTION_TIMEOUT_MS)
+
+
+_ACTIONS: dict[str, Callable[[ChromiumSession, RawNode, str, str | None], Awaitable[Reply]]] = {
+    "tap": _tap,
+    "focus": _playwright("focus", _focus),
+    "unfocus": _playwright("unfocus", _blur),
+    "setValue": _set_value,
+    "typeText": _playwright("typeText", _type_at_the_end),
+    "toggle": _tap,
+}
+
+
+class DomProvider:
+    """The visual tree's provider for one chromium session (cheap: one per call)."""
+
+    source: Source = "dom"
+    platform: Platform = "web"
+    format = DOM_FORMAT
+
+    def __init__(self, session: ChromiumSession) -> None:
+        self.session = session
+
+    async def capture(self, options: CaptureOptions) -> RawTree:
+        spec = {"properties": options.include_properties, "limit": MAX_NODES}
+        try:
+            answer = await self.session.agent("visualTree", spec)
+        except PageScriptError as err:  # the page broke something the agent relies on
+            raise ToolError("page-error", f"reading the visual tree failed in the page: {first_line(err)}") from err
+        # JSON text (see visualTree in agent/visualtree.js); passwords are not in it.
+        tree = json.loads(answer)
+        if tree["root"] is None:
+            raise ToolError("page-error", "the page has no document element to read")
+        return RawTree(raw_tree(tree["root"]), scope=tree["document"], omitted=tree["omitted"],
+                       fingerprint=text_fingerprint(answer))
+
+    async def perform(self, capture: Capture, node: RawNode, action: Action, value: str | None = None) -> Reply:
+        if action not in node.supported_actions:
+            raise not_offered(node, action)
+        try:
+            ref = await self.session.agent("visualRef", {"document": capture.scope, "id": node.id})
+        except PageScriptError as err:
+            raise ToolError("page-error", f"finding the node failed in the page: {first_line(err)}") from err
+        if ref is None:
+            raise ToolError(
+                "stale_node_reference",
+                f"node {node.id!r} of {capture.snapshot_id} is no longer on the page (it was removed, or the page "
+                "loaded another document); query again",
+                source=capture.source, nodeId=node.id, revision=capture.revision, refreshWith=REFRESH_WITH,
+            )
+        return await _ACTIONS[action](self.session, node, ref, value)

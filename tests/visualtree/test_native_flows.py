@@ -1,0 +1,173 @@
+"""The ui.* tools on a native engine, through the seam a native engine plugs into.
+
+No android-app or ios-app session class exists in this build yet, so the engine here is
+a small session actor of the real actor kernel that holds a scripted NativeNode screen
+and the primitives a native engine has (tap, setValue); ``sessions/visual_tools.py``
+gives it the five ``ui.*`` handlers over :class:`NativeProvider`, exactly as an engine
+would, and the calls go through the real declarations and the one dispatch path. What
+is shown: the native payload and its format, query, act and wait (answered later, the
+session serving meanwhile), stale references, and the refusal of an action the engine
+has no primitive for, naming the provider.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import trio
+from visualtree.contract_schema import check_matches, check_tree, payload_of
+
+from browx_actors.actor import Actor, ActorRef
+from browx_actors.config import DEFAULT_CAPABILITIES
+from browx_actors.secrets import SecretBook
+from browx_actors.server.catalog import assemble
+from browx_actors.server.registry import Dispatcher
+from browx_actors.sessions.chromium import visual
+from browx_actors.sessions.contract import SessionCall
+from browx_actors.sessions.native.nodes import NativeNode, Rect
+from browx_actors.sessions.visual_tools import implementations
+from browx_actors.tooling import Gates, Reply, ToolOutput
+from browx_actors.visualtree.model import NATIVE_FORMAT
+from browx_actors.visualtree.native_provider import NativeProvider
+from browx_actors.visualtree.snapshots import SnapshotBook
+
+WAITED = ("condition", "attempts", "waitedMs")
+
+
+def screen(*, signed_in: bool, email: str) -> NativeNode:
+    children = [
+        NativeNode("textbox", "android.widget.EditText", name="Email", text=email, value=email,
+                   test_id="com.example.shop:id/email", clickable=True, focusable=True,
+                   bounds=Rect(40, 200, 1000, 120)),
+        NativeNode("checkbox", "android.widget.CheckBox", text="Remember me", clickable=True, checkable=True,
+                   bounds=Rect(40, 480, 500, 80)),
+        NativeNode("button", "android.widget.Button", text="Sign in", test_id="com.example.shop:id/signin",
+                   clickable=True, bounds=Rect(40, 600, 1000, 140)),
+    ]
+    if signed_in:
+        children.append(NativeNode("text", "android.widget.TextView", text=f"Welcome {email}",
+                                   test_id="com.example.shop:id/welcome", bounds=Rect(40, 800, 1000, 80)))
+    return NativeNode("generic", "android.widget.FrameLayout", bounds=Rect(0, 0, 1080, 1920),
+                      children=tuple(children))
+
+
+class Phone(Actor):
+    """A native engine's session: a screen, its primitives, the visual tree's book."""
+
+    engine = "android-app"
+
+    def __init__(self) -> None:
+        super().__init__("session:phone")
+        self.session_id = "phone"
+        self.email = "ann@example.com"
+        self.signed_in_at: float | None = None
+        self.visual_snapshots = SnapshotBook()
+        self.done: list[tuple[str, tuple[int, ...], str | None]] = []
+
+    async def handle(self, msg: SessionCall) -> Any:
+        return await msg.fn(self, msg.args)
+
+    def refusal(self, tool: str) -> str | None:
+        return None
+
+    async def read_hierarchy(self) -> NativeNode:
+        # The app answers a sign-in 0.3 s after the tap, as a real one takes its time.
+        signed_in = self.signed_in_at is not None and trio.current_time() >= self.signed_in_at + 0.3
+        return screen(signed_in=signed_in, email=self.email)
+
+    async def tap(self, path: tuple[int, ...], value: str | None) -> Reply:
+        self.done.append(("tap", path, value))
+        if path == (2,):
+            self.signed_in_at = trio.current_time()
+        return Reply.of(tapped=list(path))
+
+    async def set_value(self, path: tuple[int, ...], value: str | None) -> Reply:
+        self.done.append(("setValue", path, value))
+        self.email = value or ""
+        return Reply.of()
+
+
+def provider_of(phone: Phone) -> NativeProvider:
+    return NativeProvider("android", phone.read_hierarchy, {"tap": phone.tap, "setValue": phone.set_value})
+
+
+@attrs.define
+class Runtime:
+    """What the dispatcher reaches: the one session, through its mailbox."""
+
+    phone: ActorRef
+    dispatcher: Dispatcher | None = None
+
+    async def session_ids(self) -> list[str]:
+        return ["phone"]
+
+    async def call_session(self, session_id: str, name: str, fn: Any, args: dict[str, Any], *,
+                           timeout: float) -> Any:
+        return await self.phone.call(SessionCall(name, fn, args), timeout=timeout)
+
+    async def dispatch(self, name: str, args: Any) -> ToolOutput:
+        assert self.dispatcher is not None
+        return await self.dispatcher.dispatch(name, args)
+
+
+async def call(dispatcher: Dispatcher, tool: str, **args: Any) -> dict[str, Any]:
+    return (await dispatcher.dispatch(tool, {"session": "phone", **args})).envelope
+
+
+async def test_query_act_and_wait_on_a_native_screen(autojump_clock: Any) -> None:
+    tools = assemble(visual.TOOLS, implementations("android-app", provider=provider_of,
+                                                   book=lambda phone: phone.visual_snapshots))
+    async with trio.open_nursery() as nursery:
+        phone = Phone()
+        ref = await nursery.start(phone.run)
+        runtime = Runtime(ref)
+        dispatcher = Dispatcher(tools, context=runtime, gates=Gates(DEFAULT_CAPABILITIES, DEFAULT_CAPABILITIES),  # type: ignore[arg-type]
+                                secrets=SecretBook())
+        runtime.dispatcher = dispatcher
+
+        tree = check_tree(payload_of(await call(dispatcher, "ui.get_visual_tree")))
+        assert (tree["format"], tree["platform"], tree["source"]) == (NATIVE_FORMAT, "android", "native")
+        assert [child["id"] for child in tree["root"]["children"]] == ["root.0", "root.1", "root.2"]
+
+        email = check_matches(payload_of(await call(dispatcher, "ui.query_nodes", automationId="email")))
+        (match,) = email["matches"]
+        set_value = await call(dispatcher, "ui.perform_action", reference=match["reference"], action="setValue",
+                               value="bob@example.com")
+        assert set_value["ok"] is True and phone.done == [("setValue", (0,), "bob@example.com")]
+
+        sign_in = check_matches(payload_of(await call(dispatcher, "ui.query_nodes", automationId="signin")))
+        reference = sign_in["matches"][0]["reference"]
+        answers: list[str] = []
+
+        async def wait_for_welcome() -> None:
+            waited = await call(dispatcher, "ui.wait", automationId="welcome", condition="visible", intervalMs=100)
+            check_matches(payload_of(waited, *WAITED))
+            assert waited["matches"][0]["node"]["visual"]["text"] == "Welcome bob@example.com"
+            answers.append(f"wait after {waited['attempts']} captures")
+
+        async with trio.open_nursery() as waits:
+            waits.start_soon(wait_for_welcome)
+            await trio.sleep(0.05)  # Trio's clock: the wait is polling
+            tapped = await call(dispatcher, "ui.perform_action", reference=reference, action="tap")
+            answers.append("tap")
+        assert answers == ["tap", "wait after 5 captures"]
+        assert (tapped["action"], tapped["tapped"], tapped["reference"]) == ("tap", [2], reference)
+
+        # The wait's capture is the latest now: the tap's reference is stale.
+        stale = await call(dispatcher, "ui.perform_action", reference=reference, action="tap")
+        assert (stale["code"], stale["refreshWith"]) == ("stale_node_reference", "ui.query_nodes")
+        remember = check_matches(payload_of(await call(dispatcher, "ui.query_nodes", action="toggle")))
+        refused = await call(dispatcher, "ui.perform_action", reference=remember["matches"][0]["reference"],
+                             action="toggle")
+        assert (refused["code"], refused["engine"], refused["provider"]) == ("not-supported", "android-app",
+                                                                              NATIVE_FORMAT)
+        assert len(phone.done) == 2
+        phone.stop()
+
+
+def test_the_seam_gives_every_ui_tool_one_handler() -> None:
+    found = implementations("ios-app", provider=provider_of, book=lambda phone: phone.visual_snapshots)
+    assert [impl.tool for impl in found] == [tool.name for tool in visual.TOOLS]
+    tools = assemble(visual.TOOLS, found)
+    assert all(set(tool.engines) == {"chromium", "ios-app"} for tool in tools)
