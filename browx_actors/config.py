@@ -13,6 +13,8 @@ from pathlib import Path
 
 import attrs
 
+from .streams.stepdown import SPEC_TIMINGS, Timings
+
 __all__ = [
     "ALL_CAPABILITIES",
     "DEFAULT_CAPABILITIES",
@@ -92,6 +94,9 @@ class RuntimeConfig:
     operator_token: str | None = attrs.field(default=None, repr=False)
     #: How actions reach the page (BROWX_ACTION_INPUT): see :data:`ACTION_INPUTS`.
     action_input: str = attrs.field(default="auto", validator=attrs.validators.in_(ACTION_INPUTS))
+    #: Live view's windows and timeouts: the spec's. Only a library caller can shorten
+    #: them (tests against a real browser, chaos harnesses); there is no variable for it.
+    stream_timings: Timings = SPEC_TIMINGS
 
     def __attrs_post_init__(self) -> None:
         if "operator-channel" in self.capabilities and not (self.operator_socket and self.operator_token):

@@ -28,11 +28,12 @@ from ...actor import Actor, ActorRef, Later
 from ...cdp import CdpConnectionLost, CdpError, CdpFailure
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
-from ..contract import Describe, SessionCall
+from ..contract import Describe, SessionCall, WatchFrames
 from .driver import PlaywrightDriver
 from .page_events import ConsoleLog, Pulse, RequestTracker
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 from .pool import AcquireBrowser, Browser
+from .screencast import LiveViewers
 from .tabset import Tab, TabSet
 
 __all__ = ["BrowserLost", "ChromiumSession", "PageScriptError", "SessionOptions", "first_line"]
@@ -118,6 +119,8 @@ class ChromiumSession(Actor):
         #: The isolated-world bridge await_human answers through (None: no human channel).
         self.human: HumanBridge | None = None
         self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
+        #: Live-view streams watching this session, and the screencast of its current tab.
+        self.viewers = LiveViewers(self)
         self.started_at = trio.current_time()
         #: ``navigations`` when Playwright's selector machinery was last warmed.
         self._warmed_at = 0
@@ -196,6 +199,7 @@ class ChromiumSession(Actor):
         self.nursery.start_soon(self._watch_browser, self.browser)
 
     async def on_stop(self) -> None:
+        await self.viewers.session_ending()
         if self.context is not None:
             with trio.move_on_after(5):
                 await self.pw(self.context.close)
@@ -203,6 +207,8 @@ class ChromiumSession(Actor):
     async def handle(self, msg: Any) -> Any:
         if isinstance(msg, Describe):
             return self.describe()
+        if isinstance(msg, WatchFrames):
+            return await self._unless_browser_lost(self.viewers.watch, msg.stream)
         if not isinstance(msg, SessionCall):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
         self._calls += 1
@@ -210,6 +216,7 @@ class ChromiumSession(Actor):
             result = await self._unless_browser_lost(self._run_call, msg)
         finally:
             self._warm_when_idle()
+            self.viewers.check_current()
         if isinstance(result, Later):
             # A wait that outlives the handler gets the same treatment when it fails.
             return Later.of(self._unless_browser_lost, result.fn, *result.args)
