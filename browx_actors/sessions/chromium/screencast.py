@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from ...actor import ActorRef, ActorUnavailable
-from ...cdp import CdpConnectionLost, CdpFailure, CdpSession
+from ...cdp import CdpConnectionLost, CdpError, CdpFailure, CdpSession
 from ...errors import ToolError
 from ...streams.messages import FramesMoved, SessionEnding
 from ...streams.source import Deliver, SourceFailed, SourceFrame, SourceGone, SourceSettings
@@ -64,8 +64,7 @@ class ChromiumScreencast:
         failure: CdpFailure | None = None
         try:
             async with self._cdp.subscribe(methods=["Page.screencastFrame"], buffer=16) as events:
-                await self._cdp.send("Page.startScreencast", {
-                    "format": "jpeg", "quality": settings.quality, "maxWidth": settings.max_width})
+                await self._start(settings)
                 try:
                     task_status.started()
                     async with trio.open_nursery() as nursery:
@@ -111,12 +110,28 @@ class ChromiumScreencast:
             assert pacing.scope is not None
             pacing.scope.cancel()  # the receiver stops too; run() raises what failed
 
+    async def _start(self, settings: SourceSettings) -> None:
+        params = {"format": "jpeg", "quality": settings.quality, "maxWidth": settings.max_width}
+        try:
+            await self._cdp.send("Page.startScreencast", params)
+        except CdpError as exc:
+            if "already active" not in exc.message:
+                raise
+            # Left running by a source that could not stop it (its stop timed out): take it over.
+            await self._cdp.send("Page.stopScreencast")
+            await self._cdp.send("Page.startScreencast", params)
+
     async def _stop(self, pacing: _Pacing) -> None:
         """Ack every frame still held, then stop: shielded, bounded (the tab may be gone)."""
-        with trio.CancelScope(shield=True), trio.move_on_after(_CLEANUP_TIMEOUT), contextlib.suppress(CdpFailure):
-            while pacing.held:
-                await self._cdp.send("Page.screencastFrameAck", {"sessionId": pacing.held.popleft()})
-            await self._cdp.send("Page.stopScreencast")
+        with trio.CancelScope(shield=True), trio.move_on_after(_CLEANUP_TIMEOUT):
+            if self._cdp.lost:
+                return
+            # Written together and in order: an ack the browser refuses cannot hold the stop back.
+            with contextlib.suppress(CdpFailure):
+                await self._cdp.send_sequence(
+                    [*(("Page.screencastFrameAck", {"sessionId": frame}) for frame in pacing.held),
+                     ("Page.stopScreencast", None)])
+            pacing.held.clear()
 
 
 class _Pacing:
