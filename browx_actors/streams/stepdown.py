@@ -9,12 +9,15 @@ each window and timeout is tested with explicit times. The stream actor asks
 
 The rules, as the spec has them, made precise:
 
-* **Pacing.** A frame is *due* when the level's frame interval has passed since the
-  last due frame, with a quarter of an interval of tolerance so a source that paints at
-  exactly the level's rate is not halved by jitter. Frames that are not due are
-  ``paced``: skipped, not dropped (the source paints faster than the stream runs). A
-  level change re-bases the schedule: the next frame is due one interval of the new
-  level after the last due frame.
+* **Pacing.** Due frames keep a schedule of one slot per frame interval of the level.
+  A frame is *due* from a quarter of an interval before its slot, so a source that
+  paints at exactly the level's rate is not halved by jitter; a due frame up to a
+  quarter interval late keeps the schedule (a browser that is slow to hand a frame over
+  still delivers the level's rate), a later one starts it again from itself. So over
+  any stretch the stream sends at most the level's rate, give or take one frame.
+  Frames that are not due are ``paced``: skipped, not dropped (the source paints faster
+  than the stream runs). A level change re-bases the schedule: the next frame is due
+  one interval of the new level after the last slot.
 * **One frame in flight.** A due frame while the previous one is unacked, or while the
   socket is backed up, is dropped (``in-flight``, ``backed-up``), never queued. A due
   frame uses its slot in the schedule whether it is sent or dropped, so drops measure
@@ -267,7 +270,9 @@ class StreamPolicy:
         if now < self._due - PACE_TOLERANCE * interval:
             self._counts["paced"] += 1
             return Decision.PACED
-        self._slot = max(self._due, now)
+        # Up to a quarter interval late keeps the schedule, so frames that come with some
+        # delay (a busy browser) still run at the level's rate; later, it restarts from now.
+        self._slot = self._due if now - self._due <= PACE_TOLERANCE * interval else now
         self._due = self._slot + interval
         if self._flight is None and not backed_up:
             return Decision.SEND

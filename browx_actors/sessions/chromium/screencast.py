@@ -13,8 +13,12 @@ nothing). So the source keeps those frames' acks, and acks one frame each time t
 stream is ready for its next one (:meth:`~browx_actors.streams.stepdown.StreamPolicy.next_due`):
 Chromium then captures the next paint, and every frame it encodes is one the stream can
 use, fresh, instead of 59 a second thrown away after their JPEG was made and carried
-across the socket. On the way out every held frame is acked, then the screencast
-stopped.
+across the socket. Chromium takes a while to answer an ack with a frame (the next
+paint, the encoding: 15 ms on an idle host, 30 to 80 ms, at times 150, on a busy one),
+so the source acks that much ahead, by the median of its last few such delays, aiming
+the frame at the middle of the stream's window (from a quarter interval before the
+frame's slot to a quarter after). On the way out every held frame is acked, then the
+screencast stopped.
 
 :class:`LiveViewers` is the session's side of :class:`~browx_actors.sessions.contract.WatchFrames`:
 it answers with the source of the current tab (waiting a moment if that tab is
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import statistics
 import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
@@ -37,6 +42,7 @@ from ...cdp import CdpConnectionLost, CdpError, CdpFailure, CdpSession
 from ...errors import ToolError
 from ...streams.messages import FramesMoved, SessionEnding
 from ...streams.source import Deliver, SourceFailed, SourceFrame, SourceGone, SourceSettings
+from ...streams.stepdown import PACE_TOLERANCE
 
 if TYPE_CHECKING:
     from .session import ChromiumSession
@@ -44,6 +50,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ChromiumScreencast", "LiveViewers"]
 
+#: Ack-to-frame delays the pacing takes the median of.
+_DELAYS_KEPT = 8
 #: How long a stream may wait for the session to learn that its current tab closed.
 SETTLE_TIMEOUT = 2.0
 #: Bound on the acks and the stop sent on the way out (the tab may be gone already).
@@ -69,7 +77,7 @@ class ChromiumScreencast:
                     task_status.started()
                     async with trio.open_nursery() as nursery:
                         pacing.scope = nursery.cancel_scope
-                        nursery.start_soon(self._ack_when_wanted, pacing)
+                        nursery.start_soon(self._ack_when_wanted, pacing, 1 / settings.fps)
                         failure = await self._receive(events, deliver, pacing)
                         nursery.cancel_scope.cancel()
                     failure = failure or pacing.failure
@@ -84,26 +92,29 @@ class ChromiumScreencast:
         """Hand each frame to the stream; the failure that ended the events (None if cancelled)."""
         try:
             async for event in events:
+                arrived = trio.current_time()
                 params = event.params
                 stamp = params.get("metadata", {}).get("timestamp")
                 at = round((stamp if isinstance(stamp, (int, float)) else time.time()) * 1000)
-                pacing.held.append(params["sessionId"])
-                pacing.wanted_at = deliver(SourceFrame(params["data"], at, trio.current_time()))
+                pacing.arrived(params["sessionId"], arrived)
+                pacing.wanted_at = deliver(SourceFrame(params["data"], at, arrived))
                 pacing.delivered.set()
         except CdpFailure as exc:
             return exc
         return CdpConnectionLost("the screencast's events ended")
 
-    async def _ack_when_wanted(self, pacing: _Pacing) -> None:
-        """Ack one held frame each time the stream wants a frame after one was delivered."""
+    async def _ack_when_wanted(self, pacing: _Pacing, interval: float) -> None:
+        """Ack one held frame each time the stream is about to want a frame after one was delivered."""
         try:
             while True:
                 await pacing.delivered.wait()
-                await trio.sleep_until(pacing.wanted_at)
-                if trio.current_time() < pacing.wanted_at:
+                ack_at = pacing.ack_time(interval)
+                await trio.sleep_until(ack_at)
+                if trio.current_time() < pacing.ack_time(interval):
                     continue  # a frame delivered meanwhile moved the wanted time on
                 pacing.delivered = trio.Event()
                 if pacing.held:
+                    pacing.acked_at = trio.current_time()
                     await self._cdp.send("Page.screencastFrameAck", {"sessionId": pacing.held.popleft()})
         except CdpFailure as exc:
             pacing.failure = exc
@@ -135,7 +146,8 @@ class ChromiumScreencast:
 
 
 class _Pacing:
-    """What the receiver and the acker share: held acks, when the stream wants a frame."""
+    """What the receiver and the acker share: held acks, when the stream wants a frame, and
+    how long Chromium has lately taken to answer an ack with a frame."""
 
     def __init__(self) -> None:
         self.held: deque[int] = deque()
@@ -143,6 +155,20 @@ class _Pacing:
         self.delivered = trio.Event()
         self.failure: CdpFailure | None = None
         self.scope: trio.CancelScope | None = None
+        self.acked_at: float | None = None
+        self._delays: deque[float] = deque(maxlen=_DELAYS_KEPT)
+
+    def arrived(self, frame: int, now: float) -> None:
+        self.held.append(frame)
+        if self.acked_at is not None:
+            self._delays.append(now - self.acked_at)
+            self.acked_at = None
+
+    def ack_time(self, interval: float) -> float:
+        """When to ack so the next frame lands mid-window: a quarter interval after the
+        wanted time, less the browser's recent delay (at most half an interval)."""
+        lead = statistics.median(self._delays) if self._delays else 0.0
+        return self.wanted_at + PACE_TOLERANCE * interval - min(lead, interval / 2)
 
 
 def _translate(failure: CdpFailure) -> Exception:
