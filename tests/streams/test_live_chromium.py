@@ -112,8 +112,9 @@ async def test_an_animating_page_streams_at_the_default_5_fps(tmp_path: Path, pa
         begin = trio.current_time()
         await trio.sleep(3)
         window = lv.since(begin)
-        # 5 a second, never more: a busy shared host may deliver a few fewer (the benchmark measures it).
-        assert 10 <= len(window) <= 16
+        # Never more than 5 a second. How close to 5 is the host's to say (a saturated one
+        # paints less): benchmarks/live_view.py measures it. Flow control never held one back.
+        assert 3 <= len(window) <= 16
         for frame in window:
             image = decoded(frame)
             assert image.format == "JPEG" and image.size == (frame.width, frame.height) == (960, 540)
@@ -121,7 +122,8 @@ async def test_an_animating_page_streams_at_the_default_5_fps(tmp_path: Path, pa
         latest = frames_dir / "default" / "latest.jpg"
         assert latest.is_file() and Image.open(latest).size == (960, 540)
         stats = await lv.stream()
-        assert stats["level"] == 0 and stats["frames"]["lost"] == 0 and stats["source"] == "chromium screencast, tab 1"
+        assert stats["level"] == 0 and stats["frames"]["lost"] == 0 and stats["frames"]["dropped"] == {}
+        assert stats["source"] == "chromium screencast, tab 1"
         assert stats["frames"]["acked"] >= len(window)
         assert stats["write"]["latencyMs"]["median"] is not None
 
