@@ -5,7 +5,8 @@
 It is the other end of ``docs/operator-channel.md``. It listens on the Unix socket
 (the server dials), proves itself with the hello, shows each ``human.prompt`` on its
 terminal and sends back what the operator types, asks for a view of each ``--view``
-session once linked, joins each frame's parts, hands the frame on (``latest.jpg`` in
+session once linked (and again every 2 s while that session is not open, or after it
+or its page went away), joins each frame's parts, hands the frame on (``latest.jpg`` in
 a folder per session under ``--frames``, written then renamed so a viewer never reads
 half a file; numbered files too with ``--numbered``), and only then acks it. It
 prints each stream's level changes (a frame of a new width) and its delivered frame

@@ -35,6 +35,10 @@ from .views import AckPolicy, ViewTrack, ack_after, frame_folder, write_frame
 __all__ = ["Daemon", "DaemonError", "claim_socket_path", "run_daemon"]
 
 
+#: Why a ``--view`` is asked for again: the session is not open (yet), or it or its page went away.
+_RETRY_WHEN = frozenset({"unknown-session", "session-closed", "page-closed"})
+
+
 class DaemonError(Exception):
     """The daemon cannot start (the socket path is taken)."""
 
@@ -62,6 +66,9 @@ class Daemon:
     on_frame: Callable[[ReceivedFrame], None] | None = None  # every frame, before it is written
     report_every: float = 5.0
     hello_timeout: float = 10.0
+    #: Seconds before asking again for a ``views`` session that is not open yet or whose
+    #: page or session went away (None: ask once).
+    retry_views: float | None = 2.0
     links: int = attrs.field(init=False, default=0)
     tracks: dict[str, ViewTrack] = attrs.field(init=False, factory=dict)
     prompts: PromptBook = attrs.field(init=False, factory=PromptBook)
@@ -195,9 +202,21 @@ class Daemon:
             if isinstance(session, str):
                 self.tracks.pop(session, None)
             self._out(f"{tag} view stopped: {body.get('reason')}")
+            self._retry_view(session, body.get("reason"), nursery)
         elif message.type == "error":
             about = f" {tag}" if session is not None else ""
             self._out(f"server error{about} {body.get('code')}: {body.get('error')}")
+            self._retry_view(session, body.get("code"), nursery)
+
+    def _retry_view(self, session: object, why: object, nursery: trio.Nursery) -> None:
+        """A ``--view`` session that is not open yet (or has just gone) is asked for again later:
+        the agent opens sessions when it likes, and a view never opens one."""
+        if self.retry_views is not None and session in self.views and why in _RETRY_WHEN:
+            nursery.start_soon(self._ask_again, session, self.retry_views)
+
+    async def _ask_again(self, session: str, delay: float) -> None:
+        await trio.sleep(delay)
+        await self.start_view(session)
 
     async def _on_frame(self, session: str, body: Mapping[str, Any], nursery: trio.Nursery) -> None:
         track = self.tracks.get(session)
