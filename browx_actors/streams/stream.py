@@ -249,6 +249,9 @@ class LiveViewStream(Actor):
         """The source's frame: send it, skip it or drop it now; when the next one is wanted."""
         if self._finishing or self._end_reason != _OPEN:
             return math.inf
+        if not self._session.alive:  # it crashed without a word (a closing session says so)
+            self._end("session-closed")
+            return math.inf
         self._announce()
         now = trio.current_time()
         if self.policy.offer(now, backed_up=self.outlet.backed_up) is Decision.SEND:

@@ -277,6 +277,7 @@ async def test_a_page_that_keeps_going_away_counts_as_closed(
 @pytest.mark.parametrize(("end", "reason"), [
     ("session-ending", "session-closed"),
     ("session-gone", "session-closed"),
+    ("session-crashed", "session-closed"),
     ("source-failed", "source-error"),
     ("daemon", "daemon"),
     ("stopped", "channel-closed"),
@@ -291,6 +292,8 @@ async def test_each_way_a_running_view_ends(autojump_clock: trio.testing.MockClo
         elif end == "session-gone":
             h.session.stop()
             source.end_with(SourceGone("the browser went away"))
+        elif end == "session-crashed":
+            h.session.stop()  # gone without telling its watchers; the page still paints
         elif end == "source-failed":
             source.end_with(SourceFailed("Page.startScreencast failed"))
         elif end == "daemon":
