@@ -13,6 +13,7 @@ BENCHMARKS = [
     "benchmarks.actor_overhead",
     "benchmarks.cdp_roundtrip",
     "benchmarks.dispatch_overhead",
+    "benchmarks.refusal",
     "benchmarks.canvas_diff",
     "benchmarks.mcp_latency",
 ]
