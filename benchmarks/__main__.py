@@ -16,6 +16,7 @@ BENCHMARKS = [
     "benchmarks.refusal",
     "benchmarks.canvas_diff",
     "benchmarks.mcp_latency",
+    "benchmarks.live_view",
 ]
 
 
