@@ -181,10 +181,12 @@ async def _prompt(client: Client, daemon: Daemon, watch: Watch, pid: int, period
 async def _late_and_never(client: Client, daemon: Daemon, watch: Watch, late_for: float) -> dict[str, Any]:
     late, never = "s1", "s2"
     watch.acks[never] = None
+    begun = trio.current_time()
     await daemon.start_view(late)
     await daemon.start_view(never)
-    await _wait(lambda: watch.frames[late] and watch.frames[never])
-    never_first = watch.frames[never][0][0]
+    await _wait(lambda: watch.first(late, begun, bool) and watch.first(never, begun, bool))
+    never_first = watch.first(never, begun, bool)
+    assert never_first is not None
     await trio.sleep(5)
     slowed = trio.current_time()
     watch.acks[late] = LATE_ACK
@@ -201,9 +203,12 @@ async def _late_and_never(client: Client, daemon: Daemon, watch: Watch, late_for
     larger = watch.first(late, recovered, lambda w: w > 640)
     full = watch.first(late, recovered, lambda w: w == 960)
     assert larger is not None and full is not None
-    await _wait(lambda: any(m["type"] == "view.stopped" and m["session"] == never for _, m in watch.lines), 60)
-    stalled_at, stalled = next((t, m) for t, m in watch.lines if m["type"] == "view.stopped" and m["session"] == never)
-    never_frames = [when for when, _ in watch.frames[never]]
+    def never_stopped() -> list[tuple[float, dict[str, Any]]]:
+        return [(t, m) for t, m in watch.lines if t >= begun and m["type"] == "view.stopped" and m["session"] == never]
+
+    await _wait(never_stopped, 60)
+    stalled_at, stalled = never_stopped()[0]
+    never_frames = [when for when, _ in watch.frames[never] if when >= begun]
     await daemon.stop_view(late)
     return {
         "reaction_s": smaller - slowed, "floor_s": floor - slowed, "floor_fps": floor_fps,
@@ -300,13 +305,14 @@ async def run(period: float, late_for: float) -> bool:
                         await _call(client, "open_session", {"session": session})
                         await _call(client, "navigate", {"session": session, "url": f"{url}/anim.html"})
                     await _wait(lambda: daemon.links > 0)
-                    print(f"server pid {pid}; {len(SESSIONS)} sessions animating; periods of {period:g} s",
-                          flush=True)
+                    print(f"server pid {pid}; {len(SESSIONS)} sessions animating; periods of {period:g} s; "
+                          f"host load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
                     prompt = await _prompt(client, daemon, watch, pid, period)
                     print("prompt done", flush=True)
                     late = await _late_and_never(client, daemon, watch, late_for)
                     print("late and never done", flush=True)
                     drop = await _drop(client, daemon, watch)
+                    print(f"host load average at the end {os.getloadavg()[0]:.1f}", flush=True)
                 nursery.cancel_scope.cancel()
     return _report(prompt, late, drop)
 

@@ -132,7 +132,7 @@ async def test_a_late_daemon_drives_the_stream_down_to_640_px_and_1_fps_and_back
                                                                                       pages_url: str) -> None:
     late = [True]
     # 0.8 s acks: late for every level down to 1 fps (1 s), in time for it.
-    timings = Timings(lost_after=2.0, stall_after=15.0, drop_window=0.6, clean_for=1.5)
+    timings = Timings(lost_after=2.0, stall_after=15.0, drop_window=0.6, clean_for=1.0)
     async with live(tmp_path, timings=timings, ack_policy=lambda frame: 0.8 if late[0] else 0.0) as lv:
         await lv.runtime.call_tool("navigate", {"url": f"{pages_url}/live_anim.html"})
         await lv.daemon.start_view("default")
