@@ -19,6 +19,7 @@ BENCHMARKS = [
     "benchmarks.chaos",
     "benchmarks.settle_fade",
     "benchmarks.visual_tree",
+    "benchmarks.live_view",
 ]
 
 

@@ -1,4 +1,5 @@
-"""Command line: ``browx-actors serve`` runs the stdio MCP server.
+"""Command line: ``browx-actors serve`` runs the stdio MCP server; ``browx-actors daemon``
+runs the reference host daemon for the operator channel and live view.
 
 Flags mirror the environment variables, the way agent-host users know from Playwright
 MCP; a flag wins over its variable.
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 import trio
 
 from .config import ALL_CAPABILITIES, RuntimeConfig
+from .daemon import cli as daemon_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,11 +49,16 @@ def build_parser() -> argparse.ArgumentParser:
                        "(env BROWX_PAGE_RECORDING, default on)")
     serve.add_argument("--headed", action="store_true", help="show the browser window (for debugging)")
     serve.add_argument("--log-level", default="WARNING", help="stderr log level (default WARNING)")
+    daemon_cli.add_arguments(commands.add_parser(
+        "daemon", help="run the reference host daemon (prompts on this terminal, live views to files)",
+        description=daemon_cli.DESCRIPTION))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "daemon":
+        return daemon_cli.run(args)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import attrs
 
+from .streams.stepdown import SPEC_TIMINGS, Timings
+
 __all__ = [
     "ALL_CAPABILITIES",
     "DEFAULT_CAPABILITIES",
@@ -108,6 +110,9 @@ class RuntimeConfig:
     #: Keep the pages' console and network records (BROWX_PAGE_RECORDING, default on);
     #: off keeps only what an action's result needs (its console errors, request counts).
     page_recording: bool = True
+    #: Live view's windows and timeouts: the spec's. Only a library caller can shorten
+    #: them (tests against a real browser, chaos harnesses); there is no variable for it.
+    stream_timings: Timings = SPEC_TIMINGS
 
     def __attrs_post_init__(self) -> None:
         if "operator-channel" in self.capabilities and not (self.operator_socket and self.operator_token):

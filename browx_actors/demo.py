@@ -56,7 +56,9 @@ def _print_step(number: int, tool: str, args: dict, envelope: dict) -> None:
 
 
 async def run_demo(base_url: str, workspace: Path) -> int:
-    env = {**os.environ, "BROWX_CAPABILITIES": "secrets", "BROWX_WORKSPACE": str(workspace)}
+    # The caller's capabilities are kept (operator-channel,live-view lets a daemon watch the demo).
+    capabilities = ",".join(filter(None, ("secrets", os.environ.get("BROWX_CAPABILITIES"))))
+    env = {**os.environ, "BROWX_CAPABILITIES": capabilities, "BROWX_WORKSPACE": str(workspace)}
     params = StdioServerParameters(command=sys.executable, args=["-m", "browx_actors", "serve"], env=env)
     steps: list[tuple[str, dict[str, Any]]] = [
         ("open_session", {"session": "demo"}),

@@ -180,11 +180,11 @@ WIRE_CODES: dict[str, str] = {
     "view-limit": "error: 4 streams are running already",
     "view-failed": "error: the stream could not start",
     "daemon": "stopped: the daemon sent view.stop",
-    "session-closed": "stopped: the session closed",
+    "session-closed": "stopped: the session closed (or its browser went away)",
     "channel-down": "stopped: the operator socket dropped",
     "channel-closed": "stopped: the operator channel was shut down",
     "stalled": "stopped: no frame was acked for 30 s",
-    "page-closed": "stopped: the session's page closed",
+    "page-closed": "stopped: the session's page closed and it has no other",
     "source-error": "stopped: the frame source failed",
 }
 

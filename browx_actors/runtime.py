@@ -7,7 +7,8 @@
     ├── operator-channel (one_for_one, temporary in the root; only with operator-channel on)
     │   └── OperatorChannel "link" (the host daemon's socket, permanent)
     ├── BrowserPool
-    └── SessionSupervisor (one_for_one, dynamic: one temporary child per session)
+    ├── SessionSupervisor (one_for_one, dynamic: one temporary child per session)
+    └── StreamSupervisor (one LiveViewStream per live view, at most 4; only with live-view on)
 
 The operator channel is the one child whose input comes from another program (the
 host daemon), so it is fenced off the OTP way: it restarts under a supervisor of its
@@ -24,7 +25,9 @@ exactly what an MCP client gets.
 
 The session supervisor is the only record of which sessions exist: the runtime holds
 actor refs, looks sessions up through the supervisor's mailbox, and reads no actor's
-state from outside (a session describes itself when asked).
+state from outside (a session describes itself when asked). The stream supervisor
+reaches sessions the same way, through :meth:`Runtime.find_session`, which never opens
+one and never takes the obituary a crashed session leaves for the agent's next call.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ from .sessions.chromium.driver import PlaywrightDriver
 from .sessions.chromium.pool import BrowserPool, PoolConfig, PoolStatus
 from .sessions.chromium.session import BrowserLost, ChromiumSession, SessionOptions
 from .sessions.contract import Describe, SessionCall
+from .streams.messages import StreamStatus
+from .streams.supervisor import StreamSupervisor
 from .supervision import (
     ChildGone,
     ChildInfo,
@@ -91,6 +96,7 @@ class Runtime:
                 *self._operator_children(),
                 ChildSpec("browser-pool", self._new_pool, Restart.PERMANENT, shutdown=10),
                 ChildSpec("sessions", self._new_session_supervisor, Restart.PERMANENT, shutdown=15),
+                *self._stream_children(),
             ],
             strategy=Strategy.ONE_FOR_ONE,
             events=self.events,
@@ -159,7 +165,7 @@ class Runtime:
     def _new_operator_channel(self) -> OperatorChannel:
         assert self.config.operator_socket and self.config.operator_token
         return OperatorChannel(self.config.operator_socket, self.config.operator_token,
-                               live_view="live-view" in self.config.capabilities)
+                               live_view="live-view" in self.config.capabilities, streams=self.streams_ref)
 
     def operator_ref(self) -> ActorRef | None:
         """Where await_human asks when operator-channel is on (None when it is off)."""
@@ -178,6 +184,23 @@ class Runtime:
             return None
         ref = supervisor.child_ref("link")
         return ref if ref is not None and ref.alive else None
+
+    def _stream_children(self) -> list[ChildSpec]:
+        """The StreamSupervisor, beside the sessions, only when the live-view capability is on.
+
+        Started after the sessions and so stopped before them: at shutdown every view
+        ends with ``channel-closed`` while the channel can still say so.
+        """
+        if "live-view" not in self.config.capabilities:
+            return []
+        return [ChildSpec("streams", self._new_stream_supervisor, Restart.PERMANENT, shutdown=15)]
+
+    def _new_stream_supervisor(self) -> StreamSupervisor:
+        return StreamSupervisor(self.find_session, timings=self.config.stream_timings, events=self.events)
+
+    def streams_ref(self) -> ActorRef | None:
+        """The stream supervisor while it runs (None when live-view is off or it is restarting)."""
+        return self.root.child_ref("streams")
 
     def _new_pool(self) -> BrowserPool:
         pool_config = PoolConfig(self.config.chromium, self.config.attach_cdp, self.config.headless)
@@ -284,6 +307,11 @@ class Runtime:
                 return found
             return await self._start_session(session_id, "chromium", {})
 
+    async def find_session(self, session_id: str) -> ActorRef | None:
+        """The session's ref if it is open: for a live view, which never opens a session."""
+        found = await self._child("sessions").call(LookupChild(session_id, obituary=False))
+        return found if isinstance(found, ActorRef) else None
+
     async def call_session(self, session_id: str, name: str, fn: SessionFn, args: dict[str, Any], *,
                            timeout: float = SESSION_CALL_TIMEOUT) -> Any:
         ref = await self.session_ref(session_id)
@@ -347,6 +375,8 @@ class Runtime:
         elif child_id == "operator-channel":
             link = self._operator_link()
             node.update({"connected": False} if link is None else await _ask_status(link, OperatorStatus()))
+        elif child_id == "streams":
+            node.update(await _ask_status(ref, StreamStatus()))
         elif child_id == "recorder":
             inbox = self.recorder_inbox
             node.update({"recording": self.recording, "accepted": inbox.accepted, "handled": inbox.handled,

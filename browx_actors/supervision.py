@@ -126,9 +126,12 @@ class LookupChild:
     Answers the child's :class:`ActorRef` while it runs; for a temporary child that
     ended abnormally, once, :class:`ChildGone` with the failure it died of (so the
     first caller after a crash hears why, and the id is free again); else None.
+    With ``obituary=False`` it only asks: a child that is not running answers None and
+    its obituary stays for the caller it is meant for.
     """
 
     id: str
+    obituary: bool = True
 
 
 @attrs.frozen

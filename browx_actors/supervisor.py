@@ -176,10 +176,12 @@ class Supervisor(Actor):
                               None if c.ref is None else c.ref.statistics(), c.spec.meta)
                     for c in self._children
                 ]
-            case LookupChild(child_id):
+            case LookupChild(child_id, obituary):
                 found = self._find(child_id)
                 if found is not None and found.ref is not None and found.ref.alive:
                     return found.ref
+                if not obituary:
+                    return None
                 if found is not None and found.done.is_set() and found.spec.restart is Restart.TEMPORARY:
                     # Ended, its exit notice still queued: answer as that notice will.
                     self._children.remove(found)

@@ -298,15 +298,17 @@ class Recording:
 
 
 @asynccontextmanager
-async def recording_server(workspace: Path, capabilities: str, record: Recording) -> AsyncIterator[Any]:
+async def recording_server(workspace: Path, capabilities: str, record: Recording,
+                           *extra_args: str) -> AsyncIterator[Any]:
     """A stdio transport for ``Client`` that closes stdin at the end and waits (up to
-    20 s) for the server to leave on its own, keeping its exit code."""
+    20 s) for the server to leave on its own, keeping its exit code (``serve`` gets
+    ``extra_args``; the server's environment is this process's plus the test's)."""
     workspace.mkdir(parents=True, exist_ok=True)
     read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
     env = {**os.environ, **server_env(workspace, capabilities)}
     process = await trio.lowlevel.open_process(
-        [sys.executable, "-m", "browx_actors", "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        [sys.executable, "-m", "browx_actors", "serve", *extra_args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, env=env, cwd=str(workspace),
     )
     record.pid = process.pid

@@ -25,20 +25,34 @@ Each line is the boundary of what the daemon can break: a failure while handling
 line, and the link reads on. Whatever else goes wrong, the runtime runs this actor
 under a supervisor of its own, so the worst a misbehaving daemon can cost is its link.
 The protocol is written down in ``docs/operator-channel.md``.
+
+Live view: with the live-view capability on, ``view.start``, ``view.stop`` and
+``frame.ack`` are parsed here and cast, in the order they came, to the stream
+supervisor (:mod:`browx_actors.streams.supervisor`). Each ``view.start`` gets an
+:class:`~browx_actors.streams.outlet.Outlet` whose writer runs in the link's nursery:
+every line of a link, prompts and frames alike, goes through the link's one writer
+(:meth:`_Link.send`), so a frame's parts go out together and nothing lands between
+them. When a link drops, its outlets go with it and the stream supervisor hears
+:class:`~browx_actors.streams.messages.ChannelDown`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 import trio
 
-from ..actor import Actor, Later
+from ..actor import Actor, ActorRef, ActorUnavailable, Later
 from ..errors import ToolError
+from ..streams.messages import AckFrame, ChannelDown, StartView, StopView
+from ..streams.outlet import Outlet
+from ..streams.request import ViewRefused, parse_frame_ack, parse_view_start, parse_view_stop, view_error_line
 from .desk import OpenPrompt, PromptDesk
 from .operator_wire import (
     MAX_LINE,
@@ -69,6 +83,9 @@ log = logging.getLogger("browx_actors.operator")
 
 _READ_SIZE = 16 * 1024
 _VIEW_TYPES = ("view.start", "view.stop", "frame.ack")
+#: Link generations, unique in the process (a restarted channel never reuses one), so a
+#: stream bound to an old link can never be taken for one of a new link.
+_GENERATIONS = itertools.count(1)
 
 
 @attrs.frozen
@@ -105,6 +122,8 @@ class _Link:
         self.write_timeout = write_timeout
         self.dead = False
         self.scope = trio.CancelScope()
+        #: Where the link's outlet writers run: they end when the link does.
+        self.nursery: trio.Nursery | None = None
         self._lock = trio.Lock()
 
     async def send(self, line: bytes) -> bool:
@@ -138,6 +157,7 @@ class OperatorChannel(Actor):
         token: str,
         *,
         live_view: bool = False,
+        streams: Callable[[], ActorRef | None] | None = None,
         hello_timeout: float = 10.0,
         write_timeout: float = 10.0,
     ) -> None:
@@ -145,6 +165,8 @@ class OperatorChannel(Actor):
         self.socket_path = socket_path
         self._token = token
         self.live_view = live_view
+        #: The stream supervisor's current ref (live-view on), looked up at each use.
+        self._streams = streams or (lambda: None)
         self.hello_timeout = hello_timeout
         self.write_timeout = write_timeout
         self.desk = PromptDesk(aborted_code="operator-aborted")
@@ -244,13 +266,17 @@ class OperatorChannel(Actor):
                             error_line("bad-hello", "the first line must be the hello with the right token"))
                 return False
             self.links += 1
-            link = _Link(stream, self.links, self.write_timeout)
+            link = _Link(stream, next(_GENERATIONS), self.write_timeout)
             reason = "the link was dropped"
             with link.scope:
-                self._set_link(link)
-                if await link.send(encode("ready", server="browx-actors")):
-                    reason = await self._read_loop(link, stream, lines)
+                async with trio.open_nursery() as nursery:
+                    link.nursery = nursery
+                    self._set_link(link)
+                    if await link.send(encode("ready", server="browx-actors")):
+                        reason = await self._read_loop(link, stream, lines)
+                    nursery.cancel_scope.cancel()
             self._lost(link, reason)
+            await self._views_down(link)
             return True
 
     async def _read_loop(self, link: _Link, stream: trio.SocketStream, lines: LineBuffer) -> str:
@@ -305,17 +331,57 @@ class OperatorChannel(Actor):
                                            ticket=ticket if isinstance(ticket, str) and len(ticket) <= 64 else None))
             return
         if kind in _VIEW_TYPES:
-            session = body.get("session")
-            session = session if isinstance(session, str) and len(session) <= 256 else None
-            if not self.live_view:
-                await link.send(error_line("view-disabled", "the live-view capability is off", session=session))
-            else:
-                await link.send(error_line("view-failed", "live view is not part of this build", session=session))
+            await self._on_view_line(link, kind, body)
             return
         if kind == "hello":
             await link.send(error_line("bad-message", "already authenticated on this connection"))
             return
         await link.send(error_line("unknown-type", "this server does not handle that message type"))
+
+
+    # -- live view ----------------------------------------------------------------------
+
+    async def _on_view_line(self, link: _Link, kind: str, body: dict[str, Any]) -> None:
+        """Parse a view line and cast it to the stream supervisor; refusals go straight back."""
+        if not self.live_view:
+            await link.send(view_error_line("view-disabled", "the live-view capability is off",
+                                            session=body.get("session")))
+            return
+        outlet: Outlet | None = None
+        message: StartView | StopView | AckFrame
+        try:
+            if kind == "view.start":
+                request = parse_view_start(body)
+                assert link.nursery is not None
+                outlet = Outlet(link.send, link.generation)
+                link.nursery.start_soon(outlet.run)
+                message = StartView(request, outlet)
+            elif kind == "view.stop":
+                message = StopView(parse_view_stop(body), link.generation)
+            else:
+                ack = parse_frame_ack(body)
+                message = AckFrame(ack.session, ack.seq, link.generation)
+        except ViewRefused as refused:
+            await link.send(refused.line())
+            return
+        streams = self._streams()
+        try:
+            if streams is None:
+                raise ActorUnavailable("streams", "is not running")
+            await streams.cast(message)
+        except ActorUnavailable:
+            if outlet is not None:
+                outlet.send_line(view_error_line("view-failed", "the stream supervisor is not running",
+                                                 session=body.get("session")))
+                outlet.close()
+
+    async def _views_down(self, link: _Link) -> None:
+        """Tell the stream supervisor that ``link`` dropped: its views end, none resumes."""
+        streams = self._streams() if self.live_view else None
+        if streams is None:
+            return
+        with trio.CancelScope(shield=True), trio.move_on_after(1), contextlib.suppress(ActorUnavailable):
+            await streams.cast(ChannelDown(link.generation))
 
 
 async def _read_line(stream: trio.abc.ReceiveStream, lines: LineBuffer) -> bytes | Oversized | None:

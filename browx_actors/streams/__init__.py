@@ -1,7 +1,7 @@
 """Live view: page frames to the host daemon on the operator socket, with acks and step-down.
 
 The pure core, free of Trio and CDP so every size, clamp, window and timeout of the
-spec is tested on its own and the stream actor stays thin:
+spec is tested on its own and the actors stay thin:
 
 * :mod:`.request`: a daemon's ``view.start`` (and ``view.stop``, ``frame.ack``) parsed
   into values, with the spec's defaults and clamps; the ``view.started``,
@@ -12,6 +12,15 @@ spec is tested on its own and the stream actor stays thin:
   frames.
 * :mod:`.stepdown`: one stream's flow control (one frame in flight, pacing, lost
   frames, stalls) and its step-down level table, driven by explicit times.
+* :mod:`.source`: the frame-source protocol an engine implements (the chromium
+  screencast is :mod:`browx_actors.sessions.chromium.screencast`).
+
+The actors, and what joins them to the socket:
+
+* :mod:`.supervisor`: the StreamSupervisor (at most 4 views, replacement, refusals).
+* :mod:`.stream`: one LiveViewStream per view, from its source to its outlet.
+* :mod:`.outlet`: a stream's lines to the operator link's one writer, one frame at a time.
+* :mod:`.messages`: what the channel, the supervisor, the streams and the sessions say.
 
 The reference host daemon that consumes these lines is :mod:`browx_actors.daemon`.
 """

@@ -74,7 +74,7 @@ class ViewRequest:
     """A ``view.start`` after defaults and clamps: what the stream runs with."""
 
     session: str
-    max_fps: float = DEFAULT_FPS
+    max_fps: float = attrs.field(default=DEFAULT_FPS, converter=float)
     max_width: int = DEFAULT_WIDTH
     quality: int = DEFAULT_QUALITY
     format: str = FORMAT

@@ -9,10 +9,15 @@ each window and timeout is tested with explicit times. The stream actor asks
 
 The rules, as the spec has them, made precise:
 
-* **Pacing.** A frame is *due* when the level's frame interval has passed since the
-  last due frame, with a quarter of an interval of tolerance so a source that paints at
-  exactly the level's rate is not halved by jitter. Frames that are not due are
-  ``paced``: skipped, not dropped (the source paints faster than the stream runs).
+* **Pacing.** Due frames keep a schedule of one slot per frame interval of the level.
+  A frame is *due* from a quarter of an interval before its slot, so a source that
+  paints at exactly the level's rate is not halved by jitter; a due frame up to a
+  quarter interval late keeps the schedule (a browser that is slow to hand a frame over
+  still delivers the level's rate), a later one starts it again from itself. So over
+  any stretch the stream sends at most the level's rate, give or take one frame.
+  Frames that are not due are ``paced``: skipped, not dropped (the source paints faster
+  than the stream runs). A level change re-bases the schedule: the next frame is due
+  one interval of the new level after the last slot.
 * **One frame in flight.** A due frame while the previous one is unacked, or while the
   socket is backed up, is dropped (``in-flight``, ``backed-up``), never queued. A due
   frame uses its slot in the schedule whether it is sent or dropped, so drops measure
@@ -34,7 +39,14 @@ The rules, as the spec has them, made precise:
   be acked before the next one is due, with room for its larger size and for jitter.
   No ack in the clean stretch means no evidence of room: the stream stays down.
 
-The level table is :func:`level_table`.
+The level table is :func:`level_table`. The four durations are the spec's, gathered in
+:class:`Timings`; a harness or a test against a real browser may shorten them (the
+rules stay the same), everything else runs with :data:`SPEC_TIMINGS`.
+
+Pacing at the source: :meth:`StreamPolicy.next_due` is the earliest moment a frame
+would be due, so a source that can choose when to produce (Chromium holds its next
+frame until the last one is acked to it; a screencap loop sleeps) produces only frames
+the stream can use.
 """
 
 from __future__ import annotations
@@ -53,6 +65,7 @@ __all__ = [
     "FLOOR_FPS",
     "FLOOR_WIDTH",
     "LOST_AFTER",
+    "SPEC_TIMINGS",
     "STALL_AFTER",
     "STEPS",
     "Decision",
@@ -63,6 +76,7 @@ __all__ = [
     "Stalled",
     "StreamCounters",
     "StreamPolicy",
+    "Timings",
     "level_table",
 ]
 
@@ -81,6 +95,25 @@ PACE_TOLERANCE = 0.25
 ROOM_SAMPLES = 5
 #: Round trips kept for the statistics' median.
 RTT_HISTORY = 32
+
+
+@attrs.frozen
+class Timings:
+    """The policy's durations in seconds: the spec's unless a harness shortens them."""
+
+    lost_after: float = LOST_AFTER
+    stall_after: float = STALL_AFTER
+    drop_window: float = DROP_WINDOW
+    clean_for: float = CLEAN_FOR
+
+    def __attrs_post_init__(self) -> None:
+        for name, value in attrs.asdict(self).items():
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be a positive number of seconds, not {value}")
+
+
+#: The spec's windows and timeouts: 5 s lost, 30 s stalled, a 2 s drop window, 10 clean seconds.
+SPEC_TIMINGS = Timings()
 
 
 # -- the level table ----------------------------------------------------------------------
@@ -198,12 +231,14 @@ class _Flight:
 class StreamPolicy:
     """The flow control and step-down state of one stream; see the module docstring."""
 
-    def __init__(self, fps: float, width: int, *, now: float) -> None:
+    def __init__(self, fps: float, width: int, *, now: float, timings: Timings = SPEC_TIMINGS) -> None:
+        self.timings = timings
         self.table = level_table(fps, width)
         self.level = 0
         self._level_since = now
         self._now = now
         self._due = -math.inf
+        self._slot = -math.inf  # when the last due frame took its place in the schedule
         self._flight: _Flight | None = None
         self._unanswered_since: float | None = None
         self._window: deque[tuple[float, bool]] = deque()  # (when, dropped)
@@ -235,7 +270,10 @@ class StreamPolicy:
         if now < self._due - PACE_TOLERANCE * interval:
             self._counts["paced"] += 1
             return Decision.PACED
-        self._due = max(self._due, now) + interval
+        # Up to a quarter interval late keeps the schedule, so frames that come with some
+        # delay (a busy browser) still run at the level's rate; later, it restarts from now.
+        self._slot = self._due if now - self._due <= PACE_TOLERANCE * interval else now
+        self._due = self._slot + interval
         if self._flight is None and not backed_up:
             return Decision.SEND
         decision = Decision.IN_FLIGHT if self._flight is not None else Decision.BACKED_UP
@@ -289,17 +327,27 @@ class StreamPolicy:
             return math.inf
         deadlines = []
         if self._flight is not None:
-            deadlines.append(self._flight.sent_at + LOST_AFTER)
+            deadlines.append(self._flight.sent_at + self.timings.lost_after)
         if self._unanswered_since is not None:
-            deadlines.append(self._unanswered_since + STALL_AFTER)
+            deadlines.append(self._unanswered_since + self.timings.stall_after)
         if self.level < STEPS and any(dropped for _, dropped in self._window):
             # The share of drops can reach the threshold once the level has run a whole
             # window, or later when an older entry leaves the window.
-            deadlines.append(max(self._level_since, self._window[0][0]) + DROP_WINDOW)
-        clean_at = max(self._level_since, self._last_drop) + CLEAN_FOR
+            deadlines.append(max(self._level_since, self._window[0][0]) + self.timings.drop_window)
+        clean_at = max(self._level_since, self._last_drop) + self.timings.clean_for
         if self.level > 0 and clean_at > self._now:
             deadlines.append(clean_at)  # after that, only an ack can bring room
         return min(deadlines, default=math.inf)
+
+    def next_due(self) -> float:
+        """The earliest moment an offered frame would be due (``-inf``: now; ``inf``: never).
+
+        A source that can choose when to produce asks for its next frame at this time
+        rather than painting frames the stream would only skip as paced.
+        """
+        if self.ended:
+            return math.inf
+        return self._due - PACE_TOLERANCE * self.settings.interval
 
     def counters(self) -> StreamCounters:
         rtts = [rtt for _, rtt in self._rtts]
@@ -319,18 +367,18 @@ class StreamPolicy:
         if self.ended:
             return
         flight = self._flight
-        if flight is not None and now >= flight.sent_at + LOST_AFTER:
-            lost_at = flight.sent_at + LOST_AFTER
+        if flight is not None and now >= flight.sent_at + self.timings.lost_after:
+            lost_at = flight.sent_at + self.timings.lost_after
             self._flight = None
             self._counts["lost"] += 1
             self._window.append((lost_at, True))
             self._last_drop = lost_at
             self._events.append(FrameLost(flight.seq, flight.sent_at))
-        if self._unanswered_since is not None and now >= self._unanswered_since + STALL_AFTER:
+        if self._unanswered_since is not None and now >= self._unanswered_since + self.timings.stall_after:
             self.ended = True
             self._events.append(Stalled(self._unanswered_since))
             return
-        while self._window and now - self._window[0][0] >= DROP_WINDOW:
+        while self._window and now - self._window[0][0] >= self.timings.drop_window:
             self._window.popleft()
 
     def _drop(self, now: float, reason: str) -> None:
@@ -347,7 +395,7 @@ class StreamPolicy:
             self._move(self.level - 1, now)
 
     def _should_step_down(self, now: float) -> bool:
-        if self.level >= STEPS or now - self._level_since < DROP_WINDOW or not self._window:
+        if self.level >= STEPS or now - self._level_since < self.timings.drop_window or not self._window:
             return False
         drops = sum(dropped for _, dropped in self._window)
         share, whole = DROP_RATIO
@@ -355,7 +403,7 @@ class StreamPolicy:
 
     def _should_step_up(self, now: float) -> bool:
         clean_since = max(self._level_since, self._last_drop)
-        if self.level == 0 or now - clean_since < CLEAN_FOR:
+        if self.level == 0 or now - clean_since < self.timings.clean_for:
             return False
         recent = [rtt for at, rtt in self._rtts if at >= clean_since][-ROOM_SAMPLES:]
         return bool(recent) and statistics.median(recent) < self.table[self.level - 1].interval / 2
@@ -364,3 +412,5 @@ class StreamPolicy:
         self._events.append(LevelChanged(self.level, level, self.table[level]))
         self.level = level
         self._level_since = now
+        # The next frame is due one interval of the new level after the last one.
+        self._due = self._slot + self.settings.interval

@@ -776,3 +776,24 @@ async def test_child_ref_follows_restarts_and_the_old_ref_is_crashed(autojump_cl
             await first.cast(Ping())
         assert sup.child_ref("nobody") is None
         sup.stop()
+
+
+async def test_a_lookup_that_only_asks_leaves_the_obituary_for_the_caller_it_is_meant_for(autojump_clock):
+    # A live view asks whether a session is open; the agent's next call must still hear
+    # why the crashed session ended.
+    from browx_actors.supervision import ChildGone, LookupChild
+
+    log: list[tuple[str, str]] = []
+    sup = Supervisor("sessions")
+    async with trio.open_nursery() as nursery:
+        ref = await nursery.start(run_quietly, sup)
+        child = await ref.call(StartChild(spec("t", log, Restart.TEMPORARY)))
+        assert await ref.call(LookupChild("t", obituary=False)) is child
+        with pytest.raises(ActorCrashed):
+            await child.call(Crash())
+        await settle()
+        assert await ref.call(LookupChild("t", obituary=False)) is None
+        gone = await ref.call(LookupChild("t"))
+        assert isinstance(gone, ChildGone) and isinstance(gone.failure, ActorCrashed)
+        assert await ref.call(LookupChild("t")) is None  # told once
+        sup.stop()

@@ -457,3 +457,25 @@ async def test_the_real_server_dials_the_daemon_and_its_terminal_answers_a_promp
             ended = await next_of("human.ended")
             assert ended == {"v": 1, "type": "human.ended", "ticket": prompt["ticket"], "reason": "answered"}
         nursery.cancel_scope.cancel()
+
+
+async def test_a_view_asked_for_too_early_is_asked_for_again_until_the_session_exists(
+        autojump_clock: trio.testing.MockClock) -> None:
+    async with connected(views=["default"]) as (_, server, printed):
+        await server.link()
+        assert (await server.recv())["type"] == "view.start"
+        asked = trio.current_time()
+        await server.send(encode("error", code="unknown-session", error="no open session by that name",
+                                 session="default"))
+        assert await server.recv() == {"v": 1, "type": "view.start", "session": "default"}
+        assert trio.current_time() - asked == pytest.approx(2.0)
+        await server.send(started_line(parse_view_start({"session": "default"})))
+        await server.send(encode("view.stopped", session="default", reason="page-closed"))
+        assert (await server.recv())["type"] == "view.start"  # its page went away: watch the next one
+        await server.send(encode("view.stopped", session="default", reason="daemon"))
+        await server.send(encode("error", code="unknown-session", error="no open session", session="other"))
+        await server.send(encode("error", code="view-limit", error="4 streams are running already",
+                                 session="default"))
+        with pytest.raises(trio.TooSlowError):  # nothing within 10 s: not after a stop the daemon asked
+            await server.recv()                 # for, a refusal of another kind, or another session
+        assert "server error [default] unknown-session: no open session by that name" in printed

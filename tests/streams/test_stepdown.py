@@ -26,6 +26,7 @@ from browx_actors.streams.stepdown import (
     LevelChanged,
     Stalled,
     StreamPolicy,
+    Timings,
     level_table,
 )
 
@@ -260,7 +261,9 @@ def test_a_daemon_that_never_acks_stalls_30_s_after_the_first_frame_however_many
             p.sent(i, t)
         events += [(t, e) for e in timeouts(p.tick(t))]
     assert events[-1] == (30.0, Stalled(0.0)) and p.ended
-    assert len(events) - 1 == p.counters().lost == p.counters().sent - 1 >= 5
+    counters = p.counters()
+    # Every frame sent was lost, the last one perhaps at the stall itself.
+    assert len(events) - 1 == counters.lost >= 5 and counters.sent - 1 <= counters.lost <= counters.sent
 
 
 def test_a_stream_that_sends_nothing_never_stalls() -> None:
@@ -378,7 +381,7 @@ def test_no_room_in_the_round_trip_keeps_the_stream_down() -> None:
     # Fast acks again: the median of the last five has room on the third.
     changes = []
     for k in range(3):
-        t = 30.0 + k
+        t = max(30.0 + k, p.next_due())
         send(p, 500 + k, t, rtt=None)
         assert p.acked(500 + k, t + 1 / 32)
         changes.append(level_changes(p.tick(t + 1 / 32)))
@@ -388,10 +391,12 @@ def test_no_room_in_the_round_trip_keeps_the_stream_down() -> None:
 def test_a_drop_restarts_the_clean_ten_seconds() -> None:
     p = stepped_down()
     assert run_clean(p, 2.5, 7.0, rtt=1 / 32) == []
-    drop(p, 7.0)
+    t = max(7.0, p.next_due())
+    drop(p, t)
     assert p.level == 1  # one drop among clean frames does not step down
-    assert run_clean(p, 7.25, 17.0, rtt=1 / 32, seq=300) == []
-    assert run_clean(p, 17.0, 17.25, rtt=1 / 32, seq=400) == [(17.0, 0)]
+    assert run_clean(p, t + 0.25, t + 10.0, rtt=1 / 32, seq=300) == []
+    changes = run_clean(p, t + 10.0, t + 11.0, rtt=1 / 32, seq=400)
+    assert [level for _, level in changes] == [0] and t + 10.0 <= changes[0][0] < t + 10.5
 
 
 def test_a_lost_frame_restarts_the_clean_ten_seconds_too() -> None:
@@ -470,3 +475,69 @@ async def test_an_actor_sleeping_until_each_deadline_sees_each_timeout_on_time(
     assert seen == [(pytest.approx(LOST_AFTER), FrameLost(1, start)),
                     (pytest.approx(LOST_AFTER), LevelChanged(0, 1, p.table[1])),
                     (pytest.approx(STALL_AFTER), Stalled(start))]
+
+
+# -- pacing at the source, and a level change re-basing the schedule ---------------------------------
+
+
+def test_next_due_is_the_earliest_moment_a_frame_would_be_due() -> None:
+    p = policy()
+    assert p.next_due() == -math.inf  # nothing sent yet: a frame now
+    send(p, 1, 1.0)
+    assert p.next_due() == 1.0 + 0.25 - 0.25 * 0.25
+    assert p.offer(p.next_due() - 1 / 1024) is Decision.PACED
+    assert p.offer(p.next_due()) is Decision.SEND
+
+
+def test_a_level_change_makes_the_next_frame_due_one_new_interval_after_the_last() -> None:
+    p = stepped_down()  # the drop at 2.25 took the last slot
+    assert p.next_due() == pytest.approx(2.25 + p.table[1].interval * 0.75)
+    up = policy()
+    for i in range(41):
+        up.offer(0.25 * i, backed_up=True)
+    up.tick(10.0)
+    assert up.level == 4 and up.settings.interval == 1.0
+    seq = 0
+    while up.level == 4:  # one frame a second, each acked at once: up after ten clean seconds
+        t = up.next_due()
+        send(up, seq, t)
+        up.tick(t + RTT)
+        seq += 1
+    assert up.level == 3
+    # The last frame came a quarter interval early and took the slot at t + 0.25; the next is
+    # due one level-3 interval after that slot, not one level-4 interval.
+    assert up.next_due() == pytest.approx(t + 0.25 + up.table[3].interval * 0.75)
+
+
+def test_timings_shorten_every_window_alike() -> None:
+    short = Timings(lost_after=0.5, stall_after=3.0, drop_window=0.2, clean_for=1.0)
+    p = StreamPolicy(4, 960, now=0.0, timings=short)
+    assert p.offer(0.0) is Decision.SEND
+    p.sent(1, 0.0)
+    assert p.next_deadline() == 0.5
+    assert timeouts(p.tick(0.5)) == [FrameLost(1, 0.0)]
+    assert timeouts(p.tick(3.0)) == [Stalled(0.0)] and p.ended
+    with pytest.raises(ValueError, match="drop_window"):
+        Timings(drop_window=0)
+
+
+def test_a_frame_a_little_late_keeps_the_schedule_and_a_later_one_restarts_it() -> None:
+    p = policy()  # 4 fps: slots every 0.25 s
+    send(p, 1, 0.0)
+    send(p, 2, 0.25 + 0.0625)  # a quarter interval late, exactly: the slot stays 0.25
+    assert p.next_due() == 0.5 - 0.0625
+    send(p, 3, 0.5 + 0.0625 + 1 / 1024)  # later than that: the schedule starts again from it
+    assert p.next_due() == pytest.approx(0.5 + 0.0625 + 1 / 1024 + 0.25 - 0.0625)
+
+
+def test_frames_that_come_late_but_within_a_quarter_interval_keep_the_level_rate() -> None:
+    p = policy()
+    sends, seq = 0, 0
+    for slot in range(40):  # a browser that hands over each frame 1/16 s after it was asked for
+        t = max(slot * 0.25, p.next_due()) + 0.0625
+        if p.offer(t) is Decision.SEND:
+            p.sent(seq, t)
+            assert p.acked(seq, t + RTT)
+            sends += 1
+            seq += 1
+    assert sends == 40  # 4 a second, not 1 / (0.25 + 1/16)

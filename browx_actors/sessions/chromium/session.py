@@ -63,7 +63,7 @@ from ...errors import ToolError
 from ...human.bridge import HumanBridge
 from ...tooling import Reply
 from ...visualtree.snapshots import SnapshotBook
-from ..contract import Describe, SessionCall
+from ..contract import Describe, SessionCall, WatchFrames
 from . import frames
 from .attached import adopt_if_ours, close_pages, default_context, expected_tabs, hold_attached_browser, prepare_leased
 from .dialogs import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
@@ -76,6 +76,7 @@ from .pool import AcquireBrowser, Browser
 from .portal import Portal
 from .redact import redact_url
 from .ref_names import NamedRefBook
+from .screencast import LiveViewers
 from .tabset import Tab, TabSet
 from .wiring import TargetWiring, hold_event_socket
 
@@ -207,6 +208,8 @@ class ChromiumSession(Actor):
         self.frame_books: dict[str, Any] = {}
         #: The visual tree's captures of this session's page (revisions, stale references).
         self.visual_snapshots = SnapshotBook()
+        #: Live-view streams watching this session, and the screencast of its current tab.
+        self.viewers = LiveViewers(self)
         self.started_at = trio.current_time()
         #: ``navigations`` when Playwright's selector machinery was last warmed.
         self._warmed_at = 0
@@ -321,6 +324,7 @@ class ChromiumSession(Actor):
         self.nursery.start_soon(self._watch_browser, self.browser)
 
     async def on_stop(self) -> None:
+        await self.viewers.session_ending()
         if self.context is None:
             return
         if self.stop_reason == "shutdown" and self.browser is not None and not self.browser.attached \
@@ -339,6 +343,8 @@ class ChromiumSession(Actor):
     async def handle(self, msg: Any) -> Any:
         if isinstance(msg, Describe):
             return self.describe()
+        if isinstance(msg, WatchFrames):
+            return await self._unless_browser_lost(self.viewers.watch, msg.stream)
         if not isinstance(msg, SessionCall):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
         self._calls += 1
@@ -346,6 +352,7 @@ class ChromiumSession(Actor):
             result = await self._as_call(msg, self._run_call, msg)
         finally:
             self._warm_when_idle()
+            self.viewers.check_current()
         if isinstance(result, Later):
             # A wait that outlives the handler gets the same treatment when it fails,
             # and is cut short by a dialog like any call.

@@ -1,44 +1,24 @@
-"""The reference host daemon: what a user runs to try the operator channel and live view.
+"""The daemon's Trio part: the listening socket and one server connection at a time.
 
-    browx-actors daemon --socket PATH --token T [--frames DIR] [--view SESSION ...]
-
-It is the other end of ``docs/operator-channel.md``. It listens on the Unix socket
-(the server dials), proves itself with the hello, shows each ``human.prompt`` on its
-terminal and sends back what the operator types, asks for a view of each ``--view``
-session once linked, joins each frame's parts, hands the frame on (``latest.jpg`` in
-a folder per session under ``--frames``, written then renamed so a viewer never reads
-half a file; numbered files too with ``--numbered``), and only then acks it. It
-prints each stream's level changes (a frame of a new width) and its delivered frame
-rate every few seconds.
-
-Tests and the chaos and benchmark harness drive it too, so it is scriptable:
-``ack_policy`` decides per frame when to ack, or never; ``on_line`` sees every line the
-server sends and ``on_frame`` every frame handed on; ``terminal`` is any channel of
-typed lines; :meth:`Daemon.send`, :meth:`~Daemon.start_view`, :meth:`~Daemon.stop_view`
-and :meth:`~Daemon.drop` act on the live connection, and :meth:`~Daemon.serve` runs one
-connection over any Trio stream. The protocol logic (joining parts, reading answers,
-the fps meter) is pure and tested directly; the Trio part only moves lines.
-
-The socket file is made private (0600): the daemon tells its token to whoever connects.
+:class:`Daemon` listens (the server dials), proves itself with the hello, then moves
+lines: prompts to the terminal and answers back, frames joined from their parts, handed
+on (``on_frame``, the frames folder) and only then acked, as its ack policy says. The
+protocol logic lives in :mod:`.prompts` and :mod:`.views`; this module only moves lines.
 """
 
 from __future__ import annotations
 
-import argparse
-import hashlib
 import os
 import socket
 import stat
-import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import attrs
 import trio
 
-from .human.operator_wire import (
+from ..human.operator_wire import (
     MAX_LINE,
     LineBuffer,
     LineTooLong,
@@ -48,172 +28,19 @@ from .human.operator_wire import (
     encode,
     parse_line,
 )
-from .streams.framing import BadPart, Reassembler, ReceivedFrame
+from ..streams.framing import BadPart, ReceivedFrame
+from .prompts import AnswerError, PromptBook, describe_prompt, printable
+from .views import AckPolicy, ViewTrack, ack_after, frame_folder, write_frame
 
-__all__ = ["AckPolicy", "AnswerError", "Daemon", "DaemonError", "PromptBook", "ViewTrack", "ack_after",
-           "claim_socket_path", "describe_prompt", "frame_folder", "main", "never_ack", "parse_answer",
-           "printable", "run_daemon", "write_frame"]
+__all__ = ["Daemon", "DaemonError", "claim_socket_path", "run_daemon"]
 
-#: Seconds to wait before acking a frame, or None never to ack it.
-AckPolicy = Callable[[ReceivedFrame], float | None]
+
+#: Why a ``--view`` is asked for again: the session is not open (yet), or it or its page went away.
+_RETRY_WHEN = frozenset({"unknown-session", "session-closed", "page-closed"})
 
 
 class DaemonError(Exception):
     """The daemon cannot start (the socket path is taken)."""
-
-
-# -- pure: acks and views ----------------------------------------------------------
-
-
-def ack_after(seconds: float) -> AckPolicy:
-    """Ack every frame ``seconds`` after it was handed on (0: at once)."""
-    return lambda frame: seconds
-
-
-def never_ack(frame: ReceivedFrame) -> float | None:
-    return None
-
-
-@attrs.define
-class ViewTrack:
-    """What the daemon knows of one session's stream, and its delivered-fps meter."""
-
-    session: str
-    since: float  # start of the current fps period
-    requested_fps: object = None
-    reassembler: Reassembler = attrs.Factory(Reassembler)
-    size: tuple[int, int] | None = None
-    frames: int = 0
-    period_frames: int = 0
-
-    def delivered(self, frame: ReceivedFrame) -> str | None:
-        """Count a frame; a note when it is the first or its width changed (a new level)."""
-        self.frames += 1
-        self.period_frames += 1
-        previous, self.size = self.size, (frame.width, frame.height)
-        if previous is None:
-            return f"first frame {frame.width}x{frame.height}"
-        if previous[0] != frame.width:
-            return f"level change {previous[0]}x{previous[1]} -> {frame.width}x{frame.height}"
-        return None
-
-    def fps(self, now: float) -> float:
-        """Frames per second delivered since the last call (or the start); starts the next period."""
-        elapsed, frames = now - self.since, self.period_frames
-        self.since, self.period_frames = now, 0
-        return frames / elapsed if elapsed > 0 else 0.0
-
-
-# -- pure: prompts and answers --------------------------------------------------------------
-
-
-class AnswerError(ValueError):
-    """What the operator typed does not answer the prompt; the message says what would."""
-
-
-_HOW = {
-    "acknowledge": "press Enter (or type a note)",
-    "confirm": "answer y or n",
-    "choose": "answer with the number of a choice",
-    "input": "type the text",
-}
-
-
-def describe_prompt(prompt: Mapping[str, Any]) -> str:
-    """A prompt as the terminal shows it: session, kind, text, numbered choices, ticket."""
-    kind = prompt.get("kind")
-    text = str(prompt.get("prompt")).replace("\n", "\n    ")  # a prompt cannot pose as a line of ours
-    lines = [f"[{prompt.get('session')}] {kind} (ticket {prompt.get('ticket')}): {text}"]
-    for index, choice in enumerate(prompt.get("choices") or ()):
-        lines.append(f"  {index}) {choice}")
-    lines.append(f"  {_HOW.get(str(kind), 'type an answer')}; !abort [reason] refuses")
-    return "\n".join(lines)
-
-
-def printable(text: str) -> str:
-    """Text with control characters escaped: nothing the server relays can drive the terminal."""
-    return "".join(c if c.isprintable() or c == "\n" else f"\\x{ord(c):02x}" for c in text)
-
-
-def parse_answer(prompt: Mapping[str, Any], text: str) -> tuple[str, dict[str, Any]]:
-    """The line type and fields that answer ``prompt`` with what the operator typed."""
-    ticket = prompt.get("ticket")
-    typed = text.strip()
-    if typed == "!abort" or typed.startswith("!abort "):
-        return "human.abort", {"ticket": ticket, "reason": typed[len("!abort"):].strip()}
-    kind = prompt.get("kind")
-    value: Any
-    if kind == "confirm":
-        answers = {"y": True, "yes": True, "true": True, "n": False, "no": False, "false": False}
-        if typed.lower() not in answers:
-            raise AnswerError("answer y or n")
-        value = answers[typed.lower()]
-    elif kind == "choose":
-        count = len(prompt.get("choices") or ())
-        if not typed.isdigit() or int(typed) >= count:
-            raise AnswerError(f"answer a number from 0 to {count - 1}")
-        value = int(typed)
-    elif kind == "input":
-        value = text  # exactly as typed
-    else:
-        value = typed or None
-    return "human.done", {"ticket": ticket, "value": value}
-
-
-class PromptBook:
-    """The prompts open on one connection, oldest first; the terminal answers the oldest."""
-
-    def __init__(self) -> None:
-        self._open: dict[str, Mapping[str, Any]] = {}
-
-    @property
-    def current(self) -> Mapping[str, Any] | None:
-        return next(iter(self._open.values()), None)
-
-    def add(self, prompt: Mapping[str, Any]) -> bool:
-        """Open a prompt; True if it is the one the terminal answers now."""
-        ticket = prompt.get("ticket")
-        if isinstance(ticket, str):
-            self._open[ticket] = prompt
-        return self.current is prompt
-
-    def end(self, ticket: object) -> bool:
-        """Close a prompt; True if it was the one the terminal was answering."""
-        was_current = self.current
-        if not isinstance(ticket, str) or self._open.pop(ticket, None) is None:
-            return False
-        return was_current is not None and was_current.get("ticket") == ticket
-
-    def answer(self, text: str) -> tuple[str, dict[str, Any]]:
-        prompt = self.current
-        if prompt is None:
-            raise AnswerError("no prompt is waiting")
-        return parse_answer(prompt, text)
-
-
-# -- frames on disk -------------------------------------------------------------------------
-
-
-def frame_folder(frames_dir: Path, session: str) -> Path:
-    """One folder per session; the name cannot climb out of ``frames_dir``."""
-    name = quote(session, safe="", errors="replace").replace(".", "%2E")
-    if len(name) > 120:
-        name = f"{name[:80]}-{hashlib.sha256(session.encode('utf-8', 'replace')).hexdigest()[:16]}"
-    return frames_dir / name
-
-
-def write_frame(folder: Path, frame: ReceivedFrame, numbered: bool = False) -> Path:
-    """Write ``latest.jpg`` (and ``<seq>.jpg``) atomically; the path of ``latest.jpg``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    targets = [folder / "latest.jpg"] + ([folder / f"{frame.seq:08d}.jpg"] if numbered else [])
-    for target in targets:
-        partial = target.with_name(f".{target.name}.partial")
-        partial.write_bytes(frame.jpeg)
-        os.replace(partial, target)
-    return targets[0]
-
-
-# -- the Trio part --------------------------------------------------------------------------
 
 
 def _strings(values: Iterable[str]) -> tuple[str, ...]:
@@ -239,6 +66,9 @@ class Daemon:
     on_frame: Callable[[ReceivedFrame], None] | None = None  # every frame, before it is written
     report_every: float = 5.0
     hello_timeout: float = 10.0
+    #: Seconds before asking again for a ``views`` session that is not open yet or whose
+    #: page or session went away (None: ask once).
+    retry_views: float | None = 2.0
     links: int = attrs.field(init=False, default=0)
     tracks: dict[str, ViewTrack] = attrs.field(init=False, factory=dict)
     prompts: PromptBook = attrs.field(init=False, factory=PromptBook)
@@ -372,9 +202,21 @@ class Daemon:
             if isinstance(session, str):
                 self.tracks.pop(session, None)
             self._out(f"{tag} view stopped: {body.get('reason')}")
+            self._retry_view(session, body.get("reason"), nursery)
         elif message.type == "error":
             about = f" {tag}" if session is not None else ""
             self._out(f"server error{about} {body.get('code')}: {body.get('error')}")
+            self._retry_view(session, body.get("code"), nursery)
+
+    def _retry_view(self, session: object, why: object, nursery: trio.Nursery) -> None:
+        """A ``--view`` session that is not open yet (or has just gone) is asked for again later:
+        the agent opens sessions when it likes, and a view never opens one."""
+        if self.retry_views is not None and session in self.views and why in _RETRY_WHEN:
+            nursery.start_soon(self._ask_again, session, self.retry_views)
+
+    async def _ask_again(self, session: str, delay: float) -> None:
+        await trio.sleep(delay)
+        await self.start_view(session)
 
     async def _on_frame(self, session: str, body: Mapping[str, Any], nursery: trio.Nursery) -> None:
         track = self.tracks.get(session)
@@ -467,65 +309,3 @@ async def run_daemon(socket_path: str, token: str, *, frames_dir: Path | str | N
     """Run a :class:`Daemon` until cancelled; ``options`` are its other keyword arguments."""
     daemon = Daemon(socket_path, token, frames_dir=frames_dir, views=views, ack_delay=ack_delay, **options)
     await daemon.run(task_status=task_status)
-
-
-# -- the command line -----------------------------------------------------------------------
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="browx-actors daemon",
-        description="The reference host daemon: answers await_human prompts from this terminal and "
-        "receives live views on the operator socket.")
-    parser.add_argument("--socket", required=True, metavar="PATH", help="Unix socket to listen on "
-                        "(the server's BROWX_OPERATOR_SOCKET)")
-    parser.add_argument("--token", metavar="T", help="the hello token (default: env BROWX_OPERATOR_TOKEN)")
-    parser.add_argument("--frames", metavar="DIR", type=Path, help="write DIR/<session>/latest.jpg")
-    parser.add_argument("--numbered", action="store_true", help="also keep every frame as <seq>.jpg")
-    parser.add_argument("--view", metavar="SESSION", action="extend", nargs="+", default=[],
-                        help="ask for a live view of these sessions once linked")
-    parser.add_argument("--max-fps", type=float, help="view.start maxFps (server default 5)")
-    parser.add_argument("--max-width", type=int, help="view.start maxWidth (server default 960)")
-    parser.add_argument("--quality", type=int, help="view.start quality (server default 60)")
-    parser.add_argument("--ack-delay", type=float, default=0.0, metavar="S",
-                        help="ack each frame S seconds late (to watch the stream step down)")
-    parser.add_argument("--report-every", type=float, default=5.0, metavar="S",
-                        help="print delivered fps every S seconds (default 5)")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    token = args.token or os.environ.get("BROWX_OPERATOR_TOKEN")
-    if not token:
-        print("browx-actors daemon: give --token or set BROWX_OPERATOR_TOKEN", file=sys.stderr)
-        return 2
-    options = {name: value for name, value in
-               (("maxFps", args.max_fps), ("maxWidth", args.max_width), ("quality", args.quality))
-               if value is not None}
-
-    async def daemon_on_this_terminal() -> None:
-        send, receive = trio.open_memory_channel[str](16)
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(_read_stdin, send)
-            await run_daemon(args.socket, token, frames_dir=args.frames, views=args.view,
-                             ack_delay=args.ack_delay, numbered=args.numbered, view_options=options,
-                             terminal=receive, report_every=args.report_every)
-
-    try:
-        claim_socket_path(args.socket)
-    except DaemonError as exc:
-        print(f"browx-actors daemon: {exc}", file=sys.stderr)
-        return 1
-    interrupted = False
-    try:
-        trio.run(daemon_on_this_terminal)
-    except* KeyboardInterrupt:  # Ctrl-C: Trio hands it out of the nurseries in a group
-        interrupted = True
-    return 130 if interrupted else 0
-
-
-async def _read_stdin(send: trio.MemorySendChannel[str]) -> None:
-    async with send:
-        while line := await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True):
-            await send.send(line.rstrip("\n"))
