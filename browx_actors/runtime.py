@@ -6,7 +6,11 @@
     ├── Recorder (diagnostics JSONL writer; fed only when diagnostics is allowed)
     ├── OperatorChannel (the host daemon's socket; only with operator-channel on)
     ├── BrowserPool
+    ├── DeviceRegistry (one temporary DeviceLease child per leased device)
     └── SessionSupervisor (one_for_one, dynamic: one temporary child per session)
+
+The device registry starts before the sessions and so stops after them: a native
+session releases its lease on the way out.
 
 and implements :class:`~browx_actors.tooling.context.RuntimeContext`, what runtime
 tools are handed. It knows no tool: ``open_runtime`` (``server/embed.py``) assembles
@@ -28,10 +32,13 @@ import trio
 
 from .actor import Actor, ActorCrashed, ActorRef, ActorUnavailable
 from .config import RuntimeConfig
+from .devices.adb import AdbAddress
+from .devices.leases import DeviceRegistry, ListLeases
 from .errors import ToolError
 from .human.operator import OperatorChannel, OperatorStatus
 from .recorder import Recorder, RecorderInbox, SessionClosed
 from .secrets import SecretBook
+from .sessions.android import AndroidSession
 from .sessions.chromium.driver import PlaywrightDriver
 from .sessions.chromium.pool import BrowserPool, PoolConfig, PoolStatus
 from .sessions.chromium.session import BrowserLost, ChromiumSession, SessionOptions
@@ -81,6 +88,7 @@ class Runtime:
                 ChildSpec("recorder", self._new_recorder, Restart.PERMANENT, shutdown=10),
                 *self._operator_children(),
                 ChildSpec("browser-pool", self._new_pool, Restart.PERMANENT, shutdown=10),
+                ChildSpec("devices", self._new_device_registry, Restart.PERMANENT, shutdown=10),
                 ChildSpec("sessions", self._new_session_supervisor, Restart.PERMANENT, shutdown=15),
             ],
             strategy=Strategy.ONE_FOR_ONE,
@@ -147,6 +155,13 @@ class Runtime:
         pool_config = PoolConfig(self.config.chromium, self.config.attach_cdp, self.config.headless)
         return BrowserPool(pool_config, self.driver, self.events)
 
+    def _new_device_registry(self) -> DeviceRegistry:
+        return DeviceRegistry(self.events)
+
+    def device_registry(self) -> ActorRef:
+        """The device registry: leases, and the devices the lifecycle tools act on."""
+        return self._child("devices")
+
     def _new_session_supervisor(self) -> Supervisor:
         # A restarted session would have lost its page; sessions are temporary
         # children and end with a clear code instead.
@@ -172,8 +187,13 @@ class Runtime:
                     f"session {session_id!r} is already open; close_session it first or use another id",
                     session=session_id,
                 )
-            await self._start_session(session_id, engine, options)
-        return {"session": session_id, "engine": engine, **options}
+            ref = await self._start_session(session_id, engine, options)
+        opened = {"session": session_id, "engine": engine, **options}
+        if engine != "chromium":
+            # What a device session drives is known only once it has started: ask it.
+            described = await ref.call(Describe(), timeout=10)
+            opened.update({key: described[key] for key in ("device", "appUnderTest") if key in described})
+        return opened
 
     def _new_chromium_session(self, session_id: str, options: Mapping[str, Any]) -> ChromiumSession:
         viewport = options.get("viewport") or {"width": 1280, "height": 720}
@@ -182,10 +202,17 @@ class Runtime:
         return ChromiumSession(session_id, pool=self.pool_ref, driver=self.driver, options=session_options,
                                workspace=self.config.workspace)
 
+    def _new_android_session(self, session_id: str, options: Mapping[str, Any]) -> AndroidSession:
+        native = self.config.native
+        return AndroidSession(session_id, registry=self.device_registry, adb=AdbAddress(native.adb_host,
+                              native.adb_port), serial=native.android_serial, workspace=self.config.workspace,
+                              secrets=lambda: self.secrets.of(session_id))
+
     def _session_factory(self, engine: str) -> Callable[[str, Mapping[str, Any]], Actor]:
         """How each engine's session actor is built (engines this build has)."""
         factories: dict[str, Callable[[str, Mapping[str, Any]], Actor]] = {
             "chromium": self._new_chromium_session,
+            "android-app": self._new_android_session,
         }
         factory = factories.get(engine)
         if factory is None:
@@ -250,7 +277,7 @@ class Runtime:
                            timeout: float = SESSION_CALL_TIMEOUT) -> Any:
         ref = await self.session_ref(session_id)
         try:
-            return await ref.call(SessionCall(name, fn, args), timeout=timeout)
+            return await ref.call(SessionCall(name, fn, args, deadline=trio.current_time() + timeout), timeout=timeout)
         except ActorUnavailable as gone:
             failure = ref.failure or gone
             # Reported here, once: the id is free again for the next call.
@@ -308,6 +335,11 @@ class Runtime:
             node.update(await _ask_status(ref, PoolStatus()))
         elif child_id == "operator-channel":
             node.update(await _ask_status(ref, OperatorStatus()))
+        elif child_id == "devices":
+            try:
+                node["leases"] = await ref.call(ListLeases(), timeout=5)
+            except (ToolError, ActorUnavailable) as err:
+                node["leases"] = {"error": str(err)}
         elif child_id == "recorder":
             inbox = self.recorder_inbox
             node.update({"recording": self.recording, "accepted": inbox.accepted, "handled": inbox.handled,

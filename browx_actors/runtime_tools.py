@@ -24,6 +24,12 @@ def _known_engine(args: Args) -> None:
                         engine=args["engine"])
 
 
+def _viewport_for_browsers(args: Args) -> None:
+    if args.get("viewport") is not None and args["engine"] != "chromium":
+        raise ToolError("bad-arg", f"a {args['engine']} session drives a device whose screen has the size it "
+                        "has: viewport is for chromium sessions", field="viewport")
+
+
 @runtime_tool(
     "open_session", "navigation",
     "Open a session: an isolated browser context with its own cookies and storage. The session \"default\" opens "
@@ -35,10 +41,12 @@ def _known_engine(args: Args) -> None:
                               "height": {"type": "integer", "minimum": 100, "maximum": 4320}},
                   required_keys=("width", "height"))),
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
+           Check(_viewport_for_browsers, "`viewport` goes with engine `chromium` only"),
            CapabilityWhen("engine", NATIVE_ENGINES, "native-device")),
 )
 async def open_session(runtime: RuntimeContext, args: Args) -> Reply:
-    options = {"viewport": args["viewport"] or {"width": 1280, "height": 720}}
+    # A device's screen is the size it is: only a browser context takes a viewport.
+    options = {"viewport": args["viewport"] or {"width": 1280, "height": 720}} if args["engine"] == "chromium" else {}
     opened = await runtime.open_session(args["session"], args["engine"], options)
     return Reply.of(**opened)
 

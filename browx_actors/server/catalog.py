@@ -12,9 +12,11 @@ from collections.abc import Iterable
 
 from .. import runtime_tools
 from ..canvas import tools as canvas
+from ..devices import tools as devices
 from ..human import tools as human
 from ..recorder import tools as diagnostics
-from ..sessions import chromium
+from ..sessions import android, chromium
+from ..sessions.native import lifecycle as native_lifecycle
 from ..tooling import Implementation, Tool
 
 __all__ = ["all_tools", "assemble"]
@@ -38,8 +40,12 @@ def assemble(tools: Iterable[Tool], implementations: Iterable[Implementation] = 
 def all_tools() -> list[Tool]:
     return assemble([
         *runtime_tools.TOOLS,
+        *devices.TOOLS,
         *chromium.TOOLS,
+        *native_lifecycle.TOOLS,
         *diagnostics.TOOLS,
         *canvas.TOOLS,
         *human.TOOLS,
+    ], [
+        *android.IMPLEMENTATIONS,
     ])

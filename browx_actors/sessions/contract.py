@@ -18,11 +18,16 @@ __all__ = ["Describe", "SessionCall"]
 
 @attrs.frozen
 class SessionCall:
-    """Run ``fn(session, args)`` inside the session actor; ``tool`` names it in errors."""
+    """Run ``fn(session, args)`` inside the session actor; ``tool`` names it in errors.
+
+    ``deadline`` is when the caller stops waiting (``trio.current_time()`` clock), so an
+    engine can bound what the call does on its device by it (None: no deadline given).
+    """
 
     tool: str
     fn: Callable[[Any, dict[str, Any]], Awaitable[Any]]
     args: dict[str, Any]
+    deadline: float | None = None
 
 
 @attrs.frozen

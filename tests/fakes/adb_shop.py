@@ -24,18 +24,18 @@ The launcher is the unedited Pixel dump from ``shared/testdata/android``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
 import attrs
 
 from .adb_device import FakeAdb, FakeDevice, Screen
+from .testdata import PIXEL_LAUNCHER_DUMP
 
-__all__ = ["LAUNCHER_DUMP", "SHOP", "View", "default_adb", "emulator", "multi_device_adb", "render"]
+__all__ = ["LAUNCHER_DUMP", "SHOP", "View", "booting_emulator", "default_adb", "emulator", "multi_device_adb", "render"]
 
 SHOP = "com.example.shop"
 LAUNCHER = "com.google.android.apps.nexuslauncher"
-LAUNCHER_DUMP = Path(__file__).resolve().parents[2].parent / "shared/testdata/android/pixel-launcher-window_dump.xml"
+LAUNCHER_DUMP = PIXEL_LAUNCHER_DUMP
 _RN = "com.facebook.react.views."
 _WIDTH, _HEIGHT = 1080, 1794
 
@@ -194,9 +194,18 @@ def emulator(serial: str = "emulator-5554", *, sdk: int = 34, release: str = "14
     )
 
 
+def booting_emulator(serial: str) -> FakeDevice:
+    """An emulator as it announces itself: offline for two listings, then booting for two
+    looks at sys.boot_completed, then one more without a package manager."""
+    device = emulator(serial)
+    device.boot_listings, device.boot_probes, device.pm_probes = 2, 2, 1
+    return device
+
+
 def default_adb() -> FakeAdb:
-    """One emulator, ``emulator-5554``: the launcher and the shop."""
-    return FakeAdb([emulator()])
+    """One emulator, ``emulator-5554``: the launcher and the shop (emulators that boot
+    later announce themselves and join)."""
+    return FakeAdb([emulator()], emulator_factory=booting_emulator)
 
 
 def multi_device_adb() -> FakeAdb:
@@ -207,4 +216,4 @@ def multi_device_adb() -> FakeAdb:
         emulator("emulator-5556", sdk=29, release="10", model="Android SDK built for x86_64"),
         emulator("R58M12ABCDE", state="unauthorized"),
         emulator("emulator-5558", state="offline"),
-    ])
+    ], emulator_factory=booting_emulator)

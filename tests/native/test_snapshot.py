@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fakes.adb_device import FakeDevice
 from fakes.adb_shop import emulator
+from fakes.testdata import PIXEL_LAUNCHER_DUMP
 from playwright.sync_api import sync_playwright
 
 from browx_actors.devices.uiautomator import parse_dump
@@ -20,7 +20,7 @@ from browx_actors.sessions.native.selectors import resolve
 from browx_actors.sessions.native.snapshot import snapshot
 
 Read = Callable[[FakeDevice], Hierarchy]
-PIXEL = Path(__file__).resolve().parents[2].parent / "shared/testdata/android/pixel-launcher-window_dump.xml"
+PIXEL = PIXEL_LAUNCHER_DUMP
 
 
 def test_the_login_screen(device: FakeDevice, read: Read) -> None:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import attrs
 import pytest
+from fakes.testdata import PIXEL_LAUNCHER_DUMP
 
 from browx_actors.devices.uiautomator import IDLE_FAILURES, parse_bounds, parse_dump, role_of
 from browx_actors.errors import CODES, ToolError
@@ -13,7 +12,7 @@ from browx_actors.sessions.native.nodes import NativeNode, Rect
 from browx_actors.sessions.native.refs import Hierarchy, RefBook
 from browx_actors.sessions.native.snapshot import snapshot
 
-PIXEL = Path(__file__).resolve().parents[2].parent / "shared/testdata/android/pixel-launcher-window_dump.xml"
+PIXEL = PIXEL_LAUNCHER_DUMP
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 
 

@@ -111,10 +111,11 @@ class Snapshot:
 class _Printer:
     """One depth-first walk: prints lines, mints their refs, counts the untagged interactive."""
 
-    def __init__(self, hierarchy: Hierarchy, refs: RefBook, max_nodes: int) -> None:
+    def __init__(self, hierarchy: Hierarchy, refs: RefBook, max_nodes: int, omit: frozenset[str]) -> None:
         self.hierarchy = hierarchy
         self.refs = refs
         self.max_nodes = max_nodes
+        self.omit = omit
         self.lines: list[str] = []
         self.truncated = False
         self.interactive = 0
@@ -126,8 +127,8 @@ class _Printer:
         interactive = is_interactive(node)
         if interactive:
             self.interactive += 1
-        has_line = (not absorbing or interactive or node.test_id is not None) and speaks(
-            node, self.hierarchy, interactive)
+        has_line = (not absorbing or interactive or node.test_id is not None) and node.role not in self.omit \
+            and speaks(node, self.hierarchy, interactive)
         ref = None
         if has_line:
             if len(self.lines) >= self.max_nodes:
@@ -191,12 +192,16 @@ def snapshot(
     *,
     scope: str | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
+    omit: frozenset[str] | set[str] = frozenset(),
 ) -> Snapshot:
-    """The snapshot text of the tree, or of the subtree a ref or selector ``scope`` names."""
+    """The snapshot text of the tree, or of the subtree a ref or selector ``scope`` names.
+
+    ``omit`` lists roles whose lines are left out; their children stay, in their place.
+    """
     if max_nodes < 1:
         raise ToolError("bad-arg", "maxNodes must be at least 1", field="maxNodes")
     root = scope_node(scope, hierarchy, refs)
-    printer = _Printer(hierarchy, refs, max_nodes)
+    printer = _Printer(hierarchy, refs, max_nodes, frozenset(omit))
     printer.visit(root, 0, False)
     return Snapshot(
         text="\n".join(printer.lines),

@@ -1,0 +1,110 @@
+"""What a native engine plugs into the shared session: a hierarchy source, an input
+driver and a lifecycle, each a small protocol.
+
+The shared machinery (:mod:`.session`, :mod:`.target`, :mod:`.reading`,
+:mod:`.actions`, :mod:`.capture`) is written once against these; the android-app engine
+implements them over adb (``sessions/android/``), the ios-app engine over WebDriverAgent
+and simctl (``sessions/ios/``). An engine that has no primitive for something raises
+``not-supported`` naming it (:func:`unsupported`), never a plausible success.
+
+Coordinates are the platform's input space: device pixels on Android, points on iOS.
+``InputDriver.scale`` says how many screenshot pixels one input unit is, so a capture
+can be cropped to the bounds a hierarchy read just gave.
+
+Every call runs under the budget of the tool call that made it (:class:`Budget`):
+drivers take their timeouts from it, so no device command outlives its caller.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Protocol
+
+import attrs
+import trio
+
+from ...errors import ToolError
+from .nodes import NativeNode
+
+__all__ = ["Budget", "HierarchySource", "InputDriver", "NativeLifecycle", "unsupported"]
+
+
+@attrs.define
+class Budget:
+    """The deadline of the tool call in progress (``inf`` between calls)."""
+
+    deadline: float = math.inf
+    #: Cap on any one device command, so a call with a long budget still bounds each step.
+    step_cap: float = 60.0
+
+    def remaining(self) -> float:
+        """Seconds left for the next command (at least a sliver, so an expired call fails
+        at its next step with the platform's own timeout rather than hanging)."""
+        return max(min(self.deadline - trio.current_time(), self.step_cap), 0.05)
+
+
+def unsupported(engine: str, what: str, why: str) -> ToolError:
+    """The refusal for a primitive ``engine`` lacks: names the engine and what is missing."""
+    return ToolError("not-supported", f"{what} is not available on {engine}: {why}", engine=engine)
+
+
+class HierarchySource(Protocol):
+    """Reads the screen's view hierarchy, freshly, every time it is asked."""
+
+    async def read(self) -> NativeNode:
+        """The current hierarchy (``native-hierarchy-not-idle`` when the window never settles)."""
+
+
+class InputDriver(Protocol):
+    """The platform's input pipeline and screen."""
+
+    #: Screenshot pixels per input unit (1 on Android, the screen scale on iOS).
+    scale: float
+
+    async def tap(self, x: float, y: float) -> None: ...
+
+    async def double_tap(self, x: float, y: float) -> None: ...
+
+    async def long_press(self, x: float, y: float, ms: int) -> None: ...
+
+    async def swipe(self, x1: float, y1: float, x2: float, y2: float, ms: int) -> None: ...
+
+    async def type_text(self, text: str) -> None:
+        """Type into whatever has keyboard focus."""
+
+    async def clear_text(self, node: NativeNode) -> None:
+        """Delete the text of ``node``, which has just been tapped to focus it."""
+
+    async def press_key(self, key: str) -> str:
+        """Press a key by name or type one character; what was sent (``KEYCODE_BACK``)."""
+
+    async def touch(self, action: str, x: float, y: float) -> None:
+        """One raw touch event (``DOWN``, ``MOVE``, ``UP``)."""
+
+    async def screenshot(self) -> bytes:
+        """The screen as PNG bytes, in pixels."""
+
+    async def open_url(self, url: str) -> dict[str, Any]:
+        """Open a deep link; what the platform said about it."""
+
+    async def back(self) -> None:
+        """The platform's back navigation."""
+
+
+class NativeLifecycle(Protocol):
+    """The app lifecycle verbs (``app_*``), one surface over both platforms."""
+
+    async def app_list(self, include_system: bool) -> dict[str, Any]: ...
+
+    async def app_install(self, path: str, reinstall: bool) -> dict[str, Any]:
+        """Install the bundle at ``path`` (already resolved inside the workspace)."""
+
+    async def app_uninstall(self, app_id: str) -> dict[str, Any]: ...
+
+    async def app_launch(self, app_id: str) -> dict[str, Any]: ...
+
+    async def app_terminate(self, app_id: str) -> dict[str, Any]: ...
+
+    async def app_reset(self, app_id: str) -> dict[str, Any]: ...
+
+    async def app_foreground(self) -> dict[str, Any]: ...
