@@ -10,5 +10,7 @@ Pixels, gestures, transform math and adapter dispatch for apps that paint into a
 - :mod:`.transform`: world/screen affine math (pure) and the discovery probe;
 - :mod:`.adapters`: the entry-point registry of canvas-app adapters and ``canvas_query``.
 
-The tool declarations live in :mod:`browx_actors.server.tools_canvas`.
+Each tool is declared beside its handler (``canvas_capture`` in :mod:`.capture`,
+``gesture_chain`` in :mod:`.gestures`, ``canvas_query`` in :mod:`.adapters`, the rest in
+:mod:`.tools`, which lists them all in ``TOOLS``).
 """

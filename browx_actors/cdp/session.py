@@ -8,21 +8,37 @@ every call fails with :class:`~browx_actors.cdp.protocol.CdpSessionLost`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .protocol import DEFAULT_BUFFER, DEFAULT_TIMEOUT, CdpFailure, CdpSessionLost
 from .subscription import CdpSubscription
 
-if TYPE_CHECKING:
-    from .connection import CdpConnection
+__all__ = ["CdpSession", "SessionTransport"]
 
-__all__ = ["CdpSession"]
+
+class SessionTransport(Protocol):
+    """What a flat session needs of its connection (a :class:`~.connection.CdpConnection`):
+    the socket's send paths, event routing, and the end of the session."""
+
+    async def send(self, method: str, params: dict[str, Any] | None = None, *,
+                   session_id: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]: ...
+
+    async def send_sequence(self, commands: Sequence[tuple[str, dict[str, Any] | None]], *,
+                            session_id: str | None = None,
+                            timeout: float = DEFAULT_TIMEOUT) -> list[dict[str, Any]]: ...
+
+    def subscribe(self, session_id: str | None, *, methods: Iterable[str] | None = None,
+                  buffer: int = DEFAULT_BUFFER) -> CdpSubscription: ...
+
+    def _unsubscribe(self, subscription: CdpSubscription) -> None: ...
+
+    def _end_session(self, session_id: str, reason: str) -> None: ...
 
 
 class CdpSession:
     """A flat session to one target: commands carry its ``sessionId`` on the shared socket."""
 
-    def __init__(self, connection: CdpConnection, session_id: str, target_id: str) -> None:
+    def __init__(self, connection: SessionTransport, session_id: str, target_id: str) -> None:
         self.connection = connection
         self.session_id = session_id
         self.target_id = target_id
