@@ -18,7 +18,8 @@ then from :data:`SUFFIX_ROLES` (so ``AppCompatButton`` and React Native's ``Reac
 map as their base classes do), else ``generic``. A checkable plain view is a checkbox.
 ``content-desc`` is the name, ``text`` the text; an editable field's text is also its
 value (Android reports the hint as the text of an empty field, which is the iOS rule too:
-a placeholder rides on the value when there is none). ``NAF`` (not accessibility
+a placeholder rides on the value when there is none). A password field keeps neither its text nor what it holds:
+its value is its hint while empty, else ``********``. ``NAF`` (not accessibility
 friendly) marks nodes without text or label; NativeNode has no field for it and it adds
 nothing the empty name does not say.
 
@@ -41,7 +42,7 @@ from typing import Any
 from xml.parsers import expat
 
 from browx_actors.errors import ToolError
-from browx_actors.sessions.native.nodes import NativeNode, Rect
+from browx_actors.sessions.native.nodes import SECRET_MASK, NativeNode, Rect
 
 __all__ = ["CLASS_ROLES", "IDLE_FAILURES", "SUFFIX_ROLES", "parse_bounds", "parse_dump", "role_of"]
 
@@ -175,13 +176,17 @@ def _node(tag: str, a: dict[str, str], path: tuple[int, ...], children: tuple[Na
         role = "checkbox"
     text = get("text", "")
     editable = role == "textbox" or role == "searchbox"
+    value = text if editable else None
+    password = get("password") == "true"
+    if password:
+        value, text = _secret_value(text, get("hint", "")), ""
     # Positional, in NativeNode's field order: a dump has thousands of nodes.
     return NativeNode(
         role,
         class_name,
         get("content-desc", "") or (get("hint", "") if editable else ""),
         text,
-        text if editable else None,
+        value,
         get("resource-id") or None,
         parse_bounds(get("bounds", "")),
         get("enabled") != "false",
@@ -194,10 +199,18 @@ def _node(tag: str, a: dict[str, str], path: tuple[int, ...], children: tuple[Na
         checkable,
         get("checked") == "true",
         get("selected") == "true",
-        get("password") == "true",
+        password,
         path,
         children,
     )
+
+
+def _secret_value(text: str, hint: str) -> str | None:
+    """A password field's value: its hint while it shows it, else the mask (what it holds,
+    bullets or, with "speak passwords" on, the characters, is never kept)."""
+    if not text:
+        return hint or None
+    return hint if text == hint else SECRET_MASK
 
 
 def parse_dump(output: str | bytes) -> NativeNode:

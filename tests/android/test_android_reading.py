@@ -18,7 +18,7 @@ from e2e_support import fails, ok
 LOGIN = """\
 text "Welcome back" [ref=e10]
 textbox "Email address" [ref=e11] value="Email"
-textbox [ref=e12] value="********"
+textbox "Password" [ref=e12] value="Password"
 checkbox "Remember me" [ref=e13]
 button "Log in" [ref=e14]
 text "Forgot password?" [ref=e15]"""
@@ -65,10 +65,10 @@ async def test_snapshots_selectors_and_refs(tmp_path: Path, adb: Adb) -> None:
         assert log_in["matches"] == [{"ref": "e14", "role": "button", "name": "Log in", "selectorHint": "~login_button",
                                       "testId": "com.example.shop:id/login_button"}]
         found = await ok(client, "text_search", {**phone, "query": "password"})
-        assert [(m["ref"], m["snippet"]) for m in found["matches"]] == [("e12", "Password"), ("e15", "Forgot password?")]
+        assert [(m["ref"], m["snippet"]) for m in found["matches"]] == [("e15", "Forgot password?")]
         limited = await ok(client, "snapshot", {**phone, "maxNodes": 2, "omit": ["text"]})
         assert limited["snapshot"].splitlines() == ['textbox "Email address" [ref=e11] value="Email"',
-                                                    'textbox [ref=e12] value="********"']
+                                                    'textbox "Password" [ref=e12] value="Password"']
         assert limited["truncated"] is True
 
         # -- every selector tier, reporting which one matched -------------------------------
@@ -159,5 +159,12 @@ async def test_verify_value_and_password_fields(tmp_path: Path, adb: Adb) -> Non
         secret = await fails(client, "verify_value", {**phone, "selector": "~password", "value": "hunter2"},
                              "not-supported")
         assert "password field" in secret["error"]
+        await ok(client, "fill", {**phone, "selector": "~password", "value": "hunter2"})
+        assert device.fields["password"] == "hunter2"
         shown = await ok(client, "snapshot", phone)
-        assert 'textbox "Email address" [ref=e1] [focused] value="ada@example.com"' in shown["snapshot"]
+        assert 'textbox "Email address" [ref=e1] value="ada@example.com"' in shown["snapshot"]
+        assert 'textbox "Password" [ref=e2] [focused] value="********"' in shown["snapshot"]
+        assert "hunter2" not in shown["snapshot"] and "\u2022" not in shown["snapshot"]
+        # Filled again, a password field that holds something is emptied without reading its length.
+        await ok(client, "fill", {**phone, "selector": "~password", "value": "swordfish"})
+        assert device.fields["password"] == "swordfish"

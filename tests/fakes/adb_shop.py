@@ -55,6 +55,8 @@ class View:
     scrollable: bool = False
     password: bool = False
     focused: bool = False
+    #: An editable view's hint (newer dumpers write it as ``hint`` after ``bounds``).
+    hint: str = ""
     children: list[View] = attrs.field(factory=list)
 
 
@@ -73,7 +75,7 @@ def render(root: View, package: str) -> str:
             f'enabled="true" focusable="{flag(focusable)}" focused="{flag(view.focused)}" '
             f'scrollable="{flag(view.scrollable)}" long-clickable="false" password="{flag(view.password)}" '
             f'selected="false" bounds="[{left},{top}][{right},{bottom}]"'
-        )
+        ) + (f" hint={quoteattr(view.hint)}" if view.hint else "")
         if not view.children:
             return f"<node {attrs_} />"
         return f"<node {attrs_}>" + "".join(node(c, i) for i, c in enumerate(view.children)) + "</node>"
@@ -93,7 +95,7 @@ def _field(device: FakeDevice, rid: str, hint: str, top: int, *, label: str = ""
     value = device.fields.get(rid, "")
     shown = "\u2022" * len(value) if password and value else value or hint
     return View(_RN + "textinput.ReactEditText", (80, top, 1000, top + 120), rid=rid, text=shown, desc=label,
-                clickable=True, password=password, focused=device.focused == rid)
+                clickable=True, password=password, focused=device.focused == rid, hint=hint)
 
 
 def _login(device: FakeDevice) -> str:

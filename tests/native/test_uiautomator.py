@@ -196,3 +196,20 @@ def test_the_parser_builds_nodes_in_nativenodes_field_order() -> None:
         "focused", "clickable", "long_clickable", "scrollable", "checkable", "checked", "selected",
         "password", "path", "children",
     ]
+
+
+@pytest.mark.parametrize(("text", "hint", "value"), [
+    ("\u2022\u2022\u2022", "", "********"),      # what it holds, as bullets: the mask, not their count
+    ("hunter2", "", "********"),                 # with "speak passwords" on, the characters: never kept
+    ("Password", "Password", "Password"),        # empty, showing its hint
+    ("", "Password", "Password"),
+    ("", "", None),
+])
+def test_a_password_field_keeps_neither_its_text_nor_what_it_holds(text: str, hint: str, value: str | None) -> None:
+    extra = f' hint="{hint}"' if hint else ""
+    xml = ('<hierarchy rotation="0"><node index="0" text="' + text + '" resource-id="pw" '
+           'class="android.widget.EditText" package="p" content-desc="" checkable="false" checked="false" '
+           'clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" '
+           'long-clickable="false" password="true" selected="false" bounds="[0,0][100,50]"' + extra + " /></hierarchy>")
+    (field,) = parse_dump(xml).children
+    assert (field.password, field.value, field.text) == (True, value, "")

@@ -20,7 +20,7 @@ from ...devices.adb_output import start_failure, supports_motionevent
 from ...devices.uiautomator import IDLE_FAILURES, parse_dump
 from ...errors import ToolError
 from ..native.nodes import NativeNode
-from ..native.platform import Budget, unsupported
+from ..native.platform import Budget, clear_count, unsupported
 
 __all__ = ["ENGINE", "AdbInput", "UiAutomatorSource"]
 
@@ -90,9 +90,8 @@ class AdbInput:
         await self._input(*commands.input_text_commands(text))
 
     async def clear_text(self, node: NativeNode) -> None:
-        # The caret goes to the end, then one DEL per character the field shows (an empty
-        # field shows its hint: deleting there deletes nothing).
-        count = len(node.text or "")
+        # The caret goes to the end, then one DEL per character (one keyevent command).
+        count = clear_count(node)
         if count:
             await self._input("input keyevent KEYCODE_MOVE_END",
                               "input keyevent " + " ".join(["KEYCODE_DEL"] * count))

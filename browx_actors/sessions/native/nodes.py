@@ -17,7 +17,11 @@ from collections.abc import Iterator
 
 import attrs
 
-__all__ = ["NativeNode", "Rect"]
+__all__ = ["SECRET_MASK", "NativeNode", "Rect"]
+
+#: What a password field's value is once it holds something: its content is never read
+#: into a node, not even its length.
+SECRET_MASK = "********"
 
 
 @attrs.frozen
@@ -67,7 +71,9 @@ class NativeNode:
     checkable: bool = False
     checked: bool = False
     selected: bool = False
-    #: A secure text entry: its value is never shown.
+    #: A secure text entry. Its ``value`` is its placeholder while it is empty and
+    #: :data:`SECRET_MASK` once it holds something; its ``text`` is empty. The hierarchy
+    #: parsers guarantee it: no node carries a secret's characters or its length.
     password: bool = False
     #: Child indexes from the root (the root is ``()``).
     path: tuple[int, ...] = ()

@@ -24,9 +24,13 @@ import attrs
 import trio
 
 from ...errors import ToolError
-from .nodes import NativeNode
+from .nodes import SECRET_MASK, NativeNode
 
-__all__ = ["Budget", "HierarchySource", "InputDriver", "NativeLifecycle", "unsupported"]
+__all__ = ["SECRET_CLEAR", "Budget", "HierarchySource", "InputDriver", "NativeLifecycle", "clear_count",
+           "unsupported"]
+
+#: Deletions sent to empty a password field that holds something: its length is never read.
+SECRET_CLEAR = 64
 
 
 @attrs.define
@@ -46,6 +50,15 @@ class Budget:
 def unsupported(engine: str, what: str, why: str) -> ToolError:
     """The refusal for a primitive ``engine`` lacks: names the engine and what is missing."""
     return ToolError("not-supported", f"{what} is not available on {engine}: {why}", engine=engine)
+
+
+def clear_count(node: NativeNode) -> int:
+    """How many characters to delete to empty a text field just focused: what it shows (an
+    empty field shows its placeholder, and deleting there deletes nothing), or
+    :data:`SECRET_CLEAR` for a password field that holds something."""
+    if node.password:
+        return SECRET_CLEAR if node.value == SECRET_MASK else 0
+    return len(node.value or node.text or "")
 
 
 class HierarchySource(Protocol):

@@ -20,7 +20,6 @@ from .nodes import NativeNode
 from .refs import Hierarchy, collapse
 from .selectors import resolve
 from .session import NativeSession
-from .snapshot import PASSWORD_MASK
 from .snapshot import snapshot as print_snapshot
 from .target import Located, locate_in, on_screen
 
@@ -85,13 +84,14 @@ def _visible(node: NativeNode, hierarchy: Hierarchy) -> bool:
 
 
 def element_state(located: Located) -> dict[str, Any]:
-    """The node's state as ``verify_*`` reports it (a password's value never shown)."""
+    """The node's state as ``verify_*`` reports it (a password field's value is its
+    placeholder or the mask: the parsers never read what it holds)."""
     node, hierarchy = located.node, located.hierarchy
     bounds = node.bounds
     return {
         "ref": located.ref, "role": node.role, "name": hierarchy.name_of(node), "testId": node.test_id,
         "text": element_text(node, hierarchy),
-        "value": (PASSWORD_MASK if node.value else None) if node.password else node.value,
+        "value": node.value,
         "visible": _visible(node, hierarchy), "enabled": node.enabled, "checked": node.checked,
         "selected": node.selected, "focused": node.focused,
         "bounds": None if bounds is None else {"x": bounds.x, "y": bounds.y, "width": bounds.width,
@@ -107,7 +107,7 @@ def attributes(node: NativeNode, hierarchy: Hierarchy, engine: str) -> dict[str,
 
     bounds = node.bounds
     rect = None if bounds is None else f"{bounds.x:g},{bounds.y:g},{bounds.width:g},{bounds.height:g}"
-    value = (PASSWORD_MASK if node.value else None) if node.password else node.value
+    value = node.value
     out: dict[str, str | None] = {
         "testID": node.test_id, "role": node.role, "tag": node.tag, "name": hierarchy.name_of(node),
         "label": node.name or None, "text": node.text or None, "value": value,

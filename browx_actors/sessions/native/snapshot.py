@@ -3,7 +3,8 @@
 The text reads like the web engine's (``sessions/chromium/agent.js``), so one agent skill
 reads both: one line per node, ``role "name" [ref=eN] [state]... value="..."``, children
 indented two spaces, names JSON-quoted and clipped with an ellipsis (names 100
-characters, values 80, texts 200), a password's value shown as ``********``, and a node's
+characters, values 80, texts 200), a password field's value as the parsers give it (its
+placeholder, or ``********`` once it holds something), and a node's
 own text after ``: `` when it differs from its name.
 
 Which nodes get a line: visible nodes that are interactive (a flag or the role says so),
@@ -30,7 +31,7 @@ import attrs
 
 from browx_actors.errors import ToolError
 
-from .nodes import NativeNode
+from .nodes import SECRET_MASK, NativeNode
 from .refs import VALUE_ROLES, Hierarchy, RefBook, collapse, is_interactive, names_from_content
 from .selectors import resolve
 
@@ -40,7 +41,8 @@ DEFAULT_MAX_NODES = 2000
 NAME_MAX = 100
 TEXT_MAX = 200
 VALUE_MAX = 80
-PASSWORD_MASK = "********"
+#: A password field's value once it holds something (the parsers put it there).
+PASSWORD_MASK = SECRET_MASK
 #: Thin on testIDs: more than this share of the interactive elements has none...
 THIN_SHARE = 0.25
 #: ...and at least this many.
@@ -155,7 +157,7 @@ class _Printer:
         line += f" [ref={ref}]" + _states(node)
         if node.role in VALUE_ROLES:
             if node.value:
-                line += " value=" + quote(PASSWORD_MASK if node.password else clip(node.value, VALUE_MAX))
+                line += " value=" + quote(clip(node.value, VALUE_MAX))
         else:
             text = collapse(node.text)
             if text and text != name:
