@@ -43,6 +43,7 @@ from .sessions.chromium.driver import PlaywrightDriver
 from .sessions.chromium.pool import BrowserPool, PoolConfig, PoolStatus
 from .sessions.chromium.session import BrowserLost, ChromiumSession, SessionOptions
 from .sessions.contract import Describe, SessionCall
+from .sessions.ios import IosSession
 from .supervision import (
     ChildGone,
     ChildInfo,
@@ -208,11 +209,18 @@ class Runtime:
                               native.adb_port), serial=native.android_serial, workspace=self.config.workspace,
                               secrets=lambda: self.secrets.of(session_id))
 
+    def _new_ios_session(self, session_id: str, options: Mapping[str, Any]) -> IosSession:
+        native = self.config.native
+        return IosSession(session_id, registry=self.device_registry, app_id=native.ios_app_id,
+                          device=native.ios_device, app_path=native.ios_app_path, wda_url=native.ios_wda_url,
+                          workspace=self.config.workspace, secrets=lambda: self.secrets.of(session_id))
+
     def _session_factory(self, engine: str) -> Callable[[str, Mapping[str, Any]], Actor]:
         """How each engine's session actor is built (engines this build has)."""
         factories: dict[str, Callable[[str, Mapping[str, Any]], Actor]] = {
             "chromium": self._new_chromium_session,
             "android-app": self._new_android_session,
+            "ios-app": self._new_ios_session,
         }
         factory = factories.get(engine)
         if factory is None:

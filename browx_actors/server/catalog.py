@@ -15,7 +15,7 @@ from ..canvas import tools as canvas
 from ..devices import tools as devices
 from ..human import tools as human
 from ..recorder import tools as diagnostics
-from ..sessions import android, chromium
+from ..sessions import android, chromium, ios
 from ..sessions.native import lifecycle as native_lifecycle
 from ..tooling import Implementation, Tool
 
@@ -48,4 +48,5 @@ def all_tools() -> list[Tool]:
         *human.TOOLS,
     ], [
         *android.IMPLEMENTATIONS,
+        *ios.IMPLEMENTATIONS,
     ])
