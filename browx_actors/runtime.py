@@ -39,6 +39,7 @@ from .human.operator import OperatorChannel, OperatorStatus
 from .recorder import Recorder, RecorderInbox, SessionClosed
 from .secrets import SecretBook
 from .sessions.android import AndroidSession
+from .sessions.android.chrome import ChromeAndroidSession
 from .sessions.chromium.driver import PlaywrightDriver
 from .sessions.chromium.pool import BrowserPool, PoolConfig, PoolStatus
 from .sessions.chromium.session import BrowserLost, ChromiumSession, SessionOptions
@@ -215,12 +216,20 @@ class Runtime:
                           device=native.ios_device, app_path=native.ios_app_path, wda_url=native.ios_wda_url,
                           workspace=self.config.workspace, secrets=lambda: self.secrets.of(session_id))
 
+    def _new_chrome_android_session(self, session_id: str, options: Mapping[str, Any]) -> ChromeAndroidSession:
+        native = self.config.native
+        return ChromeAndroidSession(session_id, registry=self.device_registry,
+                                    adb=AdbAddress(native.adb_host, native.adb_port), serial=native.android_serial,
+                                    pool=self.pool_ref, driver=self.driver, workspace=self.config.workspace,
+                                    options=SessionOptions(direct_input=self.config.action_input == "auto"))
+
     def _session_factory(self, engine: str) -> Callable[[str, Mapping[str, Any]], Actor]:
         """How each engine's session actor is built (engines this build has)."""
         factories: dict[str, Callable[[str, Mapping[str, Any]], Actor]] = {
             "chromium": self._new_chromium_session,
             "android-app": self._new_android_session,
             "ios-app": self._new_ios_session,
+            "chrome-android": self._new_chrome_android_session,
         }
         factory = factories.get(engine)
         if factory is None:

@@ -13,9 +13,9 @@ from .tooling.context import RuntimeContext
 
 __all__ = ["ENGINES", "NATIVE_ENGINES", "TOOLS"]
 
-ENGINES = ("chromium", "android-app", "ios-app")
+ENGINES = ("chromium", "android-app", "ios-app", "chrome-android")
 #: Engines that drive a device and need the native-device capability to open.
-NATIVE_ENGINES = ("android-app", "ios-app")
+NATIVE_ENGINES = ("android-app", "ios-app", "chrome-android")
 
 
 def _known_engine(args: Args) -> None:
@@ -32,8 +32,9 @@ def _viewport_for_browsers(args: Args) -> None:
 
 @runtime_tool(
     "open_session", "navigation",
-    "Open a session: an isolated browser context with its own cookies and storage. The session \"default\" opens "
-    "by itself on first use.",
+    "Open a session: an isolated browser context with its own cookies and storage (chromium), an app on an Android "
+    "device (android-app), an app on an iOS Simulator (ios-app), or Chrome on an Android device (chrome-android); "
+    "the device comes from the environment. The session \"default\" opens by itself on first use, as chromium.",
     params=(Param("session", "string", "New session id.", required=True),
             Param("engine", "string", "Engine to drive.", default="chromium"),
             Param("viewport", "object", "Viewport size in CSS pixels.",

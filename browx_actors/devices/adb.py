@@ -236,14 +236,17 @@ class AndroidDevice:
     async def getprop(self, *, timeout: float) -> dict[str, str]:
         return parse_getprop((await self.shell("getprop", timeout=timeout)).out)
 
-    async def forward(self, local: str, remote: str, *, timeout: float) -> None:
-        """``adb forward local remote`` (``tcp:PORT``, ``localabstract:NAME``), by the server."""
-        def run() -> None:
+    async def forward(self, remote: str, *, timeout: float) -> int:
+        """``adb forward tcp:0 REMOTE`` (``localabstract:NAME``, ``tcp:PORT``): the server
+        listens on a free local port, which it answers, and carries each connection to it
+        to ``REMOTE`` on the device."""
+        def run() -> int:
             with self.server._connect(timeout) as c:
-                c.send_command(f"host-serial:{self.serial}:forward:{local};{remote}")
-                c.check_okay()
-                c.check_okay()
-        await self.server._call(run, f"forward {local} {remote}", self.serial)
+                c.send_command(f"host-serial:{self.serial}:forward:tcp:0;{remote}")
+                c.check_okay()  # the device is there
+                c.check_okay()  # the listener is installed; then the port it took
+                return int(c.read_string_block())
+        return await self.server._call(run, f"forward tcp:0 {remote}", self.serial)
 
     async def remove_forward(self, local: str, *, timeout: float) -> None:
         def run() -> None:

@@ -4,7 +4,8 @@ With the variable set, the device with that serial, which must be ready (state
 ``device``): an unauthorized or offline device is refused with its state and the fix,
 because the state is the actionable part. Without it, the one ready device; none is
 ``target-not-found``, several is ``device-ambiguous`` listing them, because a guess
-would put two sessions' taps on one screen or one session's on the wrong one. Pure.
+would put two sessions' taps on one screen or one session's on the wrong one.
+:func:`choose_android_device` is pure; :func:`find_android_device` asks the adb server.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import ToolError
+from .adb import AdbAddress, AdbServer
 from .adb_output import DeviceEntry
 
-__all__ = ["STATE_ADVICE", "choose_android_device"]
+__all__ = ["STATE_ADVICE", "choose_android_device", "find_android_device"]
 
 #: What to do about a device that is listed but not ready.
 STATE_ADVICE = {
@@ -62,3 +64,16 @@ def choose_android_device(entries: Sequence[DeviceEntry], wanted: str | None) ->
                         "BROWX_ANDROID_APP_SERIAL to the serial of the one to drive",
                         candidates=[e.serial for e in ready])
     return ready[0]
+
+
+async def find_android_device(
+    address: AdbAddress, wanted: str | None, *, timeout: float,
+) -> tuple[AdbServer, DeviceEntry]:
+    """The adb server (started on loopback when it is not running) and the device a
+    session drives on it."""
+    server = AdbServer(address)
+    if not await server.ensure_running():
+        raise ToolError("unavailable", f"no adb server answers at {address}, and none can be started here (no `adb` "
+                        "on PATH, or a remote ANDROID_ADB_SERVER_HOST): install the Android SDK's platform-tools or "
+                        "point ANDROID_ADB_SERVER_HOST / _PORT at a running server", component="adb server")
+    return server, choose_android_device(await server.devices(timeout=timeout), wanted)

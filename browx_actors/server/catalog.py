@@ -19,7 +19,7 @@ from ..sessions import android, chromium, ios
 from ..sessions.native import lifecycle as native_lifecycle
 from ..tooling import Implementation, Tool
 
-__all__ = ["all_tools", "assemble"]
+__all__ = ["all_tools", "assemble", "runs_like"]
 
 
 def assemble(tools: Iterable[Tool], implementations: Iterable[Implementation] = ()) -> list[Tool]:
@@ -37,7 +37,18 @@ def assemble(tools: Iterable[Tool], implementations: Iterable[Implementation] = 
     return list(by_name.values())
 
 
+def runs_like(tools: Iterable[Tool], engine: str, like: str) -> list[Tool]:
+    """Every session tool ``like`` implements, implemented for ``engine`` with the same
+    handler: an engine that is another one over a different transport (chrome-android is
+    the chromium engine attached to a device's Chrome)."""
+    return [tool.with_engine(engine, tool.engines[like]) if like in tool.engines else tool for tool in tools]
+
+
 def all_tools() -> list[Tool]:
+    return runs_like(_assembled(), "chrome-android", "chromium")
+
+
+def _assembled() -> list[Tool]:
     return assemble([
         *runtime_tools.TOOLS,
         *devices.TOOLS,

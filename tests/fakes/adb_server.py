@@ -163,7 +163,7 @@ class _Handler(socketserver.BaseRequestHandler):
 
     def forward_service(self, wire: _Wire, selector: str, what: str) -> None:
         """``forward:[norebind:]LOCAL;REMOTE``, ``killforward:LOCAL``, ``killforward-all``,
-        ``list-forward``, as the adb server answers them (OKAY OKAY, and the port for tcp:0)."""
+        ``list-forward``, as the adb server answers them (a forward: OKAY, OKAY and the port)."""
         if what == "list-forward":
             wire.okay("".join(f"{serial} {local} {remote}\n" for serial, local, remote in self.server.forwards()))
             return
@@ -183,7 +183,7 @@ class _Handler(socketserver.BaseRequestHandler):
             raise _Refused(f"cannot bind listener: {spec!r} is not tcp:PORT;REMOTE")
         port = self.server.forward(device, int(local.removeprefix("tcp:")), remote)
         wire.send(b"OKAY")
-        wire.okay(str(port) if local == "tcp:0" else None)
+        wire.okay(str(port))  # adb 1.0.41 answers the port it listens on, asked for 0 or not
 
     def select(self, selector: str, *, usable: bool) -> FakeDevice:
         """The device a transport selector names, as adb's acquire_one_transport picks it."""

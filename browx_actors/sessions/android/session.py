@@ -18,10 +18,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ...actor import ActorRef
-from ...devices.adb import AdbAddress, AdbServer, AndroidDevice
-from ...devices.choice import choose_android_device
+from ...devices.adb import AdbAddress, AndroidDevice
+from ...devices.choice import find_android_device
 from ...devices.device_info import android_info
-from ...errors import ToolError
 from ..native.find import tilde_hint
 from ..native.session import NativeSession
 from .apps import AdbLifecycle
@@ -52,13 +51,7 @@ class AndroidSession(NativeSession):
         self.android: AndroidDevice | None = None
 
     async def connect(self) -> None:
-        server = AdbServer(self.adb)
-        if not await server.ensure_running():
-            raise ToolError("unavailable", f"no adb server answers at {self.adb}, and none can be started here "
-                            "(no `adb` on PATH, or a remote ANDROID_ADB_SERVER_HOST): install the Android SDK's "
-                            "platform-tools or point ANDROID_ADB_SERVER_HOST / _PORT at a running server",
-                            component="adb server")
-        entry = choose_android_device(await server.devices(timeout=self.budget.remaining()), self.wanted_serial)
+        server, entry = await find_android_device(self.adb, self.wanted_serial, timeout=self.budget.remaining())
         device = server.device(entry.serial)
         await self.lease_device(entry.serial, {"platform": "android", "model": entry.model})
         self.device = {"id": entry.serial, "platform": "android",
