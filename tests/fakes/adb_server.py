@@ -45,7 +45,7 @@ import threading
 from collections.abc import Iterator
 
 from .adb_device import FakeAdb, FakeDevice, Received
-from .adb_shop import default_adb, multi_device_adb
+from .adb_shop import bench_adb, default_adb, multi_device_adb
 
 __all__ = ["ADB_SERVER_VERSION", "FEATURES", "serve_adb"]
 
@@ -486,11 +486,12 @@ def serve_adb(
 def main() -> None:
     parser = argparse.ArgumentParser(description="A fake adb server with a scripted emulator, on loopback.")
     parser.add_argument("--port", type=int, default=5037, help="port to listen on (adb's default: 5037)")
-    parser.add_argument("--scenario", choices=("default", "multi"), default="default",
-                        help="default: emulator-5554 with a launcher and com.example.shop; multi: four devices")
+    parser.add_argument("--scenario", choices=("default", "multi", "bench"), default="default",
+                        help="default: emulator-5554 with a launcher and com.example.shop; multi: four devices; "
+                             "bench: the default plus a 2,000-node list (bench://list, bench://list-changing)")
     parser.add_argument("--console-token", help="also serve each emulator's console, with this auth token")
     args = parser.parse_args()
-    adb = default_adb() if args.scenario == "default" else multi_device_adb()
+    adb = {"default": default_adb, "multi": multi_device_adb, "bench": bench_adb}[args.scenario]()
     with serve_adb(adb, port=args.port, console_token=args.console_token) as (port, adb):
         print(f"fake adb server on 127.0.0.1:{port}: try `adb -P {port} devices -l`, or set "
               f"ANDROID_ADB_SERVER_PORT={port} for browx-actors", flush=True)

@@ -31,7 +31,8 @@ import attrs
 from .adb_device import FakeAdb, FakeDevice, Screen
 from .testdata import PIXEL_LAUNCHER_DUMP
 
-__all__ = ["LAUNCHER_DUMP", "SHOP", "View", "booting_emulator", "default_adb", "emulator", "multi_device_adb", "render"]
+__all__ = ["LAUNCHER_DUMP", "SHOP", "View", "bench_adb", "booting_emulator", "default_adb", "emulator", "list_screen",
+           "multi_device_adb", "render"]
 
 SHOP = "com.example.shop"
 LAUNCHER = "com.google.android.apps.nexuslauncher"
@@ -202,6 +203,46 @@ def booting_emulator(serial: str) -> FakeDevice:
     device = emulator(serial)
     device.boot_listings, device.boot_probes, device.pm_probes = 2, 2, 1
     return device
+
+
+def list_screen(rows: int, package: str = "com.example.big") -> str:
+    """A long React Native list as the dumper prints it: ``rows`` rows of five nodes (a
+    testID on two rows in three), under a scroll view: 5 * rows + 4 nodes."""
+    items = []
+    for i in range(rows):
+        top = 100 + i * 10
+        items.append(View(_RN + "view.ReactViewGroup", (0, top, 1080, top + 9), rid=f"row-{i}" if i % 3 else "",
+                          clickable=True, children=[
+                              View(_RN + "text.ReactTextView", (10, top, 500, top + 5), text=f"Item {i} & more"),
+                              View(_RN + "text.ReactTextView", (10, top + 5, 500, top + 9), text=f"${i}.00"),
+                              View("android.widget.Button", (800, top, 1000, top + 9), text="Add",
+                                   desc=f"Add item {i}", clickable=True),
+                              View("android.widget.ImageView", (600, top, 700, top + 9), desc=f"photo {i}")]))
+    root = View("android.widget.FrameLayout", (0, 0, _WIDTH, 1920), children=[
+        View(_RN + "scroll.ReactScrollView", (0, 0, _WIDTH, 1920), scrollable=True, children=[
+            View(_RN + "view.ReactViewGroup", (0, 0, _WIDTH, 1920), children=items)])])
+    return render(root, package)
+
+
+def bench_adb(rows: int = 399) -> FakeAdb:
+    """The default emulator plus a 2,000-node list (``rows`` rows), standing still
+    (``bench://list``: the same bytes at every dump) and changing (``bench://list-changing``:
+    one text differs at every dump), for ``benchmarks/native_snapshot.py``."""
+    device = emulator()
+    xml = list_screen(rows)
+    dumps = 0
+
+    def changing(_: FakeDevice) -> str:
+        nonlocal dumps
+        dumps += 1
+        return xml.replace('text="Item 0 &amp; more"', f'text="Item 0 &amp; more ({dumps})"', 1)
+
+    for screen in (Screen("list", "com.example.big", "com.example.big.MainActivity", lambda _: xml),
+                   Screen("list-changing", "com.example.big", "com.example.big.MainActivity", changing)):
+        device.screens[screen.name] = screen
+        device.links[f"bench://{screen.name}"] = screen.name
+    device.links["bench://catalog"] = "catalog"
+    return FakeAdb([device], emulator_factory=booting_emulator)
 
 
 def default_adb() -> FakeAdb:

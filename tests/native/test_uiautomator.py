@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import attrs
 import pytest
 from fakes.testdata import PIXEL_LAUNCHER_DUMP
 
@@ -191,7 +190,7 @@ def test_bounds(text: str, rect: Rect | None) -> None:
 
 def test_the_parser_builds_nodes_in_nativenodes_field_order() -> None:
     # The parser passes fields positionally for speed: this pins the order it assumes.
-    assert [f.name for f in attrs.fields(NativeNode)] == [
+    assert list(NativeNode._fields) == [
         "role", "tag", "name", "text", "value", "test_id", "bounds", "enabled", "visible", "focusable",
         "focused", "clickable", "long_clickable", "scrollable", "checkable", "checked", "selected",
         "password", "path", "children",
@@ -213,3 +212,17 @@ def test_a_password_field_keeps_neither_its_text_nor_what_it_holds(text: str, hi
            'long-clickable="false" password="true" selected="false" bounds="[0,0][100,50]"' + extra + " /></hierarchy>")
     (field,) = parse_dump(xml).children
     assert (field.password, field.value, field.text) == (True, value, "")
+
+
+def test_a_dump_equal_to_the_last_is_not_parsed_again() -> None:
+    from browx_actors.devices.uiautomator import DumpParser
+
+    parser = DumpParser()
+    dump = PIXEL.read_bytes()
+    first = parser.parse(dump)
+    assert parser.parse(bytes(dump)) is first and (parser.parsed, parser.reused) == (1, 1)
+    changed = parser.parse(dump.replace(b'text="Chrome"', b'text="Chromium"'))
+    assert changed is not first and changed != first and parser.parsed == 2
+    with pytest.raises(ToolError):
+        parser.parse(IDLE_FAILURES[0].encode())
+    assert parser.parse(dump.replace(b'text="Chrome"', b'text="Chromium"')) is changed

@@ -17,7 +17,7 @@ import trio
 from ...devices import adb_commands as commands
 from ...devices.adb import AndroidDevice, ShellOutput
 from ...devices.adb_output import start_failure, supports_motionevent
-from ...devices.uiautomator import IDLE_FAILURES, parse_dump
+from ...devices.uiautomator import IDLE_FAILURES, DumpParser
 from ...errors import ToolError
 from ..native.nodes import NativeNode
 from ..native.platform import Budget, clear_count, unsupported
@@ -40,11 +40,13 @@ def _input_error(output: ShellOutput) -> bool:
 
 
 class UiAutomatorSource:
-    """``uiautomator dump`` to ``/dev/tty``, parsed off the loop."""
+    """``uiautomator dump`` to ``/dev/tty`` on every read, parsed off the loop (a dump
+    byte for byte equal to the last one is not parsed twice: :class:`DumpParser`)."""
 
     def __init__(self, device: AndroidDevice, budget: Budget) -> None:
         self.device = device
         self.budget = budget
+        self.parser = DumpParser()
 
     async def read(self) -> NativeNode:
         output = await self.device.exec_out(commands.UIAUTOMATOR_DUMP_TTY, timeout=self.budget.remaining())
@@ -53,7 +55,7 @@ class UiAutomatorSource:
             dumped = await self.device.shell(f"uiautomator dump {_DUMP_FILE} >/dev/null && cat {_DUMP_FILE}; "
                                              f"rm -f {_DUMP_FILE}", timeout=self.budget.remaining())
             output = dumped.stdout + dumped.stderr
-        return await trio.to_thread.run_sync(parse_dump, output)
+        return await trio.to_thread.run_sync(self.parser.parse, output)
 
 
 class AdbInput:
