@@ -20,7 +20,7 @@ from ...devices.adb_output import start_failure, supports_motionevent
 from ...devices.uiautomator import IDLE_FAILURES, DumpParser
 from ...errors import ToolError
 from ..native.nodes import NativeNode
-from ..native.platform import Budget, clear_count, unsupported
+from ..native.platform import Budget, clear_count, pinch_refusal, unsupported
 
 __all__ = ["ENGINE", "AdbInput", "UiAutomatorSource"]
 
@@ -111,6 +111,9 @@ class AdbInput:
             raise unsupported(ENGINE, "raw touch events", "`input motionevent` needs Android 11 (API 30) or later, "
                               "and this device's input has no motionevent command")
         await self._input(commands.motionevent_command(action, x, y))
+
+    async def pinch(self, scale: float, velocity: float) -> None:
+        raise pinch_refusal(ENGINE)
 
     async def screenshot(self) -> bytes:
         png = await self.device.exec_out(commands.SCREENCAP_PNG, timeout=self.budget.remaining())

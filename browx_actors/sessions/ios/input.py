@@ -85,6 +85,9 @@ class WdaInput:
     async def touch(self, action: str, x: float, y: float) -> None:
         raise unsupported(ENGINE, "raw touch events", "XCUITest has taps, drags and pinches, no raw touch pipeline")
 
+    async def pinch(self, scale: float, velocity: float) -> None:
+        await self.client.pinch(scale, velocity, timeout=self.budget.remaining())
+
     async def screenshot(self) -> bytes:
         return await self.client.screenshot(timeout=self.budget.remaining())
 

@@ -27,7 +27,7 @@ from ...errors import ToolError
 from .nodes import SECRET_MASK, NativeNode
 
 __all__ = ["SECRET_CLEAR", "Budget", "HierarchySource", "InputDriver", "NativeLifecycle", "clear_count",
-           "unsupported"]
+           "pinch_refusal", "unsupported"]
 
 #: Deletions sent to empty a password field that holds something: its length is never read.
 SECRET_CLEAR = 64
@@ -50,6 +50,15 @@ class Budget:
 def unsupported(engine: str, what: str, why: str) -> ToolError:
     """The refusal for a primitive ``engine`` lacks: names the engine and what is missing."""
     return ToolError("not-supported", f"{what} is not available on {engine}: {why}", engine=engine)
+
+
+def pinch_refusal(engine: str) -> ToolError:
+    """Why adb cannot pinch, as the spec has it (``native-pinch-needs-multitouch-driver``)."""
+    return ToolError("native-pinch-needs-multitouch-driver", f"gesture_pinch is refused on {engine}: adb shell input "
+                     "has no two-finger primitive (two concurrent `input swipe` calls are two unrelated drags, not a "
+                     "pinch), sendevent needs the touchscreen's device node and is root-only off an emulator, and real "
+                     "multi-touch needs a device-side UiAutomator2 instrumentation server, which is not shipped",
+                     engine=engine)
 
 
 def clear_count(node: NativeNode) -> int:
@@ -93,6 +102,9 @@ class InputDriver(Protocol):
 
     async def touch(self, action: str, x: float, y: float) -> None:
         """One raw touch event (``DOWN``, ``MOVE``, ``UP``)."""
+
+    async def pinch(self, scale: float, velocity: float) -> None:
+        """Two fingers around the screen's centre, their distance changing by ``scale``."""
 
     async def screenshot(self) -> bytes:
         """The screen as PNG bytes, in pixels."""

@@ -71,6 +71,8 @@ class NativeSession(Actor):
         self.device: dict[str, Any] = {}
         self.app_under_test: str | None = None
         self.lease: ActorRef | None = None
+        #: Raw touch points that are down (touch_start to touch_end): id -> where.
+        self.touches: dict[int, tuple[float, float]] = {}
         self.started_at = trio.current_time()
         #: Hierarchy reads so far, and the node count of the last one.
         self.reads = 0
