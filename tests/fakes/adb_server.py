@@ -26,10 +26,17 @@ port. With ``console_token`` set, each emulator gets a console on its own loopba
 (``FakeDevice.console_port``) that answers ``auth``, ``avd name``, ``kill`` (the
 emulator leaves the device list) and ``quit`` the way the emulator's console does.
 
+Port forwards (``host-serial:<s>:forward:tcp:N;REMOTE``, ``killforward``,
+``list-forward``) listen on loopback and carry each connection to the device socket
+``REMOTE`` as the model maps it (``FakeDevice.sockets``: a test maps
+``localabstract:chrome_devtools_remote`` to a local Chromium, which then plays the
+phone's Chrome). An emulator that announces itself (``host:emulator:<port>``, as the
+fake ``emulator`` on PATH does) joins the listing, booting.
+
 In-process: ``with serve_adb() as (port, adb): ...`` (threads; blocking clients and Trio
 tests alike). On its own, so the android-app engine can be tried with no emulator::
 
-    python -m tests.fakes.adb_server --port 5037
+    python -m tests.fakes.adb_server --port 5037 [--chrome-port 9222]
     adb -P 5037 devices -l
 """
 
@@ -490,8 +497,13 @@ def main() -> None:
                         help="default: emulator-5554 with a launcher and com.example.shop; multi: four devices; "
                              "bench: the default plus a 2,000-node list (bench://list, bench://list-changing)")
     parser.add_argument("--console-token", help="also serve each emulator's console, with this auth token")
+    parser.add_argument("--chrome-port", type=int, help="play Chrome on the device with the Chromium whose DevTools "
+                        "listen on this local port (chrome-android sessions forward to it)")
     args = parser.parse_args()
     adb = {"default": default_adb, "multi": multi_device_adb, "bench": bench_adb}[args.scenario]()
+    if args.chrome_port:
+        for device in adb.devices:
+            device.sockets["localabstract:chrome_devtools_remote"] = ("127.0.0.1", args.chrome_port)
     with serve_adb(adb, port=args.port, console_token=args.console_token) as (port, adb):
         print(f"fake adb server on 127.0.0.1:{port}: try `adb -P {port} devices -l`, or set "
               f"ANDROID_ADB_SERVER_PORT={port} for browx-actors", flush=True)
