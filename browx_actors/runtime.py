@@ -24,6 +24,7 @@ state from outside (a session describes itself when asked).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -43,8 +44,9 @@ from .sessions.android.chrome import ChromeAndroidSession
 from .sessions.chromium.driver import PlaywrightDriver
 from .sessions.chromium.pool import BrowserPool, PoolConfig, PoolStatus
 from .sessions.chromium.session import BrowserLost, ChromiumSession, SessionOptions
-from .sessions.contract import Describe, SessionCall
+from .sessions.contract import AwaitReady, Describe, SessionCall
 from .sessions.ios import IosSession
+from .sessions.native.session import CONNECT_SECONDS
 from .supervision import (
     ChildGone,
     ChildInfo,
@@ -66,6 +68,9 @@ from .tooling.tool import SESSION_CALL_TIMEOUT
 __all__ = ["SESSION_CALL_TIMEOUT", "Runtime"]
 
 log = logging.getLogger("browx_actors.runtime")
+
+#: Engines whose sessions connect to their device after they start (``AwaitReady``).
+_CONNECTING_ENGINES = frozenset({"android-app", "ios-app"})
 
 #: The one dispatch path, bound by ``open_runtime``: ``(tool, arguments) -> ToolOutput``.
 Dispatch = Callable[[str, Any], Awaitable[ToolOutput]]
@@ -190,12 +195,30 @@ class Runtime:
                     session=session_id,
                 )
             ref = await self._start_session(session_id, engine, options)
+        # The id is taken now: the wait for the device holds no lock.
         opened = {"session": session_id, "engine": engine, **options}
-        if engine != "chromium":
-            # What a device session drives is known only once it has started: ask it.
+        if engine in _CONNECTING_ENGINES:
+            described = await self._until_connected(session_id, ref)
+        elif engine != "chromium":
             described = await ref.call(Describe(), timeout=10)
-            opened.update({key: described[key] for key in ("device", "appUnderTest") if key in described})
+        else:
+            described = {}
+        # What a device session drives is known only once it is connected.
+        opened.update({key: described[key] for key in ("device", "appUnderTest") if key in described})
         return opened
+
+    async def _until_connected(self, session_id: str, ref: ActorRef) -> dict[str, Any]:
+        """Wait for a session that connects after it starts; a failed (or too slow)
+        connection ends it, so the id is free again, and its error is the answer."""
+        try:
+            described: dict[str, Any] = await ref.call(AwaitReady(), timeout=CONNECT_SECONDS + 10)
+            return described
+        except (ToolError, ActorUnavailable) as err:
+            with contextlib.suppress(ToolError, ActorUnavailable):
+                await self._child("sessions").call(TerminateChild(session_id), timeout=30)
+            if isinstance(err, ToolError):
+                raise
+            raise ToolError("start-failed", f"session {session_id!r} did not start: {err}") from err
 
     def _new_chromium_session(self, session_id: str, options: Mapping[str, Any]) -> ChromiumSession:
         viewport = options.get("viewport") or {"width": 1280, "height": 720}

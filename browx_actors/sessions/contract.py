@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["Describe", "SessionCall"]
+__all__ = ["AwaitReady", "Describe", "SessionCall"]
 
 
 @attrs.frozen
@@ -33,3 +33,10 @@ class SessionCall:
 @attrs.frozen
 class Describe:
     """What the session is: ``{id, engine, url, ...}``, answered by the actor itself."""
+
+
+@attrs.frozen
+class AwaitReady:
+    """Answered once a session that connects after it starts (a native session finding,
+    leasing and booting its device) can take calls: its description, or the error that
+    stopped it from connecting. The runtime asks it of the engines that connect so."""

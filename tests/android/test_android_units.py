@@ -327,3 +327,47 @@ async def test_an_absent_toolchain_is_an_empty_list(tmp_path: Path, monkeypatch:
     assert listed["warnings"] == ["no adb server at 127.0.0.1:1 and no `adb` on PATH to start one: no Android "
                                   "devices listed"]
     assert device_list.capability == "native-device"
+
+
+class _SlowToConnect(NativeSession):
+    """A device that takes two minutes to boot, then fails or succeeds as told."""
+
+    engine = "ios-app"
+
+    def __init__(self, fail: bool) -> None:
+        super().__init__("slow", registry=lambda: None)  # type: ignore[arg-type, return-value]
+        self.fail = fail
+
+    async def connect(self) -> None:
+        await trio.sleep(120)
+        if self.fail:
+            raise ToolError("wda-unreachable", "nothing answers", url="http://127.0.0.1:8100")
+        self.device = {"id": "sim"}
+
+
+async def test_connecting_does_not_hold_up_the_session_supervisor(autojump_clock: trio.testing.MockClock) -> None:
+    from browx_actors.sessions.contract import AwaitReady, Describe
+    from browx_actors.supervision import ChildSpec, LookupChild, Restart, StartChild
+    from browx_actors.supervisor import Supervisor
+
+    async with trio.open_nursery() as nursery:
+        supervisor: ActorRef = await nursery.start(Supervisor("sessions").run)
+        for fail in (False, True):
+            started = trio.current_time()
+            spec = ChildSpec(f"s{fail}", lambda fail=fail: _SlowToConnect(fail), Restart.TEMPORARY)
+            ref = await supervisor.call(StartChild(spec))
+            assert trio.current_time() == started, "the start returns before the device is there"
+            assert await supervisor.call(LookupChild(f"s{fail}")) is ref, "and lookups answer meanwhile"
+            assert (await ref.call(Describe()))["state"] == "connecting"
+            if fail:
+                with pytest.raises(ToolError) as caught:
+                    await ref.call(AwaitReady(), timeout=None)
+                assert caught.value.code == "wda-unreachable"
+                assert (await ref.call(Describe()))["state"] == "failed"
+                with pytest.raises(ToolError):  # a call after a failed connection gets its error too
+                    await ref.call(SessionCall("snapshot", lambda s, a: trio.sleep(0), {}), timeout=None)
+            else:
+                ready = await ref.call(AwaitReady(), timeout=None)
+                assert ready["state"] == "ready" and ready["device"] == {"id": "sim"}
+            assert trio.current_time() - started == 120
+        nursery.cancel_scope.cancel()

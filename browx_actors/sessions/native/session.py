@@ -10,6 +10,12 @@ explains the tools its engine refuses (:meth:`refusal`). An engine subclasses it
 :meth:`connect`, resolves its device and sets :attr:`source`, :attr:`driver` and
 :attr:`lifecycle`.
 
+Connecting happens after the actor has started, in its own nursery: finding, leasing and
+booting a device can take minutes, and an actor's start runs inside the session
+supervisor, which every lookup of every session waits on. Calls wait until the session
+is connected; :class:`~browx_actors.sessions.contract.AwaitReady` (what the runtime's
+``open_session`` asks) answers then, with the description or the error that stopped it.
+
 Nothing read from the screen is kept between calls except the ref book: every action
 re-reads the hierarchy, resolves its target in that read and acts at the point the read
 gave (see :mod:`.target`).
@@ -27,15 +33,17 @@ import trio
 from ...actor import Actor, ActorRef
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
-from ..contract import Describe, SessionCall
+from ..contract import AwaitReady, Describe, SessionCall
 from .platform import Budget, HierarchySource, InputDriver, NativeLifecycle
 from .refs import Hierarchy, RefBook
 from .refusals import refusal_for
 
-__all__ = ["DEFAULT_CALL_SECONDS", "NativeSession"]
+__all__ = ["CONNECT_SECONDS", "DEFAULT_CALL_SECONDS", "NativeSession"]
 
 #: A call without a deadline of its own (a test calling in directly) gets this long.
 DEFAULT_CALL_SECONDS = 120.0
+#: How long connecting may take: finding, leasing and (on iOS) booting the device.
+CONNECT_SECONDS = 300.0
 
 
 class NativeSession(Actor):
@@ -74,6 +82,8 @@ class NativeSession(Actor):
         #: Raw touch points that are down (touch_start to touch_end): id -> where.
         self.touches: dict[int, tuple[float, float]] = {}
         self.started_at = trio.current_time()
+        self._ready = trio.Event()
+        self._start_error: ToolError | None = None
         #: Hierarchy reads so far, and the node count of the last one.
         self.reads = 0
         self.last_node_count = 0
@@ -81,11 +91,29 @@ class NativeSession(Actor):
     # -- lifecycle --------------------------------------------------------------------
 
     async def on_start(self) -> None:
-        self.budget.deadline = trio.current_time() + DEFAULT_CALL_SECONDS
+        # Connecting can take minutes (an iOS simulator's cold boot). It runs in the
+        # session's own nursery, not here: on_start runs inside the session supervisor's
+        # StartChild, and everything that looks a session up would wait behind it.
+        self.nursery.start_soon(self._connect)
+
+    async def _connect(self) -> None:
+        self.budget.deadline = trio.current_time() + CONNECT_SECONDS
         try:
             await self.connect()
+        except ToolError as err:
+            self._start_error = err
+        except Exception as exc:
+            self._start_error = ToolError("start-failed", f"the {self.engine} session did not start: {exc!r}")
+            raise  # a bug: the actor crashes with it
         finally:
             self.budget.deadline = math.inf
+            self._ready.set()
+
+    async def _until_ready(self) -> None:
+        """Wait for the connection; the error that stopped it, if one did."""
+        await self._ready.wait()
+        if self._start_error is not None:
+            raise self._start_error
 
     async def connect(self) -> None:
         """Resolve the device, lease it (:meth:`lease_device`), set source, driver and lifecycle."""
@@ -101,8 +129,12 @@ class NativeSession(Actor):
     async def handle(self, msg: Any) -> Any:
         if isinstance(msg, Describe):
             return self.describe()
+        if isinstance(msg, AwaitReady):
+            await self._until_ready()
+            return self.describe()
         if not isinstance(msg, SessionCall):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
+        await self._until_ready()
         deadline = getattr(msg, "deadline", None)
         if deadline is None:
             deadline = trio.current_time() + DEFAULT_CALL_SECONDS
@@ -121,9 +153,11 @@ class NativeSession(Actor):
         return refusal_for(self.engine, tool)
 
     def describe(self) -> dict[str, Any]:
+        state = "connecting" if not self._ready.is_set() else "failed" if self._start_error else "ready"
         return {
             "id": self.session_id,
             "engine": self.engine,
+            "state": state,
             "device": dict(self.device),
             "appUnderTest": self.app_under_test,
             "reads": self.reads,
