@@ -69,6 +69,8 @@ async def test_taps_typing_keys_and_navigation(tmp_path: Path, adb: Adb) -> None
         unroutable = await fails(client, "navigate", {**phone, "url": "nope://anywhere"}, "navigation-failed")
         assert "unable to resolve" in unroutable["error"]
         await fails(client, "navigate", {**phone, "url": "javascript:alert(1)"}, "bad-arg")
+        bare = await fails(client, "navigate", {**phone, "url": "example.com"}, "bad-arg")
+        assert "not a deep link" in bare["error"] and bare["field"] == "url"
         await ok(client, "go_back", phone)
         assert device.screen.name == "catalog" and device.keys[-1] == "KEYCODE_BACK"
         back = await ok(client, "press", {**phone, "key": "back"})

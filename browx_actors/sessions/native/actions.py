@@ -218,6 +218,9 @@ async def scroll(session: NativeSession, args: Args) -> Reply:
 
 
 async def navigate(session: NativeSession, args: Args) -> Reply:
+    if "://" not in args["url"]:
+        raise ToolError("bad-arg", f"{args['url']!r} is not a deep link: a native screen has no address bar, pass a "
+                        "full URL with the app's scheme (myapp://checkout/42)", field="url")
     said = await session.input.open_url(args["url"])
     return Reply.of(action="navigate", url=args["url"], **said, warnings=[])
 
