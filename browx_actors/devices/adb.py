@@ -7,8 +7,8 @@ timeout it was given (the call's own deadline) runs out, so nothing it holds out
 the call by more than that.
 
 Where the server is: ``ANDROID_ADB_SERVER_HOST`` / ``ANDROID_ADB_SERVER_PORT`` (default
-127.0.0.1:5037), as every adb client reads them, so a remote adb server or a device
-farm's works unchanged. adbutils' own client would start a server it finds missing with
+127.0.0.1:5037, read into ``NativeConfig``), as every adb client reads them, so a remote
+adb server or a device farm's works unchanged. adbutils' own client would start a server it finds missing with
 the ``adb`` binary it bundles; that is not the operator's toolchain, so
 :meth:`AdbServer.ensure_running` decides instead: a loopback server is started with the
 ``adb`` on ``PATH`` (what any adb command does), and with no ``adb`` there, or a remote
@@ -31,7 +31,7 @@ import shutil
 import socket
 import struct
 import subprocess
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import adbutils  # type: ignore[import-untyped]
@@ -54,17 +54,6 @@ class AdbAddress:
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_ADB_PORT
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> AdbAddress:
-        env = os.environ if environ is None else environ
-        host = env.get("ANDROID_ADB_SERVER_HOST") or "127.0.0.1"
-        port_text = env.get("ANDROID_ADB_SERVER_PORT") or str(DEFAULT_ADB_PORT)
-        try:
-            port = int(port_text)
-        except ValueError:
-            raise ValueError(f"ANDROID_ADB_SERVER_PORT must be a port number, got {port_text!r}") from None
-        return cls(host, port)
 
     @property
     def local(self) -> bool:

@@ -28,10 +28,14 @@ async def test_taps_typing_keys_and_navigation(tmp_path: Path, adb: Adb) -> None
         assert filled["point"] == {"x": 540.0, "y": 460.0} and filled["warnings"] == []
         assert device.fields["email"] == TRICKY
         assert device.gestures[-1] == "tap 540 460"
-        sent = [c.command for c in device.commands if c.command.startswith("input text")][-1]
-        assert sent.count("input text ") == 2, "a %s in the text splits it in two, in one shell line"
+        (sent,) = [c.command for c in device.commands if "input text" in c.command]
+        assert sent.startswith("input tap 540 460; input keyevent KEYCODE_MOVE_END; input keyevent KEYCODE_DEL")
+        assert sent.count("input text ") == 2, "a %s in the text splits it in two, all in one shell line"
+        before = len(device.commands)
         outside = await fails(client, "fill", {**phone, "selector": "~email", "value": "café"}, "bad-arg")
         assert outside["field"] == "value" and "printable ASCII" in outside["error"]
+        assert device.fields["email"] == TRICKY, "text adb cannot type is refused before anything is sent"
+        assert [c.command for c in device.commands[before:]] == ["uiautomator dump /dev/tty"]
 
         # -- registered secrets do not materialise on a native engine ----------------------
         await ok(client, "register_secret", {**phone, "name": "PASSWORD", "value": "hunter2-secret"})

@@ -91,12 +91,14 @@ class AdbInput:
     async def type_text(self, text: str) -> None:
         await self._input(*commands.input_text_commands(text))
 
-    async def clear_text(self, node: NativeNode) -> None:
-        # The caret goes to the end, then one DEL per character (one keyevent command).
+    async def fill(self, x: float, y: float, node: NativeNode, text: str) -> None:
+        # One shell line: the tap, the caret to the end and one DEL per character, then
+        # the text (checked before anything is sent: ASCII only, see adb_commands).
+        typing = commands.input_text_commands(text) if text else ()
         count = clear_count(node)
-        if count:
-            await self._input("input keyevent KEYCODE_MOVE_END",
-                              "input keyevent " + " ".join(["KEYCODE_DEL"] * count))
+        clearing = ("input keyevent KEYCODE_MOVE_END", "input keyevent " + " ".join(["KEYCODE_DEL"] * count)) \
+            if count else ()
+        await self._input(commands.tap_command(x, y), *clearing, *typing)
 
     async def press_key(self, key: str) -> str:
         press = commands.key_press(key)

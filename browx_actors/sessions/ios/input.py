@@ -61,10 +61,12 @@ class WdaInput:
     async def type_text(self, text: str) -> None:
         await self.client.keys(text, timeout=self.budget.remaining())
 
-    async def clear_text(self, node: NativeNode) -> None:
-        count = clear_count(node)
-        if count:
-            await self.client.keys("\b" * count, timeout=self.budget.remaining())
+    async def fill(self, x: float, y: float, node: NativeNode, text: str) -> None:
+        # The tap focuses the field; one keys request then deletes what it holds and types.
+        await self.tap(x, y)
+        typed = "\b" * clear_count(node) + text
+        if typed:
+            await self.client.keys(typed, timeout=self.budget.remaining())
 
     async def press_key(self, key: str) -> str:
         if len(key) == 1:

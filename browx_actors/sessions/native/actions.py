@@ -96,10 +96,7 @@ async def fill(session: NativeSession, args: Args) -> Reply:
         reply.warn(f"registered secrets do not materialise on {session.engine}: {', '.join(aliases)} "
                    "typed literally, as written")
     point = point_of(located)
-    await session.input.tap(*point)
-    await session.input.clear_text(node)
-    if value:
-        await session.input.type_text(value)
+    await session.input.fill(*point, node, value)
     if args["submit"]:
         await session.input.press_key("Enter")
     reply.fields.update(action="fill", target=target_json(located), point=_point_json(point),

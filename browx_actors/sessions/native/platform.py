@@ -94,8 +94,9 @@ class InputDriver(Protocol):
     async def type_text(self, text: str) -> None:
         """Type into whatever has keyboard focus."""
 
-    async def clear_text(self, node: NativeNode) -> None:
-        """Delete the text of ``node``, which has just been tapped to focus it."""
+    async def fill(self, x: float, y: float, node: NativeNode, text: str) -> None:
+        """Tap the field ``node`` at (x, y), empty it (:func:`clear_count`) and type ``text``.
+        Text the platform cannot type is refused before anything is sent."""
 
     async def press_key(self, key: str) -> str:
         """Press a key by name or type one character; what was sent (``KEYCODE_BACK``)."""
