@@ -433,10 +433,12 @@ class _ConsoleHandler(socketserver.StreamRequestHandler):
             elif line == "avd name":
                 self.wfile.write(device.serial.encode() + b"_avd\r\nOK\r\n")
             elif line == "kill":
-                self.wfile.write(b"OK: killing emulator, bye bye\r\n")
+                # Gone from the listing before the answer goes out, so whoever reads the
+                # answer and then lists the devices sees it gone.
                 with contextlib.suppress(ValueError):
                     self.server.adb.devices.remove(device)
                 device.commands.append(Received(device.serial, "console", "kill"))
+                self.wfile.write(b"OK: killing emulator, bye bye\r\n")
                 return
             else:
                 self.wfile.write(b"KO: unknown command, try 'help'\r\n")

@@ -65,9 +65,11 @@ async def _navigation_result(session: ChromiumSession, action: str, from_url: st
     )
 
 
-#: Schemes no session navigates to: script URLs and the browser's own pages.
+#: Schemes no session navigates to: script URLs, the browser's own pages, and network
+#: protocols that are no app's deep link.
 _REFUSED_SCHEMES = frozenset({"javascript", "vbscript", "chrome", "chrome-extension", "chrome-untrusted",
-                              "devtools", "view-source", "blob", "filesystem", "intent"})
+                              "devtools", "view-source", "blob", "filesystem", "intent", "ftp", "ftps", "sftp",
+                              "ws", "wss"})
 _APP_LINK = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://\S+$")
 #: A scheme, as opposed to a bare host with a port (``localhost:8080``).
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:(?!\d)")
