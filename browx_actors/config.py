@@ -18,6 +18,7 @@ from .streams.stepdown import SPEC_TIMINGS, Timings
 __all__ = [
     "ALL_CAPABILITIES",
     "DEFAULT_CAPABILITIES",
+    "NativeConfig",
     "RuntimeConfig",
     "parse_capabilities",
 ]
@@ -91,6 +92,40 @@ def parse_action_input(text: str | None) -> str:
 
 
 @attrs.frozen
+class NativeConfig:
+    """Where the native engines find their devices and what they drive.
+
+    ``ANDROID_ADB_SERVER_HOST`` / ``_PORT``: the adb server (as every adb client reads
+    them); ``BROWX_ANDROID_APP_SERIAL``: which Android device when several are attached;
+    ``BROWX_IOS_DEVICE`` (udid or exact name), ``BROWX_IOS_APP_ID`` (required by ios-app),
+    ``BROWX_IOS_APP_PATH`` (a .app to install first), ``BROWX_IOS_WDA_URL``.
+    """
+
+    adb_host: str = "127.0.0.1"
+    adb_port: int = 5037
+    android_serial: str | None = None
+    ios_device: str | None = None
+    ios_app_id: str | None = None
+    ios_app_path: str | None = None
+    ios_wda_url: str = "http://127.0.0.1:8100"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> NativeConfig:
+        port_text = (env.get("ANDROID_ADB_SERVER_PORT") or "5037").strip()
+        if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+            raise ValueError(f"ANDROID_ADB_SERVER_PORT must be a port number, got {port_text!r}")
+        return cls(
+            adb_host=(env.get("ANDROID_ADB_SERVER_HOST") or "127.0.0.1").strip(),
+            adb_port=int(port_text),
+            android_serial=(env.get("BROWX_ANDROID_APP_SERIAL") or "").strip() or None,
+            ios_device=(env.get("BROWX_IOS_DEVICE") or "").strip() or None,
+            ios_app_id=(env.get("BROWX_IOS_APP_ID") or "").strip() or None,
+            ios_app_path=(env.get("BROWX_IOS_APP_PATH") or "").strip() or None,
+            ios_wda_url=(env.get("BROWX_IOS_WDA_URL") or "").strip() or "http://127.0.0.1:8100",
+        )
+
+
+@attrs.frozen
 class RuntimeConfig:
     workspace: Path = Path(".browx")
     #: Capabilities the server grants (BROWX_CAPABILITIES).
@@ -113,6 +148,8 @@ class RuntimeConfig:
     #: Live view's windows and timeouts: the spec's. Only a library caller can shorten
     #: them (tests against a real browser, chaos harnesses); there is no variable for it.
     stream_timings: Timings = SPEC_TIMINGS
+    #: The native engines' devices (the README's environment table).
+    native: NativeConfig = attrs.field(factory=lambda: NativeConfig())
 
     def __attrs_post_init__(self) -> None:
         if "operator-channel" in self.capabilities and not (self.operator_socket and self.operator_token):
@@ -133,6 +170,7 @@ class RuntimeConfig:
             "diagnostics_retention_days": parse_retention_days(env.get("BROWX_DIAGNOSTICS_RETENTION_DAYS")),
             "action_input": parse_action_input(env.get("BROWX_ACTION_INPUT")),
             "page_recording": parse_switch("BROWX_PAGE_RECORDING", env.get("BROWX_PAGE_RECORDING")),
+            "native": NativeConfig.from_env(env),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["capabilities"], str) or not isinstance(values["capabilities"], frozenset):

@@ -153,6 +153,10 @@ CODES: dict[str, Code] = _table(
      "(BROWX_ANDROID_APP_SERIAL, BROWX_IOS_DEVICE) to one of `candidates`"),
     ("device-leased", _BAD, "the device is leased by another session (`holder` names it): one UiAutomator or "
      "WebDriverAgent owner per device"),
+    ("not-configured", _BAD, "the server's environment lacks a variable the engine needs (`variable` names it, "
+     "e.g. BROWX_IOS_APP_ID); set it and restart the server"),
+    ("physical-device", _BAD, "`device_shutdown` on a physical device: browx powers off emulators only, never "
+     "the operator's phone"),
     ("install-failed", _INTERNAL, "`app_install` failed; the message is the platform tool's own reason"),
     ("adb-failed", _INTERNAL, "an adb command failed; the message is adb's own output and `exitCode` its status"),
     ("simctl-failed", _INTERNAL, "`xcrun simctl` failed or printed what it never prints; the message is simctl's "

@@ -7,6 +7,7 @@
     ├── operator-channel (one_for_one, temporary in the root; only with operator-channel on)
     │   └── OperatorChannel "link" (the host daemon's socket, permanent)
     ├── BrowserPool
+    ├── DeviceRegistry (one temporary DeviceLease child per leased device)
     ├── SessionSupervisor (one_for_one, dynamic: one temporary child per session)
     └── StreamSupervisor (one LiveViewStream per live view, at most 4; only with live-view on)
 
@@ -17,6 +18,9 @@ the channel keeps failing, its supervisor gives up and ends; the root does not r
 a temporary child and does not count its exit against its own intensity, so the server
 serves on without the link (``await_human`` then answers ``unavailable``) instead of
 escalating to the top and exiting. A misbehaving daemon can at worst lose its own link.
+
+The device registry starts before the sessions and so stops after them: a native
+session releases its lease on the way out.
 
 and implements :class:`~browx_actors.tooling.context.RuntimeContext`, what runtime
 tools are handed. It knows no tool: ``open_runtime`` (``server/embed.py``) assembles
@@ -32,6 +36,7 @@ one and never takes the obituary a crashed session leaves for the agent's next c
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -40,14 +45,20 @@ import trio
 
 from .actor import Actor, ActorCrashed, ActorRef, ActorUnavailable
 from .config import RuntimeConfig
+from .devices.adb import AdbAddress
+from .devices.leases import DeviceRegistry, ListLeases
 from .errors import ToolError
 from .human.operator import OperatorChannel, OperatorStatus
 from .recorder import Recorder, RecorderInbox, SessionClosed
 from .secrets import SecretBook
+from .sessions.android import AndroidSession
+from .sessions.android.chrome import ChromeAndroidSession
 from .sessions.chromium.driver import PlaywrightDriver
 from .sessions.chromium.pool import BrowserPool, PoolConfig, PoolStatus
 from .sessions.chromium.session import BrowserLost, ChromiumSession, SessionOptions
-from .sessions.contract import Describe, SessionCall
+from .sessions.contract import AwaitReady, Describe, SessionCall
+from .sessions.ios import IosSession
+from .sessions.native.session import CONNECT_SECONDS
 from .streams.messages import StreamStatus
 from .streams.supervisor import StreamSupervisor
 from .supervision import (
@@ -72,6 +83,9 @@ __all__ = ["SESSION_CALL_TIMEOUT", "Runtime"]
 
 log = logging.getLogger("browx_actors.runtime")
 
+#: Engines whose sessions connect to their device after they start (``AwaitReady``).
+_CONNECTING_ENGINES = frozenset({"android-app", "ios-app"})
+
 #: The one dispatch path, bound by ``open_runtime``: ``(tool, arguments) -> ToolOutput``.
 Dispatch = Callable[[str, Any], Awaitable[ToolOutput]]
 
@@ -95,6 +109,7 @@ class Runtime:
                 ChildSpec("recorder", self._new_recorder, Restart.PERMANENT, shutdown=10),
                 *self._operator_children(),
                 ChildSpec("browser-pool", self._new_pool, Restart.PERMANENT, shutdown=10),
+                ChildSpec("devices", self._new_device_registry, Restart.PERMANENT, shutdown=10),
                 ChildSpec("sessions", self._new_session_supervisor, Restart.PERMANENT, shutdown=15),
                 *self._stream_children(),
             ],
@@ -206,6 +221,13 @@ class Runtime:
         pool_config = PoolConfig(self.config.chromium, self.config.attach_cdp, self.config.headless)
         return BrowserPool(pool_config, self.driver, self.events)
 
+    def _new_device_registry(self) -> DeviceRegistry:
+        return DeviceRegistry(self.events)
+
+    def device_registry(self) -> ActorRef:
+        """The device registry: leases, and the devices the lifecycle tools act on."""
+        return self._child("devices")
+
     def _new_session_supervisor(self) -> Supervisor:
         # A restarted session would have lost its page; sessions are temporary
         # children and end with a clear code instead.
@@ -231,8 +253,31 @@ class Runtime:
                     f"session {session_id!r} is already open; close_session it first or use another id",
                     session=session_id,
                 )
-            await self._start_session(session_id, engine, options)
-        return {"session": session_id, "engine": engine, **options}
+            ref = await self._start_session(session_id, engine, options)
+        # The id is taken now: the wait for the device holds no lock.
+        opened = {"session": session_id, "engine": engine, **options}
+        if engine in _CONNECTING_ENGINES:
+            described = await self._until_connected(session_id, ref)
+        elif engine != "chromium":
+            described = await ref.call(Describe(), timeout=10)
+        else:
+            described = {}
+        # What a device session drives is known only once it is connected.
+        opened.update({key: described[key] for key in ("device", "appUnderTest") if key in described})
+        return opened
+
+    async def _until_connected(self, session_id: str, ref: ActorRef) -> dict[str, Any]:
+        """Wait for a session that connects after it starts; a failed (or too slow)
+        connection ends it, so the id is free again, and its error is the answer."""
+        try:
+            described: dict[str, Any] = await ref.call(AwaitReady(), timeout=CONNECT_SECONDS + 10)
+            return described
+        except (ToolError, ActorUnavailable) as err:
+            with contextlib.suppress(ToolError, ActorUnavailable):
+                await self._child("sessions").call(TerminateChild(session_id), timeout=30)
+            if isinstance(err, ToolError):
+                raise
+            raise ToolError("start-failed", f"session {session_id!r} did not start: {err}") from err
 
     def _new_chromium_session(self, session_id: str, options: Mapping[str, Any]) -> ChromiumSession:
         viewport = options.get("viewport") or {"width": 1280, "height": 720}
@@ -243,10 +288,32 @@ class Runtime:
         return ChromiumSession(session_id, pool=self.pool_ref, driver=self.driver, options=session_options,
                                workspace=self.config.workspace)
 
+    def _new_android_session(self, session_id: str, options: Mapping[str, Any]) -> AndroidSession:
+        native = self.config.native
+        return AndroidSession(session_id, registry=self.device_registry, adb=AdbAddress(native.adb_host,
+                              native.adb_port), serial=native.android_serial, workspace=self.config.workspace,
+                              secrets=lambda: self.secrets.of(session_id))
+
+    def _new_ios_session(self, session_id: str, options: Mapping[str, Any]) -> IosSession:
+        native = self.config.native
+        return IosSession(session_id, registry=self.device_registry, app_id=native.ios_app_id,
+                          device=native.ios_device, app_path=native.ios_app_path, wda_url=native.ios_wda_url,
+                          workspace=self.config.workspace, secrets=lambda: self.secrets.of(session_id))
+
+    def _new_chrome_android_session(self, session_id: str, options: Mapping[str, Any]) -> ChromeAndroidSession:
+        native = self.config.native
+        return ChromeAndroidSession(session_id, registry=self.device_registry,
+                                    adb=AdbAddress(native.adb_host, native.adb_port), serial=native.android_serial,
+                                    pool=self.pool_ref, driver=self.driver, workspace=self.config.workspace,
+                                    options=SessionOptions(direct_input=self.config.action_input == "auto"))
+
     def _session_factory(self, engine: str) -> Callable[[str, Mapping[str, Any]], Actor]:
         """How each engine's session actor is built (engines this build has)."""
         factories: dict[str, Callable[[str, Mapping[str, Any]], Actor]] = {
             "chromium": self._new_chromium_session,
+            "android-app": self._new_android_session,
+            "ios-app": self._new_ios_session,
+            "chrome-android": self._new_chrome_android_session,
         }
         factory = factories.get(engine)
         if factory is None:
@@ -316,7 +383,7 @@ class Runtime:
                            timeout: float = SESSION_CALL_TIMEOUT) -> Any:
         ref = await self.session_ref(session_id)
         try:
-            return await ref.call(SessionCall(name, fn, args), timeout=timeout)
+            return await ref.call(SessionCall(name, fn, args, deadline=trio.current_time() + timeout), timeout=timeout)
         except ActorUnavailable as gone:
             failure = ref.failure or gone
             # Reported here, once: the id is free again for the next call.
@@ -377,6 +444,11 @@ class Runtime:
             node.update({"connected": False} if link is None else await _ask_status(link, OperatorStatus()))
         elif child_id == "streams":
             node.update(await _ask_status(ref, StreamStatus()))
+        elif child_id == "devices":
+            try:
+                node["leases"] = await ref.call(ListLeases(), timeout=5)
+            except (ToolError, ActorUnavailable) as err:
+                node["leases"] = {"error": str(err)}
         elif child_id == "recorder":
             inbox = self.recorder_inbox
             node.update({"recording": self.recording, "accepted": inbox.accepted, "handled": inbox.handled,

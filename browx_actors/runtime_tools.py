@@ -14,9 +14,9 @@ from .tooling.context import RuntimeContext
 
 __all__ = ["ENGINES", "NATIVE_ENGINES", "TOOLS"]
 
-ENGINES = ("chromium", "android-app", "ios-app")
+ENGINES = ("chromium", "android-app", "ios-app", "chrome-android")
 #: Engines that drive a device and need the native-device capability to open.
-NATIVE_ENGINES = ("android-app", "ios-app")
+NATIVE_ENGINES = ("android-app", "ios-app", "chrome-android")
 
 
 def _endpoint_engine(args: Args) -> None:
@@ -31,10 +31,17 @@ def _known_engine(args: Args) -> None:
                         engine=args["engine"])
 
 
+def _viewport_for_browsers(args: Args) -> None:
+    if args.get("viewport") is not None and args["engine"] != "chromium":
+        raise ToolError("bad-arg", f"a {args['engine']} session drives a device whose screen has the size it "
+                        "has: viewport is for chromium sessions", field="viewport")
+
+
 @runtime_tool(
     "open_session", "navigation",
-    "Open a session: an isolated browser context with its own cookies and storage. The session \"default\" opens "
-    "by itself on first use.",
+    "Open a session: an isolated browser context with its own cookies and storage (chromium), an app on an Android "
+    "device (android-app), an app on an iOS Simulator (ios-app), or Chrome on an Android device (chrome-android); "
+    "the device comes from the environment. The session \"default\" opens by itself on first use, as chromium.",
     params=(session_param("New session id.", required=True),
             Param("engine", "string", "Engine to drive.", default="chromium"),
             Param("viewport", "object", "Viewport size in CSS pixels.",
@@ -48,10 +55,14 @@ def _known_engine(args: Args) -> None:
                   "running.", max_length=2000, pattern=r"(wss?|https?)://\S+")),
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
            Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
+           Check(_viewport_for_browsers, "`viewport` goes with engine `chromium` only"),
            CapabilityWhen("engine", NATIVE_ENGINES, "native-device")),
 )
 async def open_session(runtime: RuntimeContext, args: Args) -> Reply:
-    options: dict[str, object] = {"viewport": args["viewport"] or {"width": 1280, "height": 720}}
+    # A device's screen is the size it is: only a browser context takes a viewport.
+    options: dict[str, object] = {}
+    if args["engine"] == "chromium":
+        options["viewport"] = args["viewport"] or {"width": 1280, "height": 720}
     if args.get("cdpEndpoint"):
         options["cdpEndpoint"] = args["cdpEndpoint"]
     opened = await runtime.open_session(args["session"], args["engine"], options)

@@ -103,7 +103,7 @@ def worktree_pythonpath() -> str:
     return os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
 
 
-def server_env(workspace: Path, capabilities: str = "") -> dict[str, str]:
+def server_env(workspace: Path, capabilities: str = "", extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {
         "BROWX_WORKSPACE": str(workspace),
         "BROWX_CAPABILITIES": capabilities,
@@ -112,14 +112,16 @@ def server_env(workspace: Path, capabilities: str = "") -> dict[str, str]:
     for key in ("BROWX_CHROMIUM", "TMPDIR", "LANG", "LC_ALL"):
         if key in os.environ:
             env[key] = os.environ[key]
+    env.update(extra or {})
     return env
 
 
-def server_params(workspace: Path, capabilities: str = "", extra_args: tuple[str, ...] = ()) -> StdioServerParameters:
+def server_params(workspace: Path, capabilities: str = "", extra_args: tuple[str, ...] = (),
+                  env: dict[str, str] | None = None) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "browx_actors", "serve", *extra_args],
-        env=server_env(workspace, capabilities),
+        env=server_env(workspace, capabilities, env),
         cwd=str(workspace),
     )
 
@@ -137,12 +139,13 @@ class Transcript:
 
 
 @asynccontextmanager
-async def browx_server(workspace: Path, capabilities: str = "", *extra_args: str) -> AsyncIterator[Client]:
-    """The real server in a subprocess (``serve`` plus ``extra_args``), connected through
-    the SDK's stdio client."""
+async def browx_server(workspace: Path, capabilities: str = "", *extra_args: str,
+                       env: dict[str, str] | None = None) -> AsyncIterator[Client]:
+    """The real server in a subprocess (``serve`` plus ``extra_args``, ``env`` over the
+    usual variables), connected through the SDK's stdio client."""
     workspace.mkdir(parents=True, exist_ok=True)
     failure: Exception | None = None
-    async with Client(server_params(workspace, capabilities, extra_args), read_timeout_seconds=150) as client:
+    async with Client(server_params(workspace, capabilities, extra_args, env), read_timeout_seconds=150) as client:
         client.transcript = Transcript()  # type: ignore[attr-defined]
         try:
             yield client

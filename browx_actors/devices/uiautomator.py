@@ -18,7 +18,8 @@ then from :data:`SUFFIX_ROLES` (so ``AppCompatButton`` and React Native's ``Reac
 map as their base classes do), else ``generic``. A checkable plain view is a checkbox.
 ``content-desc`` is the name, ``text`` the text; an editable field's text is also its
 value (Android reports the hint as the text of an empty field, which is the iOS rule too:
-a placeholder rides on the value when there is none). ``NAF`` (not accessibility
+a placeholder rides on the value when there is none). A password field keeps neither its text nor what it holds:
+its value is its hint while empty, else ``********``. ``NAF`` (not accessibility
 friendly) marks nodes without text or label; NativeNode has no field for it and it adds
 nothing the empty name does not say.
 
@@ -36,14 +37,14 @@ so the text is what is checked: both raise ``native-hierarchy-not-idle``.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from typing import Any
 from xml.parsers import expat
 
 from browx_actors.errors import ToolError
-from browx_actors.sessions.native.nodes import NativeNode, Rect
+from browx_actors.sessions.native.nodes import SECRET_MASK, NativeNode, Rect
 
-__all__ = ["CLASS_ROLES", "IDLE_FAILURES", "SUFFIX_ROLES", "parse_bounds", "parse_dump", "role_of"]
+__all__ = ["CLASS_ROLES", "IDLE_FAILURES", "SUFFIX_ROLES", "DumpParser", "parse_bounds", "parse_dump", "role_of"]
 
 
 #: What ``uiautomator dump`` prints when the window never goes idle.
@@ -86,8 +87,9 @@ SUFFIX_ROLES: tuple[tuple[str, str], ...] = (
 )
 
 _ROLE_CACHE: dict[str, str] = {}
-# A dump's bounds are machine-written; this is a field format, not XML.
-_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$")
+#: Builds a node or a rect from all its fields in order, skipping the named tuples'
+#: argument handling (the parser always gives every field).
+_NEW = tuple.__new__
 
 
 def role_of(class_name: str) -> str:
@@ -104,11 +106,15 @@ def role_of(class_name: str) -> str:
 
 def parse_bounds(text: str) -> Rect | None:
     """``[l,t][r,b]`` -> Rect; None when missing or malformed."""
-    match = _BOUNDS.match(text)
-    if match is None:
+    # Split, not a pattern: it runs for every node of every dump.
+    if text[:1] != "[" or text[-1:] != "]":
         return None
-    left, top, right, bottom = map(int, match.groups())
-    return Rect(left, top, right - left, bottom - top)
+    try:
+        left, top, right, bottom = text[1:-1].replace("][", ",").split(",")
+        x, y = int(left), int(top)
+        return _NEW(Rect, (x, y, int(right) - x, int(bottom) - y))
+    except ValueError:
+        return None
 
 
 def _fail_if_not_idle(output: bytes) -> None:
@@ -138,29 +144,29 @@ def _cut_xml(output: bytes) -> bytes:
     return output[start:end + len(b"</hierarchy>")]
 
 
-class _Builder:
-    """Expat callbacks building the tree bottom-up (frozen nodes need their children first)."""
+def _tree_builder() -> tuple[Callable[[str, dict[str, str]], None], Callable[[str], None], list[NativeNode]]:
+    """Expat callbacks that build the tree bottom-up (frozen nodes need their children
+    first), and the list the root lands in. Closures over locals, not methods: they run
+    twice per node of every dump."""
+    # One frame per open element: its attributes, its path and its finished children.
+    stack: list[tuple[dict[str, str], tuple[int, ...], list[NativeNode]]] = []
+    done: list[NativeNode] = []
+    push, pop = stack.append, stack.pop
 
-    def __init__(self) -> None:
-        # One frame per open element: its attributes, path and finished children.
-        self.stack: list[tuple[dict[str, str], tuple[int, ...], list[NativeNode]]] = []
-        self.root: NativeNode | None = None
-
-    def start(self, tag: str, attributes: dict[str, str]) -> None:
-        if not self.stack:
-            self.stack.append((attributes, (), []))
-            return
-        _, parent_path, siblings = self.stack[-1]
-        # Siblings are appended on their end tags, which all came before this start tag.
-        self.stack.append((attributes, (*parent_path, len(siblings)), []))
-
-    def end(self, tag: str) -> None:
-        attributes, path, children = self.stack.pop()
-        node = _node(tag, attributes, path, tuple(children))
-        if self.stack:
-            self.stack[-1][2].append(node)
+    def start(tag: str, attributes: dict[str, str]) -> None:
+        if stack:
+            _, parent_path, siblings = stack[-1]
+            # Siblings are appended on their end tags, which all came before this start tag.
+            push((attributes, (*parent_path, len(siblings)), []))
         else:
-            self.root = node
+            push((attributes, (), []))
+
+    def end(tag: str) -> None:
+        attributes, path, children = pop()
+        node = _node(tag, attributes, path, tuple(children))
+        (stack[-1][2] if stack else done).append(node)
+
+    return start, end, done
 
 
 def _node(tag: str, a: dict[str, str], path: tuple[int, ...], children: tuple[NativeNode, ...]) -> NativeNode:
@@ -175,29 +181,26 @@ def _node(tag: str, a: dict[str, str], path: tuple[int, ...], children: tuple[Na
         role = "checkbox"
     text = get("text", "")
     editable = role == "textbox" or role == "searchbox"
-    # Positional, in NativeNode's field order: a dump has thousands of nodes.
-    return NativeNode(
-        role,
-        class_name,
-        get("content-desc", "") or (get("hint", "") if editable else ""),
-        text,
-        text if editable else None,
-        get("resource-id") or None,
-        parse_bounds(get("bounds", "")),
-        get("enabled") != "false",
-        True,
-        get("focusable") == "true",
-        get("focused") == "true",
-        get("clickable") == "true",
-        get("long-clickable") == "true",
-        get("scrollable") == "true",
-        checkable,
-        get("checked") == "true",
-        get("selected") == "true",
-        get("password") == "true",
-        path,
-        children,
-    )
+    value = text if editable else None
+    password = get("password") == "true"
+    if password:
+        value, text = _secret_value(text, get("hint", "")), ""
+    # In NativeNode's field order (a test pins it).
+    return _NEW(NativeNode, (
+        role, class_name, get("content-desc", "") or (get("hint", "") if editable else ""), text, value,
+        get("resource-id") or None, parse_bounds(get("bounds", "")), get("enabled") != "false", True,
+        get("focusable") == "true", get("focused") == "true", get("clickable") == "true",
+        get("long-clickable") == "true", get("scrollable") == "true", checkable, get("checked") == "true",
+        get("selected") == "true", password, path, children,
+    ))
+
+
+def _secret_value(text: str, hint: str) -> str | None:
+    """A password field's value: its hint while it shows it, else the mask (what it holds,
+    bullets or, with "speak passwords" on, the characters, is never kept)."""
+    if not text:
+        return hint or None
+    return hint if text == hint else SECRET_MASK
 
 
 def parse_dump(output: str | bytes) -> NativeNode:
@@ -210,15 +213,37 @@ def parse_dump(output: str | bytes) -> NativeNode:
     data = output.encode() if isinstance(output, str) else output
     _fail_if_not_idle(data)
     xml = _cut_xml(data)
-    builder = _Builder()
+    start, end, done = _tree_builder()
     parser: Any = expat.ParserCreate()
-    parser.StartElementHandler = builder.start
-    parser.EndElementHandler = builder.end
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
     try:
         parser.Parse(xml, True)
     except expat.ExpatError as err:
         raise ToolError("unavailable", f"uiautomator dump printed broken XML ({err})",
                         component="uiautomator") from err
-    if builder.root is None:  # expat raises on an empty document; this is belt and braces
+    if not done:  # expat raises on an empty document; this is belt and braces
         raise ToolError("unavailable", "uiautomator dump printed no hierarchy", component="uiautomator")
-    return builder.root
+    return done[0]
+
+
+class DumpParser:
+    """:func:`parse_dump` that remembers its last answer: a dump byte for byte equal to the
+    previous one (a screen that did not change between a snapshot and the action after
+    it) is the same tree, so it is not parsed again. The dump itself is always read
+    afresh; only the parse of identical bytes is reused. One per session."""
+
+    def __init__(self) -> None:
+        self._last: tuple[bytes, NativeNode] | None = None
+        self.parsed = 0
+        self.reused = 0
+
+    def parse(self, output: bytes) -> NativeNode:
+        last = self._last
+        if last is not None and last[0] == output:
+            self.reused += 1
+            return last[1]
+        root = parse_dump(output)
+        self._last = (output, root)
+        self.parsed += 1
+        return root

@@ -128,6 +128,18 @@ def tap_command(x: float, y: float) -> WdaCommand:
     return _post("/wda/tap", {"x": x, "y": y})
 
 
+def double_tap_command(x: float, y: float) -> WdaCommand:
+    return _post("/wda/doubleTap", {"x": x, "y": y})
+
+
+def active_app_command() -> WdaCommand:
+    return WdaCommand("GET", "/wda/activeAppInfo")
+
+
+def delete_session_command() -> WdaCommand:
+    return WdaCommand("DELETE", "", in_session=True)
+
+
 def touch_and_hold_command(x: float, y: float, seconds: float) -> WdaCommand:
     return _post("/wda/touchAndHold", {"x": x, "y": y, "duration": seconds})
 
@@ -265,6 +277,19 @@ class WdaClient:
 
     async def tap(self, x: float, y: float, *, timeout: float) -> None:
         await self.execute(tap_command(x, y), timeout=timeout)
+
+    async def double_tap(self, x: float, y: float, *, timeout: float) -> None:
+        await self.execute(double_tap_command(x, y), timeout=timeout)
+
+    async def active_app(self, *, timeout: float) -> Mapping[str, Any]:
+        """``GET /wda/activeAppInfo``: the frontmost app's ``bundleId``, ``name``, ``pid``."""
+        return _object(await self.value(active_app_command(), timeout=timeout), "activeAppInfo")
+
+    async def delete_session(self, *, timeout: float) -> None:
+        """End the WDA session (the app keeps running)."""
+        if self.session_id is not None:
+            await self.execute(delete_session_command(), timeout=timeout)
+            self.session_id = None
 
     async def touch_and_hold(self, x: float, y: float, seconds: float, *, timeout: float) -> None:
         await self.execute(touch_and_hold_command(x, y, seconds), timeout=timeout)

@@ -15,8 +15,8 @@ coarse) and the type WDA sent is kept verbatim on ``tag``. ``StaticText`` maps t
 ``text``, not to a presentational role: on iOS it is the screen's content. ``label``
 becomes ``name`` and ``value`` becomes ``value``, both exact; a ``placeholderValue``
 rides on ``value`` only when the element has none. A secure text field is a
-``password`` node whose value is never carried: WDA reports its content as bullets, and
-only the placeholder of an empty one is shown.
+``password`` node whose content is never carried: WDA reports it as bullets, which
+become ``********`` (not even their count is kept); an empty one shows its placeholder.
 
 XCUITest reports no rendered string apart from the label, so ``text`` is the label of
 the types UIKit titles from what they draw (static text, buttons, links), which lets a
@@ -35,7 +35,7 @@ from typing import Any
 
 import attrs
 
-from ..sessions.native.nodes import NativeNode, Rect
+from ..sessions.native.nodes import SECRET_MASK, NativeNode, Rect
 
 __all__ = ["TYPE_PREFIX", "MalformedSource", "TypeInfo", "parse_source", "short_type", "type_info"]
 
@@ -189,8 +189,8 @@ def _value(raw: Mapping[str, Any], path: tuple[int, ...], secure: bool) -> str |
     value = _text(raw, "value", path)
     placeholder = _text(raw, "placeholderValue", path) or None
     if secure and value and value != placeholder:
-        # WDA sends bullets for what was typed: even the length of a secret is not shown.
-        return None
+        # WDA sends bullets for what was typed: even their count is not kept.
+        return SECRET_MASK
     return value or placeholder
 
 

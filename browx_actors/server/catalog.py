@@ -12,13 +12,15 @@ from collections.abc import Iterable
 
 from .. import batch, runtime_tools
 from ..canvas import tools as canvas
+from ..devices import tools as devices
 from ..human import tools as human
 from ..recorder import tools as diagnostics
-from ..sessions import chromium
+from ..sessions import android, chromium, ios
 from ..sessions.chromium import visual
+from ..sessions.native import lifecycle as native_lifecycle
 from ..tooling import AFTER, Implementation, Tool
 
-__all__ = ["all_tools", "assemble"]
+__all__ = ["all_tools", "assemble", "runs_like"]
 
 
 def assemble(tools: Iterable[Tool], implementations: Iterable[Implementation] = ()) -> list[Tool]:
@@ -39,14 +41,32 @@ def assemble(tools: Iterable[Tool], implementations: Iterable[Implementation] = 
     return list(by_name.values())
 
 
+def runs_like(tools: Iterable[Tool], engine: str, like: str) -> list[Tool]:
+    """Every session tool ``like`` implements, implemented for ``engine`` with the same
+    handler: an engine that is another one over a different transport (chrome-android is
+    the chromium engine attached to a device's Chrome)."""
+    return [tool.with_engine(engine, tool.engines[like]) if like in tool.engines else tool for tool in tools]
+
+
 def all_tools() -> list[Tool]:
-    # Every chromium handler takes named refs (name_ref) wherever it takes a ref.
-    return [chromium.accept_named_refs(tool) for tool in assemble([
+    # Every chromium handler takes named refs (name_ref) wherever it takes a ref, and
+    # chrome-android runs the chromium handlers as they are.
+    named = [chromium.accept_named_refs(tool) for tool in _assembled()]
+    return runs_like(named, "chrome-android", "chromium")
+
+
+def _assembled() -> list[Tool]:
+    return assemble([
         *runtime_tools.TOOLS,
         *batch.TOOLS,
+        *devices.TOOLS,
         *chromium.TOOLS,
         *visual.TOOLS,
+        *native_lifecycle.TOOLS,
         *diagnostics.TOOLS,
         *canvas.TOOLS,
         *human.TOOLS,
-    ])]
+    ], [
+        *android.IMPLEMENTATIONS,
+        *ios.IMPLEMENTATIONS,
+    ])

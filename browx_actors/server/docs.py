@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import CORE_CODES, WIRE_CODES
+from ..sessions.native.refusals import refusal_for
 from ..tooling import AFTER, AFTER_TOOLS, Param, Tool
 from .catalog import all_tools
 
@@ -145,8 +146,54 @@ def _tool(tool: Tool) -> list[str]:
     return parts
 
 
+NATIVE = """
+## Native engines
+
+`android-app` (an Android device or emulator over adb), `ios-app` (an iOS Simulator
+through WebDriverAgent and simctl) and `chrome-android` (Chrome on the Android device,
+driven by the chromium engine's handlers on the session's own tab) open behind the
+`native-device` capability; the device comes from the environment (README). On
+`android-app` and `ios-app` every action reads a fresh hierarchy, resolves its target in
+that read and acts at the point it gave: a ref on an element with a test id (Android's
+resource-id, iOS's accessibilityIdentifier) survives a layout change that moves it, a
+positional ref of a moved element answers `stale-element`, and a ref or selector that
+matches several elements acts on none (`ambiguous-target`, with the count). Selectors:
+`~id`, `testID=`/`id=`, `[testID="..."]`/`[identifier="..."]`/`[accessibilityIdentifier="..."]`,
+`label=`, `text=`, `role=button[name="..."]`, a ref, or a bare string (test id, then
+label, then text; `matchedBy` says which). Coordinates are the platform's input space:
+device pixels on Android, points on iOS. Registered secrets do not materialise: `fill`
+types a `<NAME>` alias literally and says so in its warnings.
+
+Screenshots: `android-app` captures PNG off screencap (JPEG refuses, as the spec has
+it); `ios-app` goes past the spec's refusal of element-scoped and JPEG captures, whose
+reason (no PNG decoder) is gone here: Pillow crops the capture to the bounds just read
+(points times the screen scale) and encodes JPEG. A full-page capture refuses on both.
+
+What each session tool does on the two app engines (a refusal is `not-supported` naming
+what the platform lacks, unless it says otherwise):
+"""
+
+
+def _native() -> list[str]:
+    rows = [NATIVE, "| tool | android-app | ios-app |", "| --- | --- | --- |"]
+    for tool in all_tools():
+        if tool.scope != "session":
+            continue
+        cells = []
+        for engine in ("android-app", "ios-app"):
+            if engine in tool.engines:
+                cells.append("runs")
+            else:
+                reason = refusal_for(engine, tool.name)
+                cells.append("refuses: " + reason.split(": ", 1)[1] if reason else "refuses")
+        if tool.name == "gesture_pinch" and "android-app" in tool.engines:
+            cells[0] = "refuses: `native-pinch-needs-multitouch-driver`"
+        rows.append(f"| `{tool.name}` | {cells[0]} | {cells[1]} |".replace("<", "&lt;"))
+    return rows
+
+
 def render() -> str:
-    parts = [HEADER, *_after(), *_errors()]
+    parts = [HEADER, *_after(), *_native(), *_errors()]
     for tool in all_tools():
         parts.extend(_tool(tool))
     return "\n".join(parts) + "\n"

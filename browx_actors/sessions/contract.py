@@ -17,16 +17,21 @@ import attrs
 if TYPE_CHECKING:
     from ..actor import ActorRef
 
-__all__ = ["Describe", "SessionCall", "WatchFrames"]
+__all__ = ["AwaitReady", "Describe", "SessionCall", "WatchFrames"]
 
 
 @attrs.frozen
 class SessionCall:
-    """Run ``fn(session, args)`` inside the session actor; ``tool`` names it in errors."""
+    """Run ``fn(session, args)`` inside the session actor; ``tool`` names it in errors.
+
+    ``deadline`` is when the caller stops waiting (``trio.current_time()`` clock), so an
+    engine can bound what the call does on its device by it (None: no deadline given).
+    """
 
     tool: str
     fn: Callable[[Any, dict[str, Any]], Awaitable[Any]]
     args: dict[str, Any]
+    deadline: float | None = None
 
 
 @attrs.frozen
@@ -48,3 +53,7 @@ class WatchFrames:
     """
 
     stream: ActorRef
+class AwaitReady:
+    """Answered once a session that connects after it starts (a native session finding,
+    leasing and booting its device) can take calls: its description, or the error that
+    stopped it from connecting. The runtime asks it of the engines that connect so."""

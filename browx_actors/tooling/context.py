@@ -79,3 +79,6 @@ class RuntimeContext(Protocol):
 
     def operator_ref(self) -> ActorRef | None:
         """The operator channel, when its capability is on."""
+
+    def device_registry(self) -> ActorRef:
+        """The device registry (its leases)."""

@@ -85,6 +85,14 @@ class FakeDevice:
     console_port: int | None = None
     #: Set by the test: ``dumpsys window`` reports ``mCurrentFocus=null``.
     in_transition: bool = False
+    #: A booting emulator: listings that still show it ``offline``, then answers of
+    #: ``sys.boot_completed`` that are still ``0``, then ``pm path android`` failures.
+    boot_listings: int = 0
+    boot_probes: int = 0
+    pm_probes: int = 0
+    #: Device-side sockets a forward reaches (``localabstract:chrome_devtools_remote``)
+    #: -> the loopback (host, port) that plays them.
+    sockets: dict[str, tuple[str, int]] = attrs.field(factory=dict)
     stack: list[str] = attrs.field(factory=list)
     files: dict[str, bytes] = attrs.field(factory=dict)
     fields: dict[str, str] = attrs.field(factory=dict)
@@ -207,6 +215,8 @@ class FakeAdb:
     """The adb server's view: its devices, in the order ``adb devices`` lists them."""
 
     devices: list[FakeDevice] = attrs.field(factory=list)
+    #: Builds the device an emulator announces (``host:emulator:<port>``) for its serial.
+    emulator_factory: Callable[[str], FakeDevice] | None = None
 
     def __attrs_post_init__(self) -> None:
         for number, device in enumerate(self.devices, start=1):
@@ -222,11 +232,15 @@ class FakeAdb:
     def listing(self, long: bool) -> str:
         lines = []
         for device in self.devices:
+            state = device.state
+            if device.boot_listings > 0:
+                device.boot_listings -= 1
+                state = "offline"
             if not long:
-                lines.append(f"{device.serial}\t{device.state}\n")
+                lines.append(f"{device.serial}\t{state}\n")
                 continue
-            line = f"{device.serial:<22} {device.state}"
-            if device.state == "device":
+            line = f"{device.serial:<22} {state}"
+            if state == "device":
                 model = "".join(c if c.isalnum() or c in "-." else "_" for c in device.props["ro.product.model"])
                 line += (f" product:{device.props['ro.product.name']} model:{model} "
                          f"device:{device.props['ro.product.device']}")

@@ -26,10 +26,17 @@ port. With ``console_token`` set, each emulator gets a console on its own loopba
 (``FakeDevice.console_port``) that answers ``auth``, ``avd name``, ``kill`` (the
 emulator leaves the device list) and ``quit`` the way the emulator's console does.
 
+Port forwards (``host-serial:<s>:forward:tcp:N;REMOTE``, ``killforward``,
+``list-forward``) listen on loopback and carry each connection to the device socket
+``REMOTE`` as the model maps it (``FakeDevice.sockets``: a test maps
+``localabstract:chrome_devtools_remote`` to a local Chromium, which then plays the
+phone's Chrome). An emulator that announces itself (``host:emulator:<port>``, as the
+fake ``emulator`` on PATH does) joins the listing, booting.
+
 In-process: ``with serve_adb() as (port, adb): ...`` (threads; blocking clients and Trio
 tests alike). On its own, so the android-app engine can be tried with no emulator::
 
-    python -m tests.fakes.adb_server --port 5037
+    python -m tests.fakes.adb_server --port 5037 [--chrome-port 9222]
     adb -P 5037 devices -l
 """
 
@@ -37,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import socket
 import socketserver
 import struct
@@ -44,7 +52,7 @@ import threading
 from collections.abc import Iterator
 
 from .adb_device import FakeAdb, FakeDevice, Received
-from .adb_shop import default_adb, multi_device_adb
+from .adb_shop import bench_adb, default_adb, multi_device_adb
 
 __all__ = ["ADB_SERVER_VERSION", "FEATURES", "serve_adb"]
 
@@ -127,6 +135,14 @@ class _Handler(socketserver.BaseRequestHandler):
 
     def host_service(self, wire: _Wire, request: str) -> FakeDevice | None:
         adb = self.server.adb
+        if request.startswith("host:emulator:"):
+            # An emulator announcing itself; adb answers nothing and starts talking to it.
+            self.server.announce_emulator(int(request.rpartition(":")[2]))
+            return None
+        forwarding = _FORWARDING.match(request)
+        if forwarding is not None:
+            self.forward_service(wire, forwarding.group("selector"), forwarding.group("what"))
+            return None
         if request == "host:version":
             wire.okay(f"{ADB_SERVER_VERSION:04x}")
         elif request == "host:kill":
@@ -151,6 +167,30 @@ class _Handler(socketserver.BaseRequestHandler):
                        "get-devpath": "unknown"}
             wire.okay(answers[what])
         return None
+
+    def forward_service(self, wire: _Wire, selector: str, what: str) -> None:
+        """``forward:[norebind:]LOCAL;REMOTE``, ``killforward:LOCAL``, ``killforward-all``,
+        ``list-forward``, as the adb server answers them (a forward: OKAY, OKAY and the port)."""
+        if what == "list-forward":
+            wire.okay("".join(f"{serial} {local} {remote}\n" for serial, local, remote in self.server.forwards()))
+            return
+        device = self.select(selector, usable=what != "killforward-all")
+        if what == "killforward-all":
+            self.server.unforward(device.serial, None)
+            wire.okay()
+            return
+        if what.startswith("killforward:"):
+            if not self.server.unforward(device.serial, what.removeprefix("killforward:")):
+                raise _Refused(f"listener '{what.removeprefix('killforward:')}' not found")
+            wire.okay()
+            return
+        spec = what.removeprefix("forward:").removeprefix("norebind:")
+        local, _, remote = spec.partition(";")
+        if not local.startswith("tcp:") or not remote:
+            raise _Refused(f"cannot bind listener: {spec!r} is not tcp:PORT;REMOTE")
+        port = self.server.forward(device, int(local.removeprefix("tcp:")), remote)
+        wire.send(b"OKAY")
+        wire.okay(str(port))  # adb 1.0.41 answers the port it listens on, asked for 0 or not
 
     def select(self, selector: str, *, usable: bool) -> FakeDevice:
         """The device a transport selector names, as adb's acquire_one_transport picks it."""
@@ -267,13 +307,104 @@ def _stat(device: FakeDevice, path: str) -> tuple[int, int, int]:
     return 0, 0, 0
 
 
+_FORWARDING = re.compile(r"^(?P<selector>host(?:-serial:[^:]+|-transport-id:\d+|-usb|-local)?):"
+                         r"(?P<what>(?:forward:|killforward:).+|killforward-all|list-forward)$")
+
+
 class _Server(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], adb: FakeAdb) -> None:
+    def __init__(self, address: tuple[str, int], adb: FakeAdb, console_token: str | None = None) -> None:
         self.adb = adb
+        self.console_token = console_token
+        self._lock = threading.Lock()
+        #: Servers started while serving (emulator consoles, forward listeners), stopped at the end.
+        self.extras: list[socketserver.TCPServer] = []
+        self._forwards: dict[tuple[str, str], _Forward] = {}
         super().__init__(address, _Handler)
+
+    def start_extra(self, server: socketserver.TCPServer) -> None:
+        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        with self._lock:
+            self.extras.append(server)
+        thread.start()
+
+    def announce_emulator(self, console_port: int) -> None:
+        """``host:emulator:<port>``: the emulator at that console port joins the listing."""
+        serial = f"emulator-{console_port}"
+        if self.adb.emulator_factory is None or any(d.serial == serial for d in self.adb.devices):
+            return
+        device = self.adb.emulator_factory(serial)
+        device.transport_id = max((d.transport_id for d in self.adb.devices), default=0) + 1
+        self.adb.devices.append(device)
+        if self.console_token is not None:
+            console = _Console(self.server_address[0], self.adb, device, self.console_token, port=console_port)
+            device.console_port = console.server_address[1]
+            self.start_extra(console)
+
+    def forward(self, device: FakeDevice, port: int, remote: str) -> int:
+        with self._lock:
+            old = self._forwards.pop((device.serial, f"tcp:{port}"), None) if port else None
+        if old is not None:
+            old.shutdown()
+            old.server_close()
+        listener = _Forward((self.server_address[0], port), device, remote)
+        local = f"tcp:{listener.server_address[1]}"
+        with self._lock:
+            self._forwards[(device.serial, local)] = listener
+        self.start_extra(listener)
+        return int(listener.server_address[1])
+
+    def unforward(self, serial: str, local: str | None) -> bool:
+        with self._lock:
+            keys = [key for key in self._forwards if key[0] == serial and (local is None or key[1] == local)]
+            listeners = [self._forwards.pop(key) for key in keys]
+        for listener in listeners:
+            listener.shutdown()
+            listener.server_close()
+        return bool(listeners)
+
+    def forwards(self) -> list[tuple[str, str, str]]:
+        with self._lock:
+            return [(serial, local, listener.remote) for (serial, local), listener in self._forwards.items()]
+
+
+# -- port forwards -----------------------------------------------------------------------
+
+
+class _ForwardHandler(socketserver.BaseRequestHandler):
+    server: _Forward
+
+    def handle(self) -> None:
+        target = self.server.device.sockets.get(self.server.remote)
+        if target is None:  # nothing listens on that device socket: adb closes at once
+            return
+        with contextlib.suppress(OSError), socket.create_connection(target, timeout=10) as upstream:
+            upstream.settimeout(None)
+            pump = threading.Thread(target=_pipe, args=(upstream, self.request), daemon=True)
+            pump.start()
+            _pipe(self.request, upstream)
+            pump.join(timeout=5)
+
+
+def _pipe(source: socket.socket, sink: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        while data := source.recv(65536):
+            sink.sendall(data)
+    with contextlib.suppress(OSError):
+        sink.shutdown(socket.SHUT_WR)
+
+
+class _Forward(socketserver.ThreadingTCPServer):
+    """``adb forward tcp:N REMOTE``: connections to N reach the device socket REMOTE."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], device: FakeDevice, remote: str) -> None:
+        self.device, self.remote = device, remote
+        super().__init__(address, _ForwardHandler)
 
 
 # -- the emulator console --------------------------------------------------------------
@@ -302,10 +433,12 @@ class _ConsoleHandler(socketserver.StreamRequestHandler):
             elif line == "avd name":
                 self.wfile.write(device.serial.encode() + b"_avd\r\nOK\r\n")
             elif line == "kill":
-                self.wfile.write(b"OK: killing emulator, bye bye\r\n")
+                # Gone from the listing before the answer goes out, so whoever reads the
+                # answer and then lists the devices sees it gone.
                 with contextlib.suppress(ValueError):
                     self.server.adb.devices.remove(device)
                 device.commands.append(Received(device.serial, "console", "kill"))
+                self.wfile.write(b"OK: killing emulator, bye bye\r\n")
                 return
             else:
                 self.wfile.write(b"KO: unknown command, try 'help'\r\n")
@@ -315,9 +448,9 @@ class _Console(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, host: str, adb: FakeAdb, device: FakeDevice, token: str) -> None:
+    def __init__(self, host: str, adb: FakeAdb, device: FakeDevice, token: str, port: int = 0) -> None:
         self.adb, self.device, self.token = adb, device, token
-        super().__init__((host, 0), _ConsoleHandler)
+        super().__init__((host, port), _ConsoleHandler)
 
 
 @contextlib.contextmanager
@@ -330,11 +463,17 @@ def serve_adb(
 ) -> Iterator[tuple[int, FakeAdb]]:
     """Serve ``adb`` (default: :func:`default_adb`) on loopback; yields (port, adb)."""
     adb = adb if adb is not None else default_adb()
-    servers: list[socketserver.TCPServer] = [_Server((host, port), adb)]
+    main = _Server((host, port), adb, console_token)
+    servers: list[socketserver.TCPServer] = [main]
     if console_token is not None:
         for device in adb.devices:
             if device.serial.startswith("emulator-"):
-                console = _Console(host, adb, device, console_token)
+                # On the serial's own port when it is free (as `adb emu` expects), else any.
+                wanted = int(device.serial.partition("-")[2]) if device.serial.partition("-")[2].isdigit() else 0
+                try:
+                    console = _Console(host, adb, device, console_token, port=wanted)
+                except OSError:
+                    console = _Console(host, adb, device, console_token)
                 device.console_port = console.server_address[1]
                 servers.append(console)
     threads = [threading.Thread(target=s.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -344,7 +483,9 @@ def serve_adb(
     try:
         yield servers[0].server_address[1], adb
     finally:
-        for server in servers:
+        with main._lock:
+            extras = list(main.extras)
+        for server in [*servers, *extras]:
             server.shutdown()
             server.server_close()
         for thread in threads:
@@ -354,11 +495,17 @@ def serve_adb(
 def main() -> None:
     parser = argparse.ArgumentParser(description="A fake adb server with a scripted emulator, on loopback.")
     parser.add_argument("--port", type=int, default=5037, help="port to listen on (adb's default: 5037)")
-    parser.add_argument("--scenario", choices=("default", "multi"), default="default",
-                        help="default: emulator-5554 with a launcher and com.example.shop; multi: four devices")
+    parser.add_argument("--scenario", choices=("default", "multi", "bench"), default="default",
+                        help="default: emulator-5554 with a launcher and com.example.shop; multi: four devices; "
+                             "bench: the default plus a 2,000-node list (bench://list, bench://list-changing)")
     parser.add_argument("--console-token", help="also serve each emulator's console, with this auth token")
+    parser.add_argument("--chrome-port", type=int, help="play Chrome on the device with the Chromium whose DevTools "
+                        "listen on this local port (chrome-android sessions forward to it)")
     args = parser.parse_args()
-    adb = default_adb() if args.scenario == "default" else multi_device_adb()
+    adb = {"default": default_adb, "multi": multi_device_adb, "bench": bench_adb}[args.scenario]()
+    if args.chrome_port:
+        for device in adb.devices:
+            device.sockets["localabstract:chrome_devtools_remote"] = ("127.0.0.1", args.chrome_port)
     with serve_adb(adb, port=args.port, console_token=args.console_token) as (port, adb):
         print(f"fake adb server on 127.0.0.1:{port}: try `adb -P {port} devices -l`, or set "
               f"ANDROID_ADB_SERVER_PORT={port} for browx-actors", flush=True)

@@ -99,6 +99,9 @@ def _echo(device: FakeDevice, args: list[str]) -> ShellResult:
 
 
 def _getprop(device: FakeDevice, args: list[str]) -> ShellResult:
+    if args == ["sys.boot_completed"] and device.boot_probes > 0:
+        device.boot_probes -= 1
+        return _out("\n")  # not set yet: the system server is still starting
     if args:
         return _out(device.props.get(args[0], "") + "\n")
     return _out("".join(f"[{key}]: [{value}]\n" for key, value in sorted(device.props.items())))
@@ -159,6 +162,8 @@ def _input(device: FakeDevice, args: list[str]) -> ShellResult:
                 device.keys.append(key)
                 if key in ("KEYCODE_BACK", "4"):
                     device.back()
+                elif key in ("KEYCODE_DEL", "67") and device.focused:
+                    device.fields[device.focused] = device.fields.get(device.focused, "")[:-1]
                 elif key in ("KEYCODE_HOME", "3"):
                     device.stack.clear()
         elif command == "swipe":
@@ -191,6 +196,9 @@ def _pm(device: FakeDevice, args: list[str]) -> ShellResult:
         names = sorted(device.packages if "-3" in rest else packages)
         return _out("".join(f"package:{name}\n" for name in names))
     if sub == "path" and rest:
+        if device.pm_probes > 0:
+            device.pm_probes -= 1
+            return _err("cmd: Can't find service: package\n", 20)
         if rest[0] == "android":
             return _out("package:/system/framework/framework-res.apk\n")
         if rest[0] in packages:

@@ -24,18 +24,19 @@ The launcher is the unedited Pixel dump from ``tests/testdata/android`` (a copy 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
 import attrs
 
 from .adb_device import FakeAdb, FakeDevice, Screen
+from .testdata import PIXEL_LAUNCHER_DUMP
 
-__all__ = ["LAUNCHER_DUMP", "SHOP", "View", "default_adb", "emulator", "multi_device_adb", "render"]
+__all__ = ["LAUNCHER_DUMP", "SHOP", "View", "bench_adb", "booting_emulator", "default_adb", "emulator", "list_screen",
+           "multi_device_adb", "render"]
 
 SHOP = "com.example.shop"
 LAUNCHER = "com.google.android.apps.nexuslauncher"
-LAUNCHER_DUMP = Path(__file__).resolve().parents[1] / "testdata/android/pixel-launcher-window_dump.xml"
+LAUNCHER_DUMP = PIXEL_LAUNCHER_DUMP
 _RN = "com.facebook.react.views."
 _WIDTH, _HEIGHT = 1080, 1794
 
@@ -55,6 +56,8 @@ class View:
     scrollable: bool = False
     password: bool = False
     focused: bool = False
+    #: An editable view's hint (newer dumpers write it as ``hint`` after ``bounds``).
+    hint: str = ""
     children: list[View] = attrs.field(factory=list)
 
 
@@ -73,7 +76,7 @@ def render(root: View, package: str) -> str:
             f'enabled="true" focusable="{flag(focusable)}" focused="{flag(view.focused)}" '
             f'scrollable="{flag(view.scrollable)}" long-clickable="false" password="{flag(view.password)}" '
             f'selected="false" bounds="[{left},{top}][{right},{bottom}]"'
-        )
+        ) + (f" hint={quoteattr(view.hint)}" if view.hint else "")
         if not view.children:
             return f"<node {attrs_} />"
         return f"<node {attrs_}>" + "".join(node(c, i) for i, c in enumerate(view.children)) + "</node>"
@@ -93,7 +96,7 @@ def _field(device: FakeDevice, rid: str, hint: str, top: int, *, label: str = ""
     value = device.fields.get(rid, "")
     shown = "\u2022" * len(value) if password and value else value or hint
     return View(_RN + "textinput.ReactEditText", (80, top, 1000, top + 120), rid=rid, text=shown, desc=label,
-                clickable=True, password=password, focused=device.focused == rid)
+                clickable=True, password=password, focused=device.focused == rid, hint=hint)
 
 
 def _login(device: FakeDevice) -> str:
@@ -194,9 +197,58 @@ def emulator(serial: str = "emulator-5554", *, sdk: int = 34, release: str = "14
     )
 
 
+def booting_emulator(serial: str) -> FakeDevice:
+    """An emulator as it announces itself: offline for two listings, then booting for two
+    looks at sys.boot_completed, then one more without a package manager."""
+    device = emulator(serial)
+    device.boot_listings, device.boot_probes, device.pm_probes = 2, 2, 1
+    return device
+
+
+def list_screen(rows: int, package: str = "com.example.big") -> str:
+    """A long React Native list as the dumper prints it: ``rows`` rows of five nodes (a
+    testID on two rows in three), under a scroll view: 5 * rows + 4 nodes."""
+    items = []
+    for i in range(rows):
+        top = 100 + i * 10
+        items.append(View(_RN + "view.ReactViewGroup", (0, top, 1080, top + 9), rid=f"row-{i}" if i % 3 else "",
+                          clickable=True, children=[
+                              View(_RN + "text.ReactTextView", (10, top, 500, top + 5), text=f"Item {i} & more"),
+                              View(_RN + "text.ReactTextView", (10, top + 5, 500, top + 9), text=f"${i}.00"),
+                              View("android.widget.Button", (800, top, 1000, top + 9), text="Add",
+                                   desc=f"Add item {i}", clickable=True),
+                              View("android.widget.ImageView", (600, top, 700, top + 9), desc=f"photo {i}")]))
+    root = View("android.widget.FrameLayout", (0, 0, _WIDTH, 1920), children=[
+        View(_RN + "scroll.ReactScrollView", (0, 0, _WIDTH, 1920), scrollable=True, children=[
+            View(_RN + "view.ReactViewGroup", (0, 0, _WIDTH, 1920), children=items)])])
+    return render(root, package)
+
+
+def bench_adb(rows: int = 399) -> FakeAdb:
+    """The default emulator plus a 2,000-node list (``rows`` rows), standing still
+    (``bench://list``: the same bytes at every dump) and changing (``bench://list-changing``:
+    one text differs at every dump), for ``benchmarks/native_snapshot.py``."""
+    device = emulator()
+    xml = list_screen(rows)
+    dumps = 0
+
+    def changing(_: FakeDevice) -> str:
+        nonlocal dumps
+        dumps += 1
+        return xml.replace('text="Item 0 &amp; more"', f'text="Item 0 &amp; more ({dumps})"', 1)
+
+    for screen in (Screen("list", "com.example.big", "com.example.big.MainActivity", lambda _: xml),
+                   Screen("list-changing", "com.example.big", "com.example.big.MainActivity", changing)):
+        device.screens[screen.name] = screen
+        device.links[f"bench://{screen.name}"] = screen.name
+    device.links["bench://catalog"] = "catalog"
+    return FakeAdb([device], emulator_factory=booting_emulator)
+
+
 def default_adb() -> FakeAdb:
-    """One emulator, ``emulator-5554``: the launcher and the shop."""
-    return FakeAdb([emulator()])
+    """One emulator, ``emulator-5554``: the launcher and the shop (emulators that boot
+    later announce themselves and join)."""
+    return FakeAdb([emulator()], emulator_factory=booting_emulator)
 
 
 def multi_device_adb() -> FakeAdb:
@@ -207,4 +259,4 @@ def multi_device_adb() -> FakeAdb:
         emulator("emulator-5556", sdk=29, release="10", model="Android SDK built for x86_64"),
         emulator("R58M12ABCDE", state="unauthorized"),
         emulator("emulator-5558", state="offline"),
-    ])
+    ], emulator_factory=booting_emulator)

@@ -143,6 +143,9 @@ class WdaModel:
             return self._source(query.get("format", "xml"))
         if route == ("GET", "/screenshot"):
             return base64.b64encode(self._screenshot()).decode("ascii")
+        if route == ("GET", "/wda/activeAppInfo"):
+            return {"bundleId": self.active, "name": "Shop" if self.active == SHOP else "",
+                    "pid": 41000 if self.active == SHOP else 60, "processArguments": {"env": {}, "args": []}}
         if route == ("GET", "/wda/screen"):
             return {"screenSize": {"width": self.width, "height": self.height},
                     "statusBarSize": {"width": self.width, "height": 54}, "scale": self.scale}
@@ -188,6 +191,10 @@ class WdaModel:
         target = self.tree().hit(*self._point(args))
         if target is not None and target.on_tap is not None:
             target.on_tap()
+
+    def _double_tap(self, args: dict[str, Any]) -> None:
+        for _ in range(2):
+            self._tap(args)
 
     def _touch_and_hold(self, args: dict[str, Any]) -> None:
         self._point(args)
@@ -246,9 +253,10 @@ class WdaModel:
         return self._png_cache[1]
 
 
-_SESSION_COMMANDS = {"/wda/tap": "_tap", "/wda/touchAndHold": "_touch_and_hold", "/wda/dragfromtoforduration": "_drag",
-                     "/wda/pinch": "_pinch", "/wda/keys": "_keys", "/wda/pressButton": "_press_button",
-                     "/wda/apps/launch": "_launch", "/wda/apps/terminate": "_terminate", "/url": "_open_url"}
+_SESSION_COMMANDS = {"/wda/tap": "_tap", "/wda/doubleTap": "_double_tap", "/wda/touchAndHold": "_touch_and_hold",
+                     "/wda/dragfromtoforduration": "_drag", "/wda/pinch": "_pinch", "/wda/keys": "_keys",
+                     "/wda/pressButton": "_press_button", "/wda/apps/launch": "_launch",
+                     "/wda/apps/terminate": "_terminate", "/url": "_open_url"}
 _BAD_JSON = object()
 
 

@@ -377,7 +377,7 @@ async def test_prompts_go_to_the_daemon_and_devtools_answers_are_ignored(tmp_pat
         daemon = await linked(socket)
         status = await runtime.call_tool("runtime_status")
         tree = {c["id"]: c for c in status["tree"]["children"]}
-        assert list(tree) == ["recorder", "operator-channel", "browser-pool", "sessions"]
+        assert list(tree) == ["recorder", "operator-channel", "browser-pool", "devices", "sessions"]
         assert tree["operator-channel"]["connected"] is True and tree["operator-channel"]["pending"] == 0
         await runtime.call_tool("register_secret", {"name": "CARD", "value": "4111-1111"})
         session = await session_actor(runtime, "default")

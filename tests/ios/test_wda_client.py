@@ -93,7 +93,7 @@ async def test_tap_focuses_a_field_and_keys_type_into_it(wda: tuple[WdaClient, W
     root = await client.source(timeout=T)
     assert node(root, "login-email").value == "me@example.com"
     password = node(root, "login-password")
-    assert (password.focused, password.value) == (True, None)  # WDA sends bullets, the tree drops them
+    assert (password.focused, password.value) == (True, "********")  # WDA sends bullets: the mask stands in
     assert any(n.tag == "Keyboard" for n in root.walk())
     assert model.requests[-2].body == {"value": ["hunter2"]}
     assert model.shop.password == "hunter2"
@@ -372,3 +372,15 @@ async def test_the_peer_runs_on_its_own_as_a_module() -> None:
     finally:
         process.terminate()
         process.wait(timeout=T)
+
+
+async def test_double_tap_active_app_and_ending_the_session(wda: tuple[WdaClient, WdaModel]) -> None:
+    client, model = wda
+    await client.double_tap(196.5, 287.5, timeout=T)  # the "Remember me" switch: toggled twice
+    assert model.requests[-1].path.endswith("/wda/doubleTap") and model.shop.remember is False
+    assert (await client.active_app(timeout=T))["bundleId"] == "com.example.shop"
+    await client.delete_session(timeout=T)
+    assert client.session_id is None and model.session_id is None
+    assert model.requests[-1].method == "DELETE"
+    await client.delete_session(timeout=T)  # nothing left to end: no request
+    assert model.requests[-1].method == "DELETE" and len([r for r in model.requests if r.method == "DELETE"]) == 1

@@ -119,11 +119,12 @@ def test_placeholder_rule(value: str | None, placeholder: str | None, shown: str
     assert node.value == shown
 
 
-def test_a_secure_field_is_a_password_whose_value_is_never_carried() -> None:
+def test_a_secure_field_is_a_password_whose_content_is_never_carried() -> None:
     root = parse_source(CHECKOUT)
     cvv = by_id(root, "checkout-cvv")
     assert (cvv.role, cvv.tag, cvv.password) == ("textbox", "SecureTextField", True)
-    assert (cvv.value, cvv.text) == (None, "")  # the typed bullets are dropped, and no placeholder stands in
+    # The typed bullets become the mask (not even their count is kept); no placeholder stands in.
+    assert (cvv.value, cvv.text) == ("********", "")
     pin = by_id(root, "checkout-pin")  # empty: WDA reports the placeholder as its value
     assert (pin.name, pin.value, pin.password) == ("PIN", "PIN code", True)
     empty = parse_source(wda_node("SecureTextField", value=None, placeholderValue="Password"))

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import attrs
 import pytest
+from fakes.testdata import PIXEL_LAUNCHER_DUMP
 
 from browx_actors.devices.uiautomator import IDLE_FAILURES, parse_bounds, parse_dump, role_of
 from browx_actors.errors import CODES, ToolError
@@ -13,7 +11,7 @@ from browx_actors.sessions.native.nodes import NativeNode, Rect
 from browx_actors.sessions.native.refs import Hierarchy, RefBook
 from browx_actors.sessions.native.snapshot import snapshot
 
-PIXEL = Path(__file__).resolve().parents[1] / "testdata/android/pixel-launcher-window_dump.xml"
+PIXEL = PIXEL_LAUNCHER_DUMP
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 
 
@@ -192,8 +190,39 @@ def test_bounds(text: str, rect: Rect | None) -> None:
 
 def test_the_parser_builds_nodes_in_nativenodes_field_order() -> None:
     # The parser passes fields positionally for speed: this pins the order it assumes.
-    assert [f.name for f in attrs.fields(NativeNode)] == [
+    assert list(NativeNode._fields) == [
         "role", "tag", "name", "text", "value", "test_id", "bounds", "enabled", "visible", "focusable",
         "focused", "clickable", "long_clickable", "scrollable", "checkable", "checked", "selected",
         "password", "path", "children",
     ]
+
+
+@pytest.mark.parametrize(("text", "hint", "value"), [
+    ("\u2022\u2022\u2022", "", "********"),      # what it holds, as bullets: the mask, not their count
+    ("hunter2", "", "********"),                 # with "speak passwords" on, the characters: never kept
+    ("Password", "Password", "Password"),        # empty, showing its hint
+    ("", "Password", "Password"),
+    ("", "", None),
+])
+def test_a_password_field_keeps_neither_its_text_nor_what_it_holds(text: str, hint: str, value: str | None) -> None:
+    extra = f' hint="{hint}"' if hint else ""
+    xml = ('<hierarchy rotation="0"><node index="0" text="' + text + '" resource-id="pw" '
+           'class="android.widget.EditText" package="p" content-desc="" checkable="false" checked="false" '
+           'clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" '
+           'long-clickable="false" password="true" selected="false" bounds="[0,0][100,50]"' + extra + " /></hierarchy>")
+    (field,) = parse_dump(xml).children
+    assert (field.password, field.value, field.text) == (True, value, "")
+
+
+def test_a_dump_equal_to_the_last_is_not_parsed_again() -> None:
+    from browx_actors.devices.uiautomator import DumpParser
+
+    parser = DumpParser()
+    dump = PIXEL.read_bytes()
+    first = parser.parse(dump)
+    assert parser.parse(bytes(dump)) is first and (parser.parsed, parser.reused) == (1, 1)
+    changed = parser.parse(dump.replace(b'text="Chrome"', b'text="Chromium"'))
+    assert changed is not first and changed != first and parser.parsed == 2
+    with pytest.raises(ToolError):
+        parser.parse(IDLE_FAILURES[0].encode())
+    assert parser.parse(dump.replace(b'text="Chrome"', b'text="Chromium"')) is changed

@@ -3,9 +3,8 @@ raw nodes, their payloads, and the provider's capture and actions."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from fakes.testdata import PIXEL_LAUNCHER_DUMP
 from hypothesis import given
 from hypothesis import strategies as st
 from visualtree.contract_schema import check_inspection, check_tree, nodes_of
@@ -37,7 +36,7 @@ from browx_actors.visualtree.native_provider import (
 from browx_actors.visualtree.payload import TreeLimits, inspect_payload, tree_payload
 from browx_actors.visualtree.query import NodeQuery, select
 
-PIXEL_DUMP = Path(__file__).resolve().parents[1] / "testdata" / "android" / "pixel-launcher-window_dump.xml"
+PIXEL_DUMP = PIXEL_LAUNCHER_DUMP
 
 
 def sign_in() -> NativeNode:

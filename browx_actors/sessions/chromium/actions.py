@@ -389,23 +389,39 @@ async def select(session: ChromiumSession, args: Args) -> Reply:
 
 def _scroll_has_effect(args: Args) -> None:
     targeted = args.get("ref") is not None or args.get("selector") is not None
-    if not targeted and args["deltaX"] == 0 and args["deltaY"] == 0:
-        raise ToolError("bad-arg", "give a target to scroll into view, or a non-zero deltaX/deltaY",
+    moved = args["deltaX"] != 0 or args["deltaY"] != 0
+    if args.get("to") is not None and moved:
+        raise ToolError("bad-arg", "give to or a deltaX/deltaY, not both", field="to")
+    if not targeted and not moved and args.get("to") is None:
+        raise ToolError("bad-arg", "give a target to scroll into view, to, or a non-zero deltaX/deltaY",
                         field="deltaY")
 
 
+#: ``scroll {to}``: the scroll position each end means, as (left, top) in JavaScript.
+_SCROLL_ENDS = {"top": "[el.scrollLeft, 0]", "bottom": "[el.scrollLeft, el.scrollHeight]",
+                "left": "[0, el.scrollTop]", "right": "[el.scrollWidth, el.scrollTop]"}
+
+
 @session_tool(
-    "scroll", ACTION, "Scroll an element into view, or scroll it or the page by a delta.",
+    "scroll", ACTION, "Scroll an element into view, scroll it or the page by a delta, or to an end (to).",
     params=(*ELEMENT, Param("deltaX", "number", "Horizontal pixels.", default=0, minimum=-MAX_SCROLL,
                             maximum=MAX_SCROLL),
-            Param("deltaY", "number", "Vertical pixels.", default=0, minimum=-MAX_SCROLL, maximum=MAX_SCROLL)),
-    rules=(OPTIONAL_ELEMENT, Check(_scroll_has_effect, "a target, or a non-zero `deltaX` / `deltaY`")),
+            Param("deltaY", "number", "Vertical pixels.", default=0, minimum=-MAX_SCROLL, maximum=MAX_SCROLL),
+            Param("to", "string", "Scroll to an end of the element or page.", enum=tuple(_SCROLL_ENDS))),
+    rules=(OPTIONAL_ELEMENT, Check(_scroll_has_effect, "a target, `to`, or a non-zero `deltaX` / `deltaY` "
+                                   "(`to` excludes the deltas)")),
 )
 async def scroll(session: ChromiumSession, args: Args) -> Reply:
-    dx, dy = args["deltaX"], args["deltaY"]
+    dx, dy, to = args["deltaX"], args["deltaY"], args.get("to")
 
     async def act(page: Any, locator: Any) -> None:
-        if locator is not None and dx == 0 and dy == 0:
+        if to is not None:
+            script = f"el => el.scrollTo(...{_SCROLL_ENDS[to]})"
+            if locator is not None:
+                await locator.evaluate(script)
+            else:
+                await page.evaluate(f"({script})(document.scrollingElement || document.documentElement)")
+        elif locator is not None and dx == 0 and dy == 0:
             await locator.scroll_into_view_if_needed(timeout=ACTION_TIMEOUT_MS)
         elif locator is not None:
             await locator.evaluate("(el, [dx, dy]) => el.scrollBy(dx, dy)", [dx, dy])

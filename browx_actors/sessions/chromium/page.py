@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import time
 from typing import Any
 
@@ -92,34 +93,53 @@ async def _navigation_result(session: ChromiumSession, action: str, from_url: st
     )
 
 
+#: Schemes no session navigates to: script URLs, the browser's own pages, and network
+#: protocols that are no app's deep link.
+_REFUSED_SCHEMES = frozenset({"javascript", "vbscript", "chrome", "chrome-extension", "chrome-untrusted",
+                              "devtools", "view-source", "blob", "filesystem", "intent", "ftp", "ftps", "sftp",
+                              "ws", "wss"})
+_APP_LINK = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://\S+$")
+#: A scheme, as opposed to a bare host with a port (``localhost:8080``).
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:(?!\d)")
+
+
 def _url_of(args: Args) -> str:
-    """The URL to load: a bare host gets ``https://``; another scheme is refused."""
+    """The URL to load: a bare host gets ``https://``."""
     url = str(args["url"])
-    if url[:5].lower() == "file:":
-        raise ToolError("bad-arg", "file: URLs are refused: the server reads no file outside its workspace; serve "
-                        "the page over http(s) instead", field="url")
-    if not url.startswith(_SCHEMES):
-        if "://" in url:
-            raise ToolError("bad-arg", f"unsupported URL scheme in {url!r} (http, https, about and data load)",
-                            field="url")
+    if not url.startswith(_SCHEMES) and _SCHEME.match(url) is None:
         url = "https://" + url
     return url
 
 
 def _check_url(args: Args) -> None:
-    _url_of(args)
+    """A web URL, a bare host, or an app deep link (``myapp://checkout/42``) for a native
+    session; never a script URL or one of the browser's own pages."""
+    url = str(args["url"])
+    if url[:5].lower() == "file:":
+        raise ToolError("bad-arg", "file: URLs are refused: the server reads no file outside its workspace; serve "
+                        "the page over http(s) instead", field="url")
+    if url.startswith(_SCHEMES) or _SCHEME.match(url) is None:
+        return
+    link = _APP_LINK.match(url)
+    if link is None or link.group(1).lower() in _REFUSED_SCHEMES:
+        raise ToolError("bad-arg", f"unsupported URL scheme in {url!r}", field="url")
 
 
 @session_tool(
     "navigate", NAVIGATION, "Load a URL in the session's page and wait for it.",
-    params=(Param("url", "string", "Absolute URL (https:// is assumed without a scheme).", required=True),
+    params=(Param("url", "string", "Absolute URL (https:// is assumed without a scheme); on android-app and "
+                  "ios-app, a deep link with the app's scheme.", required=True),
             Param("waitUntil", "string", "Load state to wait for.", default="load",
                   enum=("load", "domcontentloaded", "networkidle", "commit")),
             Param("timeoutMs", "integer", "Navigation timeout.", default=30_000, minimum=0, maximum=120_000)),
-    rules=(Check(_check_url, "`url` is http(s), about or data (file: is refused); a bare host gets https://"),),
+    rules=(Check(_check_url, "`url` is http(s), about or data (file: is refused; a bare host gets https://), or "
+                 "an app deep link (`myapp://...`) on android-app and ios-app"),),
 )
 async def navigate(session: ChromiumSession, args: Args) -> Reply:
     url = _url_of(args)
+    if not url.startswith(_SCHEMES):
+        raise ToolError("not-supported", f"chromium loads http(s), about and data URLs; {url!r} is an app "
+                        "deep link, which android-app and ios-app sessions open", engine="chromium", url=url)
     page = session.page
     from_url = page.url
     console_seq = session.console.last_seq

@@ -145,7 +145,7 @@ def _content_nodes(node: NativeNode) -> Iterator[NativeNode]:
         stack.extend(reversed(child.children))
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ElementKey:
     """What a ref means in the next tree.
 
@@ -173,7 +173,9 @@ class Hierarchy:
         self.nodes: tuple[NativeNode, ...] = tuple(root.walk())
         self._by_path: dict[tuple[int, ...], NativeNode] = {}
         self._by_test_id: dict[str, list[NativeNode]] = {}
-        self._names: dict[tuple[int, ...], str] = {}
+        #: Names by node identity: the nodes live as long as this read, and an int hashes
+        #: faster than a path.
+        self._names: dict[int, str] = {}
         for node in self.nodes:
             self._by_path[node.path] = node
             if node.test_id:
@@ -198,9 +200,9 @@ class Hierarchy:
 
     def name_of(self, node: NativeNode) -> str:
         """:func:`accessible_name`, computed once per node of this read."""
-        name = self._names.get(node.path)
+        name = self._names.get(id(node))
         if name is None:
-            name = self._names[node.path] = accessible_name(node)
+            name = self._names[id(node)] = accessible_name(node)
         return name
 
     def identity_of(self, node: NativeNode) -> tuple[str, ...]:

@@ -3,7 +3,8 @@
 The text reads like the web engine's (``sessions/chromium/agent.js``), so one agent skill
 reads both: one line per node, ``role "name" [ref=eN] [state]... value="..."``, children
 indented two spaces, names JSON-quoted and clipped with an ellipsis (names 100
-characters, values 80, texts 200), a password's value shown as ``********``, and a node's
+characters, values 80, texts 200), a password field's value as the parsers give it (its
+placeholder, or ``********`` once it holds something), and a node's
 own text after ``: `` when it differs from its name.
 
 Which nodes get a line: visible nodes that are interactive (a flag or the role says so),
@@ -30,7 +31,7 @@ import attrs
 
 from browx_actors.errors import ToolError
 
-from .nodes import NativeNode
+from .nodes import SECRET_MASK, NativeNode
 from .refs import VALUE_ROLES, Hierarchy, RefBook, collapse, is_interactive, names_from_content
 from .selectors import resolve
 
@@ -40,7 +41,8 @@ DEFAULT_MAX_NODES = 2000
 NAME_MAX = 100
 TEXT_MAX = 200
 VALUE_MAX = 80
-PASSWORD_MASK = "********"
+#: A password field's value once it holds something (the parsers put it there).
+PASSWORD_MASK = SECRET_MASK
 #: Thin on testIDs: more than this share of the interactive elements has none...
 THIN_SHARE = 0.25
 #: ...and at least this many.
@@ -111,10 +113,11 @@ class Snapshot:
 class _Printer:
     """One depth-first walk: prints lines, mints their refs, counts the untagged interactive."""
 
-    def __init__(self, hierarchy: Hierarchy, refs: RefBook, max_nodes: int) -> None:
+    def __init__(self, hierarchy: Hierarchy, refs: RefBook, max_nodes: int, omit: frozenset[str]) -> None:
         self.hierarchy = hierarchy
         self.refs = refs
         self.max_nodes = max_nodes
+        self.omit = omit
         self.lines: list[str] = []
         self.truncated = False
         self.interactive = 0
@@ -126,8 +129,8 @@ class _Printer:
         interactive = is_interactive(node)
         if interactive:
             self.interactive += 1
-        has_line = (not absorbing or interactive or node.test_id is not None) and speaks(
-            node, self.hierarchy, interactive)
+        has_line = (not absorbing or interactive or node.test_id is not None) and node.role not in self.omit \
+            and speaks(node, self.hierarchy, interactive)
         ref = None
         if has_line:
             if len(self.lines) >= self.max_nodes:
@@ -154,7 +157,7 @@ class _Printer:
         line += f" [ref={ref}]" + _states(node)
         if node.role in VALUE_ROLES:
             if node.value:
-                line += " value=" + quote(PASSWORD_MASK if node.password else clip(node.value, VALUE_MAX))
+                line += " value=" + quote(clip(node.value, VALUE_MAX))
         else:
             text = collapse(node.text)
             if text and text != name:
@@ -191,12 +194,16 @@ def snapshot(
     *,
     scope: str | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
+    omit: frozenset[str] | set[str] = frozenset(),
 ) -> Snapshot:
-    """The snapshot text of the tree, or of the subtree a ref or selector ``scope`` names."""
+    """The snapshot text of the tree, or of the subtree a ref or selector ``scope`` names.
+
+    ``omit`` lists roles whose lines are left out; their children stay, in their place.
+    """
     if max_nodes < 1:
         raise ToolError("bad-arg", "maxNodes must be at least 1", field="maxNodes")
     root = scope_node(scope, hierarchy, refs)
-    printer = _Printer(hierarchy, refs, max_nodes)
+    printer = _Printer(hierarchy, refs, max_nodes, frozenset(omit))
     printer.visit(root, 0, False)
     return Snapshot(
         text="\n".join(printer.lines),

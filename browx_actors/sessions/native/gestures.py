@@ -1,0 +1,177 @@
+"""Gestures and raw touches on a native screen: gesture_swipe, touch_start / touch_move /
+touch_end, gesture_pinch; and screenshot_region.
+
+The tools are declared by the chromium engine's input modules (their schemas are engine
+neutral: points are ``{ref}``, ``{selector}`` or ``{x, y}`` in the engine's input
+space); these are the native handlers, shared by both native engines where both have
+the primitive:
+
+* ``gesture_swipe``: one finger from a point to a point, re-resolved from a fresh read
+  when either is an element: ``input swipe`` on Android, ``/wda/dragfromtoforduration``
+  on iOS.
+* ``touch_*``: one raw finger through ``input motionevent`` (Android 11+; probed from
+  ``input``'s usage text). The session keeps where its finger is, as the web engine keeps
+  its touch points; ``input motionevent`` drives a single pointer, so a second finger is
+  refused rather than faked. XCUITest has no raw touch pipeline: ios-app has no handler
+  and refuses, naming that.
+* ``gesture_pinch``: Android refuses with ``native-pinch-needs-multitouch-driver``;
+  WebDriverAgent pinches around the app's centre (``/wda/pinch``), so a pinch centred
+  elsewhere is refused, not moved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import ToolError
+from ...tooling import Args, Reply
+from .capture import screenshot as capture_screenshot
+from .platform import pinch_refusal, unsupported
+from .session import NativeSession
+from .target import locate_in, point_of, target_json
+
+__all__ = [
+    "gesture_pinch", "gesture_swipe", "refuse_pinch", "screenshot_region", "touch_end", "touch_move", "touch_start",
+]
+
+#: Most ``input motionevent MOVE`` commands one touch_move sends (each is a JVM start on
+#: the device, a few hundred ms apart at best: a dense path cannot be paced anyway).
+MAX_MOVES = 10
+#: How far from the screen's centre (a share of its size) a WDA pinch may be asked to centre.
+PINCH_CENTRE_SLACK = 0.05
+
+
+def _given(value: dict[str, Any] | None) -> bool:
+    return value is not None
+
+
+async def _points(session: NativeSession, *targets: dict[str, Any]) -> tuple[list[tuple[float, float]],
+                                                                             dict[str, Any] | None]:
+    """Each point target's point; elements resolved in one fresh read. The first
+    element's target description rides along."""
+    hierarchy = None
+    points = []
+    first = None
+    for value in targets:
+        if "x" in value:
+            points.append((float(value["x"]), float(value["y"])))
+            continue
+        if hierarchy is None:
+            hierarchy = await session.read()
+        located = locate_in(hierarchy, session.refs, value)
+        points.append(point_of(located))
+        first = first or target_json(located)
+    return points, first
+
+
+def _xy(point: tuple[float, float]) -> dict[str, float]:
+    return {"x": round(point[0], 2), "y": round(point[1], 2)}
+
+
+async def gesture_swipe(session: NativeSession, args: Args) -> Reply:
+    (start, end), target = await _points(session, args["from"], args["to"])
+    duration = max(int(args["durationMs"]), 1)
+    await session.input.swipe(*start, *end, duration)
+    return Reply.of(action="gesture_swipe", target=target,
+                    swipe={"from": _xy(start), "to": _xy(end), "durationMs": duration}, warnings=[])
+
+
+# -- raw touches ---------------------------------------------------------------------
+
+
+def _one_finger(session: NativeSession, points: list[dict[str, Any]]) -> None:
+    if len(points) > 1:
+        raise unsupported(session.engine, "more than one finger", "`input motionevent` drives a single pointer; "
+                          "real multi-touch needs a device-side UiAutomator2 instrumentation server, which is not "
+                          "shipped")
+
+
+def _id_of(point: dict[str, Any]) -> int:
+    return int(point.get("id", 0))
+
+
+async def touch_start(session: NativeSession, args: Args) -> Reply:
+    _one_finger(session, args["points"])
+    (point,) = args["points"]
+    touches = session.touches
+    finger = _id_of(point)
+    if touches:
+        raise ToolError("bad-arg", f"touch point {next(iter(touches))} is already down; touch_move moves it, "
+                        "touch_end lifts it", field="points")
+    at = (float(point["x"]), float(point["y"]))
+    await session.input.touch("DOWN", *at)
+    touches[finger] = at
+    return Reply.of(action="touch_start", touches=[{"id": finger, **_xy(at)}], warnings=[])
+
+
+async def touch_move(session: NativeSession, args: Args) -> Reply:
+    _one_finger(session, args["points"])
+    (point,) = args["points"]
+    touches = session.touches
+    finger = _id_of(point)
+    if finger not in touches:
+        raise ToolError("bad-arg", f"touch point {finger} is not down; touch_start puts it down", field="points")
+    reply = Reply(warnings=[])
+    start, end = touches[finger], (float(point["x"]), float(point["y"]))
+    steps = min(int(args.get("steps") or 1), MAX_MOVES)
+    if (args.get("steps") or 1) > MAX_MOVES:
+        reply.warn(f"{args['steps']} steps asked, {MAX_MOVES} sent: each `input motionevent` is its own process "
+                   "start on the device")
+    for k in range(1, steps + 1):
+        at = (start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps)
+        await session.input.touch("MOVE", *at)
+    touches[finger] = end
+    if args.get("durationMs"):
+        reply.warn("durationMs is not paced on android-app: each move is an `input motionevent` process start")
+    reply.fields.update(action="touch_move", moves=steps, touches=[{"id": finger, **_xy(end)}])
+    return reply
+
+
+async def touch_end(session: NativeSession, args: Args) -> Reply:
+    touches = session.touches
+    if not touches:
+        raise ToolError("bad-arg", "no finger is down on this screen", field="ids")
+    wanted = sorted(touches) if args.get("ids") is None else [int(i) for i in args["ids"]]
+    missing = [i for i in wanted if i not in touches]
+    if missing:
+        raise ToolError("bad-arg", f"touch point {missing[0]} is not down (down: {sorted(touches)})", field="ids")
+    lifted = []
+    for finger in wanted:
+        at = touches.pop(finger)
+        await session.input.touch("UP", *at)
+        lifted.append({"id": finger, **_xy(at)})
+    return Reply.of(action="touch_end", lifted=lifted, warnings=[])
+
+
+# -- pinch ---------------------------------------------------------------------------
+
+
+async def refuse_pinch(session: NativeSession, args: Args) -> Reply:
+    """android-app's gesture_pinch: refused before anything is read or sent."""
+    raise pinch_refusal(session.engine)
+
+
+async def gesture_pinch(session: NativeSession, args: Args) -> Reply:
+    """WebDriverAgent's pinch, around the app's centre (``/wda/pinch {scale, velocity}``)."""
+    (center,), target = await _points(session, args["center"])
+    hierarchy = await session.read()
+    screen = hierarchy.root.bounds
+    if screen is not None and not screen.empty:
+        cx, cy = screen.center
+        if abs(center[0] - cx) > screen.width * PINCH_CENTRE_SLACK or \
+                abs(center[1] - cy) > screen.height * PINCH_CENTRE_SLACK:
+            raise unsupported(session.engine, "a pinch away from the screen's centre", "WebDriverAgent's pinch "
+                              f"works around the app's centre ({cx:g}, {cy:g}); centre it there")
+    scale = float(args["scale"])
+    seconds = max(int(args["durationMs"]), 100) / 1000
+    velocity = (scale - 1) / seconds  # scale factor per second: negative pinching in
+    await session.input.pinch(scale, velocity)
+    return Reply.of(action="gesture_pinch", target=target,
+                    pinch={"center": _xy(center), "scale": scale, "velocity": round(velocity, 4)}, warnings=[])
+
+
+async def screenshot_region(session: NativeSession, args: Args, *, jpeg: bool) -> Reply:
+    region = {key: args[key] for key in ("x", "y", "width", "height")}
+    merged = {"format": "png", "quality": 80, "maxDimension": 2000, "path": None, **args, "region": region,
+              "fullPage": False, "ref": None, "selector": None}
+    return await capture_screenshot(session, merged, jpeg=jpeg)

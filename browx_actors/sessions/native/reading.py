@@ -1,0 +1,200 @@
+"""The reading tools over a native hierarchy: snapshot, find, text_search and verify_*.
+
+Shared by android-app and ios-app (each lists these handlers in its ``IMPLEMENTATIONS``
+under its own engine name). Every call reads a fresh hierarchy; results have the web
+engine's fields, so one agent skill reads both. A verification that disagrees answers
+``verification-failed`` with ``expected`` and ``actual``; a ref or selector that means
+several elements refuses (``ambiguous-target``), as actions do.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ...errors import ToolError
+from ...tooling import Args, Reply
+from .find import find as find_nodes
+from .find import text_search as search_text
+from .nodes import NativeNode
+from .refs import Hierarchy, collapse
+from .selectors import resolve
+from .session import NativeSession
+from .snapshot import snapshot as print_snapshot
+from .target import Located, locate_in, on_screen
+
+__all__ = [
+    "attributes", "element_state", "element_text", "find", "snapshot", "text_search", "verify_attribute",
+    "verify_count", "verify_text", "verify_value", "verify_visible",
+]
+
+
+async def snapshot(session: NativeSession, args: Args) -> Reply:
+    hierarchy = await session.read()
+    shot = print_snapshot(hierarchy, session.refs, scope=args.get("scope"), max_nodes=args["maxNodes"],
+                          omit=frozenset(args.get("omit") or ()))
+    return Reply.of(snapshot=shot.text, nodeCount=shot.node_count, refCount=shot.ref_count,
+                    truncated=shot.truncated, interactive=shot.interactive, untagged=shot.untagged,
+                    warnings=list(shot.warnings))
+
+
+async def find(session: NativeSession, args: Args) -> Reply:
+    hierarchy = await session.read()
+    found = find_nodes(hierarchy, session.refs, role=args.get("role"), name=args.get("name"),
+                       text=args.get("text"), test_id=args.get("testId"), exact=args["exact"], limit=args["limit"],
+                       scope=args.get("scope"), id_hint=getattr(session, "id_hint", None) or _tilde)
+    return Reply.of(**found.to_json())
+
+
+def _tilde(test_id: str) -> str:
+    return "~" + test_id
+
+
+async def text_search(session: NativeSession, args: Args) -> Reply:
+    hierarchy = await session.read()
+    found = search_text(hierarchy, session.refs, args["query"], limit=args["limit"],
+                        case_sensitive=args["caseSensitive"])
+    return Reply.of(**found.to_json())
+
+
+# -- what a node is, for verification ---------------------------------------------------
+
+
+def element_text(node: NativeNode, hierarchy: Hierarchy) -> str:
+    """The text a person reads in the node: its own and its visible descendants', in order
+    (a field's typed value is not text); its accessible name when it draws none."""
+    parts = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if not current.visible:
+            continue
+        if current.value is None or current.role not in ("textbox", "searchbox"):
+            text = collapse(current.text)
+            if text:
+                parts.append(text)
+        stack.extend(reversed(current.children))
+    return " ".join(parts) or hierarchy.name_of(node)
+
+
+def _visible(node: NativeNode, hierarchy: Hierarchy) -> bool:
+    if not node.visible or node.bounds is None or node.bounds.empty:
+        return False
+    return not on_screen(node.bounds, hierarchy.root.bounds).empty
+
+
+def element_state(located: Located) -> dict[str, Any]:
+    """The node's state as ``verify_*`` reports it (a password field's value is its
+    placeholder or the mask: the parsers never read what it holds)."""
+    node, hierarchy = located.node, located.hierarchy
+    bounds = node.bounds
+    return {
+        "ref": located.ref, "role": node.role, "name": hierarchy.name_of(node), "testId": node.test_id,
+        "text": element_text(node, hierarchy),
+        "value": node.value,
+        "visible": _visible(node, hierarchy), "enabled": node.enabled, "checked": node.checked,
+        "selected": node.selected, "focused": node.focused,
+        "bounds": None if bounds is None else {"x": bounds.x, "y": bounds.y, "width": bounds.width,
+                                               "height": bounds.height},
+    }
+
+
+def attributes(node: NativeNode, hierarchy: Hierarchy, engine: str) -> dict[str, str | None]:
+    """What ``verify_attribute`` can check: neutral names, and the platform's own spellings
+    (Android's dump attributes, XCUITest's element attributes). Flags read "true"/"false"."""
+    def flag(value: bool) -> str:
+        return "true" if value else "false"
+
+    bounds = node.bounds
+    rect = None if bounds is None else f"{bounds.x:g},{bounds.y:g},{bounds.width:g},{bounds.height:g}"
+    value = node.value
+    out: dict[str, str | None] = {
+        "testID": node.test_id, "role": node.role, "tag": node.tag, "name": hierarchy.name_of(node),
+        "label": node.name or None, "text": node.text or None, "value": value,
+        "enabled": flag(node.enabled), "visible": flag(node.visible), "checked": flag(node.checked),
+        "selected": flag(node.selected), "focused": flag(node.focused), "clickable": flag(node.clickable),
+        "scrollable": flag(node.scrollable), "checkable": flag(node.checkable), "password": flag(node.password),
+        "bounds": rect,
+    }
+    if engine == "android-app":
+        out.update({"resource-id": node.test_id, "class": node.tag, "content-desc": node.name or None,
+                    "long-clickable": flag(node.long_clickable), "focusable": flag(node.focusable)})
+    else:
+        out.update({"identifier": node.test_id, "accessibilityIdentifier": node.test_id, "type": node.tag,
+                    "rect": rect})
+    return out
+
+
+def _verdict(check: str, passed: bool, expected: Any, actual: Any, **extra: Any) -> Reply:
+    if passed:
+        return Reply.of(check=check, passed=True, expected=expected, actual=actual, **extra)
+    raise ToolError(
+        "verification-failed",
+        f"{check}: expected {json.dumps(expected, ensure_ascii=False)}, found {json.dumps(actual, ensure_ascii=False)}",
+        check=check, passed=False, expected=expected, actual=actual, **extra,
+    )
+
+
+def _locate_or_none(session: NativeSession, hierarchy: Hierarchy, args: Args) -> Located | None:
+    """The target; None when a selector matches nothing (a ref that does is stale)."""
+    try:
+        return locate_in(hierarchy, session.refs, args)
+    except ToolError as err:
+        if err.code == "target-not-found":
+            return None
+        raise
+
+
+async def verify_visible(session: NativeSession, args: Args) -> Reply:
+    hierarchy = await session.read()
+    located = _locate_or_none(session, hierarchy, args)
+    state = None if located is None else element_state(located)
+    visible = bool(state and state["visible"])
+    return _verdict("visible", visible, True, visible, element=state)
+
+
+async def verify_text(session: NativeSession, args: Args) -> Reply:
+    text = args["text"]
+    hierarchy = await session.read()
+    if args.get("ref") is None and args.get("selector") is None:
+        found = search_text(hierarchy, session.refs, text, limit=1, case_sensitive=True)
+        return _verdict("text", found.count > 0, text, f"{found.count} matches on the screen",
+                        matches=[m.to_json() for m in found.matches])
+    located = _locate_or_none(session, hierarchy, args)
+    if located is None:
+        raise ToolError("target-not-found", f"nothing on the screen matches selector {args['selector']!r}",
+                        selector=args["selector"])
+    actual = element_text(located.node, hierarchy)
+    wanted = collapse(text)
+    passed = actual == wanted if args["exact"] else wanted in actual
+    return _verdict("text", passed, text, actual)
+
+
+async def verify_value(session: NativeSession, args: Args) -> Reply:
+    hierarchy = await session.read()
+    located = locate_in(hierarchy, session.refs, args)
+    node = located.node
+    if node.password:
+        # The value of a secure field is never read back, so it cannot be compared.
+        raise ToolError("not-supported", f"{located.ref} is a password field: its value is never read back on "
+                        f"{session.engine}, so it cannot be verified", engine=session.engine, ref=located.ref)
+    return _verdict("value", node.value == args["value"], args["value"], node.value)
+
+
+async def verify_attribute(session: NativeSession, args: Args) -> Reply:
+    hierarchy = await session.read()
+    located = locate_in(hierarchy, session.refs, args)
+    known = attributes(located.node, hierarchy, session.engine)
+    name = args["name"]
+    if name not in known:
+        raise ToolError("bad-arg", f"{session.engine} nodes have no attribute {name!r} (they have: "
+                        f"{', '.join(known)})", field="name")
+    actual = known[name]
+    return _verdict(f"attribute {name}", actual == args["value"], args["value"], actual)
+
+
+async def verify_count(session: NativeSession, args: Args) -> Reply:
+    hierarchy = await session.read()
+    resolution = resolve(args["selector"], hierarchy, session.refs)
+    actual = len(resolution.matches)
+    return _verdict("count", actual == args["count"], args["count"], actual, matchedBy=resolution.tier)
