@@ -96,10 +96,12 @@ async def default_context(playwright_browser: Any) -> Any:
     return contexts[0] if contexts else await playwright_browser.new_context()
 
 
-async def prepare_leased(page: Any, width: int, height: int) -> None:
-    """The leased tab: the agent in its documents, the session's viewport."""
+async def prepare_leased(page: Any, viewport: tuple[int, int] | None) -> None:
+    """The leased tab: the agent in its documents, the session's viewport (None: the
+    browser's own, as on a phone)."""
     await page.add_init_script(script=AGENT_SOURCE)
-    await page.set_viewport_size({"width": width, "height": height})
+    if viewport is not None:
+        await page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
 
 
 async def adopt_if_ours(session: ChromiumSession, page: Any) -> None:

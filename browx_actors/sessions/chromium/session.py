@@ -130,9 +130,14 @@ class BrowserLost(Exception):
         self.reason = reason
 
 
+#: A browser context's viewport when the session asks for none.
+DEFAULT_VIEWPORT = (1280, 720)
+
+
 @attrs.frozen
 class SessionOptions:
-    viewport: tuple[int, int] = (1280, 720)
+    #: The pages' viewport; None keeps the browser's own (a phone's screen).
+    viewport: tuple[int, int] | None = DEFAULT_VIEWPORT
     #: Click, hover and fill send the session's own CDP input to an element that is
     #: ready (False: Playwright performs every action; BROWX_ACTION_INPUT=playwright).
     direct_input: bool = True
@@ -300,19 +305,19 @@ class ChromiumSession(Actor):
         self.portal = Portal(self._trio_token, self.nursery)
         socket = await self.nursery.start(hold_event_socket, self.browser.ws_url)
         self.wiring = TargetWiring(self.browser.cdp, socket, self.events, self.nursery)
-        width, height = self.options.viewport
         if self.attached:
             # The browser's own context: the user's cookies, and the user's other tabs,
             # which the agent never enters (its init script goes on our pages only).
             self.context = await self.pw(default_context, self.browser.playwright)
         else:
+            width, height = self.options.viewport or DEFAULT_VIEWPORT
             self.context = await self.pw(
                 self.browser.playwright.new_context, viewport={"width": width, "height": height}
             )
             await self.pw(self.context.add_init_script, script=AGENT_SOURCE)
         page = await self.pw(self.context.new_page)
         if self.attached:
-            await self.pw(prepare_leased, page, width, height)
+            await self.pw(prepare_leased, page, self.options.viewport)
         # On the Playwright thread: page.on() may send a subscription message, which
         # needs that thread's running asyncio loop.
         tab = await self.pw(_on_loop, self._adopt, page)
