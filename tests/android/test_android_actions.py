@@ -8,7 +8,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from android.android_support import Adb, android_server
+from android.android_support import Adb, android_server, serving
+from fakes.adb_device import FakeAdb
+from fakes.adb_shop import emulator
 from PIL import Image
 
 from e2e_support import call_result, envelope_of, fails, images_of, ok, png_size
@@ -128,7 +130,7 @@ async def test_scroll_and_screenshots(tmp_path: Path, adb: Adb) -> None:
 
 
 async def test_refusals_name_the_missing_primitive(tmp_path: Path, adb: Adb) -> None:
-    async with android_server(tmp_path, adb, "native-device,eval,canvas") as client:
+    async with android_server(tmp_path, adb, "native-device,eval,canvas,storage") as client:
         phone = {"session": "p"}
         await ok(client, "open_session", {**phone, "engine": "android-app"})
         refusals = {
@@ -141,6 +143,12 @@ async def test_refusals_name_the_missing_primitive(tmp_path: Path, adb: Adb) -> 
             "list_tabs": ({}, "no tabs"),
             "canvas_capture": ({"format": "png"}, "no <canvas>"),
             "gesture_chain": ({"steps": [{"kind": "move", "x": 1, "y": 1}]}, "no <canvas>"),
+            "network_read": ({}, "no protocol-level network tap"),
+            "cookies_list": ({}, "web storage"),
+            "storage_get": ({}, "web storage"),
+            "frames_list": ({}, "deep: false"),
+            "console_read": ({}, "deep: false"),
+            "pdf_save": ({}, "no print surface"),
         }
         for tool, (args, reason) in refusals.items():
             refused = await fails(client, tool, {**phone, **args}, "not-supported")
@@ -150,3 +158,50 @@ async def test_refusals_name_the_missing_primitive(tmp_path: Path, adb: Adb) -> 
         # The human channel: no isolated world on a native screen.
         human = await fails(client, "await_human", {**phone, "prompt": "Check the phone"}, "no-human-channel")
         assert human["value"] is None and human["timedOut"] is False and "android-app" in human["error"]
+
+
+async def test_gestures_touches_and_regions(tmp_path: Path, adb: Adb) -> None:
+    """The issue-17 gesture tools on android-app: a swipe between freshly read points, one
+    raw finger over `input motionevent` (refused below API 30), the pinch refused with the
+    spec's own code before anything is sent, and screenshot_region cropped from screencap."""
+    device = adb.device()
+    device.show("login")
+    device.show("catalog")
+    async with android_server(tmp_path, adb) as client:
+        phone = {"session": "p"}
+        await ok(client, "open_session", {**phone, "engine": "android-app"})
+        swiped = await ok(client, "gesture_swipe", {**phone, "from": {"selector": "~checkout-submit"},
+                                                    "to": {"x": 540, "y": 300}, "durationMs": 250})
+        assert swiped["swipe"]["from"] == {"x": 540.0, "y": 1670.0}
+        assert swiped["target"]["testId"] == "checkout-submit"
+        assert device.gestures[-1] == "swipe 540 1670 540 300 250"
+
+        await ok(client, "touch_start", {**phone, "points": [{"x": 100, "y": 900}]})
+        moved = await ok(client, "touch_move", {**phone, "points": [{"x": 100, "y": 500}], "steps": 2})
+        assert moved["moves"] == 2
+        await ok(client, "touch_end", phone)
+        assert device.gestures[-4:] == ["motionevent DOWN 100 900", "motionevent MOVE 100 700",
+                                        "motionevent MOVE 100 500", "motionevent UP 100 500"]
+        two = await fails(client, "touch_start", {**phone, "points": [{"id": 0, "x": 1, "y": 1},
+                                                                      {"id": 1, "x": 9, "y": 9}]}, "not-supported")
+        assert "single pointer" in two["error"]
+        await fails(client, "touch_end", phone, "bad-arg")
+
+        before = len(device.commands)
+        pinch = await fails(client, "gesture_pinch", {**phone, "center": {"x": 540, "y": 900}, "scale": 2},
+                            "native-pinch-needs-multitouch-driver")
+        assert "UiAutomator2" in pinch["error"] and device.commands[before:] == []
+
+        region = await call_result(client, "screenshot_region", {**phone, "x": 20, "y": 1600, "width": 200,
+                                                                 "height": 100})
+        assert envelope_of(region)["format"] == "png" and png_size(images_of(region)[0][1]) == (200, 100)
+        await fails(client, "screenshot_region", {**phone, "x": 0, "y": 0, "width": 10, "height": 10,
+                                                  "format": "jpeg"}, "not-supported")
+
+    # Below API 30 there is no motionevent: refused, naming the API level.
+    with serving(FakeAdb([emulator("emulator-5556", sdk=29, release="10")])) as old_adb:
+        async with android_server(tmp_path / "old", old_adb) as client:
+            old = {"session": "old"}
+            await ok(client, "open_session", {**old, "engine": "android-app"})
+            refused = await fails(client, "touch_start", {**old, "points": [{"x": 1, "y": 1}]}, "not-supported")
+            assert "API 30" in refused["error"]

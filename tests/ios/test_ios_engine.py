@@ -129,6 +129,27 @@ async def test_reading_selectors_refs_and_actions(tmp_path: Path) -> None:
             with Image.open(io.BytesIO(region)) as image:
                 assert image.size == (30, 30) and image.getpixel((0, 0))[:3] == (242, 242, 247)
 
+            # -- gestures: a drag between fresh points, WDA's pinch about the centre ----------
+            swiped = await ok(client, "gesture_swipe", {**ios, "from": {"selector": "~order-notes"},
+                                                        "to": {"x": 196.5, "y": 100}, "durationMs": 400})
+            # From where the notes field is now (the scroll above moved it up 20 points).
+            drag = [r for r in model.requests if r.path.endswith("/wda/dragfromtoforduration")][-1]
+            assert drag.body == {"fromX": 196.5, "fromY": 256.0, "toX": 196.5, "toY": 100.0, "duration": 0.4}
+            assert swiped["target"]["testId"] == "order-notes"
+            pinched = await ok(client, "gesture_pinch", {**ios, "center": {"x": 196.5, "y": 426}, "scale": 2,
+                                                         "durationMs": 500})
+            pinch = [r for r in model.requests if r.path.endswith("/wda/pinch")][-1]
+            assert pinch.body == {"scale": 2, "velocity": 2.0} and pinched["pinch"]["velocity"] == 2.0
+            before = len(model.requests)
+            off = await fails(client, "gesture_pinch", {**ios, "center": {"x": 20, "y": 40}, "scale": 0.5},
+                              "not-supported")
+            assert "centre" in off["error"] and not any(r.path.endswith("/wda/pinch") for r in
+                                                        model.requests[before:])
+            await fails(client, "touch_start", {**ios, "points": [{"x": 1, "y": 1}]}, "not-supported")
+            cut = await call_result(client, "screenshot_region", {**ios, "x": 0, "y": 0, "width": 10, "height": 20,
+                                                                  "format": "jpeg"})
+            assert envelope_of(cut)["format"] == "jpeg" and jpeg_size(images_of(cut)[0][1]) == (30, 60)
+
             # -- deep links through WDA's /url; home leaves the app ----------------------------
             await ok(client, "navigate", {**ios, "url": "shop://products"})
             assert model.shop.screen == "products"

@@ -25,6 +25,7 @@ from ..native.find import tilde_hint
 from ..native.session import NativeSession
 from .apps import AdbLifecycle
 from .input import ENGINE, AdbInput, UiAutomatorSource
+from .live import ScreencapSource
 
 __all__ = ["AndroidSession"]
 
@@ -60,3 +61,7 @@ class AndroidSession(NativeSession):
         self.source = UiAutomatorSource(device, self.budget)
         self.driver = AdbInput(device, self.budget)
         self.lifecycle = AdbLifecycle(device, self.budget)
+
+    def frame_source(self) -> ScreencapSource | None:
+        """screencap frames of the leased device (android streams, as the spec lists)."""
+        return None if self.android is None else ScreencapSource(self.android, self.device["id"])

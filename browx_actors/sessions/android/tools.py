@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ...tooling import Args, Implementation, Reply, implement
 from ...tooling.tool import Handler
-from ..native import actions, capture, reading
+from ..native import actions, capture, gestures, reading
 from .input import ENGINE
 from .session import AndroidSession
 
@@ -25,6 +25,12 @@ async def screenshot(session: AndroidSession, args: Args) -> Reply:
     return await capture.screenshot(session, args, jpeg=False)
 
 
+@implement("screenshot_region", ENGINE)
+async def screenshot_region(session: AndroidSession, args: Args) -> Reply:
+    """screenshot with a region, PNG only like every capture here."""
+    return await gestures.screenshot_region(session, args, jpeg=False)
+
+
 _SHARED: dict[str, Handler] = {
     "snapshot": reading.snapshot, "find": reading.find, "text_search": reading.text_search,
     "verify_visible": reading.verify_visible, "verify_text": reading.verify_text,
@@ -32,9 +38,15 @@ _SHARED: dict[str, Handler] = {
     "verify_count": reading.verify_count,
     "click": actions.click, "fill": actions.fill, "press": actions.press, "scroll": actions.scroll,
     "navigate": actions.navigate, "go_back": actions.go_back,
+    "gesture_swipe": gestures.gesture_swipe, "touch_start": gestures.touch_start, "touch_move": gestures.touch_move,
+    "touch_end": gestures.touch_end,
+    # Refused with the spec's own code (native-pinch-needs-multitouch-driver), not the
+    # dispatch's generic not-supported: the handler raises it before anything is read.
+    "gesture_pinch": gestures.refuse_pinch,
 }
 
 IMPLEMENTATIONS: list[Implementation] = [
     *(implement(tool, ENGINE)(handler) for tool, handler in _SHARED.items()),
     screenshot,
+    screenshot_region,
 ]

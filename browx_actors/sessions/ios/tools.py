@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...tooling import Args, Implementation, Reply, implement
 from ...tooling.tool import Handler
-from ..native import actions, capture, lifecycle, reading
+from ..native import actions, capture, gestures, lifecycle, reading
 from .input import ENGINE
 from .session import IosSession
 
@@ -27,6 +27,12 @@ async def screenshot(session: IosSession, args: Args) -> Reply:
     return await capture.screenshot(session, args, jpeg=True)
 
 
+@implement("screenshot_region", ENGINE)
+async def screenshot_region(session: IosSession, args: Args) -> Reply:
+    """screenshot with a region: cropped in pixels (points times the scale), PNG or JPEG."""
+    return await gestures.screenshot_region(session, args, jpeg=True)
+
+
 _SHARED: dict[str, Handler] = {
     "snapshot": reading.snapshot, "find": reading.find, "text_search": reading.text_search,
     "verify_visible": reading.verify_visible, "verify_text": reading.verify_text,
@@ -34,6 +40,7 @@ _SHARED: dict[str, Handler] = {
     "verify_count": reading.verify_count,
     "click": actions.click, "fill": actions.fill, "press": actions.press, "scroll": actions.scroll,
     "navigate": actions.navigate,
+    "gesture_swipe": gestures.gesture_swipe, "gesture_pinch": gestures.gesture_pinch,
     **{tool: lifecycle.HANDLERS[tool] for tool in ("app_list", "app_install", "app_launch", "app_terminate",
                                                    "app_foreground")},
 }
@@ -41,4 +48,5 @@ _SHARED: dict[str, Handler] = {
 IMPLEMENTATIONS: list[Implementation] = [
     *(implement(tool, ENGINE)(handler) for tool, handler in _SHARED.items()),
     screenshot,
+    screenshot_region,
 ]

@@ -23,6 +23,7 @@ gave (see :mod:`.target`).
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -30,10 +31,12 @@ from typing import Any
 
 import trio
 
-from ...actor import Actor, ActorRef
+from ...actor import Actor, ActorRef, ActorUnavailable
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
-from ..contract import AwaitReady, Describe, SessionCall
+from ...streams.messages import SessionEnding
+from ...streams.source import FrameSource
+from ..contract import AwaitReady, Describe, SessionCall, WatchFrames
 from .platform import Budget, HierarchySource, InputDriver, NativeLifecycle
 from .refs import Hierarchy, RefBook
 from .refusals import refusal_for
@@ -87,6 +90,8 @@ class NativeSession(Actor):
         #: Hierarchy reads so far, and the node count of the last one.
         self.reads = 0
         self.last_node_count = 0
+        #: Live-view streams that asked for this session's frames (told when it ends).
+        self.watchers: list[ActorRef] = []
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -132,6 +137,12 @@ class NativeSession(Actor):
         if isinstance(msg, AwaitReady):
             await self._until_ready()
             return self.describe()
+        if isinstance(msg, WatchFrames):
+            await self._until_ready()
+            source = self.frame_source()
+            if source is not None:
+                self.watchers = [ref for ref in self.watchers if ref.alive and ref is not msg.stream] + [msg.stream]
+            return source
         if not isinstance(msg, SessionCall):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
         await self._until_ready()
@@ -147,6 +158,19 @@ class NativeSession(Actor):
                             f"(device {self.device.get('id')})") from None
         finally:
             self.budget.deadline = math.inf
+
+    async def on_stop(self) -> None:
+        # Streams watching this screen end with session-closed, not with a failed capture.
+        with trio.move_on_after(1.0):
+            for ref in self.watchers:
+                with contextlib.suppress(ActorUnavailable):
+                    await ref.cast(SessionEnding())
+
+    def frame_source(self) -> FrameSource | None:
+        """The live-view source of this device's screen; None (``view-unsupported``) when
+        the engine has none. The screen is one surface: it never moves, so no stream is
+        ever told ``FramesMoved``."""
+        return None
 
     def refusal(self, tool: str) -> str | None:
         """Why this engine refuses ``tool``, naming the primitive it lacks."""
