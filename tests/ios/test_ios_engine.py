@@ -70,6 +70,16 @@ async def test_reading_selectors_refs_and_actions(tmp_path: Path) -> None:
                                                         "value": "SecureTextField"})
             assert tag["passed"] is True
 
+            # -- find_feedback: the alert a submit with no email raises, new since that tap -----
+            assert (await ok(client, "find_feedback", ios))["count"] == 0
+            await ok(client, "click", {**ios, "selector": 'role=button[name="Sign in"]'})
+            said = await ok(client, "find_feedback", {**ios, "newOnly": True})
+            (alert,) = said["items"]
+            assert alert["kind"] == "dialog" and alert["role"] == "alertdialog" and alert["new"] is True
+            assert alert["text"] == "Email required Enter the email you signed up with. OK" and said["sinceAction"]
+            await ok(client, "click", {**ios, "selector": 'role=button[name="OK"]'})
+            assert (await ok(client, "find_feedback", ios))["count"] == 0 and model.shop.alert is None
+
             # -- typing through WDA's keys; a secure field's length is never read back -------
             await ok(client, "fill", {**ios, "selector": "~login-email", "value": "ada@example.com"})
             assert model.shop.email == "ada@example.com"
@@ -100,8 +110,17 @@ async def test_reading_selectors_refs_and_actions(tmp_path: Path) -> None:
             assert double["point"] == {"x": 313.5, "y": 230.0} and model.shop.cart == {"espresso": 1, "kettle": 2}
 
             # -- the promo banner moves the identified button: its ref survives -------------
+            pay = await ok(client, "name_ref", {**ios, "ref": checkout, "name": "pay"})
+            assert pay["by"] == "testID" and pay["anchor"]["testID"] == "checkout-submit" and pay["warnings"] == []
+            card = await ok(client, "name_ref", {**ios, "ref": gift, "name": "card"})
+            assert card["by"] == "path" and "index path" in card["warnings"][0]
             await ok(client, "click", {**ios, "selector": "~toggle-promo"})
             moved = await ok(client, "snapshot", ios)
+            named = {entry["name"]: entry for entry in (await ok(client, "list_named_refs", ios))["named"]}
+            assert named["pay"]["ref"] == checkout and named["pay"]["count"] == 1
+            assert named["card"]["ref"] is None and named["card"]["count"] == 0
+            await fails(client, "verify_visible", {**ios, "ref": "card"}, "stale-element")
+            assert (await ok(client, "verify_visible", {**ios, "ref": "pay"}))["element"]["ref"] == checkout
             assert ref_of(moved["snapshot"], 'button "Checkout"') == checkout
             assert ref_of(moved["snapshot"], 'listitem "Gift card') != gift
             await fails(client, "click", {**ios, "ref": gift}, "stale-element")

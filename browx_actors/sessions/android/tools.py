@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ...tooling import Args, Implementation, Reply, implement
 from ...tooling.tool import Handler
-from ..native import actions, capture, gestures, reading
+from ..native import actions, capture, feedback, gestures, named, reading
 from .input import ENGINE
 from .session import AndroidSession
 
@@ -37,6 +37,8 @@ _SHARED: dict[str, Handler] = {
     "verify_value": reading.verify_value, "verify_attribute": reading.verify_attribute,
     "verify_count": reading.verify_count,
     "click": actions.click, "fill": actions.fill, "press": actions.press, "scroll": actions.scroll,
+    "find_feedback": feedback.find_feedback,
+    "name_ref": named.name_ref, "list_named_refs": named.list_named_refs,
     "navigate": actions.navigate, "go_back": actions.go_back,
     "gesture_swipe": gestures.gesture_swipe, "touch_start": gestures.touch_start, "touch_move": gestures.touch_move,
     "touch_end": gestures.touch_end,

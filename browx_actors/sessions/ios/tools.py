@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...tooling import Args, Implementation, Reply, implement
 from ...tooling.tool import Handler
-from ..native import actions, capture, gestures, lifecycle, reading
+from ..native import actions, capture, feedback, gestures, lifecycle, named, reading
 from .input import ENGINE
 from .session import IosSession
 
@@ -39,6 +39,8 @@ _SHARED: dict[str, Handler] = {
     "verify_value": reading.verify_value, "verify_attribute": reading.verify_attribute,
     "verify_count": reading.verify_count,
     "click": actions.click, "fill": actions.fill, "press": actions.press, "scroll": actions.scroll,
+    "find_feedback": feedback.find_feedback,
+    "name_ref": named.name_ref, "list_named_refs": named.list_named_refs,
     "navigate": actions.navigate,
     "gesture_swipe": gestures.gesture_swipe, "gesture_pinch": gestures.gesture_pinch,
     **{tool: lifecycle.HANDLERS[tool] for tool in ("app_list", "app_install", "app_launch", "app_terminate",

@@ -239,6 +239,8 @@ class RefBook:
         self._by_key: dict[ElementKey, str] = {}
         self._by_ref: dict[str, ElementKey] = {}
         self._minted = 0
+        #: Names given with name_ref: kept apart from the refs, so no eviction drops them.
+        self.names: dict[str, ElementKey] = {}
 
     def __len__(self) -> int:
         return len(self._by_ref)
@@ -258,9 +260,10 @@ class RefBook:
         return ref
 
     def key_of(self, ref: str) -> ElementKey | None:
-        """The key behind a ref (``e5``, ``ref=e5``, ``[ref=e5]``); None when unknown."""
+        """The key behind a ref (``e5``, ``ref=e5``, ``[ref=e5]``) or a name given with
+        name_ref (names cannot be spelled ``e<digits>``); None when unknown."""
         name = parse_ref(ref)
-        return None if name is None else self._by_ref.get(name)
+        return self.names.get(ref.strip()) if name is None else self._by_ref.get(name)
 
     def resolve(self, ref: str, hierarchy: Hierarchy) -> tuple[NativeNode, ...]:
         """The nodes of a fresh read the ref means; empty when unknown or stale."""

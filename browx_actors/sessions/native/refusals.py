@@ -26,6 +26,8 @@ _WAIT = ("unmeasured dump cost: every probe would be a hierarchy dump (a few hun
 _VIEWPORT = "the screen size is the device's (its device type on iOS, the AVD's on Android)"
 _SELECT = "no <select> element: tap the control, then tap the option (click by ref or selector)"
 _HOVER = "a touch screen has no pointer to hover with"
+_DIALOG = ("a native screen has no JavaScript dialogs: a system or app dialog is part of the hierarchy "
+           "(find_feedback lists it, snapshot shows its buttons: tap one with click)")
 _POINTER = "a touch screen has no mouse pipeline; use click, gesture_swipe and the touch tools"
 
 UNINSTALL_REFUSAL = ("the session leases the simulator, it does not own it: simctl uninstall would remove an app "
@@ -46,6 +48,7 @@ _SHARED: dict[str, str] = {
     "canvas_*": _CANVAS, "gesture_chain": _CANVAS,
     "wait_for": _WAIT, "set_viewport": _VIEWPORT, "select": _SELECT, "choose_option": _SELECT,
     "fill_form": "fill the fields one by one with fill: each is a tap and typed text over adb or WebDriverAgent",
+    "handle_dialog": _DIALOG, "set_dialog_policy": _DIALOG,
     "hover": _HOVER, "mouse_*": _POINTER, "double_click": _POINTER, "drag": _POINTER,
     "go_forward": "a native screen has no history stack to go forward in",
 }

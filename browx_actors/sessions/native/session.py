@@ -47,6 +47,10 @@ __all__ = ["CONNECT_SECONDS", "DEFAULT_CALL_SECONDS", "NativeSession"]
 DEFAULT_CALL_SECONDS = 120.0
 #: How long connecting may take: finding, leasing and (on iOS) booting the device.
 CONNECT_SECONDS = 300.0
+#: The tools that act on the screen: find_feedback's ``new`` is against what the last of
+#: them read before it acted (or the last read before it began, when it read nothing).
+ACTIONS = frozenset({"click", "fill", "press", "scroll", "navigate", "go_back", "gesture_swipe", "gesture_pinch",
+                     "touch_start", "touch_move", "touch_end", "app_launch", "app_terminate", "app_reset"})
 
 
 class NativeSession(Actor):
@@ -90,6 +94,10 @@ class NativeSession(Actor):
         #: Hierarchy reads so far, and the node count of the last one.
         self.reads = 0
         self.last_node_count = 0
+        #: The hierarchy the last action acted on (see :data:`ACTIONS`), and the last read.
+        self.action_baseline: Hierarchy | None = None
+        self.last_read: Hierarchy | None = None
+        self._action_reading = False
         #: Live-view streams that asked for this session's frames (told when it ends).
         self.watchers: list[ActorRef] = []
 
@@ -150,6 +158,8 @@ class NativeSession(Actor):
         if deadline is None:
             deadline = trio.current_time() + DEFAULT_CALL_SECONDS
         self.budget.deadline = deadline
+        if msg.tool in ACTIONS:
+            self.action_baseline, self._action_reading = self.last_read, True
         try:
             with trio.fail_at(deadline):
                 return await msg.fn(self, msg.args)
@@ -158,6 +168,7 @@ class NativeSession(Actor):
                             f"(device {self.device.get('id')})") from None
         finally:
             self.budget.deadline = math.inf
+            self._action_reading = False
 
     async def on_stop(self) -> None:
         # Streams watching this screen end with session-closed, not with a failed capture.
@@ -195,6 +206,9 @@ class NativeSession(Actor):
         assert self.source is not None
         root = await self.source.read()
         hierarchy = Hierarchy(root)
+        if self._action_reading:  # the screen the action in progress acts on
+            self.action_baseline, self._action_reading = hierarchy, False
+        self.last_read = hierarchy
         self.reads += 1
         self.last_node_count = len(hierarchy)
         return hierarchy
