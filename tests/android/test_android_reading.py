@@ -103,6 +103,12 @@ async def test_snapshots_selectors_and_refs(tmp_path: Path, adb: Adb) -> None:
         await ok(client, "verify_count", {**phone, "selector": "label=Add to cart", "count": 3})
 
         # -- a layout change moves the anchored node; its ref survives, positional ones die --
+        order = await ok(client, "name_ref", {**phone, "ref": place_order, "name": "order"})
+        assert order["by"] == "testID" and order["warnings"] == []
+        shared = await fails(client, "name_ref", {**phone, "ref": "~product_row", "name": "row"}, "stale-element")
+        assert shared["ref"] == "~product_row", "a selector is not a ref: nothing by that name"
+        count = await ok(client, "name_ref", {**phone, "ref": items, "name": "count"})
+        assert count["by"] == "path" and count["anchor"]["path"]
         await ok(client, "click", {**phone, "selector": "promo-toggle"})
         moved = await ok(client, "snapshot", phone)
         assert 'text "Spring sale: 20% off"' in moved["snapshot"]
@@ -111,7 +117,10 @@ async def test_snapshots_selectors_and_refs(tmp_path: Path, adb: Adb) -> None:
         stale = await fails(client, "click", {**phone, "ref": items}, "stale-element")
         assert stale["ref"] == items and "take a new snapshot" in stale["error"]
         await fails(client, "verify_visible", {**phone, "ref": first_add}, "stale-element")
-        tapped = await ok(client, "click", {**phone, "ref": place_order})
+        await fails(client, "verify_visible", {**phone, "ref": "count"}, "stale-element")
+        await ok(client, "verify_visible", {**phone, "ref": "order"})
+        tapped = await ok(client, "click", {**phone, "ref": "order"})
+        assert tapped["target"]["ref"] == place_order
         assert tapped["target"]["testId"] == "checkout-submit" and tapped["target"]["matchedBy"] == "ref"
         # The tap went where the fresh read put the node (the bar moved down by 40 px).
         assert tapped["point"] == {"x": 540.0, "y": 1710.0}
