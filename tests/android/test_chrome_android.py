@@ -66,9 +66,18 @@ async def test_chrome_on_the_device_through_the_forward(tmp_path: Path, adb: Adb
             during = {t["targetId"] for t in await _pages(phone_chrome)}
             assert users < during and len(during) == len(users) + 1
 
+            # A popup its tab opens is the session's too; a tab the phone's user opens is not.
+            await ok(client, "navigate", {**web, "url": f"{pages_url}/tabs_opener.html"})
+            popup = await ok(client, "click", {**web, "selector": "a[target=_blank]"})
+            assert [t["id"] for t in popup["opened"]] == [2]
+            async with open_cdp_connection(phone_chrome.ws_url) as cdp:
+                later = (await cdp.send("Target.createTarget", {"url": f"{pages_url}/e2e_second.html?later"}))
+            users.add(later["targetId"])
+            assert [t["id"] for t in (await ok(client, "list_tabs", web))["tabs"]] == [1, 2]
+
             await ok(client, "close_session", web)
             after = {t["targetId"] for t in await _pages(phone_chrome)}
-            assert after == users, "closing the session closes its tab, and only its tab"
+            assert after == users, "closing the session closes its tabs (the popup too), and only those"
             assert _forwards(adb) == [], "and removes the forward"
             reopened = await ok(client, "open_session", {"session": "app", "engine": "android-app"})
             assert reopened["device"]["id"] == "emulator-5554", "and releases the device"
