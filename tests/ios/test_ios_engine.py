@@ -227,6 +227,12 @@ async def test_lifecycle_and_refusals(tmp_path: Path) -> None:
                 "set_viewport": ({"width": 400, "height": 800}, "device type"),
                 "eval_js": ({"expr": "1"}, "no scriptable context"),
                 "list_tabs": ({}, "no tabs"),
+                "touch_move": ({"points": [{"x": 1, "y": 1}]}, "no raw touch pipeline"),
+                "pdf_save": ({}, "no print surface"),
+                "network_read": ({}, "no protocol-level network tap"),
+                "emulate": ({"colorScheme": "dark"}, "deep: false"),
+                "frames_list": ({}, "deep: false"),
+                "handle_dialog": ({"accept": True}, "no JavaScript dialogs"),
             }
             for tool, (args, reason) in refusals.items():
                 refused = await fails(client, tool, {**ios, **args}, "not-supported")
