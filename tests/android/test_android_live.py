@@ -10,22 +10,32 @@ and ends with ``session-closed`` when the session closes. An ios-app session ans
 from __future__ import annotations
 
 import io
+import math
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
+import trio.testing
 from android.android_support import Adb, android_server
 from fakes.wda_server import serve_wda
 from ios.ios_support import SHOP
 from PIL import Image
 
 from browx_actors.daemon import Daemon
-from browx_actors.sessions.android.live import jpeg_frame
+from browx_actors.errors import ToolError
+from browx_actors.sessions.android.live import ScreencapSource, jpeg_frame
 from browx_actors.streams.framing import ReceivedFrame
+from browx_actors.streams.source import SourceFailed, SourceFrame, SourceSettings
 from e2e_support import ok
 
 TOKEN = "native-live-5b7e"
 WAIT = 60
+
+
+@pytest.fixture
+def autojump_clock() -> trio.testing.MockClock:
+    return trio.testing.MockClock(autojump_threshold=0)
 
 
 def _png(width: int, height: int) -> bytes:
@@ -107,3 +117,62 @@ async def test_android_streams_its_screen_and_ios_answers_view_unsupported(tmp_p
                 await _until(lambda: len(of("p", "view.stopped")) == 2)
                 assert of("p", "view.stopped")[1]["reason"] == "session-closed"
             nursery.cancel_scope.cancel()
+
+
+class _Phone:
+    """An AndroidDevice stand-in: screencap answers at once with the next screen's PNG, or fails."""
+
+    def __init__(self, *, fail: bool = False) -> None:
+        self.fail = fail
+        self.captures: list[float] = []
+
+    async def exec_out(self, command: str, *, timeout: float) -> bytes:
+        assert command == "screencap -p"
+        self.captures.append(trio.current_time())
+        if self.fail:
+            raise ToolError("adb-failed", "device offline", exitCode=None)
+        return _png(1080, 1794)
+
+
+async def test_the_source_paces_itself_and_follows_the_width_it_is_given(
+        autojump_clock: trio.testing.MockClock) -> None:
+    # Counted, not timed: the mock clock jumps while Pillow works in its thread, so the
+    # only deadlines here are the source's own.
+    phone = _Phone()
+    got: list[tuple[float, tuple[int, int]]] = []
+    wanted = {"at": -math.inf, "frames": 6}
+    enough = trio.Event()
+
+    def deliver(frame: SourceFrame) -> float:
+        with Image.open(io.BytesIO(frame.jpeg)) as image:
+            got.append((trio.current_time(), image.size))
+        if len(got) >= wanted["frames"]:
+            enough.set()
+        return wanted["at"]
+
+    source = ScreencapSource(phone, "emulator-5554")  # type: ignore[arg-type]
+    async with trio.open_nursery() as nursery:
+        await nursery.start(source.run, SourceSettings(max_width=320, quality=40, fps=2), deliver)
+        await enough.wait()
+        nursery.cancel_scope.cancel()
+    times = [at for at, _ in got]
+    assert {size for _, size in got} == {(320, 532)}
+    assert all(b - a >= 0.5 for a, b in zip(times, times[1:], strict=False)), "never above the stream's rate"
+
+    # A stream that wants nothing more (a stalled daemon, say) costs the device no capture.
+    wanted.update(at=math.inf, frames=1)
+    got.clear()
+    enough = trio.Event()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(source.run, SourceSettings(max_width=160, quality=40, fps=5), deliver)
+        await enough.wait()
+        before = len(phone.captures)
+        await trio.sleep(60)
+        assert len(phone.captures) == before and [size for _, size in got] == [(160, 266)]
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_failed_capture_ends_the_source_saying_why_without_the_screen() -> None:
+    source = ScreencapSource(_Phone(fail=True), "emulator-5554")  # type: ignore[arg-type]
+    with pytest.raises(SourceFailed, match=r"screencap failed \(adb-failed\): device offline"):
+        await source.run(SourceSettings(max_width=320, quality=40, fps=2), lambda frame: -math.inf)
