@@ -14,6 +14,7 @@ from pathlib import Path
 
 import trio
 from android.android_support import Adb, android_server, serving
+from fakes.adb_server import serve_adb
 from fakes.adb_shop import multi_device_adb
 
 from e2e_support import browx_server, fails, ok, process_alive
@@ -138,3 +139,15 @@ async def test_device_boot_and_shutdown_with_the_emulator(tmp_path: Path, adb: A
         argv = json.loads((tmp_path / "home" / "emulator-argv.jsonl").read_text().splitlines()[-1])
         assert "-no-window" not in argv and "-no-snapshot-save" in argv
         await ok(client, "device_shutdown", {"serial": windowed["device"]["serial"]})
+
+
+async def test_the_adb_server_host_is_honoured(tmp_path: Path) -> None:
+    """ANDROID_ADB_SERVER_HOST points the engine at another address (a remote server, a
+    device farm's): here 127.0.0.2, where nothing on 127.0.0.1 answers for it."""
+    with serve_adb(host="127.0.0.2") as (port, _):
+        served = Adb(port, _)
+        async with android_server(tmp_path, served, ANDROID_ADB_SERVER_HOST="127.0.0.2") as client:
+            listed = await ok(client, "device_list")
+            assert [d["serial"] for d in listed["devices"]] == ["emulator-5554"]
+            opened = await ok(client, "open_session", {"session": "far", "engine": "android-app"})
+            assert opened["device"]["id"] == "emulator-5554"
