@@ -102,7 +102,17 @@ async def test_snapshots_selectors_and_refs(tmp_path: Path, adb: Adb) -> None:
         assert len(adb.device().gestures) == before, "an ambiguous target must tap nothing"
         await ok(client, "verify_count", {**phone, "selector": "label=Add to cart", "count": 3})
 
-        # -- a layout change moves the anchored node; its ref survives, positional ones die --
+        # -- find_feedback: the snackbar "Add" raises, new since that tap -------------------
+        assert (await ok(client, "find_feedback", phone))["items"] == []
+        await ok(client, "click", {**phone, "ref": first_add})
+        said = await ok(client, "find_feedback", phone)
+        assert said["items"] == [{"kind": "toast", "ref": said["items"][0]["ref"], "role": "generic",
+                                  "text": "Added to cart", "new": True}] and said["sinceAction"] is True
+        await ok(client, "snapshot", phone)
+        await ok(client, "press", {**phone, "key": "KEYCODE_TAB"})
+        assert (await ok(client, "find_feedback", {**phone, "newOnly": True}))["count"] == 0, \
+            "still there, but it was there when the last action began"
+
         order = await ok(client, "name_ref", {**phone, "ref": place_order, "name": "order"})
         assert order["by"] == "testID" and order["warnings"] == []
         shared = await fails(client, "name_ref", {**phone, "ref": "~product_row", "name": "row"}, "stale-element")

@@ -141,6 +141,10 @@ def _catalog(device: FakeDevice) -> str:
         View(_RN + "view.ReactViewGroup", (40, bar, 1040, bar + 140), rid="checkout-submit", clickable=True,
              children=[View(_RN + "text.ReactTextView", (80, bar + 30, 1000, bar + 110), text="Place order")]),
     ]
+    if "added" in device.toggles:  # a Material snackbar over the list, as "Add" raises it
+        body.append(View("com.google.android.material.snackbar.Snackbar$SnackbarLayout", (40, 1380, 1040, 1500),
+                         children=[View("android.widget.TextView", (80, 1400, 800, 1480),
+                                        rid=f"{SHOP}:id/snackbar_text", text="Added to cart")]))
     return render(_app_frame(*body), SHOP)
 
 
@@ -161,6 +165,10 @@ def _toggle(name: str) -> Callable[[FakeDevice], None]:
     return flip
 
 
+def _add(device: FakeDevice) -> None:
+    device.toggles |= {"added"}
+
+
 def shop_screens() -> dict[str, Screen]:
     launcher_xml = LAUNCHER_DUMP.read_text()
     main = f"{SHOP}.MainActivity"
@@ -170,7 +178,7 @@ def shop_screens() -> dict[str, Screen]:
         Screen("login", SHOP, main, _login, taps={
             f"{SHOP}:id/login_button": "catalog", "Remember me": _toggle("remember")}),
         Screen("catalog", SHOP, main, _catalog, taps={
-            "promo-toggle": _toggle("promo"), "checkout-submit": "confirmation"}),
+            "promo-toggle": _toggle("promo"), "checkout-submit": "confirmation", "Add to cart": _add}),
         Screen("confirmation", SHOP, main, _confirmation, taps={"Back to shop": "back"}),
         Screen("busy", SHOP, main, _spinner, busy="idle"),
         Screen("busy-null", SHOP, main, _spinner, busy="null-root"),
