@@ -169,6 +169,16 @@ it); `ios-app` goes past the spec's refusal of element-scoped and JPEG captures,
 reason (no PNG decoder) is gone here: Pillow crops the capture to the bounds just read
 (points times the screen scale) and encodes JPEG. A full-page capture refuses on both.
 
+Gestures: `gesture_swipe` is `input swipe` / WebDriverAgent's drag between points read
+freshly; `touch_*` drive one raw finger through `input motionevent` (Android 11 and up; a
+second finger refuses); `gesture_pinch` is WebDriverAgent's pinch about the app's
+centre on `ios-app` (centred elsewhere, it refuses). `name_ref` anchors a name on the
+element's test id when no other element shares it (it then survives layout changes),
+else on its index path, with a warning. `find_feedback` lists the dialogs, snackbars and
+field errors in the hierarchy, `new` against the screen the last action acted on. A live
+view (not a tool) of an `android-app` session streams screencap frames re-encoded as
+JPEG; `ios-app` answers `view-unsupported`.
+
 What each session tool does on the two app engines (a refusal is `not-supported` naming
 what the platform lacks, unless it says otherwise):
 """
