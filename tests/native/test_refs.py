@@ -165,3 +165,15 @@ def test_accessible_names(node: Any, tree: Any) -> None:
     assert accessible_name(layout) == ""
     assert accessible_name(checkbox) == "Remember me"
     assert hierarchy.name_of(pressable) == "Place order"
+
+
+def test_names_resolve_like_refs_and_outlive_the_refs_the_book_forgets(node: Any, tree: Any) -> None:
+    book = RefBook(capacity=1)
+    hierarchy = tree(node("button", test_id="a"), node("button", test_id="b"))
+    a, b = hierarchy.root.children
+    book.names["pay"] = hierarchy.key_for(a)
+    ref_a = book.ref_for(hierarchy, a)
+    book.ref_for(hierarchy, b)  # past the capacity: a's ref is forgotten
+    assert book.key_of(ref_a) is None
+    assert book.resolve("pay", hierarchy) == (a,) and book.resolve(" pay ", hierarchy) == (a,)
+    assert book.resolve("unknown", hierarchy) == ()
