@@ -117,9 +117,11 @@ def test_a_point_target_is_exactly_one_of_ref_selector_or_x_and_y() -> None:
 
 
 def test_names_are_never_refs_and_refs_never_names() -> None:
-    for name in ("checkout", "cart.total", "row:3", "_x", "E12", "e12x", "email-field"):
+    for name in ("checkout", "cart.total", "row:3", "_x", "E12", "e12x", "email-field", "f1", "f1e", "fe2"):
         assert is_ref_name(name), name
-    for not_name in ("e12", "ref=e3", "[ref=e4]", " e5 ", "", "9lives", "a b", "x" * 65, None, 3):
+    # A ref into a frame (frames_list's f2, its element e5) is a ref too.
+    for not_name in ("e12", "ref=e3", "[ref=e4]", " e5 ", "f2e5", "[ref=f10e3]", "", "9lives", "a b", "x" * 65,
+                     None, 3):
         assert not is_ref_name(not_name), not_name
 
 
