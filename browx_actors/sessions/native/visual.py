@@ -1,0 +1,96 @@
+"""The ``ui.*`` tools on android-app and ios-app: the session's hierarchy read and its
+visual actions, as a :class:`~browx_actors.visualtree.native_provider.NativeProvider`.
+
+A capture is one fresh hierarchy read (``uiautomator dump`` on Android, WDA's
+``/source`` on iOS), the very read every other native tool makes; the visual tree's
+node ids are places in that tree (``root.0.3``). An action reads the screen afresh, as
+every native action does, finds the node at the captured place and checks that it is
+still the captured node (same class, role, automation id and label: a toggled checkbox
+is, another control moved into the slot is not, and that is ``stale_node_reference``),
+then takes the path the engine's own tools take, and answers as they answer:
+
+- ``tap`` and ``toggle`` are ``click`` on the node (disabled refused, the tap at the
+  centre of its on-screen part); ``focus`` is the same tap, offered on text fields
+  only, where a tap is how a field gets focus;
+- ``setValue`` is ``fill`` (tap, empty the field, type; registered secrets typed as
+  their aliases, as fill types them);
+- ``typeText`` is a tap that focuses the field, the caret moved to the end on Android
+  (a tap puts it where the finger lands; iOS puts it at the end of a field it focuses),
+  then the text typed.
+
+``unfocus`` has no primitive on either platform and is refused naming the provider.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from ...errors import ToolError
+from ...tooling import Implementation, Reply
+from ...visualtree.model import Action, Platform, RawNode
+from ...visualtree.native_provider import NativeAction, NativeProvider, moved, native_path, same_node
+from ...visualtree.snapshots import SnapshotBook
+from ..visual_tools import implementations
+from .actions import fill_located, literal_text, tap_located
+from .nodes import NativeNode
+from .session import NativeSession
+from .target import Located
+
+__all__ = ["native_implementations", "provider"]
+
+#: The tier an action's ``target.matchedBy`` names: the node came from a reference.
+MATCHED_BY = "reference"
+
+
+async def _located(session: NativeSession, node: RawNode) -> Located:
+    """The captured node in a fresh read, or ``stale_node_reference`` when its place holds another."""
+    hierarchy = await session.read()
+    fresh = hierarchy.at(native_path(node.id))
+    shot = session.visual_snapshots.latest("native")
+    if fresh is None or not same_node(fresh, node):
+        assert shot is not None, "an action's node comes from the latest capture"
+        raise moved(shot, node)
+    return Located(fresh, hierarchy, session.refs.ref_for(hierarchy, fresh), MATCHED_BY)
+
+
+def _primitives(session: NativeSession) -> dict[Action, NativeAction]:
+    async def tap(node: RawNode, value: str | None) -> Reply:
+        return await tap_located(session, await _located(session, node))
+
+    async def set_value(node: RawNode, value: str | None) -> Reply:
+        assert value is not None, "the declaration's rule gives setValue a value"
+        return await fill_located(session, await _located(session, node), value)
+
+    async def type_text(node: RawNode, value: str | None) -> Reply:
+        assert value is not None, "the declaration's rule gives typeText a value"
+        reply = await tap_located(session, await _located(session, node))
+        text = literal_text(session, value, reply)
+        if session.platform == "android":
+            await session.input.press_key("KEYCODE_MOVE_END")
+        if text:
+            await session.input.type_text(text)
+        reply.fields["typed"] = len(text)
+        return reply
+
+    return {"tap": tap, "toggle": tap, "focus": tap, "setValue": set_value, "typeText": type_text}
+
+
+async def _root(session: NativeSession) -> NativeNode:
+    return (await session.read()).root
+
+
+def provider(session: NativeSession) -> NativeProvider:
+    """The session's provider: its hierarchy read and its primitives."""
+    if session.platform not in ("android", "ios"):
+        raise ToolError("not-supported", f"{session.engine} has no visual tree", engine=session.engine)
+    platform = cast(Platform, session.platform)
+    return NativeProvider(platform, lambda: _root(session), _primitives(session))  # type: ignore[arg-type]
+
+
+def _book(session: NativeSession) -> SnapshotBook:
+    return session.visual_snapshots
+
+
+def native_implementations(engine: str) -> list[Implementation]:
+    """``engine``'s handlers of the five ``ui.*`` tools, for its ``IMPLEMENTATIONS``."""
+    return implementations(engine, provider=provider, book=_book)
