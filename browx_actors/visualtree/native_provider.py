@@ -86,11 +86,11 @@ NATIVE_ROLES: dict[str, str] = {
     "document": "webview",
 }
 
-#: One engine primitive: the captured node (its id is its path, :func:`native_path`), and
-#: the text of ``setValue`` / ``typeText``; it answers what the engine's own action
-#: answers. It reads the screen afresh and refuses with :func:`moved` when the node at
-#: that path is no longer the one captured (:func:`same_node`).
-NativeAction = Callable[[RawNode, str | None], Awaitable[Reply]]
+#: One engine primitive: the capture, its node (the node's id is its path,
+#: :func:`native_path`), and the text of ``setValue`` / ``typeText``; it answers what the
+#: engine's own action answers. It reads the screen afresh and refuses with :func:`moved`
+#: when the node at that path is no longer the one captured (:func:`same_node`).
+NativeAction = Callable[[Capture, RawNode, str | None], Awaitable[Reply]]
 
 
 def node_id(path: tuple[int, ...]) -> str:
@@ -216,4 +216,4 @@ class NativeProvider:
             raise unsupported_action(self, action, f"the {self.platform} engine has no primitive for it")
         if action not in node.supported_actions:
             raise not_offered(node, action)
-        return await primitive(node, value)
+        return await primitive(capture, node, value)

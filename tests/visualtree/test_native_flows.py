@@ -31,7 +31,7 @@ from browx_actors.sessions.visual_tools import implementations
 from browx_actors.tooling import Gates, Reply, ToolOutput
 from browx_actors.visualtree.model import NATIVE_FORMAT, RawNode
 from browx_actors.visualtree.native_provider import NativeProvider, native_path
-from browx_actors.visualtree.snapshots import SnapshotBook
+from browx_actors.visualtree.snapshots import Capture, SnapshotBook
 
 WAITED = ("condition", "attempts", "waitedMs")
 
@@ -77,14 +77,14 @@ class Phone(Actor):
         signed_in = self.signed_in_at is not None and trio.current_time() >= self.signed_in_at + 0.3
         return screen(signed_in=signed_in, email=self.email)
 
-    async def tap(self, node: RawNode, value: str | None) -> Reply:
+    async def tap(self, shot: Capture, node: RawNode, value: str | None) -> Reply:
         path = native_path(node.id)
         self.done.append(("tap", path, value))
         if path == (2,):
             self.signed_in_at = trio.current_time()
         return Reply.of(tapped=list(path))
 
-    async def set_value(self, node: RawNode, value: str | None) -> Reply:
+    async def set_value(self, shot: Capture, node: RawNode, value: str | None) -> Reply:
         self.done.append(("setValue", native_path(node.id), value))
         self.email = value or ""
         return Reply.of()

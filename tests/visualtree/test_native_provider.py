@@ -37,6 +37,7 @@ from browx_actors.visualtree.native_provider import (
 )
 from browx_actors.visualtree.payload import TreeLimits, inspect_payload, tree_payload
 from browx_actors.visualtree.query import NodeQuery, select
+from browx_actors.visualtree.snapshots import Capture
 
 PIXEL_DUMP = PIXEL_LAUNCHER_DUMP
 
@@ -255,12 +256,12 @@ class Engine:
     async def read(self) -> NativeNode:
         return self.screen
 
-    async def tap(self, node: RawNode, value: str | None) -> Reply:
+    async def tap(self, shot: Capture, node: RawNode, value: str | None) -> Reply:
         path = native_path(node.id)
         self.done.append(("tap", path, value))
         return Reply.of(tapped=list(path))
 
-    async def set_value(self, node: RawNode, value: str | None) -> Reply:
+    async def set_value(self, shot: Capture, node: RawNode, value: str | None) -> Reply:
         self.done.append(("setValue", native_path(node.id), value))
         return Reply.of()
 

@@ -29,7 +29,7 @@ from ...errors import ToolError
 from ...tooling import Implementation, Reply
 from ...visualtree.model import Action, Platform, RawNode
 from ...visualtree.native_provider import NativeAction, NativeProvider, moved, native_path, same_node
-from ...visualtree.snapshots import SnapshotBook
+from ...visualtree.snapshots import Capture, SnapshotBook
 from ..visual_tools import implementations
 from .actions import fill_located, literal_text, tap_located
 from .nodes import NativeNode
@@ -42,28 +42,26 @@ __all__ = ["native_implementations", "provider"]
 MATCHED_BY = "reference"
 
 
-async def _located(session: NativeSession, node: RawNode) -> Located:
+async def _located(session: NativeSession, shot: Capture, node: RawNode) -> Located:
     """The captured node in a fresh read, or ``stale_node_reference`` when its place holds another."""
     hierarchy = await session.read()
     fresh = hierarchy.at(native_path(node.id))
-    shot = session.visual_snapshots.latest("native")
     if fresh is None or not same_node(fresh, node):
-        assert shot is not None, "an action's node comes from the latest capture"
         raise moved(shot, node)
     return Located(fresh, hierarchy, session.refs.ref_for(hierarchy, fresh), MATCHED_BY)
 
 
 def _primitives(session: NativeSession) -> dict[Action, NativeAction]:
-    async def tap(node: RawNode, value: str | None) -> Reply:
-        return await tap_located(session, await _located(session, node))
+    async def tap(shot: Capture, node: RawNode, value: str | None) -> Reply:
+        return await tap_located(session, await _located(session, shot, node))
 
-    async def set_value(node: RawNode, value: str | None) -> Reply:
+    async def set_value(shot: Capture, node: RawNode, value: str | None) -> Reply:
         assert value is not None, "the declaration's rule gives setValue a value"
-        return await fill_located(session, await _located(session, node), value)
+        return await fill_located(session, await _located(session, shot, node), value)
 
-    async def type_text(node: RawNode, value: str | None) -> Reply:
+    async def type_text(shot: Capture, node: RawNode, value: str | None) -> Reply:
         assert value is not None, "the declaration's rule gives typeText a value"
-        reply = await tap_located(session, await _located(session, node))
+        reply = await tap_located(session, await _located(session, shot, node))
         text = literal_text(session, value, reply)
         if session.platform == "android":
             await session.input.press_key("KEYCODE_MOVE_END")
