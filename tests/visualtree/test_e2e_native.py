@@ -144,6 +144,11 @@ async def test_android_visual_tree_query_act_and_wait(tmp_path: Path, adb: Adb) 
         assert placeholder["id"] == "root.0.0.0"
         assert set(placeholder) <= {"id", "typeId", "truncated", "childCount", "z"}
         assert placeholder["childCount"] == 2  # "Order placed" and "Back to shop", left out
+        subtree = check_tree(payload_of(await ok(client, "ui.get_visual_tree", {
+            **phone, "rootNodeId": "root.0.0.0", "properties": True})))
+        assert subtree["root"]["id"] == "root.0.0.0" and subtree["root"]["childCount"] == 2
+        (order,) = [n for n in nodes_of(subtree["root"]) if n.get("automationId") == "order-status"]
+        assert order["properties"]["nativeRole"] == "text" and order["properties"]["clickable"] is False
         status = await one(client, "p", automationId="order-status")
         inspected = check_inspection(payload_of(await ok(client, "ui.inspect_node", {
             **phone, "reference": status["reference"]})))
