@@ -23,11 +23,10 @@ then takes the path the engine's own tools take, and answers as they answer:
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Literal, cast
 
-from ...errors import ToolError
 from ...tooling import Implementation, Reply
-from ...visualtree.model import Action, Platform, RawNode
+from ...visualtree.model import Action, RawNode
 from ...visualtree.native_provider import NativeAction, NativeProvider, moved, native_path, same_node
 from ...visualtree.snapshots import Capture, SnapshotBook
 from ..visual_tools import implementations
@@ -79,10 +78,9 @@ async def _root(session: NativeSession) -> NativeNode:
 
 def provider(session: NativeSession) -> NativeProvider:
     """The session's provider: its hierarchy read and its primitives."""
-    if session.platform not in ("android", "ios"):
-        raise ToolError("not-supported", f"{session.engine} has no visual tree", engine=session.engine)
-    platform = cast(Platform, session.platform)
-    return NativeProvider(platform, lambda: _root(session), _primitives(session))  # type: ignore[arg-type]
+    assert session.platform in ("android", "ios"), "only the android-app and ios-app engines are wired"
+    platform = cast(Literal["android", "ios"], session.platform)
+    return NativeProvider(platform, lambda: _root(session), _primitives(session))
 
 
 def _book(session: NativeSession) -> SnapshotBook:
