@@ -49,14 +49,14 @@ COORD_LIMIT = MAX_COORDINATE
 #: ``{x, y}`` as object properties, each finite and within :data:`COORD_LIMIT`.
 POINT_PROPERTIES: dict[str, Mapping[str, Any]] = {"x": COORDINATE, "y": COORDINATE}
 
-#: What ``name_ref`` accepts as a name: an identifier-like word that cannot be read as a
-#: ref (``e12``, or ``f2e12`` inside a frame), so a ``ref`` argument is a ref or a name
-#: and never both.
+#: What ``name_ref`` accepts as a name: an identifier-like word that cannot be read as an
+#: ``eN`` or ``fNeM`` ref, so a ``ref`` argument is a ref or a name and never both.
 REF_NAME_PATTERN = r"(?!(?:f\d+)?e\d+$)[A-Za-z_][A-Za-z0-9_.:-]{0,63}"
 _REF_NAME = re.compile(REF_NAME_PATTERN)
+#: A ref as snapshots spell it: ``e12``, or ``f2e5`` inside frame ``f2``.
 _REF = re.compile(r"^\s*\[?\s*(?:ref\s*=\s*)?(?:f\d+)?e\d+\s*\]?\s*$")
 
-REF = Param("ref", "string", "Element ref from a snapshot or find (e12; f2e12 inside a frame), or a name given "
+REF = Param("ref", "string", "Element ref from a snapshot or find (e12, or f2e5 inside a frame), or a name given "
             "with name_ref.",
             max_length=200)
 SELECTOR = Param("selector", "string",
