@@ -207,9 +207,12 @@ def _frame(session: str, seq: int, at: int, width: int, height: int, size: int, 
         if type(value) is not int or value < 0:
             raise ValueError(f"{name} must be a whole number >= 0")
     try:
-        head = encode("frame", session=session, seq=seq, at=at, format="jpeg", width=width, height=height)
+        # Checked here: the line encoder repairs text (a lone surrogate becomes U+FFFD), and
+        # a frame labelled with another session's name is not one the daemon can place.
+        session.encode("utf-8")
     except UnicodeEncodeError:
         raise ValueError("session is not valid Unicode") from None
+    head = encode("frame", session=session, seq=seq, at=at, format="jpeg", width=width, height=height)
     head = head[:-2]  # the closing brace and newline: the part fields follow
     parts = parts_needed(size)
     lines = []
