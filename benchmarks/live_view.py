@@ -17,7 +17,8 @@ an animating page (a CSS animation and a canvas redrawn on every animation frame
    is under on a busy host.
    Delivered fps is counted by the daemon; latency (median, p95) is the server's own
    measure, from the screencast event reaching the frame source to the last part
-   written to the socket (``runtime_status``, each stream's ``write.latencyMs``).
+   written to the socket (each stream's ``write.latencyMs``, from the statistics line the
+   server logs when a view ends: no tool may report a view, so ``runtime_status`` does not).
 2. **late**: one stream acked promptly, then 0.8 s late (late for every level above the
    1 fps floor), then promptly again: the time from the slowdown to the first smaller
    frame, to the floor, and from the recovery to the first larger frame and back to 960 px.
@@ -48,7 +49,7 @@ from typing import Any
 
 import trio
 from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from browx_actors.cdp import CdpConnection, launch_chromium, open_cdp_connection
 from browx_actors.daemon import Daemon
@@ -134,10 +135,32 @@ async def _call(client: Client, tool: str, args: dict[str, Any] | None = None) -
     return envelope
 
 
-async def _streams(client: Client) -> dict[str, Any]:
-    status = await _call(client, "runtime_status")
-    node: dict[str, Any] = next(c for c in status["tree"]["children"] if c["id"] == "streams")
-    return node
+class ServerLog:
+    """The server's stderr (at INFO), where every view that ends leaves one line of its
+    statistics: ``live view of 's1' ended: daemon; statistics {...}``."""
+
+    MARK = "; statistics "
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def ended(self) -> list[dict[str, Any]]:
+        """Every view ended so far, in order: its statistics plus ``reason``."""
+        views = []
+        for line in self.path.read_text(errors="replace").splitlines():
+            if " ended: " in line and self.MARK in line and "live view of " in line:
+                head, stats = line.split(self.MARK, 1)
+                views.append({**json.loads(stats), "reason": head.rsplit(" ended: ", 1)[1]})
+        return views
+
+    async def wait_ended(self, count: int, seconds: float = 60) -> list[dict[str, Any]]:
+        """The views ended after the first ``count`` once at least one more has, polled every 5 ms."""
+        with trio.fail_after(seconds):
+            while True:
+                views = self.ended()
+                if len(views) > count:
+                    return views[count:]
+                await trio.sleep(0.005)
 
 
 async def _wait(predicate: Any, seconds: float = 60) -> None:
@@ -177,7 +200,7 @@ async def _bare_screencasts(cdp: CdpConnection, url: str, count: int, period: fl
     return rates
 
 
-async def _prompt(client: Client, daemon: Daemon, watch: Watch, pid: int, period: float, cdp: CdpConnection,
+async def _prompt(log: ServerLog, daemon: Daemon, watch: Watch, pid: int, period: float, cdp: CdpConnection,
                   url: str) -> list[dict[str, Any]]:
     rows = []
     for count in (1, 2, 4):
@@ -192,12 +215,12 @@ async def _prompt(client: Client, daemon: Daemon, watch: Watch, pid: int, period
         start, before = trio.current_time(), _cpu_seconds(pid)
         await trio.sleep(period)
         end, used = trio.current_time(), _cpu_seconds(pid) - before
-        node = await _streams(client)
+        already = len(log.ended())
         for session in sessions:
             await daemon.stop_view(session)
-        while (await _streams(client))["running"]:  # the next baseline has no stream left
-            await trio.sleep(0.05)
-        stats = [s for s in node["streams"] if s["session"] in sessions]
+        stats: list[dict[str, Any]] = []
+        while len(stats) < count:  # the next baseline has no stream left
+            stats += await log.wait_ended(already + len(stats))
         rows.append({
             "streams": count,
             "fps": [watch.fps(s, start, end) for s in sessions],
@@ -213,7 +236,7 @@ async def _prompt(client: Client, daemon: Daemon, watch: Watch, pid: int, period
     return rows
 
 
-async def _late_and_never(client: Client, daemon: Daemon, watch: Watch, late_for: float) -> dict[str, Any]:
+async def _late_and_never(daemon: Daemon, watch: Watch, late_for: float) -> dict[str, Any]:
     late, never = "s1", "s2"
     watch.acks[never] = None
     begun = trio.current_time()
@@ -253,25 +276,25 @@ async def _late_and_never(client: Client, daemon: Daemon, watch: Watch, late_for
     }
 
 
-async def _drop(client: Client, daemon: Daemon, watch: Watch) -> dict[str, Any]:
+async def _drop(log: ServerLog, daemon: Daemon, watch: Watch) -> dict[str, Any]:
     for session in SESSIONS:
         watch.acks[session] = 0.0
         await daemon.start_view(session)
     await _wait(lambda: all(len(watch.frames[s]) > 5 for s in SESSIONS))
     links = daemon.links
+    already = len(log.ended())
     dropped = trio.current_time()
     await daemon.drop()
-    ended_at = None
-    while ended_at is None:
-        if (await _streams(client))["running"] == 0:
-            ended_at = trio.current_time()
+    ended: list[dict[str, Any]] = []
+    while len(ended) < len(SESSIONS):
+        ended += await log.wait_ended(already + len(ended))
+    ended_at = trio.current_time()
     await _wait(lambda: daemon.links > links)
     redialled = trio.current_time()
     frames_before = sum(len(f) for f in watch.frames.values())
     await trio.sleep(1)
     resumed = sum(len(f) for f in watch.frames.values()) - frames_before
-    node = await _streams(client)
-    reasons = [e["reason"] for e in node["ended"][-len(SESSIONS):]]
+    reasons = [e["reason"] for e in ended]
     return {"ended_s": ended_at - dropped, "redial_s": redialled - dropped, "frames_on_new_link": resumed,
             "reasons": reasons}
 
@@ -335,22 +358,25 @@ async def run(period: float, late_for: float) -> bool:
                        "BROWX_OPERATOR_SOCKET": socket_path, "BROWX_OPERATOR_TOKEN": TOKEN,
                        "BROWX_ATTACH_CDP": browser.ws_url}
                 params = StdioServerParameters(command=sys.executable, env=env,
-                                               args=["-m", "browx_actors", "serve", "--workspace", str(workspace)])
+                                               args=["-m", "browx_actors", "serve", "--workspace", str(workspace),
+                                                     "--log-level", "INFO"])
                 await nursery.start(daemon.run)
-                async with Client(params, read_timeout_seconds=120) as client:
-                    pid = _server_pid(str(workspace))
-                    for session in SESSIONS:
-                        await _call(client, "open_session", {"session": session})
-                        await _call(client, "navigate", {"session": session, "url": f"{url}/anim.html"})
-                    await _wait(lambda: daemon.links > 0)
-                    print(f"server pid {pid}; {len(SESSIONS)} sessions animating; periods of {period:g} s; "
-                          f"host load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
-                    prompt = await _prompt(client, daemon, watch, pid, period, cdp, f"{url}/anim.html")
-                    print("prompt done", flush=True)
-                    late = await _late_and_never(client, daemon, watch, late_for)
-                    print("late and never done", flush=True)
-                    drop = await _drop(client, daemon, watch)
-                    print(f"host load average at the end {os.getloadavg()[0]:.1f}", flush=True)
+                log = ServerLog(root / "server.log")
+                with log.path.open("w") as errlog:
+                    async with Client(stdio_client(params, errlog=errlog), read_timeout_seconds=120) as client:
+                        pid = _server_pid(str(workspace))
+                        for session in SESSIONS:
+                            await _call(client, "open_session", {"session": session})
+                            await _call(client, "navigate", {"session": session, "url": f"{url}/anim.html"})
+                        await _wait(lambda: daemon.links > 0)
+                        print(f"server pid {pid}; {len(SESSIONS)} sessions animating; periods of {period:g} s; "
+                              f"host load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+                        prompt = await _prompt(log, daemon, watch, pid, period, cdp, f"{url}/anim.html")
+                        print("prompt done", flush=True)
+                        late = await _late_and_never(daemon, watch, late_for)
+                        print("late and never done", flush=True)
+                        drop = await _drop(log, daemon, watch)
+                        print(f"host load average at the end {os.getloadavg()[0]:.1f}", flush=True)
                 nursery.cancel_scope.cancel()
     return _report(prompt, late, drop)
 
