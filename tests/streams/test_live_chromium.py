@@ -145,6 +145,7 @@ async def test_a_late_daemon_drives_the_stream_down_to_640_px_and_1_fps_and_back
     async with live(tmp_path, timings=timings, ack_policy=lambda frame: 0.8 if late[0] else 0.0) as lv:
         await lv.runtime.call_tool("navigate", {"url": f"{pages_url}/live_anim.html"})
         await lv.daemon.start_view("default")
+        await lv.line(lambda m: m["type"] == "view.started")
         with trio.fail_after(WAIT):
             while (await lv.stream())["level"] < 4:
                 await trio.sleep(0.2)
