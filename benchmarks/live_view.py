@@ -236,8 +236,9 @@ async def _prompt(log: ServerLog, daemon: Daemon, watch: Watch, pid: int, period
     return rows
 
 
-async def _late_and_never(daemon: Daemon, watch: Watch, late_for: float) -> dict[str, Any]:
+async def _late_and_never(log: ServerLog, daemon: Daemon, watch: Watch, late_for: float) -> dict[str, Any]:
     late, never = "s1", "s2"
+    already = len(log.ended())
     watch.acks[never] = None
     begun = trio.current_time()
     await daemon.start_view(late)
@@ -268,6 +269,9 @@ async def _late_and_never(daemon: Daemon, watch: Watch, late_for: float) -> dict
     stalled_at, stalled = never_stopped()[0]
     never_frames = [when for when, _ in watch.frames[never] if when >= begun]
     await daemon.stop_view(late)
+    ended: list[dict[str, Any]] = []
+    while len(ended) < 2:  # both have ended (the next phase counts what ends after)
+        ended += await log.wait_ended(already + len(ended))
     return {
         "reaction_s": smaller - slowed, "floor_s": floor - slowed, "floor_fps": floor_fps,
         "first_larger_s": larger - recovered, "full_size_s": full - recovered,
@@ -312,15 +316,21 @@ def _report(prompt: list[dict[str, Any]], late: dict[str, Any], drop: dict[str, 
 
     print("\nprompt daemon, 5 fps asked, 960 px")
     print("| streams | bare CDP screencasts, fps each (same run) | delivered fps (each) | share of 5 "
-          "| latency median ms | p95 ms | drops+lost | server CPU, no stream % | with % | per stream % of a core |")
-    print("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "| share of min(5, bare) | latency median ms | p95 ms | drops+lost | server CPU, no stream % | with % "
+          "| per stream % of a core |")
+    print("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for row in prompt:
         share = min(row["fps"]) / REQUESTED_FPS
+        # What Chromium handed a bare client per page in the same run bounds any stream:
+        # on a saturated host the share of that ceiling is the server's own part.
+        ceiling = min(REQUESTED_FPS, min(row["bare_fps"]))
+        of_ceiling = min(row["fps"]) / ceiling if ceiling else float("nan")
         median = statistics.median(m for m in row["latency_median_ms"] if m is not None)
         p95 = max(p for p in row["latency_p95_ms"] if p is not None)
         print(f"| {row['streams']} | {', '.join(f'{f:.1f}' for f in row['bare_fps'])} "
               f"| {', '.join(f'{f:.2f}' for f in row['fps'])} | {share:.0%} "
-              f"{verdict(share >= TARGETS['fps_share'])} | {median:.2f} {verdict(median <= TARGETS['latency_ms'])} "
+              f"{verdict(share >= TARGETS['fps_share'])} | {of_ceiling:.0%} "
+              f"| {median:.2f} {verdict(median <= TARGETS['latency_ms'])} "
               f"| {p95:.2f} | {sum(row['dropped'])} | {row['cpu_base_pct']:.2f} | {row['cpu_pct']:.2f} "
               f"| {row['cpu_per_stream_pct']:.2f} {verdict(row['cpu_per_stream_pct'] <= TARGETS['cpu_per_stream'])} |")
     print(f"\nlate daemon (acks {LATE_ACK} s late, then promptly again)")
@@ -373,7 +383,7 @@ async def run(period: float, late_for: float) -> bool:
                               f"host load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
                         prompt = await _prompt(log, daemon, watch, pid, period, cdp, f"{url}/anim.html")
                         print("prompt done", flush=True)
-                        late = await _late_and_never(daemon, watch, late_for)
+                        late = await _late_and_never(log, daemon, watch, late_for)
                         print("late and never done", flush=True)
                         drop = await _drop(log, daemon, watch)
                         print(f"host load average at the end {os.getloadavg()[0]:.1f}", flush=True)
