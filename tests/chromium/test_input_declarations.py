@@ -104,6 +104,34 @@ def test_array_items_are_checked_against_their_properties() -> None:
         assert caught.value.details["field"] == field
 
 
+def _checked(tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    declared = TOOLS[tool]
+    checked = validate_args(declared.params, args)
+    for rule in declared.rules:
+        rule.check(checked)
+    return checked
+
+
+def test_an_optional_property_given_as_null_is_one_not_given() -> None:
+    # Rules and handlers see the object without it: a finger's id falls back to its
+    # place, a point target is the one key left, a form field is its selector.
+    assert _checked("touch_start", {"points": [{"x": 1, "y": 2, "id": None}]})["points"] == [{"x": 1, "y": 2}]
+    swipe = _checked("gesture_swipe", {"from": {"ref": None, "x": 1, "y": 2}, "to": {"ref": "e1", "x": None,
+                                                                                     "y": None}})
+    assert (swipe["from"], swipe["to"]) == ({"x": 1, "y": 2}, {"ref": "e1"})
+    assert _checked("drag", {"from": {"selector": "#a", "ref": None}, "to": {"x": 0, "y": 0}})["from"] == \
+        {"selector": "#a"}
+    assert _checked("fill_form", {"fields": [{"ref": None, "selector": "#a", "value": "x"}]})["fields"] == \
+        [{"selector": "#a", "value": "x"}]
+    # A required key given as null is still missing its value; a target of nulls names nothing.
+    assert _refused("touch_start", {"points": [{"x": None, "y": 2}]}).details["field"] == "points[0].x"
+    assert _refused("gesture_swipe", {"from": {"ref": None}, "to": {"x": 1, "y": 1}}).details["field"] == "from"
+    # The caller's arguments are left as they were sent.
+    sent = {"points": [{"x": 1, "y": 2, "id": None}]}
+    _checked("touch_start", sent)
+    assert sent == {"points": [{"x": 1, "y": 2, "id": None}]}
+
+
 def test_a_point_target_is_exactly_one_of_ref_selector_or_x_and_y() -> None:
     rule = one_point_target("from", "to")
     rule.check({"from": {"ref": "e1"}, "to": {"x": 0, "y": 0}})
