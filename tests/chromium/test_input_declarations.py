@@ -81,6 +81,8 @@ def test_every_new_tool_is_declared_once_for_chromium_with_its_capability() -> N
     ("inspect", {"ref": "e1", "styles": ["color"] * 51}, "styles"),
     ("screenshot_region", {"x": 0, "y": 0, "width": 10}, "height"),
     ("screenshot_region", {"x": 0, "y": 0, "width": 10, "height": 1e9}, "height"),
+    ("screenshot_region", {"x": 0, "y": 0, "width": 0, "height": 5}, "width"),
+    ("screenshot", {"region": {"x": 0, "y": 0, "width": 10, "height": 0.5}}, "region.height"),
 ])
 def test_bad_calls_are_refused_naming_the_field(tool: str, args: dict[str, Any], field: str) -> None:
     err = _refused(tool, args)
