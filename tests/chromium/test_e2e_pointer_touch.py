@@ -208,3 +208,24 @@ async def test_touch_points_swipes_and_a_two_finger_pinch(tmp_path: Path, pages_
         assert (closing["pinch"]["startDistance"], closing["pinch"]["endDistance"]) == (300, 150)
         assert [line.split(" touches")[0] for line in await _events(client) if line.startswith("touch")] == \
             ["touchstart", "touchstart", "touchmove", "touchend", "touchend"]
+
+
+async def test_a_dialog_opened_by_a_press_leaves_the_button_and_the_finger_down(tmp_path: Path,
+                                                                               pages_url: str) -> None:
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/input_dialogs.html"})
+        pressed = await ok(client, "mouse_down", {"selector": "#press"})
+        assert pressed["settled"]["by"] == "dialog" and pressed["dialog"]["message"] == "Really delete?"
+        assert pressed["target"]["name"] == "Hold to delete"
+        await ok(client, "handle_dialog", {"accept": True})
+        # The press reached the page: the tab knows the button is down, and where.
+        released = await ok(client, "mouse_up", {})
+        assert released["pointer"] == {"x": 100, "y": 50, "buttons": []} and released["warnings"] == []
+
+        touched = await ok(client, "touch_start", {"points": [{"x": 20, "y": 30}]})
+        assert touched["settled"]["by"] == "dialog" and touched["target"]["name"] == "Hold to delete"
+        await ok(client, "handle_dialog", {"accept": True})
+        lifted = await ok(client, "touch_end", {})
+        assert lifted["touches"] == []
+        assert await _events(client) == ["pointerdown mouse 100,50 b=1", "pointerup mouse 100,50 b=0",
+                                         "pointerdown touch 20,30 b=1", "pointerup touch 20,30 b=0"]

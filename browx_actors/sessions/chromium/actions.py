@@ -24,6 +24,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import trio
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
@@ -93,10 +94,21 @@ async def _act_with_playwright(
 
 
 async def send_input(session: ChromiumSession, action: str, args: Args, commands: list[Command]) -> None:
-    """Send input to the current tab, back to back, and note it in the tab's input state."""
+    """Send input to the current tab, back to back, and note it in the tab's input state.
+
+    The commands are written before any reply is awaited, so a call cut short while it
+    waits still sent them: a dialog the input opened (a ``mousedown`` that alerts) holds
+    the replies until it is answered, and the browser has the button or finger down all
+    the same. The state notes them then too, so ``mouse_up`` / ``touch_end`` after
+    ``handle_dialog`` let go of what is down."""
     tab = session.tabs.current
+    await trio.lowlevel.checkpoint_if_cancelled()  # past this, the commands are written
     try:
         await session.cdp.send_sequence(commands, timeout=ACTION_TIMEOUT_MS / 1000)
+    except trio.Cancelled:
+        if tab is not None:
+            tab.input.track(commands)
+        raise
     except CdpSessionLost:
         pass  # the page closed itself under the input (window.close()): settle says so
     except CdpTimeout as err:
