@@ -124,6 +124,13 @@ async def test_the_mouse_as_primitives(tmp_path: Path, pages_url: str) -> None:
         await ok(client, "mouse_move", {"coords": {"x": 20, "y": 20}})
         assert await _events(client) == ["pointermove mouse id=1 20,20 b=0 primary", "mousemove 20,20 b=0"]
 
+        # The pointer is kept per tab: a new tab has none yet, and the first keeps its own.
+        await ok(client, "new_tab", {"url": f"{pages_url}/input_events.html"})
+        assert (await fails(client, "mouse_move", {}, "bad-arg"))["field"] == "coords"
+        assert (await ok(client, "mouse_move", {"coords": {"x": 7, "y": 8}}))["pointer"]["x"] == 7
+        await ok(client, "select_tab", {"tab": 1})
+        assert (await ok(client, "mouse_move", {}))["pointer"] == {"x": 20, "y": 20, "buttons": []}
+
 
 async def test_touch_points_swipes_and_a_two_finger_pinch(tmp_path: Path, pages_url: str) -> None:
     async with browx_server(tmp_path / "ws", "eval") as client:
