@@ -70,6 +70,10 @@ async def test_forms_dropdowns_and_feedback(tmp_path: Path, pages_url: str) -> N
                               "target-not-found")
         assert missing["candidates"] == ["Red", "Green", "Blue", "Light blue"]
         await ok(client, "press", {"key": "Escape"})
+        # A dropdown whose choice does not take is a failure, never a quiet success.
+        broken = await fails(client, "choose_option", {"selector": "#size", "option": "Large"},
+                             "verification-failed")
+        assert (broken["expected"], broken["actual"]) == ("Large", "Size: none")
 
         # An ARIA combobox that lists nothing until it is typed into.
         city = await ok(client, "choose_option", {"selector": "#city", "option": "Tokyo"})
