@@ -84,6 +84,13 @@ async def test_the_mouse_as_primitives(tmp_path: Path, pages_url: str) -> None:
             "click 300,200 button=0 b=0 detail=2", "dblclick 300,200 button=0 b=0 detail=2",
         ]
 
+        # hover with a button held since mouse_down moves with it held (the page sees a drag).
+        await ok(client, "mouse_down", {"coords": {"x": 40, "y": 40}})
+        await ok(client, "hover", {"coords": {"x": 60, "y": 40}})
+        assert (await ok(client, "mouse_up", {}))["pointer"] == {"x": 60, "y": 40, "buttons": []}
+        assert [line for line in await _events(client) if line.startswith("pointermove")] == [
+            "pointermove mouse id=1 40,40 b=0 primary", "pointermove mouse id=1 60,40 b=1 primary"]
+
         # The wheel over the inner scroller scrolls it, not the page.
         wheel = await ok(client, "mouse_wheel", {"deltaY": 120, "selector": "#scroller"})
         assert wheel["pointer"] == {"x": 950, "y": 95, "buttons": []}

@@ -347,7 +347,9 @@ def selecting(values: list[str], field: str = "values") -> Act:
 async def hover(session: ChromiumSession, args: Args) -> Reply:
     def direct(found: dict[str, Any]) -> list[Command] | None:
         point = _point(args, found)
-        return None if point is None else mouse_move(*point)
+        # A button held since mouse_down stays held over the move, as a hand's would.
+        tab = session.tabs.current
+        return None if point is None else mouse_move(*point, buttons=tab.input.buttons if tab is not None else 0)
 
     async def act(page: Any, locator: Any) -> None:
         if locator is None:  # coords, with direct input off
