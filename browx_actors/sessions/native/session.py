@@ -33,12 +33,8 @@ import trio
 from ...actor import Actor, ActorRef
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
-<<<<<<< HEAD
-from ..contract import AwaitReady, Describe, SessionCall, WatchFrames
-=======
 from ...visualtree.snapshots import SnapshotBook
-from ..contract import AwaitReady, Describe, SessionCall
->>>>>>> main
+from ..contract import AwaitReady, Describe, SessionCall, WatchFrames
 from .platform import Budget, HierarchySource, InputDriver, NativeLifecycle
 from .refs import Hierarchy, RefBook
 from .refusals import refusal_for
