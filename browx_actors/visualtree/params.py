@@ -14,6 +14,7 @@ from typing import Any
 
 from browx_actors.errors import ToolError
 from browx_actors.tooling import Check, Param
+from browx_actors.tooling.params import COORDINATE, MAX_COORDINATE, MAX_ID
 
 from .model import ACTIONS, ROLES, Bounds, Point
 from .payload import DEPTH_LIMIT, TreeLimits
@@ -39,10 +40,10 @@ Args = dict[str, Any]
 MAX_NODES = 20_000
 
 _RECT: dict[str, dict[str, Any]] = {
-    "x": {"type": "number"},
-    "y": {"type": "number"},
-    "width": {"type": "number", "minimum": 0},
-    "height": {"type": "number", "minimum": 0},
+    "x": COORDINATE,
+    "y": COORDINATE,
+    "width": {"type": "number", "minimum": 0, "maximum": 2 * MAX_COORDINATE},
+    "height": {"type": "number", "minimum": 0, "maximum": 2 * MAX_COORDINATE},
 }
 
 # -- the tree ----------------------------------------------------------------------
@@ -68,7 +69,7 @@ REFERENCE = Param(
     "reference", "object", "A node reference as ui.query_nodes answers it: {source, snapshotId, revision, nodeId}.",
     required=True,
     properties={"source": {"type": "string"}, "snapshotId": {"type": "string"},
-                "revision": {"type": "integer", "minimum": 0}, "nodeId": {"type": "string"}},
+                "revision": {"type": "integer", "minimum": 0, "maximum": MAX_ID}, "nodeId": {"type": "string"}},
     required_keys=("source", "snapshotId", "revision", "nodeId"),
 )
 
