@@ -38,7 +38,7 @@ MAX_CALLS = 32
 NAME = "tool.batch"
 #: Each call's keys, declared so the dispatch checks them as it checks any object (an
 #: unknown key, a tool that is not a string, arguments that are not an object).
-_CALL = {"tool": {"type": "string", "maxLength": 100, "description": "the tool's name"},
+_CALL: dict[str, dict[str, Any]] = {"tool": {"type": "string", "maxLength": 100, "description": "the tool's name"},
          "arguments": {"type": "object", "description": "its arguments, as if sent alone"}}
 
 

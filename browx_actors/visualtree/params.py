@@ -10,6 +10,7 @@ declarations and their rules before anything runs; nothing below re-validates.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from browx_actors.errors import ToolError
@@ -39,7 +40,7 @@ Args = dict[str, Any]
 #: The most nodes one payload may hold; a DOM provider also stops capturing there.
 MAX_NODES = 20_000
 
-_RECT: dict[str, dict[str, Any]] = {
+_RECT: dict[str, Mapping[str, Any]] = {
     "x": COORDINATE,
     "y": COORDINATE,
     "width": {"type": "number", "minimum": 0, "maximum": 2 * MAX_COORDINATE},
