@@ -36,10 +36,6 @@ __all__ = ["MAX_CALLS", "TOOLS", "tool_batch"]
 MAX_CALLS = 32
 
 NAME = "tool.batch"
-#: Each call's keys, declared so the dispatch checks them as it checks any object (an
-#: unknown key, a tool that is not a string, arguments that are not an object).
-_CALL: dict[str, dict[str, Any]] = {"tool": {"type": "string", "maxLength": 100, "description": "the tool's name"},
-         "arguments": {"type": "object", "description": "its arguments, as if sent alone"}}
 
 
 def _calls_are_calls(args: Args) -> None:
@@ -58,8 +54,9 @@ def _calls_are_calls(args: Args) -> None:
     "call's envelope in order.",
     params=(
         Param("calls", "array", f"The calls, in order: {{\"tool\": name, \"arguments\": {{...}}}}; at most "
-              f"{MAX_CALLS}, and no {NAME}.", required=True, items="object", properties=_CALL,
-              required_keys=("tool",), min_items=1, max_items=MAX_CALLS, secrets="keep"),
+              f"{MAX_CALLS}, and no {NAME}.", required=True, items="object", min_items=1, max_items=MAX_CALLS,
+              properties={"tool": {"type": "string", "maxLength": 200}, "arguments": {"type": "object"}},
+              required_keys=("tool",), secrets="keep"),
         Param("onError", "string", "What a failed call does to the rest: stop or continue.", default="stop",
               enum=("stop", "continue")),
     ),

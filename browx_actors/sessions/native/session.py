@@ -33,6 +33,7 @@ import trio
 from ...actor import Actor, ActorRef, CallFailed, Later
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
+from ...visualtree.snapshots import SnapshotBook
 from ..contract import AwaitReady, Describe, SessionCall
 from .platform import Budget, HierarchySource, InputDriver, NativeLifecycle
 from .refs import Hierarchy, RefBook
@@ -83,6 +84,8 @@ class NativeSession(Actor):
         #: This session's registered secrets (fill types their aliases literally).
         self.own_secrets = secrets
         self.refs = RefBook()
+        #: The ui.* tools' captures: revisions and what makes a reference stale (native/visual.py).
+        self.visual_snapshots = SnapshotBook()
         self.budget = Budget()
         #: No isolated world: await_human answers no-human-channel (or asks the operator).
         self.human = None
