@@ -241,6 +241,7 @@ def _check_one(p: Param, value: Any) -> Any:
         if p.min_items is not None and len(value) < p.min_items:
             raise _bad(p.name, f"{p.name} holds {len(value):,} items, fewer than the {p.min_items:,} needed")
         if p.items is not None:
+            checked = []
             for i, item in enumerate(value):
                 _check(f"{p.name}[{i}]", item, p.items)
                 if p.items in ("integer", "number"):
@@ -250,14 +251,18 @@ def _check_one(p: Param, value: Any) -> Any:
                     allowed = ", ".join(str(v) for v in p.item_enum)
                     raise _bad(p.name, f"{p.name}[{i}] must be one of {allowed}, got {item!r}")
                 if p.properties is not None:
-                    _check_properties(f"{p.name}[{i}]", item, p.properties, p.required_keys)
+                    item = _check_properties(f"{p.name}[{i}]", item, p.properties, p.required_keys)
+                checked.append(item)
+            value = checked
     elif p.properties is not None:
-        _check_properties(p.name, value, p.properties, p.required_keys)
+        value = _check_properties(p.name, value, p.properties, p.required_keys)
     return value
 
 
 def _check_properties(name: str, value: dict[str, Any], properties: Mapping[str, Mapping[str, Any]],
-                      required_keys: tuple[str, ...]) -> None:
+                      required_keys: tuple[str, ...]) -> dict[str, Any]:
+    """The object checked, without the optional properties given as null: one given as
+    null is one not given, for the rules and the handler as for this check."""
     for key, item in value.items():
         sub = properties.get(key)
         if sub is None:
@@ -277,6 +282,9 @@ def _check_properties(name: str, value: dict[str, Any], properties: Mapping[str,
     for key in required_keys:
         if key not in value:
             raise _bad(f"{name}.{key}", f"missing {name}.{key}")
+    if None in value.values():
+        return {key: item for key, item in value.items() if item is not None}
+    return value
 
 
 def check_shape(field: str, value: Any, depth: int = 0, *, argument: str | None = None) -> None:

@@ -34,7 +34,7 @@ from ...actor import Actor, ActorRef, CallFailed, Later
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
 from ...visualtree.snapshots import SnapshotBook
-from ..contract import AwaitReady, Describe, SessionCall
+from ..contract import AwaitReady, Describe, SessionCall, WatchFrames
 from .platform import Budget, HierarchySource, InputDriver, NativeLifecycle
 from .refs import Hierarchy, RefBook
 from .refusals import refusal_for
@@ -149,6 +149,10 @@ class NativeSession(Actor):
         if isinstance(msg, AwaitReady):
             await self._until_ready()
             return self.describe()
+        if isinstance(msg, WatchFrames):
+            # No frame source yet (the daemon hears view-unsupported): a screen source
+            # (screencap, simctl io) would be a FrameSource answered here.
+            return None
         if not isinstance(msg, SessionCall):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
         await self._until_ready()
