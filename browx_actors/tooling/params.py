@@ -89,6 +89,7 @@ class Param:
     required: bool = False
     default: Any = None
     enum: tuple[Any, ...] | None = None
+    #: The range of a number, or of each item of an array of numbers.
     minimum: float | None = None
     maximum: float | None = None
     #: Longest string accepted, in characters (strings only).
@@ -124,10 +125,8 @@ class Param:
             out["enum"] = list(self.enum)
         if self.default is not None:
             out["default"] = self.default
-        if self.minimum is not None:
-            out["minimum"] = self.minimum
-        if self.maximum is not None:
-            out["maximum"] = self.maximum
+        if self.type != "array":  # an array's range is its items'
+            _range_schema(out, self.minimum, self.maximum)
         if self.max_length is not None:
             out["maxLength"] = self.max_length
         if self.pattern is not None:
@@ -136,6 +135,7 @@ class Param:
             item: dict[str, Any] = {"type": self.items}
             if self.item_enum is not None:
                 item["enum"] = list(self.item_enum)
+            _range_schema(item, self.minimum, self.maximum)
             if self.properties is not None:
                 item.update(self._object_schema())
             out["items"] = item
@@ -154,6 +154,13 @@ class Param:
         if self.required_keys:
             out["required"] = list(self.required_keys)
         return out
+
+
+def _range_schema(out: dict[str, Any], minimum: float | None, maximum: float | None) -> None:
+    if minimum is not None:
+        out["minimum"] = minimum
+    if maximum is not None:
+        out["maximum"] = maximum
 
 
 def json_schema(params: tuple[Param, ...]) -> dict[str, Any]:
@@ -237,6 +244,8 @@ def _check_one(p: Param, value: Any) -> Any:
             checked = []
             for i, item in enumerate(value):
                 _check(f"{p.name}[{i}]", item, p.items)
+                if p.items in ("integer", "number"):
+                    _check_range(f"{p.name}[{i}]", item, p.minimum, p.maximum)
                 if p.item_enum is not None and item not in p.item_enum:
                     # The field is the array: the fix is to the list, not to one slot of it.
                     allowed = ", ".join(str(v) for v in p.item_enum)

@@ -163,7 +163,7 @@ async def touch_move_tool(session: ChromiumSession, args: Args) -> Reply:
     "touch_end", ACTION,
     "Lift fingers where they are: those in ids, or every finger that is down.",
     params=(Param("ids", "array", "Ids of the fingers to lift (default: all).", items="integer", min_items=1,
-                  max_items=MAX_TOUCH_POINTS),),
+                  max_items=MAX_TOUCH_POINTS, minimum=0, maximum=MAX_TOUCH_POINTS - 1),),
 )
 async def touch_end_tool(session: ChromiumSession, args: Args) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
