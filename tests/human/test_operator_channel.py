@@ -365,7 +365,7 @@ def _config(tmp_path: Path, socket: Socket, caps: str = "operator-channel,secret
 def test_the_capability_needs_a_socket_and_a_token(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="BROWX_OPERATOR_SOCKET"):
         RuntimeConfig.from_env({"BROWX_CAPABILITIES": "operator-channel"}, workspace=tmp_path)
-    with pytest.raises(ValueError, match="operator-channel"):
+    with pytest.raises(ValueError, match="live-view .*needs operator-channel"):  # naming both
         RuntimeConfig.from_env({"BROWX_CAPABILITIES": "live-view"}, workspace=tmp_path)
 
 
@@ -456,4 +456,4 @@ async def test_a_link_that_keeps_crashing_is_stopped_and_the_server_serves_on(tm
         assert (refused["code"], refused["component"]) == ("unavailable", "operator-channel"), refused
         assert (await runtime.call_tool("eval_js", {"expr": "6 * 7"}))["value"] == 42
         status = await runtime.call_tool("runtime_status")
-        assert [c["id"] for c in status["tree"]["children"]] == ["recorder", "browser-pool", "sessions"]
+        assert [c["id"] for c in status["tree"]["children"]] == ["recorder", "browser-pool", "devices", "sessions"]

@@ -24,6 +24,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import trio
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
@@ -93,10 +94,21 @@ async def _act_with_playwright(
 
 
 async def send_input(session: ChromiumSession, action: str, args: Args, commands: list[Command]) -> None:
-    """Send input to the current tab, back to back, and note it in the tab's input state."""
+    """Send input to the current tab, back to back, and note it in the tab's input state.
+
+    The commands are written before any reply is awaited, so a call cut short while it
+    waits still sent them: a dialog the input opened (a ``mousedown`` that alerts) holds
+    the replies until it is answered, and the browser has the button or finger down all
+    the same. The state notes them then too, so ``mouse_up`` / ``touch_end`` after
+    ``handle_dialog`` let go of what is down."""
     tab = session.tabs.current
+    await trio.lowlevel.checkpoint_if_cancelled()  # past this, the commands are written
     try:
         await session.cdp.send_sequence(commands, timeout=ACTION_TIMEOUT_MS / 1000)
+    except trio.Cancelled:
+        if tab is not None:
+            tab.input.track(commands)
+        raise
     except CdpSessionLost:
         pass  # the page closed itself under the input (window.close()): settle says so
     except CdpTimeout as err:
@@ -335,7 +347,9 @@ def selecting(values: list[str], field: str = "values") -> Act:
 async def hover(session: ChromiumSession, args: Args) -> Reply:
     def direct(found: dict[str, Any]) -> list[Command] | None:
         point = _point(args, found)
-        return None if point is None else mouse_move(*point)
+        # A button held since mouse_down stays held over the move, as a hand's would.
+        tab = session.tabs.current
+        return None if point is None else mouse_move(*point, buttons=tab.input.buttons if tab is not None else 0)
 
     async def act(page: Any, locator: Any) -> None:
         if locator is None:  # coords, with direct input off

@@ -31,7 +31,7 @@ from .input_state import InputState
 from .motion import Point, glide, step_count
 from .playback import play
 from .session import ChromiumSession
-from .target import aim, point_at
+from .target import aim, aimed_at, point_at
 
 __all__ = ["TOOLS", "WHEEL_LIMIT", "double_click", "mouse_down", "mouse_move_tool", "mouse_up", "mouse_wheel_tool",
            "state_of", "where"]
@@ -67,7 +67,7 @@ async def where(session: ChromiumSession, args: Args, reply: Reply, *, mark: boo
                             "Playwright moved the mouse last): give coords, ref or selector", field="coords")
         point = known
     found = await aim(session, {"coords": {"x": point[0], "y": point[1]}}, mark=mark)
-    return point, found["target"]
+    return point, aimed_at(reply, found["target"])
 
 
 def _move_there(state: InputState, point: Point) -> list[Command]:

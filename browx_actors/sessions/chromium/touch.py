@@ -32,7 +32,7 @@ from .motion import Point, Step, line, pinch, step_count, stroke, times
 from .playback import letting_go, play
 from .pointer import state_of
 from .session import ChromiumSession
-from .target import aim, point_for
+from .target import aim, aimed_at, point_for
 from .touch_input import (
     MAX_TOUCH_POINTS,
     TouchPoint,
@@ -84,9 +84,9 @@ async def _ensure_touch(session: ChromiumSession, args: Args, reply: Reply) -> N
                    "detects touch when it loads sees it after the next navigation")
 
 
-async def _target_at(session: ChromiumSession, point: Point) -> Any:
+async def _target_at(session: ChromiumSession, point: Point, reply: Reply) -> Any:
     found = await aim(session, {"coords": {"x": point[0], "y": point[1]}})
-    return found["target"]
+    return aimed_at(reply, found["target"])
 
 
 def _free_ids(state: InputState, count: int) -> list[int]:
@@ -123,7 +123,7 @@ async def touch_start_tool(session: ChromiumSession, args: Args) -> Reply:
         if len(state.touches) + len(points) > MAX_TOUCH_POINTS:
             raise ToolError("bad-arg", f"at most {MAX_TOUCH_POINTS} fingers can be down at once", field="points")
         await _ensure_touch(session, args, reply)
-        target = await _target_at(session, (points[0].x, points[0].y))
+        target = await _target_at(session, (points[0].x, points[0].y), reply)
         await send_input(session, "touch_start", args, touch_start(points))
         _touch_result(reply, state)
         return target, "cdp"
@@ -145,7 +145,7 @@ async def touch_move_tool(session: ChromiumSession, args: Args) -> Reply:
         up = [p.id for p in points if p.id not in state.touches]
         if up:
             raise ToolError("bad-arg", f"touch point {up[0]} is not down; touch_start puts it down", field="points")
-        target = await _target_at(session, (points[0].x, points[0].y))  # marks the page before the move
+        target = await _target_at(session, (points[0].x, points[0].y), reply)  # marks the page before the move
         count = step_count(args["durationMs"], args["steps"])
         ids = [p.id for p in points]
         paths = [line(state.touches[p.id], (p.x, p.y), count) for p in points]
@@ -163,7 +163,7 @@ async def touch_move_tool(session: ChromiumSession, args: Args) -> Reply:
     "touch_end", ACTION,
     "Lift fingers where they are: those in ids, or every finger that is down.",
     params=(Param("ids", "array", "Ids of the fingers to lift (default: all).", items="integer", min_items=1,
-                  max_items=MAX_TOUCH_POINTS),),
+                  max_items=MAX_TOUCH_POINTS, minimum=0, maximum=MAX_TOUCH_POINTS - 1),),
 )
 async def touch_end_tool(session: ChromiumSession, args: Args) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
@@ -176,7 +176,7 @@ async def touch_end_tool(session: ChromiumSession, args: Args) -> Reply:
             raise ToolError("bad-arg", f"touch point {up[0]} is not down (down: {sorted(state.touches)})",
                             field="ids")
         lifted = [TouchPoint(i, *state.touches[i]) for i in ids]
-        target = await _target_at(session, (lifted[0].x, lifted[0].y))
+        target = await _target_at(session, (lifted[0].x, lifted[0].y), reply)
         await send_input(session, "touch_end", args, touch_end(lifted if args["ids"] is not None else ()))
         _touch_result(reply, state)
         return target, "cdp"

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ...tooling import Args, Implementation, Reply, implement
 from ...tooling.tool import Handler
 from ..native import actions, capture, feedback, gestures, lifecycle, named, reading
+from ..native.visual import native_implementations
 from .input import ENGINE
 from .session import IosSession
 
@@ -51,4 +52,5 @@ IMPLEMENTATIONS: list[Implementation] = [
     *(implement(tool, ENGINE)(handler) for tool, handler in _SHARED.items()),
     screenshot,
     screenshot_region,
+    *native_implementations(ENGINE),
 ]

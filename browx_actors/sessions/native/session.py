@@ -25,17 +25,18 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import trio
 
-from ...actor import Actor, ActorRef, ActorUnavailable
+from ...actor import Actor, ActorRef, ActorUnavailable, CallFailed, Later
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
 from ...streams.messages import SessionEnding
 from ...streams.source import FrameSource
+from ...visualtree.snapshots import SnapshotBook
 from ..contract import AwaitReady, Describe, SessionCall, WatchFrames
 from .platform import Budget, HierarchySource, InputDriver, NativeLifecycle
 from .refs import Hierarchy, RefBook
@@ -51,6 +52,20 @@ CONNECT_SECONDS = 300.0
 #: them read before it acted (or the last read before it began, when it read nothing).
 ACTIONS = frozenset({"click", "fill", "press", "scroll", "navigate", "go_back", "gesture_swipe", "gesture_pinch",
                      "touch_start", "touch_move", "touch_end", "app_launch", "app_terminate", "app_reset"})
+
+
+async def _as_call(fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+    """Run one call's work with the call as the boundary of its failure: a handler's
+    exception (a driver's reply it did not expect, a bug in one tool) fails that call
+    with ``internal`` and the session serves on, as on the chromium engine: one bad
+    call must not cost the agent its device lease and its refs. Memory exhaustion
+    still ends the actor."""
+    try:
+        return await fn(*args)
+    except (ToolError, MemoryError):
+        raise
+    except Exception as exc:
+        raise CallFailed(exc) from exc
 
 
 class NativeSession(Actor):
@@ -76,6 +91,8 @@ class NativeSession(Actor):
         #: This session's registered secrets (fill types their aliases literally).
         self.own_secrets = secrets
         self.refs = RefBook()
+        #: The ui.* tools' captures: revisions and what makes a reference stale (native/visual.py).
+        self.visual_snapshots = SnapshotBook()
         self.budget = Budget()
         #: No isolated world: await_human answers no-human-channel (or asks the operator).
         self.human = None
@@ -162,13 +179,23 @@ class NativeSession(Actor):
             self.action_baseline, self._action_reading = self.last_read, True
         try:
             with trio.fail_at(deadline):
-                return await msg.fn(self, msg.args)
+                result = await _as_call(msg.fn, self, msg.args)
         except trio.TooSlowError:
-            raise ToolError("timeout", f"{msg.tool} did not finish before its deadline on {self.engine} "
-                            f"(device {self.device.get('id')})") from None
+            raise self._overdue(msg.tool) from None
+        except CallFailed as failed:
+            if trio.current_time() >= deadline:  # a driver that answered its cancellation with an error
+                raise self._overdue(msg.tool) from failed.cause
+            raise
         finally:
             self.budget.deadline = math.inf
             self._action_reading = False
+        if isinstance(result, Later):  # a wait answered from the nursery: the same boundary
+            return Later.of(_as_call, result.fn, *result.args)
+        return result
+
+    def _overdue(self, tool: str) -> ToolError:
+        return ToolError("timeout", f"{tool} did not finish before its deadline on {self.engine} "
+                         f"(device {self.device.get('id')})")
 
     async def on_stop(self) -> None:
         # Streams watching this screen end with session-closed, not with a failed capture.
