@@ -244,6 +244,25 @@ async def test_appeared_and_removed_follow_visibility(tmp_path: Path, pages_url:
         toast = await ok(client, "click", {"selector": "#notify"})
         assert set(_named(toast["structure"]["appeared"])) == {("button", "Undo")}
 
+        # The hidden attribute, visibility, aria-hidden, a zero width: each way in and out.
+        for selector, node in (("#reveal", ("button", "Only open")), ("#unveil", ("link", "Read the FAQ")),
+                               ("#expose", ("button", "Copy link")), ("#grow", ("button", "Empty tray"))):
+            shown = await ok(client, "click", {"selector": selector})
+            assert node in _named(shown["structure"]["appeared"]), (selector, shown["structure"])
+            hidden = await ok(client, "click", {"selector": selector})
+            assert node in _named(hidden["structure"]["removed"]), (selector, hidden["structure"])
+            assert hidden["structure"]["appeared"] == []
+
+        # A drawer parked off the page's start has no ref; sliding it in lists its link.
+        assert 'link "Home page" [hidden]' in snap
+        parked = await fails(client, "click", {"selector": "#drawer a"}, "not-visible")
+        assert "off-screen" in parked["reason"]
+        slid = await ok(client, "click", {"selector": "#slide"})
+        home = _named(slid["structure"]["appeared"])[("link", "Home page")]
+        assert (await ok(client, "click", {"ref": home}))["navigation"]["to"].endswith("#home")
+        away = await ok(client, "click", {"selector": "#slide"})
+        assert home in {n["ref"] for n in away["structure"]["removed"]}
+
 
 # -- 3. settle waits for the page's own update ------------------------------------------
 
