@@ -18,6 +18,7 @@ BENCHMARKS = [
     "benchmarks.mcp_latency",
     "benchmarks.chaos",
     "benchmarks.settle_fade",
+    "benchmarks.settle_frame",
     "benchmarks.visual_tree",
     "benchmarks.live_view",
 ]
