@@ -58,11 +58,16 @@ async def test_dialogs_are_reported_left_open_and_answered(tmp_path: Path, pages
         blocked = await fails(client, "snapshot", {}, "dialog-open")
         assert "handle_dialog" in blocked["error"] and blocked["dialog"]["message"] == "Delete item?"
         await fails(client, "eval_js", {"expr": "1"}, "dialog-open")
-        assert (await ok(client, "list_tabs"))["tabs"]
+        started = time.monotonic()
+        (listed,) = (await ok(client, "list_tabs"))["tabs"]
+        assert time.monotonic() - started < 1.5, "the blocked page's title is not waited for"
+        assert listed["dialog"] == clicked["dialog"] and listed["current"] is True
 
         # Accepting lets the page go on; the answer reports what it did next.
         answered = await ok(client, "handle_dialog", {"accept": True})
         assert answered["answered"]["answer"] == "accepted" and answered["answered"]["type"] == "confirm"
+        (listed,) = (await ok(client, "list_tabs"))["tabs"]
+        assert "dialog" not in listed and listed["title"] == "Dialogs"
         assert delete in {n["ref"] for n in answered["structure"]["removed"]}
         assert await _text(client, "#status") == "deleted"
         await fails(client, "handle_dialog", {"accept": True}, "no-dialog")
