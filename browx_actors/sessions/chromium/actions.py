@@ -176,8 +176,11 @@ async def perform(
         if before is not None:
             await session.pw(settle, session, action, before, target, reply)
         return target, "cdp"
-    target = await session.pw(_act_with_playwright, session, action, args, act, found, before, reply)
-    _moved_by_playwright(session, args, mode)
+    try:
+        target = await session.pw(_act_with_playwright, session, action, args, act, found, before, reply)
+    finally:
+        # Cut short too (a dialog, a failure after the move): the mouse may have moved.
+        _moved_by_playwright(session, args, mode)
     return target, "playwright"
 
 
