@@ -36,25 +36,15 @@ __all__ = ["MAX_CALLS", "TOOLS", "tool_batch"]
 MAX_CALLS = 32
 
 NAME = "tool.batch"
-_CALL_KEYS = {"tool", "arguments"}
 
 
 def _calls_are_calls(args: Args) -> None:
-    calls = args["calls"]
-    if not calls:
-        raise ToolError("bad-arg", "calls holds no call", field="calls")
-    for index, call in enumerate(calls):
-        field = f"calls[{index}]"
-        unknown = set(call) - _CALL_KEYS
-        if unknown:
-            raise ToolError("bad-arg", f"unknown key {sorted(unknown)[0]!r} in {field} (known: tool, arguments)",
-                            field=f"{field}.{sorted(unknown)[0]}")
-        if not isinstance(call.get("tool"), str) or not call["tool"]:
-            raise ToolError("bad-arg", f"{field}.tool must name a tool", field=f"{field}.tool")
+    for index, call in enumerate(args["calls"]):
+        field = f"calls[{index}].tool"
+        if not call["tool"]:
+            raise ToolError("bad-arg", f"{field} must name a tool", field=field)
         if call["tool"] == NAME:
-            raise ToolError("bad-arg", f"{field}: a batch cannot hold {NAME}", field=f"{field}.tool")
-        if call.get("arguments") is not None and not isinstance(call["arguments"], dict):
-            raise ToolError("bad-arg", f"{field}.arguments must be an object", field=f"{field}.arguments")
+            raise ToolError("bad-arg", f"calls[{index}]: a batch cannot hold {NAME}", field=field)
 
 
 @runtime_tool(
@@ -64,11 +54,13 @@ def _calls_are_calls(args: Args) -> None:
     "call's envelope in order.",
     params=(
         Param("calls", "array", f"The calls, in order: {{\"tool\": name, \"arguments\": {{...}}}}; at most "
-              f"{MAX_CALLS}, and no {NAME}.", required=True, items="object", max_items=MAX_CALLS, secrets="keep"),
+              f"{MAX_CALLS}, and no {NAME}.", required=True, items="object", min_items=1, max_items=MAX_CALLS,
+              properties={"tool": {"type": "string", "maxLength": 200}, "arguments": {"type": "object"}},
+              required_keys=("tool",), secrets="keep"),
         Param("onError", "string", "What a failed call does to the rest: stop or continue.", default="stop",
               enum=("stop", "continue")),
     ),
-    rules=(Check(_calls_are_calls, f"each call is `{{tool, arguments}}`, at least one, and none is `{NAME}`"),),
+    rules=(Check(_calls_are_calls, f"each call names a tool, and none is `{NAME}`"),),
 )
 async def tool_batch(runtime: RuntimeContext, args: Args) -> Reply:
     reply = Reply(warnings=[])

@@ -41,7 +41,7 @@ from ..errors import ToolError
 from ..recorder.records import CallRecord
 from ..secrets import SecretBook, mask_deep, substitute_deep
 from ..tooling import Gates, Tool, ToolOutput, validate_args
-from ..tooling.after import split_after
+from ..tooling.after import AFTER, split_after
 from ..tooling.context import RuntimeContext
 from .after import AfterCapture, check_after, run_after
 from .egress import outgoing
@@ -82,6 +82,9 @@ class Dispatcher:
             if tool is None:
                 raise ToolError("unknown-tool", f"no tool named {name!r}", tool=name)
             own_args, after_request = split_after(raw_args)
+            if after_request is not None:
+                # Its shape first, like every argument: a bad value is bad-arg before any gate.
+                validate_args((AFTER,), {"after": after_request})
             args = self._checked(tool, own_args)
             if after_request is not None:
                 after = check_after(after_request, self.tools, self.gates)

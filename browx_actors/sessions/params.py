@@ -50,12 +50,14 @@ COORD_LIMIT = MAX_COORDINATE
 POINT_PROPERTIES: dict[str, Mapping[str, Any]] = {"x": COORDINATE, "y": COORDINATE}
 
 #: What ``name_ref`` accepts as a name: an identifier-like word that cannot be read as an
-#: ``eN`` ref, so a ``ref`` argument is a ref or a name and never both.
-REF_NAME_PATTERN = r"(?!e\d+$)[A-Za-z_][A-Za-z0-9_.:-]{0,63}"
+#: ``eN`` or ``fNeM`` ref, so a ``ref`` argument is a ref or a name and never both.
+REF_NAME_PATTERN = r"(?!(?:f\d+)?e\d+$)[A-Za-z_][A-Za-z0-9_.:-]{0,63}"
 _REF_NAME = re.compile(REF_NAME_PATTERN)
-_REF = re.compile(r"^\s*\[?\s*(?:ref\s*=\s*)?e\d+\s*\]?\s*$")
+#: A ref as snapshots spell it: ``e12``, or ``f2e5`` inside frame ``f2``.
+_REF = re.compile(r"^\s*\[?\s*(?:ref\s*=\s*)?(?:f\d+)?e\d+\s*\]?\s*$")
 
-REF = Param("ref", "string", "Element ref from a snapshot or find (e12), or a name given with name_ref.",
+REF = Param("ref", "string", "Element ref from a snapshot or find (e12, or f2e5 inside a frame), or a name given "
+            "with name_ref.",
             max_length=200)
 SELECTOR = Param("selector", "string",
                  "Playwright selector (CSS, text=, role=...) when no ref is at hand.")

@@ -36,6 +36,7 @@ from typing import Any
 import attrs
 
 from ..human.operator_wire import MAX_LINE, LineTooLong, encode
+from ..jsonsafe import first_surrogate
 
 __all__ = [
     "MAX_FRAME_BYTES",
@@ -206,10 +207,10 @@ def _frame(session: str, seq: int, at: int, width: int, height: int, size: int, 
     for name, value in (("seq", seq), ("at", at)):
         if type(value) is not int or value < 0:
             raise ValueError(f"{name} must be a whole number >= 0")
-    try:
-        head = encode("frame", session=session, seq=seq, at=at, format="jpeg", width=width, height=height)
-    except UnicodeEncodeError:
-        raise ValueError("session is not valid Unicode") from None
+    if first_surrogate(session) >= 0:
+        # The wire would write it as U+FFFD: the daemon would hear of another session.
+        raise ValueError("session is not valid Unicode")
+    head = encode("frame", session=session, seq=seq, at=at, format="jpeg", width=width, height=height)
     head = head[:-2]  # the closing brace and newline: the part fields follow
     parts = parts_needed(size)
     lines = []

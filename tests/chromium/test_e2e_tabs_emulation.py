@@ -41,7 +41,7 @@ async def test_new_tab_close_tab_and_emulation_across_tabs(tmp_path: Path, pages
 
         # A new tab is current, gets the session's emulation, and loads its url.
         opened = await ok(client, "new_tab", {"url": page})
-        assert opened["tab"] == {"id": 2, "url": page, "title": "Environment", "current": True}
+        assert opened["tab"] == {"id": 2, "url": page, "title": "Environment", "current": True, "crashed": False}
         assert opened["navigation"]["to"] == page and opened["status"] == 200
         assert [t["id"] for t in opened["tabs"]] == [1, 2]
         there = await env(client)
@@ -91,7 +91,7 @@ async def test_new_tab_close_tab_and_emulation_across_tabs(tmp_path: Path, pages
         assert closed["closed"] == 2 and closed["current"] == 1 and "replacedBy" not in closed
         last = await ok(client, "close_tab")
         assert last["closed"] == 1 and last["replacedBy"] == 3 and last["current"] == 3
-        assert last["tabs"] == [{"id": 3, "url": "about:blank", "title": "", "current": True}]
+        assert last["tabs"] == [{"id": 3, "url": "about:blank", "title": "", "current": True, "crashed": False}]
         assert "was the session's last: blank tab 3 took its place" in last["warnings"][0]
         await ok(client, "navigate", {"url": page})
         assert (await env(client))["timezone"] == "Asia/Tokyo"  # the session's emulation holds

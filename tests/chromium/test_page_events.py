@@ -165,7 +165,7 @@ def test_the_network_log_redacts_follows_redirects_and_bounds_itself() -> None:
         "remoteIPAddress": "127.0.0.1", "remotePort": 443, "protocol": "h2"}})
     feed(tap, "Network.loadingFinished", {"requestId": "1", "timestamp": 10.25, "encodedDataLength": 1234})
     hop, final = list(events.network(TARGET))
-    assert hop.url == "https://<redacted>@h/login?token=<redacted>&q=1"
+    assert hop.url == "https://ada:<redacted>@h/login?token=<redacted>&q=1"
     assert hop.request_headers == {"Cookie": "<redacted>", "Accept": "text/html"}
     assert hop.status == 302 and hop.redirected_to == "https://h/home"
     assert hop.response_headers["Set-Cookie"] == "<redacted> (2 values)"

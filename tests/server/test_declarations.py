@@ -205,12 +205,13 @@ def _numbers_of(tool: Any) -> list[tuple[str, Any, Any]]:
             found.append((param.name, param.minimum, param.maximum))
         if param.type == "array" and param.items in ("number", "integer"):
             found.append((f"{param.name}[]", None, None))  # no way to declare a range for these yet
-        for kind, props in (("", param.properties), ("[]", param.item_properties)):
-            for key, sub in (props or {}).items():
-                if sub.get("type") in ("number", "integer"):
-                    found.append((f"{param.name}{kind}.{key}", sub.get("minimum"), sub.get("maximum")))
+        kind = "[]" if param.type == "array" else ""  # an array's properties are its items'
+        for key, sub in (param.properties or {}).items():
+            types = sub.get("type")
+            if any(t in ("number", "integer") for t in ([types] if isinstance(types, str) else types or [])):
+                found.append((f"{param.name}{kind}.{key}", sub.get("minimum"), sub.get("maximum")))
         if param.type == "array" and param.items == "object":
-            assert param.item_properties is not None, f"{tool.name}.{param.name}: declare item_properties"
+            assert param.properties is not None, f"{tool.name}.{param.name}: declare its items' properties"
     return found
 
 

@@ -762,7 +762,7 @@ async def test_tabs_a_page_opens_are_listed_selected_and_closed(tmp_path: Path, 
 
         # Tools follow the selected tab.
         selected = await ok(client, "select_tab", {"tab": 2})
-        assert selected["tab"] == {"id": 2, "url": child, "title": "child", "current": True}
+        assert selected["tab"] == {"id": 2, "url": child, "title": "child", "current": True, "crashed": False}
         assert 'heading "Child page"' in (await ok(client, "snapshot"))["snapshot"]
         await ok(client, "click", {"selector": "text=Press me"})
         await ok(client, "verify_text", {"selector": "#said", "text": "clicked in the child"})
@@ -790,7 +790,7 @@ async def test_tabs_a_page_opens_are_listed_selected_and_closed(tmp_path: Path, 
         # close_tab: an explicit tab, then the current one; the last leaves a blank tab.
         last = await ok(client, "close_tab", {"tab": 1})
         assert last["closed"] == 1 and last["current"] == 4
-        assert last["tabs"] == [{"id": 4, "url": "about:blank", "title": "", "current": True}]
+        assert last["tabs"] == [{"id": 4, "url": "about:blank", "title": "", "current": True, "crashed": False}]
         await ok(client, "navigate", {"url": opener})
         assert 'heading "Opener"' in (await ok(client, "snapshot"))["snapshot"]
         again = await ok(client, "close_tab")
