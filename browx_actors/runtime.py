@@ -208,14 +208,24 @@ class Runtime:
         """
         if "live-view" not in self.config.capabilities:
             return []
-        return [ChildSpec("streams", self._new_stream_supervisor, Restart.PERMANENT, shutdown=15)]
+        return [ChildSpec(_STREAMS, self._new_stream_supervisor, Restart.PERMANENT, shutdown=15)]
 
     def _new_stream_supervisor(self) -> StreamSupervisor:
         return StreamSupervisor(self.find_session, timings=self.config.stream_timings, events=self.events)
 
     def streams_ref(self) -> ActorRef | None:
         """The stream supervisor while it runs (None when live-view is off or it is restarting)."""
-        return self.root.child_ref("streams")
+        return self.root.child_ref(_STREAMS)
+
+    async def live_view_status(self) -> dict[str, Any]:
+        """Every running view in numbers (level, fps, frames, write latency) and the last
+        ones that ended: for the program that embeds the runtime (a harness, a test), never
+        for the agent. No tool reads it, and ``runtime_status`` shows no trace of a view
+        (the spec: nothing an agent can call reports whether a view is running)."""
+        ref = self.streams_ref()
+        if ref is None:
+            raise ToolError("capability-denied", "live-view is off", capability="live-view")
+        return await _ask_status(ref, StreamStatus())
 
     def _new_pool(self) -> BrowserPool:
         pool_config = PoolConfig(self.config.chromium, self.config.attach_cdp, self.config.headless)
@@ -420,11 +430,13 @@ class Runtime:
                 "children": [await self._child_status(cid) for cid in self.root.child_ids()],
             },
             "sessions": await self.describe_sessions(),
-            "restarts": dict(self.events.restarts),
+            # A view's stream coming and going is no event an agent may see.
+            "restarts": {key: count for key, count in self.events.restarts.items()
+                         if not key.startswith(_STREAMS + "/")},
             "events": [
                 {"at": round(e.at, 3), "supervisor": e.supervisor, "child": e.child,
                  "kind": e.kind, "reason": e.reason}
-                for e in list(self.events.events)[-20:]
+                for e in [e for e in self.events.events if e.supervisor != _STREAMS][-20:]
             ],
             "capabilities": {"server": sorted(self.gates.server), "client": sorted(self.gates.client)},
             "capabilityDenials": self.gates.denied_total,
@@ -434,7 +446,9 @@ class Runtime:
         """One child of the root, in the order the tree started them, with what it knows."""
         ref = self.root.child_ref(child_id)
         node: dict[str, Any] = {"id": child_id, "alive": ref is not None and ref.alive}
-        if ref is None or not ref.alive:
+        if ref is None or not ref.alive or child_id == _STREAMS:
+            # The stream supervisor says nothing here, not even its mailbox counts: they
+            # would tell an agent that a view runs (live_view_status is the embedder's).
             return node
         node["statistics"] = ref.statistics().as_dict()
         if child_id == "browser-pool":
@@ -442,8 +456,6 @@ class Runtime:
         elif child_id == "operator-channel":
             link = self._operator_link()
             node.update({"connected": False} if link is None else await _ask_status(link, OperatorStatus()))
-        elif child_id == "streams":
-            node.update(await _ask_status(ref, StreamStatus()))
         elif child_id == "devices":
             try:
                 node["leases"] = await ref.call(ListLeases(), timeout=5)
@@ -460,6 +472,10 @@ class Runtime:
                 for c in await self._session_children()
             ]
         return node
+
+
+#: The stream supervisor's id in the root (and its name in supervisor events).
+_STREAMS = "streams"
 
 
 async def _ask_status(ref: ActorRef, msg: Any) -> dict[str, Any]:

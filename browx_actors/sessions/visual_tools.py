@@ -6,13 +6,12 @@ The ``ui.*`` tools are declared once, beside the chromium engine's handlers
 session's :class:`~browx_actors.visualtree.snapshots.SnapshotBook`, so an engine adds
 all five with::
 
-    IMPLEMENTATIONS = implementations(
-        "android-app",
-        provider=lambda session: NativeProvider("android", session.read_hierarchy, session.visual_actions),
-        book=lambda session: session.visual_snapshots,
-    )
+    implementations("android-app", provider=provider, book=lambda session: session.visual_snapshots)
 
-and its ``IMPLEMENTATIONS`` list goes into ``server/catalog.py``. ``ui.wait`` answers
+in its ``IMPLEMENTATIONS`` list, which ``server/catalog.py`` assembles. The native
+engines do exactly this: ``sessions/native/visual.py`` builds the provider over the
+session's hierarchy read and its actions, and ``android/tools.py`` and
+``ios/tools.py`` add its handlers. ``ui.wait`` answers
 later, as on every engine, so the session keeps serving while it polls.
 """
 

@@ -31,6 +31,7 @@ view was replaced by a newer ``view.start`` (which answers with its own
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import math
 from collections.abc import Iterator
@@ -239,7 +240,10 @@ class LiveViewStream(Actor):
                 with contextlib.suppress(ActorUnavailable):
                     await self._supervisor.cast(StreamEnded(self.request.session, reason or "replaced",
                                                             self.describe()))
-        log.info("live view of %r ended: %s", self.request.session, reason or "replaced")
+        # The operator's record of the view (never a frame): a harness running the server
+        # as a subprocess reads its numbers here, since no tool may report a view.
+        log.info("live view of %r ended: %s; statistics %s", self.request.session, reason or "replaced",
+                 json.dumps(self.describe(), separators=(",", ":")))
         self._finished.set()
         self.stop()
 

@@ -89,6 +89,7 @@ class Param:
     required: bool = False
     default: Any = None
     enum: tuple[Any, ...] | None = None
+    #: The range of a number, or of each item of an array of numbers.
     minimum: float | None = None
     maximum: float | None = None
     #: Longest string accepted, in characters (strings only).
@@ -124,10 +125,8 @@ class Param:
             out["enum"] = list(self.enum)
         if self.default is not None:
             out["default"] = self.default
-        if self.minimum is not None:
-            out["minimum"] = self.minimum
-        if self.maximum is not None:
-            out["maximum"] = self.maximum
+        if self.type != "array":  # an array's range is its items'
+            _range_schema(out, self.minimum, self.maximum)
         if self.max_length is not None:
             out["maxLength"] = self.max_length
         if self.pattern is not None:
@@ -136,6 +135,7 @@ class Param:
             item: dict[str, Any] = {"type": self.items}
             if self.item_enum is not None:
                 item["enum"] = list(self.item_enum)
+            _range_schema(item, self.minimum, self.maximum)
             if self.properties is not None:
                 item.update(self._object_schema())
             out["items"] = item
@@ -154,6 +154,13 @@ class Param:
         if self.required_keys:
             out["required"] = list(self.required_keys)
         return out
+
+
+def _range_schema(out: dict[str, Any], minimum: float | None, maximum: float | None) -> None:
+    if minimum is not None:
+        out["minimum"] = minimum
+    if maximum is not None:
+        out["maximum"] = maximum
 
 
 def json_schema(params: tuple[Param, ...]) -> dict[str, Any]:
@@ -234,21 +241,28 @@ def _check_one(p: Param, value: Any) -> Any:
         if p.min_items is not None and len(value) < p.min_items:
             raise _bad(p.name, f"{p.name} holds {len(value):,} items, fewer than the {p.min_items:,} needed")
         if p.items is not None:
+            checked = []
             for i, item in enumerate(value):
                 _check(f"{p.name}[{i}]", item, p.items)
+                if p.items in ("integer", "number"):
+                    _check_range(f"{p.name}[{i}]", item, p.minimum, p.maximum)
                 if p.item_enum is not None and item not in p.item_enum:
                     # The field is the array: the fix is to the list, not to one slot of it.
                     allowed = ", ".join(str(v) for v in p.item_enum)
                     raise _bad(p.name, f"{p.name}[{i}] must be one of {allowed}, got {item!r}")
                 if p.properties is not None:
-                    _check_properties(f"{p.name}[{i}]", item, p.properties, p.required_keys)
+                    item = _check_properties(f"{p.name}[{i}]", item, p.properties, p.required_keys)
+                checked.append(item)
+            value = checked
     elif p.properties is not None:
-        _check_properties(p.name, value, p.properties, p.required_keys)
+        value = _check_properties(p.name, value, p.properties, p.required_keys)
     return value
 
 
 def _check_properties(name: str, value: dict[str, Any], properties: Mapping[str, Mapping[str, Any]],
-                      required_keys: tuple[str, ...]) -> None:
+                      required_keys: tuple[str, ...]) -> dict[str, Any]:
+    """The object checked, without the optional properties given as null: one given as
+    null is one not given, for the rules and the handler as for this check."""
     for key, item in value.items():
         sub = properties.get(key)
         if sub is None:
@@ -268,6 +282,9 @@ def _check_properties(name: str, value: dict[str, Any], properties: Mapping[str,
     for key in required_keys:
         if key not in value:
             raise _bad(f"{name}.{key}", f"missing {name}.{key}")
+    if None in value.values():
+        return {key: item for key, item in value.items() if item is not None}
+    return value
 
 
 def check_shape(field: str, value: Any, depth: int = 0, *, argument: str | None = None) -> None:

@@ -13,9 +13,12 @@ The mapping:
 - ``role`` comes from :data:`NATIVE_ROLES`, the engines' roles folded into the
   contract's neutral ones; a role it does not know is a ``container``. The platform's
   own class (``android.widget.Button``, ``XCUIElementTypeButton``) is the type name.
-- ``supportedActions`` come from the node's flags: clickable gives ``tap``; focusable
-  ``focus`` and ``unfocus``; an editable field (an ``input``: ``NativeNode`` has no
-  editable flag of its own) ``setValue`` and ``typeText``; checkable ``toggle``.
+- ``supportedActions`` are what the native engines can do to the node, from its flags:
+  clickable gives ``tap``; an editable field (an ``input``: ``NativeNode`` has no
+  editable flag of its own) ``focus`` (a tap is how a text field is focused),
+  ``setValue`` and ``typeText``; checkable ``toggle``. No native node offers
+  ``unfocus``, and no node but a text field ``focus``: neither adb ``input`` nor
+  XCUITest can move focus without a tap, and a tap on a focusable button presses it.
 - ``label`` is the accessibility label, else the displayed text (never a field's typed
   text). A password field is ``secure``, and its text and value are not even copied.
 - Native hierarchies report no colours, opacity or stacking: colours are absent,
@@ -29,6 +32,7 @@ from typing import Any, Literal
 
 import attrs
 
+from browx_actors.errors import ToolError
 from browx_actors.sessions.native.nodes import NativeNode
 from browx_actors.tooling.reply import Reply
 
@@ -44,9 +48,10 @@ from .model import (
     not_offered,
     unsupported_action,
 )
-from .snapshots import Capture
+from .snapshots import REFRESH_WITH, Capture
 
-__all__ = ["NATIVE_ROLES", "NativeAction", "NativeProvider", "native_actions", "native_path", "node_id", "to_raw_tree"]
+__all__ = ["NATIVE_ROLES", "NativeAction", "NativeProvider", "moved", "native_actions", "native_path", "node_id",
+           "same_node", "to_raw_tree"]
 
 #: The native engines' roles (ARIA-style names from the UiAutomator and XCUITest tables)
 #: as neutral roles. Every role not listed is structural (``generic``, ``group``,
@@ -81,9 +86,11 @@ NATIVE_ROLES: dict[str, str] = {
     "document": "webview",
 }
 
-#: One engine primitive: the node's path, and the text of ``setValue`` / ``typeText``;
-#: it answers what the engine's own action answers.
-NativeAction = Callable[[tuple[int, ...], str | None], Awaitable[Reply]]
+#: One engine primitive: the capture, its node (the node's id is its path,
+#: :func:`native_path`), and the text of ``setValue`` / ``typeText``; it answers what the
+#: engine's own action answers. It reads the screen afresh and refuses with :func:`moved`
+#: when the node at that path is no longer the one captured (:func:`same_node`).
+NativeAction = Callable[[Capture, RawNode, str | None], Awaitable[Reply]]
 
 
 def node_id(path: tuple[int, ...]) -> str:
@@ -104,10 +111,8 @@ def native_actions(node: NativeNode) -> tuple[Action, ...]:
     actions: list[Action] = []
     if node.clickable:
         actions.append("tap")
-    if node.focusable:
-        actions += ["focus", "unfocus"]
     if NATIVE_ROLES.get(node.role) == "input":
-        actions += ["setValue", "typeText"]
+        actions += ["focus", "setValue", "typeText"]
     if node.checkable:
         actions.append("toggle")
     return tuple(actions)
@@ -125,11 +130,39 @@ def _properties(node: NativeNode) -> dict[str, Any]:
     }
 
 
+def _label(node: NativeNode, role: str) -> str:
+    """The accessibility label, else the displayed text (never an input's typed text)."""
+    return node.name or (node.text if role != "input" and not node.password else "")
+
+
+def same_node(fresh: NativeNode, captured: RawNode) -> bool:
+    """Whether ``fresh`` (read now at the captured node's path) is still that node: the
+    same class, role, automation id and label. A checkbox that was toggled or a field
+    that was typed into is the same node; another control at that place is not."""
+    role = NATIVE_ROLES.get(fresh.role, "container")
+    return (
+        (fresh.tag or fresh.role) == captured.type_name
+        and role == captured.role
+        and (fresh.test_id or None) == captured.automation_id
+        and (_label(fresh, role) or None) == captured.label
+    )
+
+
+def moved(capture: Capture, node: RawNode) -> ToolError:
+    """The refusal for a node whose place now holds another control (or nothing)."""
+    return ToolError(
+        "stale_node_reference",
+        f"node {node.id!r} of {capture.snapshot_id} is no longer on the screen: the {node.role} "
+        f"{node.label or node.type_name!r} is not at that place any more; query again",
+        source=capture.source, nodeId=node.id, revision=capture.revision, refreshWith=REFRESH_WITH,
+    )
+
+
 def _raw(node: NativeNode, path: tuple[int, ...], include_properties: bool) -> RawNode:
     role = NATIVE_ROLES.get(node.role, "container")
     secure = node.password
     shown_text = node.text if not secure else ""
-    label = node.name or (shown_text if role != "input" else "")
+    label = _label(node, role)
     bounds = node.bounds
     return RawNode(
         id=node_id(path),
@@ -162,8 +195,9 @@ class NativeProvider:
 
     ``read_hierarchy`` reads the screen's current hierarchy; ``actions`` holds the
     primitive for each action the engine can do (an action missing from it is refused,
-    naming the provider). The engine re-resolves the path against a fresh hierarchy
-    before it acts, as every native action does.
+    naming the provider). The primitive re-resolves the path against a fresh hierarchy
+    before it acts, as every native action does, and refuses when the place holds
+    another node now (:func:`same_node`, :func:`moved`).
     """
 
     platform: Literal["android", "ios"]
@@ -182,4 +216,4 @@ class NativeProvider:
             raise unsupported_action(self, action, f"the {self.platform} engine has no primitive for it")
         if action not in node.supported_actions:
             raise not_offered(node, action)
-        return await primitive(native_path(node.id), value)
+        return await primitive(capture, node, value)

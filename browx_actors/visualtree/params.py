@@ -10,10 +10,12 @@ declarations and their rules before anything runs; nothing below re-validates.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from browx_actors.errors import ToolError
 from browx_actors.tooling import Check, Param
+from browx_actors.tooling.params import COORDINATE, MAX_COORDINATE, MAX_ID
 
 from .model import ACTIONS, ROLES, Bounds, Point
 from .payload import DEPTH_LIMIT, TreeLimits
@@ -38,11 +40,11 @@ Args = dict[str, Any]
 #: The most nodes one payload may hold; a DOM provider also stops capturing there.
 MAX_NODES = 20_000
 
-_RECT: dict[str, dict[str, Any]] = {
-    "x": {"type": "number"},
-    "y": {"type": "number"},
-    "width": {"type": "number", "minimum": 0},
-    "height": {"type": "number", "minimum": 0},
+_RECT: dict[str, Mapping[str, Any]] = {
+    "x": COORDINATE,
+    "y": COORDINATE,
+    "width": {"type": "number", "minimum": 0, "maximum": 2 * MAX_COORDINATE},
+    "height": {"type": "number", "minimum": 0, "maximum": 2 * MAX_COORDINATE},
 }
 
 # -- the tree ----------------------------------------------------------------------
@@ -68,7 +70,7 @@ REFERENCE = Param(
     "reference", "object", "A node reference as ui.query_nodes answers it: {source, snapshotId, revision, nodeId}.",
     required=True,
     properties={"source": {"type": "string"}, "snapshotId": {"type": "string"},
-                "revision": {"type": "integer", "minimum": 0}, "nodeId": {"type": "string"}},
+                "revision": {"type": "integer", "minimum": 0, "maximum": MAX_ID}, "nodeId": {"type": "string"}},
     required_keys=("source", "snapshotId", "revision", "nodeId"),
 )
 

@@ -123,8 +123,10 @@ async def test_scroll_and_screenshots(tmp_path: Path, adb: Adb) -> None:
         jpeg = await fails(client, "screenshot", {**phone, "format": "jpeg"}, "not-supported")
         assert "PNG off screencap" in jpeg["error"]
         await fails(client, "screenshot", {**phone, "fullPage": True}, "not-supported")
-        escape = await fails(client, "screenshot", {**phone, "path": "../out.png"}, "bad-arg")
-        assert escape["field"] == "path"
+        for path in ("../out.png", "x" * 300 + ".png", ".", "ok/", "diagnostics/x.png", "a\u0000b.png"):
+            refused = await fails(client, "screenshot", {**phone, "path": path}, "bad-arg")
+            assert refused["field"] == "path" and str(tmp_path) not in refused["error"], (path, refused)
+        await ok(client, "snapshot", phone)  # the session serves on
 
 
 async def test_refusals_name_the_missing_primitive(tmp_path: Path, adb: Adb) -> None:

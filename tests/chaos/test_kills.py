@@ -9,10 +9,7 @@ answering, processes left behind.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,17 +20,6 @@ from e2e_support import RawStdio, processes_matching, raw_server, wait_until_gon
 pytestmark = pytest.mark.chromium
 
 ANSWER_WITHIN = 60.0
-
-
-@pytest.fixture
-def short_tmp() -> Iterator[Path]:
-    """A TMPDIR of the test's own, short: Chromium puts its singleton's Unix socket in
-    TMPDIR and aborts when the path passes 107 bytes (pytest's tmp_path does)."""
-    path = Path(tempfile.mkdtemp(prefix="bx-", dir="/tmp"))
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
 
 
 async def _ok(raw: RawStdio, tool: str, args: dict[str, Any] | None = None) -> dict[str, Any]:

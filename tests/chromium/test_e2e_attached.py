@@ -42,11 +42,22 @@ async def test_one_session_attaches_to_a_browser_elsewhere(tmp_path: Path, pages
             assert "Opener" in (await ok(client, "snapshot", {"session": "remote"}))["snapshot"]
             assert (await ok(client, "eval_js", {"expr": "location.search", "session": "remote"}))["value"] == ""
 
+            # A tab new_tab opens is the session's like the leased one: the agent is in
+            # its documents from their start, as in the pool's context.
+            page_env = f"{pages_url}/page_env.html?ours"
+            fresh = await ok(client, "new_tab", {"url": page_env, "session": "remote"})
+            assert fresh["tab"]["id"] == 3 and fresh["tab"]["current"] is True
+            assert await value(client, "window.agentAtLoad", "remote") is True
+            assert [t["id"] for t in (await ok(client, "list_tabs", {"session": "remote"}))["tabs"]] == [1, 2, 3]
+            await ok(client, "navigate", {"url": page_env})
+            assert await value(client, "window.agentAtLoad") is True
+
             # Closing the session closes its tabs and leaves the browser running.
             await ok(client, "close_session", {"session": "remote"})
             left = [t for t in (await cdp.send("Target.getTargets"))["targetInfos"] if t["type"] == "page"]
             assert mine in {t["targetId"] for t in left}
-            assert not any("tabs_opener" in t["url"] or "tabs_child" in t["url"] for t in left), left
+            assert not any("tabs_opener" in t["url"] or "tabs_child" in t["url"] or "?ours" in t["url"]
+                           for t in left), left
             assert process_alive(remote.pid) and (await cdp.send("Browser.getVersion"))["product"]
             await ok(client, "snapshot")  # the pool's session is untouched
 
@@ -55,3 +66,17 @@ async def test_one_session_attaches_to_a_browser_elsewhere(tmp_path: Path, pages
             assert unreachable["component"] == "browser"
             assert (await fails(client, "open_session", {"session": "x", "cdpEndpoint": "ftp://h"},
                                 "bad-arg"))["field"] == "cdpEndpoint"
+
+            # Its last tab closed, the blank tab in its place is the session's too.
+            await ok(client, "open_session", {"session": "again", "cdpEndpoint": remote.http_url})
+            replaced = await ok(client, "close_tab", {"session": "again"})
+            assert replaced["replacedBy"] == 2
+            await ok(client, "navigate", {"url": page_env, "session": "again"})
+            assert await value(client, "window.agentAtLoad", "again") is True
+            await ok(client, "close_session", {"session": "again"})
+            left = [t for t in (await cdp.send("Target.getTargets"))["targetInfos"] if t["type"] == "page"]
+            assert mine in {t["targetId"] for t in left} and not any("?ours" in t["url"] for t in left), left
+
+
+async def value(client, expr: str, session: str = "default"):  # type: ignore[no-untyped-def]
+    return (await ok(client, "eval_js", {"expr": expr, "session": session}))["value"]

@@ -75,5 +75,12 @@ async def test_uploads_downloads_and_pdf(tmp_path: Path, pages_url: str) -> None
         assert (workspace / "out" / "form.pdf").read_bytes().startswith(b"%PDF-")
         refused = await fails(client, "pdf_save", {"path": "../out.pdf"}, "bad-arg")
         assert refused["field"] == "path" and not (tmp_path / "out.pdf").exists()
+        # Through the chokepoint for written files: a folder, or the server's own records, is no file to write.
+        for folder in (".", "out/", "out"):
+            refused = await fails(client, "pdf_save", {"path": folder}, "bad-arg")
+            assert refused == {"ok": False, "code": "bad-arg", "error": "path must name a file, not a folder",
+                               "field": "path"}
+        kept = await fails(client, "pdf_save", {"path": "diagnostics/x.pdf"}, "bad-arg")
+        assert "keeps for its own records" in kept["error"] and not (workspace / "diagnostics" / "x.pdf").exists()
         assert (await fails(client, "pdf_save", {"pageRanges": "first"}, "bad-arg"))["field"] == "pageRanges"
         assert (await fails(client, "pdf_save", {"format": "B5"}, "bad-arg"))["field"] == "format"

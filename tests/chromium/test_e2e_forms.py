@@ -70,6 +70,10 @@ async def test_forms_dropdowns_and_feedback(tmp_path: Path, pages_url: str) -> N
                               "target-not-found")
         assert missing["candidates"] == ["Red", "Green", "Blue", "Light blue"]
         await ok(client, "press", {"key": "Escape"})
+        # A dropdown whose choice does not take is a failure, never a quiet success.
+        broken = await fails(client, "choose_option", {"selector": "#size", "option": "Large"},
+                             "verification-failed")
+        assert (broken["expected"], broken["actual"]) == ("Large", "Size: none")
 
         # An ARIA combobox that lists nothing until it is typed into.
         city = await ok(client, "choose_option", {"selector": "#city", "option": "Tokyo"})
@@ -164,14 +168,16 @@ async def test_named_refs_survive_a_rerender(tmp_path: Path, pages_url: str) -> 
 async def test_poll_eval_and_screenshot_region(tmp_path: Path, pages_url: str) -> None:
     async with browx_server(tmp_path / "ws", "eval,diagnostics") as client:
         await ok(client, "navigate", {"url": f"{pages_url}/input_forms.html"})
-        await ok(client, "eval_js", {"expr": "setTimeout(() => { window.ready = {count: 3} }, 300), 0"})
-        polled = await ok(client, "poll_eval", {"expr": "window.ready", "intervalMs": 50})
-        assert polled["value"] == {"count": 3} and polled["attempts"] > 1 and polled["elapsedMs"] >= 250
+        # The expression counts its own runs: falsy twice, then the third run's value. Probes
+        # start on a fixed schedule from the first, the nth at (n - 1) intervals.
+        polled = await ok(client, "poll_eval", {"expr": "(window.runs = (window.runs || 0) + 1) >= 3 && "
+                                                "{count: window.runs}", "intervalMs": 50})
+        assert polled["value"] == {"count": 3} and polled["attempts"] == 3 and polled["elapsedMs"] >= 100
         # A function source is called; until is a predicate on the value, run in the page.
         counted = await ok(client, "poll_eval", {"expr": "() => document.querySelectorAll('option').length",
                                                  "until": "n => n === 4"})
         assert counted == {"ok": True, "value": 4, "attempts": 1, "elapsedMs": counted["elapsedMs"]}
-        late = await fails(client, "poll_eval", {"expr": "window.never.x", "timeoutMs": 200}, "timeout")
+        late = await fails(client, "poll_eval", {"expr": "window.never.x", "timeoutMs": 500}, "timeout")
         assert "TypeError" in late["lastError"] and late["attempts"] >= 2
         # The session keeps serving while a poll waits.
         await ok(client, "eval_js", {"expr": "setTimeout(() => { window.later = 'done' }, 500), 0"})
@@ -187,10 +193,10 @@ async def test_poll_eval_and_screenshot_region(tmp_path: Path, pages_url: str) -
         assert mime == "image/png" and png_size(data) == (200, 50)
         assert images_of(shared)[0][1] == data
         empty = await fails(client, "screenshot_region", {"x": 0, "y": 0, "width": 0, "height": 5}, "bad-arg")
-        assert empty["field"] == "region"
+        assert empty["field"] == "width"
 
         # The recorder files poll_eval with the evalJs block eval_js gets.
         records = (await ok(client, "diagnostics_search", {"tool": "poll_eval"}))["records"]
         assert [r["evalJs"]["returnType"] for r in records] == ["object", "number", "error", "string"]
-        assert records[0]["evalJs"]["exprHead"] == "window.ready" and records[0]["evalJs"]["taxonomy"]
+        assert records[0]["evalJs"]["exprHead"].startswith("(window.runs") and records[0]["evalJs"]["taxonomy"]
         assert json.dumps(records[2]["resultMeta"]).count("timeout") == 1

@@ -84,6 +84,13 @@ async def test_the_mouse_as_primitives(tmp_path: Path, pages_url: str) -> None:
             "click 300,200 button=0 b=0 detail=2", "dblclick 300,200 button=0 b=0 detail=2",
         ]
 
+        # hover with a button held since mouse_down moves with it held (the page sees a drag).
+        await ok(client, "mouse_down", {"coords": {"x": 40, "y": 40}})
+        await ok(client, "hover", {"coords": {"x": 60, "y": 40}})
+        assert (await ok(client, "mouse_up", {}))["pointer"] == {"x": 60, "y": 40, "buttons": []}
+        assert [line for line in await _events(client) if line.startswith("pointermove")] == [
+            "pointermove mouse id=1 40,40 b=0 primary", "pointermove mouse id=1 60,40 b=1 primary"]
+
         # The wheel over the inner scroller scrolls it, not the page.
         wheel = await ok(client, "mouse_wheel", {"deltaY": 120, "selector": "#scroller"})
         assert wheel["pointer"] == {"x": 950, "y": 95, "buttons": []}
@@ -123,6 +130,13 @@ async def test_the_mouse_as_primitives(tmp_path: Path, pages_url: str) -> None:
         # The page's drag is over: the mouse is free again.
         await ok(client, "mouse_move", {"coords": {"x": 20, "y": 20}})
         assert await _events(client) == ["pointermove mouse id=1 20,20 b=0 primary", "mousemove 20,20 b=0"]
+
+        # The pointer is kept per tab: a new tab has none yet, and the first keeps its own.
+        await ok(client, "new_tab", {"url": f"{pages_url}/input_events.html"})
+        assert (await fails(client, "mouse_move", {}, "bad-arg"))["field"] == "coords"
+        assert (await ok(client, "mouse_move", {"coords": {"x": 7, "y": 8}}))["pointer"]["x"] == 7
+        await ok(client, "select_tab", {"tab": 1})
+        assert (await ok(client, "mouse_move", {}))["pointer"] == {"x": 20, "y": 20, "buttons": []}
 
 
 async def test_touch_points_swipes_and_a_two_finger_pinch(tmp_path: Path, pages_url: str) -> None:
@@ -208,3 +222,24 @@ async def test_touch_points_swipes_and_a_two_finger_pinch(tmp_path: Path, pages_
         assert (closing["pinch"]["startDistance"], closing["pinch"]["endDistance"]) == (300, 150)
         assert [line.split(" touches")[0] for line in await _events(client) if line.startswith("touch")] == \
             ["touchstart", "touchstart", "touchmove", "touchend", "touchend"]
+
+
+async def test_a_dialog_opened_by_a_press_leaves_the_button_and_the_finger_down(tmp_path: Path,
+                                                                               pages_url: str) -> None:
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/input_dialogs.html"})
+        pressed = await ok(client, "mouse_down", {"selector": "#press"})
+        assert pressed["settled"]["by"] == "dialog" and pressed["dialog"]["message"] == "Really delete?"
+        assert pressed["target"]["name"] == "Hold to delete"
+        await ok(client, "handle_dialog", {"accept": True})
+        # The press reached the page: the tab knows the button is down, and where.
+        released = await ok(client, "mouse_up", {})
+        assert released["pointer"] == {"x": 100, "y": 50, "buttons": []} and released["warnings"] == []
+
+        touched = await ok(client, "touch_start", {"points": [{"x": 20, "y": 30}]})
+        assert touched["settled"]["by"] == "dialog" and touched["target"]["name"] == "Hold to delete"
+        await ok(client, "handle_dialog", {"accept": True})
+        lifted = await ok(client, "touch_end", {})
+        assert lifted["touches"] == []
+        assert await _events(client) == ["pointerdown mouse 100,50 b=1", "pointerup mouse 100,50 b=0",
+                                         "pointerdown touch 20,30 b=1", "pointerup touch 20,30 b=0"]

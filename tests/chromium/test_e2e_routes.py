@@ -36,6 +36,15 @@ async def test_routes_fulfill_abort_continue_and_pause(tmp_path: Path, pages_url
         listed = await ok(client, "route_queue")
         assert [r["hits"] for r in listed["routes"]] == [1, 1, 1] and listed["queue"] == []
 
+        # A tab opened later is routed as well (routes are the session's, on every tab).
+        await ok(client, "new_tab", {"url": page})
+        await ok(client, "click", {"selector": "#load"})
+        await ok(client, "wait_for", {"text": "loaded 1"})
+        await ok(client, "verify_text", {"selector": "#items", "text": "routed", "exact": True})
+        assert "ERR_BLOCKED_BY_CLIENT" in (await ok(client, "network_read", {"filter": "page_pixel"}))["requests"][-1]
+        assert [r["hits"] for r in (await ok(client, "route_queue"))["routes"]] == [2, 2, 2]
+        await ok(client, "close_tab")
+
         # The newest matching route wins; a paused request waits for its answer.
         await ok(client, "route", {"pattern": "**/page_data.json?*", "action": "pause"})
         clicked = await ok(client, "click", {"selector": "#load"})

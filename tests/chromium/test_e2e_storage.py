@@ -46,6 +46,9 @@ async def test_cookies_storage_and_a_login_saved_once(tmp_path: Path, pages_url:
             refused = await fails(client, "storage_state_save", {"path": escape}, "bad-arg")
             assert refused["field"] == "path" and refused["error"] == "path must stay inside the workspace"
             assert (await fails(client, "storage_state_load", {"path": escape}, "bad-arg"))["field"] == "path"
+        for folder in ("state", "state/", "."):
+            assert (await fails(client, "storage_state_save", {"path": folder}, "bad-arg"))["error"] == \
+                "path must name a file, not a folder"
         missing = await fails(client, "storage_state_load", {"path": "state/none.json"}, "bad-arg")
         assert missing["error"] == "path is not a readable file in the workspace"
         (workspace / "state" / "junk.json").write_text('{"cookies": "nope"}')

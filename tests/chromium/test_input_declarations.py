@@ -81,6 +81,8 @@ def test_every_new_tool_is_declared_once_for_chromium_with_its_capability() -> N
     ("inspect", {"ref": "e1", "styles": ["color"] * 51}, "styles"),
     ("screenshot_region", {"x": 0, "y": 0, "width": 10}, "height"),
     ("screenshot_region", {"x": 0, "y": 0, "width": 10, "height": 1e9}, "height"),
+    ("screenshot_region", {"x": 0, "y": 0, "width": 0, "height": 5}, "width"),
+    ("screenshot", {"region": {"x": 0, "y": 0, "width": 10, "height": 0.5}}, "region.height"),
 ])
 def test_bad_calls_are_refused_naming_the_field(tool: str, args: dict[str, Any], field: str) -> None:
     err = _refused(tool, args)
@@ -104,6 +106,34 @@ def test_array_items_are_checked_against_their_properties() -> None:
         assert caught.value.details["field"] == field
 
 
+def _checked(tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    declared = TOOLS[tool]
+    checked = validate_args(declared.params, args)
+    for rule in declared.rules:
+        rule.check(checked)
+    return checked
+
+
+def test_an_optional_property_given_as_null_is_one_not_given() -> None:
+    # Rules and handlers see the object without it: a finger's id falls back to its
+    # place, a point target is the one key left, a form field is its selector.
+    assert _checked("touch_start", {"points": [{"x": 1, "y": 2, "id": None}]})["points"] == [{"x": 1, "y": 2}]
+    swipe = _checked("gesture_swipe", {"from": {"ref": None, "x": 1, "y": 2}, "to": {"ref": "e1", "x": None,
+                                                                                     "y": None}})
+    assert (swipe["from"], swipe["to"]) == ({"x": 1, "y": 2}, {"ref": "e1"})
+    assert _checked("drag", {"from": {"selector": "#a", "ref": None}, "to": {"x": 0, "y": 0}})["from"] == \
+        {"selector": "#a"}
+    assert _checked("fill_form", {"fields": [{"ref": None, "selector": "#a", "value": "x"}]})["fields"] == \
+        [{"selector": "#a", "value": "x"}]
+    # A required key given as null is still missing its value; a target of nulls names nothing.
+    assert _refused("touch_start", {"points": [{"x": None, "y": 2}]}).details["field"] == "points[0].x"
+    assert _refused("gesture_swipe", {"from": {"ref": None}, "to": {"x": 1, "y": 1}}).details["field"] == "from"
+    # The caller's arguments are left as they were sent.
+    sent = {"points": [{"x": 1, "y": 2, "id": None}]}
+    _checked("touch_start", sent)
+    assert sent == {"points": [{"x": 1, "y": 2, "id": None}]}
+
+
 def test_a_point_target_is_exactly_one_of_ref_selector_or_x_and_y() -> None:
     rule = one_point_target("from", "to")
     rule.check({"from": {"ref": "e1"}, "to": {"x": 0, "y": 0}})
@@ -117,9 +147,11 @@ def test_a_point_target_is_exactly_one_of_ref_selector_or_x_and_y() -> None:
 
 
 def test_names_are_never_refs_and_refs_never_names() -> None:
-    for name in ("checkout", "cart.total", "row:3", "_x", "E12", "e12x", "email-field"):
+    for name in ("checkout", "cart.total", "row:3", "_x", "E12", "e12x", "email-field", "f1", "f1e", "fe2"):
         assert is_ref_name(name), name
-    for not_name in ("e12", "ref=e3", "[ref=e4]", " e5 ", "", "9lives", "a b", "x" * 65, None, 3):
+    # A ref into a frame (frames_list's f2, its element e5) is a ref too.
+    for not_name in ("e12", "ref=e3", "[ref=e4]", " e5 ", "f2e5", "[ref=f10e3]", "", "9lives", "a b", "x" * 65,
+                     None, 3):
         assert not is_ref_name(not_name), not_name
 
 

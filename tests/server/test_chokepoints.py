@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from browx_actors.errors import ToolError
 from browx_actors.secrets import SecretBook, encodings, mask_deep
+from browx_actors.sessions.chromium.downloads import Downloads
 from browx_actors.workspace import file_to_write, write_file
 
 
@@ -57,6 +58,25 @@ def test_a_link_out_of_the_workspace_is_refused(tmp_path: Path) -> None:
     os.symlink("/tmp", tmp_path / "out")
     with pytest.raises(ToolError):
         file_to_write(tmp_path, "out/x.png")
+
+
+def test_downloads_go_through_the_chokepoint(tmp_path: Path) -> None:
+    """A download's file is one a tool writes: a ``downloads`` link planted in the
+    workspace does not carry the page's file out of it."""
+    workspace = tmp_path / "ws"
+    outside = tmp_path / "outside"
+    workspace.mkdir()
+    outside.mkdir()
+    downloads = Downloads(workspace.resolve() / "downloads" / "s1")
+    placed = downloads.place(downloads.begin("http://x/a.txt", "a.txt", 1), workspace)
+    assert placed == workspace.resolve() / "downloads" / "s1" / "a.txt" and placed.parent.is_dir()
+    os.rmdir(placed.parent)
+    os.rmdir(placed.parent.parent)
+    os.symlink(outside, workspace / "downloads")
+    with pytest.raises(ToolError) as caught:
+        downloads.place(downloads.begin("http://x/b.txt", "b.txt", 1), workspace)
+    assert caught.value.code == "bad-arg" and "inside the workspace" in caught.value.message
+    assert list(outside.iterdir()) == []
 
 
 SECRET = 'Pa"ss w0rd/~+&é'

@@ -196,22 +196,27 @@ async def test_a_session_whose_engine_lacks_the_tool_refuses_naming_both() -> No
     assert "needs a DOM" in caught.value.message
 
 
+def _is_number(type_name: Any) -> bool:
+    names = [type_name] if isinstance(type_name, str) else list(type_name or ())
+    return any(name in ("number", "integer") for name in names)
+
+
 def _numbers_of(tool: Any) -> list[tuple[str, Any, Any]]:
     """Every number a tool takes, as (where, minimum, maximum): parameters, the
-    properties of object parameters and of the items of arrays of objects."""
+    properties of object parameters and of the items of arrays of objects (one
+    ``properties`` declaration serves both), whatever list of types they take."""
     found = []
     for param in tool.params:
-        if param.type in ("number", "integer"):
+        if _is_number(param.type):
             found.append((param.name, param.minimum, param.maximum))
-        if param.type == "array" and param.items in ("number", "integer"):
-            found.append((f"{param.name}[]", None, None))  # no way to declare a range for these yet
-        kind = "[]" if param.type == "array" else ""  # an array's properties are its items'
-        for key, sub in (param.properties or {}).items():
-            types = sub.get("type")
-            if any(t in ("number", "integer") for t in ([types] if isinstance(types, str) else types or [])):
-                found.append((f"{param.name}{kind}.{key}", sub.get("minimum"), sub.get("maximum")))
+        if param.type == "array" and _is_number(param.items):
+            found.append((f"{param.name}[]", param.minimum, param.maximum))  # each item's range
         if param.type == "array" and param.items == "object":
-            assert param.properties is not None, f"{tool.name}.{param.name}: declare its items' properties"
+            assert param.properties is not None, f"{tool.name}.{param.name}: declare the items' properties"
+        kind = "[]" if param.type == "array" else ""
+        for key, sub in (param.properties or {}).items():
+            if _is_number(sub.get("type")):
+                found.append((f"{param.name}{kind}.{key}", sub.get("minimum"), sub.get("maximum")))
     return found
 
 
@@ -232,6 +237,10 @@ def test_every_number_a_tool_takes_is_declared_with_a_range() -> None:
      "transform.scale"),
     ("canvas_screen_to_world", {"screenX": 1e200, "screenY": 0}, "screenX"),
     ("screenshot", {"region": {"x": 0, "y": 0, "width": 1e9, "height": 10}}, "region.width"),
+    ("touch_end", {"ids": [0, 10**12]}, "ids[1]"),
+    ("console_read", {"since": 2**63}, "since"),
+    ("ui.query_nodes", {"intersects": {"x": 0, "y": -1e300, "width": 1, "height": 1}}, "intersects.y"),
+    ("ui.wait", {"condition": "exists", "contains": {"x": 1e300, "y": 0}}, "contains.x"),
 ])
 async def test_absurd_numbers_are_refused_at_the_dispatch(tool: str, args: dict[str, Any], field: str) -> None:
     config = RuntimeConfig(capabilities=DEFAULT_CAPABILITIES | {"canvas"})

@@ -34,7 +34,7 @@ async def _alive(client: Client, session: str, url: str) -> None:
 
 async def test_hostile_pages_and_arguments_fail_their_call_and_nothing_else(tmp_path: Path, pages_url: str) -> None:
     hostile = f"{pages_url}/hostile_text.html"
-    async with browx_server(tmp_path / "ws", "eval,canvas") as client:
+    async with browx_server(tmp_path / "ws", "eval,canvas,storage") as client:
         # -- a page holding lone surrogates and NaN: answered, valid, the server lives --
         loaded = await ok(client, "navigate", {"url": hostile})
         assert loaded["title"] == "bad \ufffd title"
@@ -60,8 +60,13 @@ async def test_hostile_pages_and_arguments_fail_their_call_and_nothing_else(tmp_
             assert refused["field"] == "selector", refused
         for path in ("a\u0000b.png", "x" * 300 + ".png", ".", "ok/", "shots/..", "diagnostics/x.png",
                      "diagnostics", "../outside.png", "/etc/x.png"):
-            refused = await fails(client, "screenshot", {"path": path}, "bad-arg")
-            assert refused["field"] == "path", (path, refused)
+            # Every tool that writes a file takes its path through one chokepoint.
+            for tool in ("screenshot", "pdf_save", "storage_state_save"):
+                refused = await fails(client, tool, {"path": path}, "bad-arg")
+                assert refused["field"] == "path", (tool, path, refused)
+        for paths in ([], ["../etc/passwd"], ["/etc/passwd"], ["."], ["nosuch.txt"]):
+            refused = await fails(client, "upload_file", {"selector": "input", "paths": paths}, "bad-arg")
+            assert refused["field"] == "paths", (paths, refused)
         await ok(client, "screenshot", {"path": "ok.png"})
         nested = await fails(client, "screenshot", {"path": "ok.png/inner.png"}, "bad-arg")
         assert nested["field"] == "path" and str(tmp_path) not in nested["error"]

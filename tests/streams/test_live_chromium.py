@@ -11,6 +11,7 @@ tested under a MockClock in ``test_stream.py``.
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -49,9 +50,9 @@ class Live:
                 await trio.sleep(0.01)
 
     async def stream(self, session: str = "default") -> dict[str, Any]:
-        status = await self.runtime.call_tool("runtime_status")
-        node = next(c for c in status["tree"]["children"] if c["id"] == "streams")
-        return next(s for s in node["streams"] if s["session"] == session)
+        """The view's statistics, as the embedding program reads them (no tool does)."""
+        status = await self.runtime.live_view_status()
+        return next(s for s in status["streams"] if s["session"] == session)
 
     def since(self, at: float) -> list[ReceivedFrame]:
         return [frame for when, frame in self.frames if when >= at]
@@ -127,6 +128,14 @@ async def test_an_animating_page_streams_at_the_default_5_fps(tmp_path: Path, pa
         assert stats["frames"]["acked"] >= len(window)
         assert stats["write"]["latencyMs"]["median"] is not None
 
+        # Nothing an agent can call reports that a view runs: runtime_status names the
+        # stream supervisor (live-view is on) and says nothing of it, nor of its streams.
+        status = await lv.runtime.call_tool("runtime_status")
+        (node,) = [child for child in status["tree"]["children"] if child["id"] == "streams"]
+        assert node == {"id": "streams", "alive": True}
+        assert not [e for e in status["events"] if e["supervisor"] == "streams" or "view" in e["child"]]
+        assert "view:" not in json.dumps(status) and "screencast" not in json.dumps(status)
+
 
 async def test_a_late_daemon_drives_the_stream_down_to_640_px_and_1_fps_and_back_up(tmp_path: Path,
                                                                                       pages_url: str) -> None:
@@ -136,6 +145,7 @@ async def test_a_late_daemon_drives_the_stream_down_to_640_px_and_1_fps_and_back
     async with live(tmp_path, timings=timings, ack_policy=lambda frame: 0.8 if late[0] else 0.0) as lv:
         await lv.runtime.call_tool("navigate", {"url": f"{pages_url}/live_anim.html"})
         await lv.daemon.start_view("default")
+        await lv.line(lambda m: m["type"] == "view.started")
         with trio.fail_after(WAIT):
             while (await lv.stream())["level"] < 4:
                 await trio.sleep(0.2)

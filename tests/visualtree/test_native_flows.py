@@ -1,13 +1,14 @@
 """The ui.* tools on a native engine, through the seam a native engine plugs into.
 
-No android-app or ios-app session class exists in this build yet, so the engine here is
-a small session actor of the real actor kernel that holds a scripted NativeNode screen
-and the primitives a native engine has (tap, setValue); ``sessions/visual_tools.py``
-gives it the five ``ui.*`` handlers over :class:`NativeProvider`, exactly as an engine
-would, and the calls go through the real declarations and the one dispatch path. What
-is shown: the native payload and its format, query, act and wait (answered later, the
-session serving meanwhile), stale references, and the refusal of an action the engine
-has no primitive for, naming the provider.
+The engine here is a small session actor of the real actor kernel that holds a scripted
+NativeNode screen and two primitives (tap, setValue), so the timing of ``ui.wait`` runs
+under Trio's MockClock; ``sessions/visual_tools.py`` gives it the five ``ui.*`` handlers
+over :class:`NativeProvider`, as it gives them to the real engines, and the calls go
+through the real declarations and the one dispatch path. What is shown: the native
+payload and its format, query, act and wait (answered later, the session serving
+meanwhile), stale references, and the refusal of an action the engine has no primitive
+for, naming the provider. The real android-app and ios-app sessions, over the fake adb
+server and the fake WebDriverAgent, are ``test_e2e_native.py``.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from browx_actors.sessions.contract import SessionCall
 from browx_actors.sessions.native.nodes import NativeNode, Rect
 from browx_actors.sessions.visual_tools import implementations
 from browx_actors.tooling import Gates, Reply, ToolOutput
-from browx_actors.visualtree.model import NATIVE_FORMAT
-from browx_actors.visualtree.native_provider import NativeProvider
-from browx_actors.visualtree.snapshots import SnapshotBook
+from browx_actors.visualtree.model import NATIVE_FORMAT, RawNode
+from browx_actors.visualtree.native_provider import NativeProvider, native_path
+from browx_actors.visualtree.snapshots import Capture, SnapshotBook
 
 WAITED = ("condition", "attempts", "waitedMs")
 
@@ -76,14 +77,15 @@ class Phone(Actor):
         signed_in = self.signed_in_at is not None and trio.current_time() >= self.signed_in_at + 0.3
         return screen(signed_in=signed_in, email=self.email)
 
-    async def tap(self, path: tuple[int, ...], value: str | None) -> Reply:
+    async def tap(self, shot: Capture, node: RawNode, value: str | None) -> Reply:
+        path = native_path(node.id)
         self.done.append(("tap", path, value))
         if path == (2,):
             self.signed_in_at = trio.current_time()
         return Reply.of(tapped=list(path))
 
-    async def set_value(self, path: tuple[int, ...], value: str | None) -> Reply:
-        self.done.append(("setValue", path, value))
+    async def set_value(self, shot: Capture, node: RawNode, value: str | None) -> Reply:
+        self.done.append(("setValue", native_path(node.id), value))
         self.email = value or ""
         return Reply.of()
 

@@ -28,13 +28,16 @@ from browx_actors.visualtree.model import (
 from browx_actors.visualtree.native_provider import (
     NATIVE_ROLES,
     NativeProvider,
+    moved,
     native_actions,
     native_path,
     node_id,
+    same_node,
     to_raw_tree,
 )
 from browx_actors.visualtree.payload import TreeLimits, inspect_payload, tree_payload
 from browx_actors.visualtree.query import NodeQuery, select
+from browx_actors.visualtree.snapshots import Capture
 
 PIXEL_DUMP = PIXEL_LAUNCHER_DUMP
 
@@ -126,12 +129,12 @@ def test_every_mapped_role_is_a_contract_role() -> None:
     [
         ({}, ()),
         ({"clickable": True}, ("tap",)),
-        ({"focusable": True}, ("focus", "unfocus")),
+        ({"focusable": True}, ()),  # a tap would press it: no native engine can only focus it
         ({"checkable": True}, ("toggle",)),
-        ({"role": "textbox"}, ("setValue", "typeText")),
+        ({"role": "textbox"}, ("focus", "setValue", "typeText")),
         (
             {"role": "searchbox", "clickable": True, "focusable": True},
-            ("tap", "focus", "unfocus", "setValue", "typeText"),
+            ("tap", "focus", "setValue", "typeText"),
         ),
         ({"long_clickable": True, "scrollable": True}, ()),
     ],
@@ -182,7 +185,7 @@ def test_the_sign_in_payload_keeps_the_contract() -> None:
     payload = check_tree(tree_payload(capture(raw(sign_in()))))
     nodes = {node["id"]: node for node in nodes_of(payload["root"])}
     assert nodes["root.2"]["visual"] == {"opacity": 1}
-    assert nodes["root.2"]["supportedActions"] == ["tap", "focus", "unfocus", "setValue", "typeText"]
+    assert nodes["root.2"]["supportedActions"] == ["tap", "focus", "setValue", "typeText"]
     assert nodes["root.5"]["interactable"] is False  # disabled
     assert nodes["root.4"]["interactable"] is True and nodes["root.4"]["focused"] is False
     assert payload["types"][nodes["root.6"]["typeId"]] == "androidx.appcompat.widget.Toolbar"
@@ -207,7 +210,7 @@ def test_the_launcher_dump_as_a_payload(launcher: RawNode) -> None:
     assert {"Fri, Apr 21", "Home", "Messages", "Chrome", "Search", "Voice search"} <= set(labelled)
     chrome = labelled["Chrome"]
     assert (chrome["role"], chrome["supportedActions"], chrome["interactable"]) == (
-        "text", ["tap", "focus", "unfocus"], True,
+        "text", ["tap"], True,
     )  # fmt: skip
     assert chrome["bounds"] == {"x": 641, "y": 1382, "width": 202, "height": 166}
     assert payload["types"][chrome["typeId"]] == "android.widget.TextView"
@@ -253,12 +256,13 @@ class Engine:
     async def read(self) -> NativeNode:
         return self.screen
 
-    async def tap(self, path: tuple[int, ...], value: str | None) -> Reply:
+    async def tap(self, shot: Capture, node: RawNode, value: str | None) -> Reply:
+        path = native_path(node.id)
         self.done.append(("tap", path, value))
         return Reply.of(tapped=list(path))
 
-    async def set_value(self, path: tuple[int, ...], value: str | None) -> Reply:
-        self.done.append(("setValue", path, value))
+    async def set_value(self, shot: Capture, node: RawNode, value: str | None) -> Reply:
+        self.done.append(("setValue", native_path(node.id), value))
         return Reply.of()
 
 
@@ -319,3 +323,28 @@ def test_refusals_name_each_engine(identity: Identity, engine: str) -> None:
     error = unsupported_action(identity, "typeText")
     assert error.code == "not-supported"
     assert (error.details["engine"], error.details["provider"]) == (engine, identity.format)
+
+
+# -- the node at a captured place, read again -----------------------------------------
+
+
+def test_a_node_read_again_at_its_place_is_the_same_node() -> None:
+    captured = by_id(raw(sign_in()))
+    again = sign_in()
+    assert same_node(again.children[1], captured["root.1"])
+    typed = again.children[1]._replace(text="bob@example.com", value="bob@example.com", focused=True)
+    assert same_node(typed, captured["root.1"]), "typing into a field leaves it the same field"
+    ticked = again.children[3]._replace(checked=False)
+    assert same_node(ticked, captured["root.3"]), "a toggled checkbox is the same checkbox"
+    assert not same_node(again.children[4], captured["root.0"]), "another control in the slot is not"
+    assert not same_node(again.children[0]._replace(name="Sign up"), captured["root.0"])
+    assert not same_node(again.children[4]._replace(test_id="other"), captured["root.4"])
+
+
+def test_a_moved_node_is_a_stale_reference() -> None:
+    shot = capture(raw(sign_in()))
+    error = moved(shot, by_id(shot.root)["root.4"])
+    assert error.code == "stale_node_reference"
+    assert error.details == {"source": "native", "nodeId": "root.4", "revision": shot.revision,
+                             "refreshWith": "ui.query_nodes"}
+    assert shot.snapshot_id in error.message

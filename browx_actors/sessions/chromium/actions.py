@@ -40,7 +40,7 @@ from .session import ChromiumSession, first_line
 from .settle import Before, settle
 from .target import aim, check_found, locator_for
 
-__all__ = ["ACTION_TIMEOUT_MS", "BUTTON", "MODIFIERS_PARAM", "TOOLS", "Act", "Report", "aimed", "click", "click_as",
+__all__ = ["ACTION_TIMEOUT_MS", "BUTTON", "MODIFIERS_PARAM", "TOOLS", "Act", "Report", "click", "click_as",
            "clicking", "fill", "filling", "hover", "perform", "press", "release_input", "report_opened", "run_action",
            "run_steps", "scroll", "select", "selecting", "send_input"]
 
@@ -97,14 +97,13 @@ async def _act_with_playwright(
 async def send_input(session: ChromiumSession, action: str, args: Args, commands: list[Command]) -> None:
     """Send input to the current tab, back to back, and note it in the tab's input state.
 
-    Input cut short while its acks are awaited (a dialog the input opened blocks the
-    page, the call's deadline) was written all the same (the write is shielded), and
-    the browser goes on with it when the page can: it is noted too, so the button the
-    ``mouse_down`` pressed before a ``confirm()`` opened is still down for the
-    ``mouse_up`` after ``handle_dialog``. Past the first checkpoint nothing yields
-    before the write, so a cancellation raised later means the commands went out."""
+    The commands are written before any reply is awaited, so a call cut short while it
+    waits still sent them: a dialog the input opened (a ``mousedown`` that alerts) holds
+    the replies until it is answered, and the browser has the button or finger down all
+    the same. The state notes them then too, so ``mouse_up`` / ``touch_end`` after
+    ``handle_dialog`` let go of what is down."""
     tab = session.tabs.current
-    await trio.lowlevel.checkpoint_if_cancelled()
+    await trio.lowlevel.checkpoint_if_cancelled()  # past this, the commands are written
     try:
         await session.cdp.send_sequence(commands, timeout=ACTION_TIMEOUT_MS / 1000)
     except trio.Cancelled:
@@ -228,7 +227,7 @@ async def run_steps(
 
     A dialog can open under any step; the result then says so (``dialog``), and still
     carries what the steps put in it as they went (``target`` once aimed, with
-    :func:`aimed`; ``fields`` done) and what ``report`` adds, which runs either way:
+    :func:`~.target.aimed_at`; ``fields`` done) and what ``report`` adds, which runs either way:
     the agent answers the dialog knowing where the pointer and the fingers are.
     ``frame``: the input was continuous (a wheel, moves), which the page's listeners
     get in the next animation frame; the settle reads after it."""
@@ -239,13 +238,6 @@ async def run_steps(
         return target, used
 
     return await _reported(session, action, settled, report)
-
-
-def aimed(reply: Reply, target: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Note the call's target as soon as it is known (the first one a call aims at), so a
-    dialog that opens under the input still reports what was acted on."""
-    reply.fields.setdefault("target", target)
-    return target
 
 
 async def _reported(session: ChromiumSession, action: str,
@@ -403,7 +395,9 @@ def selecting(values: list[str], field: str = "values") -> Act:
 async def hover(session: ChromiumSession, args: Args) -> Reply:
     def direct(found: dict[str, Any]) -> list[Command] | None:
         point = _point(args, found)
-        return None if point is None else mouse_move(*point)
+        # A button held since mouse_down stays held over the move, as a hand's would.
+        tab = session.tabs.current
+        return None if point is None else mouse_move(*point, buttons=tab.input.buttons if tab is not None else 0)
 
     async def act(page: Any, locator: Any) -> None:
         if locator is None:  # coords, with direct input off

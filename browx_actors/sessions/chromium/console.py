@@ -14,6 +14,7 @@ from typing import Any
 
 from ...errors import ToolError
 from ...tooling import Args, Excludes, Param, Reply, session_tool
+from ...tooling.params import MAX_ID
 from .console_text import LEVELS, ConsoleEntry, level_rank, summary_line
 from .session import ChromiumSession
 from .tabset import Tab
@@ -25,7 +26,8 @@ DEFAULT_LIMIT = 50
 
 
 def tab_param(what: str) -> Param:
-    return Param("tab", "integer", f"Tab id whose {what} to read (default: the current tab).", minimum=1)
+    return Param("tab", "integer", f"Tab id whose {what} to read (default: the current tab).", minimum=1,
+                 maximum=MAX_ID)
 
 
 ALL_TABS = Param("allTabs", "boolean", "Read every tab of the session.", default=False)
@@ -63,13 +65,14 @@ def _matches(entry: ConsoleEntry, args: Args) -> bool:
     "`last` id of a previous read gives only what came after; `id` gives one entry's details (stack included). "
     "Kept per tab, newest 1,000; a flood is sampled, and what was dropped or sampled out is counted.",
     params=(
-        Param("since", "integer", "Only entries after this id (a previous result's `last`).", minimum=0),
+        Param("since", "integer", "Only entries after this id (a previous result's `last`).",
+              minimum=0, maximum=MAX_ID),
         Param("level", "string", "Least severe level to include.", enum=LEVELS),
         Param("text", "string", "Only entries whose text contains this (case-insensitive).", max_length=1000),
         Param("limit", "integer", f"Most entries to return, the newest (default {DEFAULT_LIMIT}).", minimum=1,
               maximum=1000),
         Param("clear", "boolean", "Empty the tabs' buffers after reading.", default=False),
-        Param("id", "integer", "Return this one entry's details instead of a list.", minimum=1),
+        Param("id", "integer", "Return this one entry's details instead of a list.", minimum=1, maximum=MAX_ID),
         tab_param("console"), ALL_TABS,
     ),
     rules=(ONE_TAB,

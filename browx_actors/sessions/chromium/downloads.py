@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ...tooling import Reply
+from ...workspace import file_to_write
 from .network_log import size_text
 from .redact import redact_url
 
@@ -119,17 +120,18 @@ class Downloads:
         return [r for r in self.records if r.id > last_id]
 
     def place(self, record: Download, workspace: Path) -> Path:
-        """Where the download goes: a free, safe name in the session's folder (made)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+        """Where the download goes: a free, safe name in the session's folder (made),
+        through the workspace chokepoint like any file a tool writes, so a link
+        planted in the workspace (``downloads`` pointing out of it) is refused."""
         name = free_name(safe_filename(record.suggested),
                          lambda n: n in self._claimed or (self.folder / n).exists())
+        base = workspace.resolve()
+        relative = str((self.folder / name).relative_to(base))
+        path = file_to_write(base, relative, field="download")
+        path.parent.mkdir(parents=True, exist_ok=True)
         self._claimed.add(name)
-        path = self.folder / name
         record.path = str(path)
-        try:
-            record.relative = str(path.relative_to(workspace.resolve()))
-        except ValueError:
-            record.relative = str(path)
+        record.relative = relative
         return path
 
 

@@ -28,7 +28,7 @@ import trio
 from ...cdp import CdpFailure
 from ...tooling import Args, Reply, session_tool
 from ..params import STEPS, duration_ms, one_point_target, point_target
-from .actions import aimed, release_input, run_steps, send_input
+from .actions import release_input, run_steps, send_input
 from .agent_calls import agent_await, agent_call
 from .drag_input import DRAG_INTERCEPTED, drag_event, intercept_drags
 from .input import mouse_move, mouse_press, mouse_release
@@ -36,7 +36,7 @@ from .motion import Point, Step, step_count, stroke
 from .playback import letting_go, play
 from .pointer import pointer_report, state_of
 from .session import ChromiumSession
-from .target import point_for
+from .target import aimed_at, point_for
 
 __all__ = ["DRAG_THRESHOLD_PX", "TOOLS", "drag"]
 
@@ -142,7 +142,7 @@ async def drag(session: ChromiumSession, args: Args) -> Reply:
         if state.buttons:
             reply.warn(f"the {', '.join(state.held())} button was down before the drag; the drag releases left")
         start, source = await point_for(session, args["from"], reply, mark=True)
-        aimed(reply, source)
+        aimed_at(reply, source)
         end, dest = await point_for(session, args["to"], reply, mark=False, scroll=False)
         plan = stroke(start, end, step_count(args["durationMs"], args["steps"]), args["durationMs"])
         cdp = session.cdp

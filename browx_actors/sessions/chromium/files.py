@@ -49,12 +49,10 @@ def workspace_files(workspace: Path, paths: list[str]) -> list[Path]:
     "Reports what changed, like every action.",
     params=(*ELEMENT,
             Param("paths", "array", "Files under the workspace, e.g. uploads/cv.pdf.", required=True, items="string",
-                  max_items=20)),
+                  min_items=1, max_items=20)),
     rules=(ONE_ELEMENT,),
 )
 async def upload_file(session: ChromiumSession, args: Args) -> Reply:
-    if not args["paths"]:
-        raise ToolError("bad-arg", "paths lists no file", field="paths")
     files = [str(p) for p in workspace_files(session.workspace, args["paths"])]
 
     async def act(page: Any, locator: Any) -> None:

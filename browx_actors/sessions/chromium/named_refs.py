@@ -31,7 +31,8 @@ READ = "read"
     "id, its role and name, or a stable path); the name then works anywhere a ref does.",
     params=(Param("ref", "string", "Ref of the element (from a snapshot or find), or a name.", required=True,
                   max_length=REF.max_length),
-            Param("name", "string", "The name: a letter or _ first, then letters, digits, _ . : -; not e<digits>.",
+            Param("name", "string", "The name: a letter or _ first, then letters, digits, _ . : -; not a ref "
+                  "(e<digits>, f<digits>e<digits>).",
                   required=True, pattern=REF_NAME_PATTERN, max_length=64)),
 )
 async def name_ref(session: ChromiumSession, args: Args) -> Reply:

@@ -20,6 +20,7 @@ from typing import Any
 from ...cdp import CdpError, CdpFailure
 from ...errors import ToolError
 from ...tooling import Args, Excludes, Param, Reply, session_tool
+from ...tooling.params import MAX_ID
 from .console import ALL_TABS, ONE_TAB, tab_number, tab_param, tabs_asked
 from .network_log import NetworkEntry, summary_line
 from .session import ChromiumSession
@@ -84,10 +85,11 @@ def _find(session: ChromiumSession, entry_id: int) -> NetworkEntry:
         Param("types", "array", "Resource types to include.", items="string", item_enum=TYPES, max_items=len(TYPES)),
         Param("failed", "boolean", "true: only failed requests; false: only those that did not fail."),
         Param("method", "string", "HTTP method to include (GET, POST...).", max_length=20),
-        Param("since", "integer", "Only requests after this id (a previous result's `last`).", minimum=0),
+        Param("since", "integer", "Only requests after this id (a previous result's `last`).",
+              minimum=0, maximum=MAX_ID),
         Param("limit", "integer", f"Most requests to return, the newest (default {DEFAULT_LIMIT}).", minimum=1,
               maximum=1000),
-        Param("id", "integer", "Return this one request's details instead of a list.", minimum=1),
+        Param("id", "integer", "Return this one request's details instead of a list.", minimum=1, maximum=MAX_ID),
         tab_param("requests"), ALL_TABS,
     ),
     rules=(ONE_TAB,
@@ -131,7 +133,7 @@ async def network_read(session: ChromiumSession, args: Args) -> Reply:
     "text types (HTML, JSON, JS, CSS, XML...), base64 otherwise. The browser keeps the newest bodies of each tab; "
     "an older one may be gone.",
     params=(
-        Param("id", "integer", "Request id from network_read.", required=True, minimum=1),
+        Param("id", "integer", "Request id from network_read.", required=True, minimum=1, maximum=MAX_ID),
         Param("part", "string", "Which body.", default="response", enum=("response", "request")),
         Param("maxBytes", "integer", "Most characters of text (bytes of binary) to return.", default=20_000,
               minimum=1, maximum=2_000_000),

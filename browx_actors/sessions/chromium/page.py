@@ -218,13 +218,14 @@ _OUTPUT = (Param("maxDimension", "integer", "Longest side in pixels.", default=2
            Param("path", "string", "Also save under the workspace at this relative path (not in diagnostics/).",
                  max_length=4096, secrets="mask"))
 #: A region's corner may lie this far either side of the viewport's origin; its sides
-#: are at most this long (Chromium's largest capture side).
+#: are at least one CSS pixel (a thinner one captures nothing, and is refused before the
+#: session is touched) and at most this long (Chromium's largest capture side).
 _REGION_LIMIT = 16_384
 _REGION_PROPERTIES: dict[str, dict[str, Any]] = {
     "x": {"type": "number", "minimum": -_REGION_LIMIT, "maximum": _REGION_LIMIT},
     "y": {"type": "number", "minimum": -_REGION_LIMIT, "maximum": _REGION_LIMIT},
-    "width": {"type": "number", "minimum": 0, "maximum": _REGION_LIMIT},
-    "height": {"type": "number", "minimum": 0, "maximum": _REGION_LIMIT},
+    "width": {"type": "number", "minimum": 1, "maximum": _REGION_LIMIT},
+    "height": {"type": "number", "minimum": 1, "maximum": _REGION_LIMIT},
 }
 
 

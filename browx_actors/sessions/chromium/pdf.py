@@ -11,14 +11,13 @@ from __future__ import annotations
 import base64
 import re
 import time
-from pathlib import Path
 
 import trio
 
 from ...cdp import CdpError
 from ...errors import ToolError
 from ...tooling import Args, Param, Reply, session_tool
-from ...workspace import resolve_in_workspace
+from ...workspace import file_to_write, write_file
 from .session import ChromiumSession
 
 __all__ = ["PAPER", "TOOLS", "count_pages", "default_path", "pdf_save"]
@@ -58,8 +57,9 @@ def default_path(session_id: str, now: float) -> str:
                   pattern=r"\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*")),
 )
 async def pdf_save(session: ChromiumSession, args: Args) -> Reply:
-    target = resolve_in_workspace(session.workspace, args.get("path") or default_path(session.session_id,
-                                                                                       time.time()))
+    # The chokepoint for files a tool writes: inside the workspace, a file (not ".", "out/"
+    # or a folder), a name the OS can hold, never in diagnostics/.
+    target = file_to_write(session.workspace, args.get("path") or default_path(session.session_id, time.time()))
     width, height = PAPER[args["format"]]
     params = {"paperWidth": width, "paperHeight": height, "landscape": args["landscape"],
               "printBackground": args["printBackground"], "scale": args["scale"], "preferCSSPageSize": False}
@@ -75,14 +75,9 @@ async def pdf_save(session: ChromiumSession, args: Args) -> Reply:
             raise ToolError("bad-arg", f"pageRanges: {err.message}", field="pageRanges") from err
         raise
     data = base64.b64decode(printed["data"])
-    await trio.to_thread.run_sync(_write, target, data)
+    await trio.to_thread.run_sync(write_file, target, data)
     return Reply.of(path=str(target), byteLength=len(data), pages=count_pages(data), format=args["format"],
                     landscape=args["landscape"])
-
-
-def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
 
 
 TOOLS = [pdf_save]

@@ -25,13 +25,13 @@ from typing import Any
 from ...errors import ToolError
 from ...tooling import Args, Check, Param, Reply, session_tool
 from ..params import COORDS, ELEMENT, OPTIONAL_TARGET, STEPS, duration_ms
-from .actions import BUTTON, MODIFIERS_PARAM, Report, aimed, click_as, run_steps, send_input
+from .actions import BUTTON, MODIFIERS_PARAM, Report, click_as, run_steps, send_input
 from .input import BUTTONS, Command, mouse_move, mouse_press, mouse_release, mouse_wheel
 from .input_state import InputState
 from .motion import Point, glide, step_count
 from .playback import play
 from .session import ChromiumSession
-from .target import aim, point_at
+from .target import aim, aimed_at, point_at
 
 __all__ = ["TOOLS", "WHEEL_LIMIT", "double_click", "mouse_down", "mouse_move_tool", "mouse_up", "mouse_wheel_tool",
            "pointer_report", "state_of", "where"]
@@ -58,7 +58,7 @@ async def where(session: ChromiumSession, args: Args, reply: Reply, *, mark: boo
     coords = args.get("coords")
     if coords is None and (args.get("ref") is not None or args.get("selector") is not None):
         point, target = await point_at(session, args, reply, mark=mark)
-        return point, aimed(reply, target)
+        return point, aimed_at(reply, target)
     if coords is not None:
         point = (float(coords["x"]), float(coords["y"]))
     else:
@@ -68,7 +68,7 @@ async def where(session: ChromiumSession, args: Args, reply: Reply, *, mark: boo
                             "Playwright moved the mouse last): give coords, ref or selector", field="coords")
         point = known
     found = await aim(session, {"coords": {"x": point[0], "y": point[1]}}, mark=mark)
-    return point, aimed(reply, found["target"])
+    return point, aimed_at(reply, found["target"])
 
 
 def pointer_report(session: ChromiumSession) -> Report:

@@ -26,6 +26,7 @@ import trio
 from ...cdp import CdpFailure, CdpSession, CdpSubscription
 from ...errors import ToolError
 from ...tooling import Args, AtMostOne, Check, Param, Reply, Requires, session_tool
+from ...tooling.params import MAX_ID
 from .redact import redact_url
 from .route_rules import ABORT_REASONS, ACTIONS, continue_params, fetch_pattern, fulfill_params, glob_regex
 from .session import ChromiumSession
@@ -252,7 +253,7 @@ async def _apply(session: ChromiumSession, routes: Routes) -> None:
     "unroute", CAPABILITY,
     "Remove routes: the one with `id`, those with `pattern`, or all of them. Requests already paused stay in "
     "route_queue.",
-    params=(Param("id", "integer", "Route id.", minimum=1),
+    params=(Param("id", "integer", "Route id.", minimum=1, maximum=MAX_ID),
             Param("pattern", "string", "Remove the routes with this pattern.", max_length=2000)),
     rules=(AtMostOne(("id", "pattern")),),
 )
@@ -276,7 +277,7 @@ async def unroute(session: ChromiumSession, args: Args) -> Reply:
     "route_queue", CAPABILITY,
     "Requests paused by a route with action pause: without `id`, list them (`qN METHOD type url`); with `id` "
     "and `action`, answer that one (fulfill, abort or continue, with the same fields as route).",
-    params=(Param("id", "integer", "Paused request id (qN is N).", minimum=1),
+    params=(Param("id", "integer", "Paused request id (qN is N).", minimum=1, maximum=MAX_ID),
             Param("action", "string", "How to answer it.", enum=("fulfill", "abort", "continue")),
             *ANSWER_FIELDS),
     rules=(Requires("id", ("action",)), Requires("action", ("id",)),

@@ -2,7 +2,10 @@
 
 :class:`ChromiumScreencast` is the :class:`~browx_actors.streams.source.FrameSource` of
 one tab: ``Page.startScreencast`` (JPEG at the stream's quality, at most its width) on
-the tab's raw CDP flat session, each ``Page.screencastFrame`` handed to the stream as
+the tab's event session (:mod:`.wiring`: the session's own websocket, not the pool's
+browser socket that carries every session's command replies, so 5 frames a second of
+tens of KiB each never queue in front of another session's click), each
+``Page.screencastFrame`` handed to the stream as
 the base64 text CDP carries, each frame acked back to Chromium with
 ``Page.screencastFrameAck``, whether the daemon ever gets it or not.
 
@@ -191,7 +194,7 @@ class LiveViewers:
         self._streams = [ref for ref in self._streams if ref.alive and ref is not stream] + [stream]
         session = self._session
         tab = session.tabs.current
-        if tab is not None and tab.cdp is not None and tab.cdp.lost:
+        if tab is not None and tab.events is not None and tab.events.lost:
             # The tab is closing and Playwright has not said so yet: wait for the tab set.
             await session.pw(session.page_moved.wait_until, lambda: session.tabs.current is not tab,
                              SETTLE_TIMEOUT)
@@ -199,10 +202,10 @@ class LiveViewers:
             raise ToolError("tab-closed", "the session has no open page")
         await session.attach_current()
         tab = session.tabs.current
-        if tab is None or tab.cdp is None or tab.cdp.lost:
+        if tab is None or tab.events is None or tab.events.lost:
             raise ToolError("tab-closed", "the session has no open page")
         self._shown = tab
-        return ChromiumScreencast(tab.cdp, tab.id)
+        return ChromiumScreencast(tab.events, tab.id)
 
     def check_current(self) -> None:
         """After a tool call: if the tools now act on another tab, the watchers follow it."""

@@ -315,9 +315,7 @@ class ChromiumSession(Actor):
                 self.browser.playwright.new_context, viewport={"width": width, "height": height}
             )
             await self.pw(self.context.add_init_script, script=AGENT_SOURCE)
-        page = await self.pw(self.context.new_page)
-        if self.attached:
-            await self.pw(prepare_leased, page, self.options.viewport)
+        page = await self.open_page()
         # On the Playwright thread: page.on() may send a subscription message, which
         # needs that thread's running asyncio loop.
         tab = await self.pw(_on_loop, self._adopt, page)
@@ -446,7 +444,7 @@ class ChromiumSession(Actor):
         old = tab.page
         self._replacing = tab
         try:
-            page = await self.pw(self.context.new_page)
+            page = await self.open_page()
             await self.pw(_on_loop, self._adopt, page)  # in case the context event came first
         finally:
             self._replacing = None
@@ -518,11 +516,21 @@ class ChromiumSession(Actor):
 
     # -- tabs -------------------------------------------------------------------------
 
+    async def open_page(self) -> Any:
+        """A new page of the session's context, for a tab: the first, ``new_tab``'s, the
+        blank one after the last closed, a crashed tab's replacement. Attached to a
+        shared browser, the context is the user's and has no agent init script: each of
+        our pages gets its own, and the session's viewport (:func:`.attached.prepare_leased`)."""
+        page = await self.pw(self.context.new_page)
+        if self.attached:
+            await self.pw(prepare_leased, page, self.options.viewport)
+        return page
+
     async def attach_current(self) -> None:
         """Make the current tab usable from Trio: its raw CDP session, and a fresh
         blank tab when the pages closed every tab, as a browser window would open."""
         if self.tabs.current is None:
-            page = await self.pw(self.context.new_page)
+            page = await self.open_page()
             await self.pw(_on_loop, self._adopt, page)
         tab = self.tabs.current
         assert tab is not None

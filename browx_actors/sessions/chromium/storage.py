@@ -26,7 +26,7 @@ import trio
 from ...cdp import CdpError, CdpFailure, CdpSession
 from ...errors import ToolError
 from ...tooling import Args, AtMostOne, Param, Reply, session_tool
-from ...workspace import resolve_in_workspace
+from ...workspace import file_to_write, resolve_in_workspace, write_file
 from .session import ChromiumSession
 from .tabset import Tab
 
@@ -280,7 +280,7 @@ PATH = Param("path", "string", "File under the workspace, e.g. state/login.json.
     params=(PATH,),
 )
 async def storage_state_save(session: ChromiumSession, args: Args) -> Reply:
-    target = resolve_in_workspace(session.workspace, args["path"])
+    target = file_to_write(session.workspace, args["path"])
     cookies = [_public(c) for c in await _cookies(session)]
     origins: dict[str, list[dict[str, str]]] = {}
     for tab in list(session.tabs):
@@ -300,13 +300,8 @@ async def storage_state_save(session: ChromiumSession, args: Args) -> Reply:
             origins[origin] = [{"name": k, "value": v} for k, v in entries]
     state = {"cookies": cookies, "origins": [{"origin": o, "localStorage": items} for o, items in origins.items()]}
     data = json.dumps(state, indent=2, ensure_ascii=False).encode("utf-8")
-    await trio.to_thread.run_sync(_write, target, data)
+    await trio.to_thread.run_sync(write_file, target, data)
     return Reply.of(path=str(target), cookies=len(cookies), origins=sorted(origins), byteLength=len(data))
-
-
-def _write(path: Any, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
 
 
 def parse_state(text: str) -> tuple[list[dict[str, Any]], list[tuple[str, list[tuple[str, str]]]]]:

@@ -139,7 +139,7 @@ def _check_new_tab_url(args: Args) -> None:
     rules=(Check(_check_new_tab_url, "`url` follows navigate's rules"),),
 )
 async def new_tab(session: ChromiumSession, args: Args) -> Reply:
-    page = await session.pw(session.context.new_page)
+    page = await session.open_page()
 
     async def adopt_and_select() -> Tab:
         # The context's page event adopts it too; adopting is idempotent.

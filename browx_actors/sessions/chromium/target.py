@@ -42,6 +42,7 @@ __all__ = [
     "POINT_WAIT_S",
     "accept_named_refs",
     "aim",
+    "aimed_at",
     "check_found",
     "locator_for",
     "point_at",
@@ -197,7 +198,7 @@ async def point_at(session: ChromiumSession, args: dict[str, Any], reply: Reply,
         target = check_found(args, found, reply)
         ready = found.get("ready")
         if isinstance(ready, list):
-            return (float(ready[0]), float(ready[1])), target
+            return (float(ready[0]), float(ready[1])), aimed_at(reply, target)
         reason = found.get("wait", "not ready")
         # Not scrolled into view, an element outside it stays outside: no wait helps.
         if trio.current_time() >= deadline or (not scroll and reason == "outside the viewport"):
@@ -215,8 +216,15 @@ async def point_for(session: ChromiumSession, value: dict[str, Any], reply: Repl
     point = point_of_target(value)
     if point is not None:
         found = await aim(session, {"coords": {"x": point[0], "y": point[1]}}, mark=mark)
-        return point, found["target"]
+        return point, aimed_at(reply, found["target"])
     return await point_at(session, value, reply, mark=mark, scroll=scroll)
+
+
+def aimed_at(reply: Reply, target: Any) -> Any:
+    """``target``, noted as the call's first target: what the result names as the
+    target if a dialog opens under the input, before the settle could describe it."""
+    reply.fields.setdefault("target", target)
+    return target
 
 
 # -- named refs -------------------------------------------------------------------------

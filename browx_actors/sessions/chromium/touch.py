@@ -26,13 +26,13 @@ from typing import Any
 from ...errors import ToolError
 from ...tooling import Args, Check, Param, Reply, session_tool
 from ..params import POINT_PROPERTIES, STEPS, duration_ms, one_point_target, point_target
-from .actions import Report, aimed, release_input, run_steps, send_input
+from .actions import Report, release_input, run_steps, send_input
 from .input_state import InputState
 from .motion import Point, Step, line, pinch, step_count, stroke, times
 from .playback import letting_go, play
 from .pointer import state_of
 from .session import ChromiumSession
-from .target import aim, point_for
+from .target import aim, aimed_at, point_for
 from .touch_input import (
     MAX_TOUCH_POINTS,
     TouchPoint,
@@ -86,7 +86,7 @@ async def _ensure_touch(session: ChromiumSession, args: Args, reply: Reply) -> N
 
 async def _target_at(session: ChromiumSession, point: Point, reply: Reply) -> Any:
     found = await aim(session, {"coords": {"x": point[0], "y": point[1]}})
-    return aimed(reply, found["target"])
+    return aimed_at(reply, found["target"])
 
 
 def _free_ids(state: InputState, count: int) -> list[int]:
@@ -167,7 +167,7 @@ async def touch_move_tool(session: ChromiumSession, args: Args) -> Reply:
     "touch_end", ACTION,
     "Lift fingers where they are: those in ids, or every finger that is down.",
     params=(Param("ids", "array", "Ids of the fingers to lift (default: all).", items="integer", min_items=1,
-                  max_items=MAX_TOUCH_POINTS),),
+                  max_items=MAX_TOUCH_POINTS, minimum=0, maximum=MAX_TOUCH_POINTS - 1),),
 )
 async def touch_end_tool(session: ChromiumSession, args: Args) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
@@ -221,7 +221,7 @@ async def gesture_swipe(session: ChromiumSession, args: Args) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
         start, target = await point_for(session, args["from"], reply, mark=True)
-        aimed(reply, target)
+        aimed_at(reply, target)
         end, _ = await point_for(session, args["to"], reply, mark=False, scroll=False)
         ids = _free_ids(state, 1)
         await _ensure_touch(session, args, reply)
@@ -256,7 +256,7 @@ async def gesture_pinch(session: ChromiumSession, args: Args) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
         center, target = await point_for(session, args["center"], reply, mark=True)
-        aimed(reply, target)
+        aimed_at(reply, target)
         ids = _free_ids(state, 2)
         await _ensure_touch(session, args, reply)
         plan = pinch(center, args["scale"], step_count(args["durationMs"], args["steps"]), args["durationMs"],

@@ -70,7 +70,9 @@ async def inspect_node(session: ChromiumSession, args: Args) -> Reply:
     "ui.perform_action", ACTION,
     "Do a node's action: tap, focus, unfocus, setValue, typeText or toggle, as the node's supportedActions offer. "
     "On a page this takes the path click and fill take (actionability checks, trusted input) and answers as they "
-    "do. A reference from an older capture answers stale_node_reference.",
+    "do; on android-app and ios-app the screen is read afresh and the node must still be at its place, then click "
+    "and fill's input. A reference from an older capture, or to a node the screen has replaced, answers "
+    "stale_node_reference.",
     params=PERFORM_PARAMS, rules=PERFORM_RULES,
 )
 async def perform_action(session: ChromiumSession, args: Args) -> Reply:

@@ -8,7 +8,8 @@ gets two flat sessions of ours, each shared by everything that needs it:
   round trips never queue behind a page's events;
 * the **event session**, on the session's own websocket (:class:`TargetWiring` opens it),
   with ``Runtime``, ``Network`` and ``Log`` on and the recorder's tap installed: the
-  console and network records, the human bridge's world and binding, routes. A page
+  console and network records, the human bridge's world and binding, routes, the live
+  view's screencast frames (:mod:`.screencast`). A page
   that floods the console (every flat session with ``Runtime`` on receives each message)
   floods this socket alone, and no other session's.
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ...tooling import Args, Implementation, Reply, implement
 from ...tooling.tool import Handler
 from ..native import actions, capture, lifecycle, reading
+from ..native.visual import native_implementations
 from .input import ENGINE
 from .session import IosSession
 
@@ -41,4 +42,5 @@ _SHARED: dict[str, Handler] = {
 IMPLEMENTATIONS: list[Implementation] = [
     *(implement(tool, ENGINE)(handler) for tool, handler in _SHARED.items()),
     screenshot,
+    *native_implementations(ENGINE),
 ]

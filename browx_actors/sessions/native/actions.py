@@ -27,7 +27,8 @@ from .refs import Hierarchy
 from .session import NativeSession
 from .target import Located, locate_in, on_screen, point_of, target_json
 
-__all__ = ["click", "fill", "go_back", "locate", "navigate", "press", "scroll"]
+__all__ = ["click", "fill", "fill_located", "go_back", "literal_text", "locate", "navigate", "press", "scroll",
+           "tap_located"]
 
 #: What an unregistered or unsubstituted alias looks like in typed text.
 _ALIAS = re.compile(r"<[A-Z][A-Z0-9_]{0,63}>")
@@ -81,27 +82,48 @@ async def click(session: NativeSession, args: Args) -> Reply:
 
 async def fill(session: NativeSession, args: Args) -> Reply:
     located = await locate(session, args)
+    return await fill_located(session, located, args["value"], submit=args["submit"])
+
+
+async def fill_located(session: NativeSession, located: Located, value: str, *, submit: bool = False) -> Reply:
+    """``fill`` on a node already located in a fresh read (``ui.perform_action``'s
+    ``setValue`` comes here too)."""
     _check_enabled(located, "fill")
     node = located.node
     if node.role not in ("textbox", "searchbox", "combobox"):
         raise ToolError("action-failed", f"fill: {located.ref} is a {node.role} ({node.tag}), not a text field",
                         ref=located.ref)
     reply = Reply(warnings=[])
-    # The dispatch put registered secrets in for their aliases; on a native engine they do
-    # not materialise (the spec), so the aliases go back and are typed as they were written.
+    value = literal_text(session, value, reply)
+    point = point_of(located)
+    await session.input.fill(*point, node, value)
+    if submit:
+        await session.input.press_key("Enter")
+    reply.fields.update(action="fill", target=target_json(located), point=_point_json(point),
+                        typed=len(value), submitted=bool(submit))
+    return reply
+
+
+def literal_text(session: NativeSession, value: str, reply: Reply) -> str:
+    """What to type for ``value``: the dispatch put registered secrets in for their
+    aliases; on a native engine they do not materialise (the spec), so the aliases go
+    back and are typed as they were written, with a warning on ``reply``."""
     own = session.own_secrets()
-    value = mask_deep(args["value"], own) if own else args["value"]
+    value = mask_deep(value, own) if own else value
     aliases = sorted(set(_ALIAS.findall(value)))
     if aliases:
         reply.warn(f"registered secrets do not materialise on {session.engine}: {', '.join(aliases)} "
                    "typed literally, as written")
+    return value
+
+
+async def tap_located(session: NativeSession, located: Located) -> Reply:
+    """One tap on a node already located in a fresh read, answered as ``click`` answers
+    (``ui.perform_action``'s ``tap``, ``toggle`` and ``focus`` come here)."""
+    _check_enabled(located, "click")
     point = point_of(located)
-    await session.input.fill(*point, node, value)
-    if args["submit"]:
-        await session.input.press_key("Enter")
-    reply.fields.update(action="fill", target=target_json(located), point=_point_json(point),
-                        typed=len(value), submitted=bool(args["submit"]))
-    return reply
+    await session.input.tap(*point)
+    return Reply.of(action="click", target=target_json(located), point=_point_json(point), warnings=[])
 
 
 async def press(session: NativeSession, args: Args) -> Reply:

@@ -14,7 +14,6 @@ needs neither is handed on as the platform's own bytes, never re-encoded.
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import attrs
 import trio
@@ -22,7 +21,7 @@ from PIL import Image
 
 from ...errors import ToolError
 from ...tooling import Args, Reply
-from ...workspace import resolve_in_workspace
+from ...workspace import file_to_write, write_file
 from .nodes import Rect
 from .platform import unsupported
 from .session import NativeSession
@@ -80,6 +79,8 @@ async def screenshot(session: NativeSession, args: Args, *, jpeg: bool) -> Reply
     if args["fullPage"]:
         raise unsupported(session.engine, "a full-page screenshot", "a native screen is what it shows; there is "
                           "no page beyond it (scroll, then capture again)")
+    # Where it goes is checked first: a path the workspace refuses costs no capture.
+    target = file_to_write(session.workspace, args["path"]) if args.get("path") else None
     reply = Reply(warnings=[])
     crop = None
     driver = session.input
@@ -104,14 +105,8 @@ async def screenshot(session: NativeSession, args: Args, *, jpeg: bool) -> Reply
                         byteLength=len(capture.data), scale=round(capture.scale, 4))
     if capture.scale < 1:
         reply.warn(f"scaled by {capture.scale:.3f} so the longest side fits maxDimension={args['maxDimension']}")
-    if args.get("path"):
-        target = resolve_in_workspace(session.workspace, args["path"])
-        await trio.to_thread.run_sync(_write_file, target, capture.data)
+    if target is not None:
+        await trio.to_thread.run_sync(write_file, target, capture.data)
         reply["path"] = str(target)
     reply.attach(f"image/{capture.format}", capture.data)
     return reply
-
-
-def _write_file(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)

@@ -24,16 +24,17 @@ gave (see :mod:`.target`).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import trio
 
-from ...actor import Actor, ActorRef
+from ...actor import Actor, ActorRef, CallFailed, Later
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
-from ..contract import AwaitReady, Describe, SessionCall
+from ...visualtree.snapshots import SnapshotBook
+from ..contract import AwaitReady, Describe, SessionCall, WatchFrames
 from .platform import Budget, HierarchySource, InputDriver, NativeLifecycle
 from .refs import Hierarchy, RefBook
 from .refusals import refusal_for
@@ -44,6 +45,20 @@ __all__ = ["CONNECT_SECONDS", "DEFAULT_CALL_SECONDS", "NativeSession"]
 DEFAULT_CALL_SECONDS = 120.0
 #: How long connecting may take: finding, leasing and (on iOS) booting the device.
 CONNECT_SECONDS = 300.0
+
+
+async def _as_call(fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+    """Run one call's work with the call as the boundary of its failure: a handler's
+    exception (a driver's reply it did not expect, a bug in one tool) fails that call
+    with ``internal`` and the session serves on, as on the chromium engine: one bad
+    call must not cost the agent its device lease and its refs. Memory exhaustion
+    still ends the actor."""
+    try:
+        return await fn(*args)
+    except (ToolError, MemoryError):
+        raise
+    except Exception as exc:
+        raise CallFailed(exc) from exc
 
 
 class NativeSession(Actor):
@@ -69,6 +84,8 @@ class NativeSession(Actor):
         #: This session's registered secrets (fill types their aliases literally).
         self.own_secrets = secrets
         self.refs = RefBook()
+        #: The ui.* tools' captures: revisions and what makes a reference stale (native/visual.py).
+        self.visual_snapshots = SnapshotBook()
         self.budget = Budget()
         #: No isolated world: await_human answers no-human-channel (or asks the operator).
         self.human = None
@@ -132,6 +149,10 @@ class NativeSession(Actor):
         if isinstance(msg, AwaitReady):
             await self._until_ready()
             return self.describe()
+        if isinstance(msg, WatchFrames):
+            # No frame source yet (the daemon hears view-unsupported): a screen source
+            # (screencap, simctl io) would be a FrameSource answered here.
+            return None
         if not isinstance(msg, SessionCall):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
         await self._until_ready()
@@ -141,12 +162,22 @@ class NativeSession(Actor):
         self.budget.deadline = deadline
         try:
             with trio.fail_at(deadline):
-                return await msg.fn(self, msg.args)
+                result = await _as_call(msg.fn, self, msg.args)
         except trio.TooSlowError:
-            raise ToolError("timeout", f"{msg.tool} did not finish before its deadline on {self.engine} "
-                            f"(device {self.device.get('id')})") from None
+            raise self._overdue(msg.tool) from None
+        except CallFailed as failed:
+            if trio.current_time() >= deadline:  # a driver that answered its cancellation with an error
+                raise self._overdue(msg.tool) from failed.cause
+            raise
         finally:
             self.budget.deadline = math.inf
+        if isinstance(result, Later):  # a wait answered from the nursery: the same boundary
+            return Later.of(_as_call, result.fn, *result.args)
+        return result
+
+    def _overdue(self, tool: str) -> ToolError:
+        return ToolError("timeout", f"{tool} did not finish before its deadline on {self.engine} "
+                         f"(device {self.device.get('id')})")
 
     def refusal(self, tool: str) -> str | None:
         """Why this engine refuses ``tool``, naming the primitive it lacks."""
