@@ -19,6 +19,7 @@ BENCHMARKS = [
     "benchmarks.input_tools",
     "benchmarks.chaos",
     "benchmarks.settle_fade",
+    "benchmarks.settle_frame",
     "benchmarks.visual_tree",
     "benchmarks.live_view",
 ]

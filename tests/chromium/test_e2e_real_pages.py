@@ -58,11 +58,16 @@ async def test_dialogs_are_reported_left_open_and_answered(tmp_path: Path, pages
         blocked = await fails(client, "snapshot", {}, "dialog-open")
         assert "handle_dialog" in blocked["error"] and blocked["dialog"]["message"] == "Delete item?"
         await fails(client, "eval_js", {"expr": "1"}, "dialog-open")
-        assert (await ok(client, "list_tabs"))["tabs"]
+        started = time.monotonic()
+        (listed,) = (await ok(client, "list_tabs"))["tabs"]
+        assert time.monotonic() - started < 1.5, "the blocked page's title is not waited for"
+        assert listed["dialog"] == clicked["dialog"] and listed["current"] is True
 
         # Accepting lets the page go on; the answer reports what it did next.
         answered = await ok(client, "handle_dialog", {"accept": True})
         assert answered["answered"]["answer"] == "accepted" and answered["answered"]["type"] == "confirm"
+        (listed,) = (await ok(client, "list_tabs"))["tabs"]
+        assert "dialog" not in listed and listed["title"] == "Dialogs"
         assert delete in {n["ref"] for n in answered["structure"]["removed"]}
         assert await _text(client, "#status") == "deleted"
         await fails(client, "handle_dialog", {"accept": True}, "no-dialog")
@@ -121,6 +126,86 @@ async def test_dialogs_are_reported_left_open_and_answered(tmp_path: Path, pages
         assert (await ok(client, "snapshot"))["url"] == f"{pages_url}/real_refs.html"
 
 
+async def _events(client: Any) -> list[str]:
+    return (await ok(client, "eval_js", {"expr": "window.events.splice(0)"}))["value"]
+
+
+async def _reported_at_once(client: Any, tool: str, args: dict[str, Any], kind: str, message: str) -> dict[str, Any]:
+    """``tool`` whose input opens a dialog: answered at once, reporting it and the target."""
+    started = time.monotonic()
+    result = await ok(client, tool, args)
+    assert time.monotonic() - started < 1.5, (tool, result["settled"])  # no release or ack waited out
+    assert result["dialog"] == {"type": kind, "message": message, "defaultValue": ""}, result
+    assert result["settled"]["by"] == "dialog" and result["target"] is not None, result
+    await fails(client, "snapshot", {}, "dialog-open")
+    return result
+
+
+async def test_dialogs_under_raw_input_leave_the_devices_as_sent(tmp_path: Path, pages_url: str) -> None:
+    """mouse_*, touch_*, gestures, drag and fill_form: a dialog their input opens is
+    reported in their own result, with the pointer and fingers as the input left them,
+    so the call after handle_dialog goes on from there."""
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/real_dialog_input.html"})
+
+        # The press opens a confirm: the button is down, and mouse_up after the answer releases it.
+        down = await _reported_at_once(client, "mouse_down", {"selector": "#press"}, "confirm", "Press here?")
+        assert down["pointer"] == {"x": 100, "y": 50, "buttons": ["left"]} and down["target"]["name"] == "press pad"
+        await ok(client, "handle_dialog", {"accept": True})
+        up = await ok(client, "mouse_up", {})
+        assert up["pointer"]["buttons"] == [] and up["warnings"] == []
+        assert await _events(client) == ["press true", "press up b=0"]
+
+        # The release opens an alert: nothing is held after it.
+        await ok(client, "mouse_down", {"selector": "#release"})
+        released = await _reported_at_once(client, "mouse_up", {}, "alert", "Released")
+        assert released["pointer"]["buttons"] == []
+        await ok(client, "handle_dialog", {"accept": True})
+
+        # A passive wheel listener runs in the frame after the browser acked the wheel:
+        # the result still reports the alert it opened.
+        wheeled = await _reported_at_once(client, "mouse_wheel", {"selector": "#wheel", "deltaY": 100},
+                                          "alert", "Wheel turned")
+        assert wheeled["pointer"]["buttons"] == []
+        await ok(client, "handle_dialog", {"accept": True})
+        assert await _events(client) == ["released", "wheeled"]
+
+        # A finger down opens a confirm: it is still down, and touch_end lifts it.
+        touched = await _reported_at_once(client, "touch_start", {"points": [{"x": 100, "y": 170}]},
+                                          "confirm", "Touch here?")
+        assert touched["touches"] == [{"id": 0, "x": 100, "y": 170}]
+        await ok(client, "handle_dialog", {"accept": False})
+        assert (await ok(client, "touch_end", {}))["touches"] == []
+        assert await _events(client) == ["touch false", "touch end 1"]
+
+        # A swipe whose first move opens an alert: its touch is cancelled, no finger stays down.
+        swiped = await _reported_at_once(client, "gesture_swipe", {"from": {"x": 230, "y": 170},
+                                                                   "to": {"x": 400, "y": 170}}, "alert", "Swiping")
+        assert swiped["touches"] == [] and swiped["target"]["name"] == "swipe pad"
+        await ok(client, "handle_dialog", {"accept": True})
+        assert await _events(client) == ["swiped", "swipe cancel"]
+
+        # An HTML5 drop whose handler asks: the drop happened, the button is let go.
+        dropped = await _reported_at_once(client, "drag", {"from": {"selector": "#source"},
+                                                           "to": {"selector": "#drop"}},
+                                          "confirm", "Move card-7 here?")
+        assert dropped["pointer"]["buttons"] == [] and dropped["target"]["text"] == "Drag me"
+        assert not any("button was down" in w for w in dropped["warnings"])
+        await ok(client, "handle_dialog", {"accept": True})
+        assert await _events(client) == ["drop card-7 true"]
+
+        # fill_form: the dialog opens on the second field; the result says which were set.
+        formed = await _reported_at_once(client, "fill_form", {"fields": [
+            {"selector": "#first", "value": "a"}, {"selector": "#second", "value": "b"},
+            {"selector": "#third", "value": "c"}]}, "alert", "Second typed")
+        assert [f.get("name") for f in formed["fields"]] == ["First", "Second"]
+        assert formed["fields"][1]["input"] == "interrupted" and formed["target"]["name"] == "Second"
+        assert any("fields[2] was not set" in w for w in formed["warnings"]), formed["warnings"]
+        await ok(client, "handle_dialog", {"accept": True})
+        values = await ok(client, "eval_js", {"expr": "[...document.querySelectorAll('input')].map(i => i.value)"})
+        assert values["value"] == ["a", "b", ""]
+
+
 # -- 2. what appeared is what became visible --------------------------------------------
 
 
@@ -163,6 +248,25 @@ async def test_appeared_and_removed_follow_visibility(tmp_path: Path, pages_url:
         # Opacity 0 to 1: a toast's button appears.
         toast = await ok(client, "click", {"selector": "#notify"})
         assert set(_named(toast["structure"]["appeared"])) == {("button", "Undo")}
+
+        # The hidden attribute, visibility, aria-hidden, a zero width: each way in and out.
+        for selector, node in (("#reveal", ("button", "Only open")), ("#unveil", ("link", "Read the FAQ")),
+                               ("#expose", ("button", "Copy link")), ("#grow", ("button", "Empty tray"))):
+            shown = await ok(client, "click", {"selector": selector})
+            assert node in _named(shown["structure"]["appeared"]), (selector, shown["structure"])
+            hidden = await ok(client, "click", {"selector": selector})
+            assert node in _named(hidden["structure"]["removed"]), (selector, hidden["structure"])
+            assert hidden["structure"]["appeared"] == []
+
+        # A drawer parked off the page's start has no ref; sliding it in lists its link.
+        assert 'link "Home page" [hidden]' in snap
+        parked = await fails(client, "click", {"selector": "#drawer a"}, "not-visible")
+        assert "off-screen" in parked["reason"]
+        slid = await ok(client, "click", {"selector": "#slide"})
+        home = _named(slid["structure"]["appeared"])[("link", "Home page")]
+        assert (await ok(client, "click", {"ref": home}))["navigation"]["to"].endswith("#home")
+        away = await ok(client, "click", {"selector": "#slide"})
+        assert home in {n["ref"] for n in away["structure"]["removed"]}
 
 
 # -- 3. settle waits for the page's own update ------------------------------------------

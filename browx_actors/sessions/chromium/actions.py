@@ -20,6 +20,7 @@ Playwright would make at once costs it 45-70 ms here; the direct one a few.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -28,7 +29,7 @@ import trio
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from ...cdp import CdpError, CdpSessionLost, CdpTimeout
+from ...cdp import CdpError, CdpFailure, CdpSessionLost, CdpTimeout
 from ...errors import ToolError
 from ...tooling import Args, Check, Param, Reply, session_tool
 from ...tooling.params import MAX_COORDINATE
@@ -39,9 +40,9 @@ from .session import ChromiumSession, first_line
 from .settle import Before, settle
 from .target import aim, check_found, locator_for
 
-__all__ = ["ACTION_TIMEOUT_MS", "BUTTON", "MODIFIERS_PARAM", "TOOLS", "Act", "click", "click_as", "clicking", "fill",
-           "filling", "hover", "perform", "press", "report_opened", "run_action", "run_steps", "scroll", "select",
-           "selecting", "send_input"]
+__all__ = ["ACTION_TIMEOUT_MS", "BUTTON", "MODIFIERS_PARAM", "TOOLS", "Act", "Report", "click", "click_as",
+           "clicking", "fill", "filling", "hover", "perform", "press", "release_input", "report_opened", "run_action",
+           "run_steps", "scroll", "select", "selecting", "send_input"]
 
 #: Largest scroll delta, in CSS pixels either way (a very long page, in one call).
 MAX_SCROLL = 10 * MAX_COORDINATE
@@ -119,6 +120,32 @@ async def send_input(session: ChromiumSession, action: str, args: Args, commands
         tab.input.track(commands)
 
 
+async def release_input(session: ChromiumSession, action: str, args: Args, commands: list[Command]) -> None:
+    """The input that lets go of an interrupted gesture (a button up, a touchcancel).
+
+    When a dialog the gesture opened blocks the page, the browser acks that input only
+    once the dialog is answered, and waiting for it would hold the call (and the
+    dialog's report) for as long as the release may take. So the input is written now
+    and noted now, as a hand lets go whatever the screen shows, and its acks are awaited
+    beside the mailbox, in the session's nursery: the browser applies it before any
+    later input, once the page goes on."""
+    if session.dialogs.open_on(session.page) is None:
+        await send_input(session, action, args, commands)
+        return
+    cdp, tab = session.cdp, session.tabs.current
+    if cdp is None:
+        return
+
+    async def written_then_acked(task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        task_status.started()
+        with contextlib.suppress(CdpFailure):
+            await cdp.send_sequence(commands, timeout=ACTION_TIMEOUT_MS / 1000)
+
+    await session.nursery.start(written_then_acked)
+    if tab is not None:
+        tab.input.track(commands)
+
+
 async def perform(
     session: ChromiumSession,
     action: str,
@@ -148,8 +175,11 @@ async def perform(
         if before is not None:
             await session.pw(settle, session, action, before, target, reply)
         return target, "cdp"
-    target = await session.pw(_act_with_playwright, session, action, args, act, found, before, reply)
-    _moved_by_playwright(session, args, mode)
+    try:
+        target = await session.pw(_act_with_playwright, session, action, args, act, found, before, reply)
+    finally:
+        # Cut short too (a dialog, a failure after the move): the mouse may have moved.
+        _moved_by_playwright(session, args, mode)
     return target, "playwright"
 
 
@@ -176,27 +206,43 @@ async def run_action(session: ChromiumSession, action: str, args: Args, act: Act
     return await _reported(session, action, steps)
 
 
+#: What a raw input tool reports of its devices (``pointer``, ``touches``) once its steps
+#: ended, and whether a dialog cut them short.
+Report = Callable[[Reply, bool], None]
+
+
 async def run_steps(
     session: ChromiumSession,
     action: str,
     steps: Callable[[Reply], Awaitable[tuple[dict[str, Any] | None, str]]],
+    *,
+    report: Report | None = None,
+    frame: bool = False,
 ) -> Reply:
     """The action shape for a call that does its own finding and acting:
     ``steps(reply)`` aims, sends its input (or has Playwright act) and answers the
     target's description and the input used; then the call settles once and reports,
     as every action does. Raw input tools (``mouse_*``, ``touch_*``, gestures, ``drag``)
-    and the composite ones (``fill_form``, ``choose_option``) go through here."""
+    and the composite ones (``fill_form``, ``choose_option``) go through here.
+
+    A dialog can open under any step; the result then says so (``dialog``), and still
+    carries what the steps put in it as they went (``target`` once aimed, with
+    :func:`~.target.aimed_at`; ``fields`` done) and what ``report`` adds, which runs either way:
+    the agent answers the dialog knowing where the pointer and the fingers are.
+    ``frame``: the input was continuous (a wheel, moves), which the page's listeners
+    get in the next animation frame; the settle reads after it."""
 
     async def settled(reply: Reply, before: Before) -> tuple[dict[str, Any] | None, str]:
         target, used = await steps(reply)
-        await session.pw(settle, session, action, before, target, reply)
+        await session.pw(settle, session, action, before, target, reply, frame)
         return target, used
 
-    return await _reported(session, action, settled)
+    return await _reported(session, action, settled, report)
 
 
 async def _reported(session: ChromiumSession, action: str,
-                    steps: Callable[[Reply, Before], Awaitable[tuple[dict[str, Any] | None, str]]]) -> Reply:
+                    steps: Callable[[Reply, Before], Awaitable[tuple[dict[str, Any] | None, str]]],
+                    report: Report | None = None) -> Reply:
     """What was there before, the steps (which settle), the input used, the tabs opened."""
     last_tab = session.tabs.last_id
     popups = session.human.popups_seen if session.human is not None else 0
@@ -208,6 +254,8 @@ async def _reported(session: ChromiumSession, action: str,
         _answer_dialog_opened(session, action, before, reply)
     else:
         reply["settled"]["input"] = used
+    if report is not None:
+        report(reply, interrupted.cancelled_caught)
     await report_opened(session, action, reply, last_tab, popups)
     return reply
 

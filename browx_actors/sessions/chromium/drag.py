@@ -28,15 +28,15 @@ import trio
 from ...cdp import CdpFailure
 from ...tooling import Args, Reply, session_tool
 from ..params import STEPS, duration_ms, one_point_target, point_target
-from .actions import run_steps, send_input
+from .actions import release_input, run_steps, send_input
 from .agent_calls import agent_await, agent_call
 from .drag_input import DRAG_INTERCEPTED, drag_event, intercept_drags
 from .input import mouse_move, mouse_press, mouse_release
 from .motion import Point, Step, step_count, stroke
 from .playback import letting_go, play
-from .pointer import state_of
+from .pointer import pointer_report, state_of
 from .session import ChromiumSession
-from .target import point_for
+from .target import aimed_at, point_for
 
 __all__ = ["DRAG_THRESHOLD_PX", "TOOLS", "drag"]
 
@@ -64,6 +64,8 @@ class _Drag:
         #: None until decided; then the intercepted drag data, or False (a mouse drag).
         self.data: dict[str, Any] | bool | None = None
         self.entered = False
+        #: The drop went out (a dialog its handler opened may have cut the call short).
+        self.dropped = False
         self.last: Point = start
 
     async def send(self, commands: list[Any]) -> None:
@@ -86,6 +88,7 @@ class _Drag:
             if isinstance(self.data, dict):
                 if not self.entered:
                     await self.send(drag_event("dragEnter", *point, self.data))
+                self.dropped = True
                 await self.send(drag_event("drop", *point, self.data))
             await self.send(mouse_release(*point, button="left", buttons=_LEFT))
 
@@ -114,10 +117,13 @@ class _Drag:
         return data if isinstance(data, dict) else None
 
     async def release(self) -> None:
-        """An interrupted drag: cancel the HTML5 drag, let go of the button."""
-        if isinstance(self.data, dict):
-            await self.send(drag_event("dragCancel", *self.last, self.data))
-        await self.send(mouse_release(*self.last, button="left", buttons=_LEFT))
+        """An interrupted drag: cancel the HTML5 drag unless it was dropped, let go of
+        the button (at once, when a dialog blocks the page: :func:`~.actions.release_input`)."""
+        commands = []
+        if isinstance(self.data, dict) and not self.dropped:
+            commands += drag_event("dragCancel", *self.last, self.data)
+        commands += mouse_release(*self.last, button="left", buttons=_LEFT)
+        await release_input(self.session, "drag", self.args, commands)
 
 
 @session_tool(
@@ -136,6 +142,7 @@ async def drag(session: ChromiumSession, args: Args) -> Reply:
         if state.buttons:
             reply.warn(f"the {', '.join(state.held())} button was down before the drag; the drag releases left")
         start, source = await point_for(session, args["from"], reply, mark=True)
+        aimed_at(reply, source)
         end, dest = await point_for(session, args["to"], reply, mark=False, scroll=False)
         plan = stroke(start, end, step_count(args["durationMs"], args["steps"]), args["durationMs"])
         cdp = session.cdp
@@ -160,10 +167,9 @@ async def drag(session: ChromiumSession, args: Args) -> Reply:
         if html5:
             assert isinstance(run.data, dict)
             reply["drag"]["types"] = [item.get("mimeType") for item in run.data.get("items", [])]
-        reply["pointer"] = state.describe()
         return source, "cdp"
 
-    return await run_steps(session, "drag", steps)
+    return await run_steps(session, "drag", steps, report=pointer_report(session))
 
 
 TOOLS = [drag]

@@ -128,14 +128,23 @@ async def _set_checked(session: ChromiumSession, index: int, target_args: Args, 
     rules=(Check(_check_fields, "each of `fields` has exactly one of `ref` or `selector`"),),
 )
 async def fill_form(session: ChromiumSession, args: Args) -> Reply:
+    done: list[dict[str, Any]] = []
+    #: The field being set, and its target once found.
+    at: list[Any] = [0, None]
+
     async def steps(reply: Reply) -> tuple[Any, str]:
-        done: list[dict[str, Any]] = []
+        # Listed as they are done, so a dialog that opens under a field leaves the result
+        # saying which fields were set before it.
+        reply["fields"] = done
         inputs: set[str] = set()
         target: dict[str, Any] | None = None
         for i, field in enumerate(args["fields"]):
+            at[:] = [i, None]
+            reply.fields.pop("target", None)  # until this field is found
             target_args = {key: field[key] for key in ("ref", "selector") if key in field}
             target = await target_of(session, target_args, reply, mark=i == 0)
             assert target is not None
+            reply.fields["target"] = at[1] = target
             target_args = {"ref": target["ref"]}
             kind, value = field_kind(target), field["value"]
             if kind == "select":
@@ -156,11 +165,23 @@ async def fill_form(session: ChromiumSession, args: Args) -> Reply:
             inputs.add(used)
             done.append({"ref": target["ref"], "role": target.get("role"), "name": target.get("name"),
                          "kind": kind, "input": used})
-        reply["fields"] = done
         acted = sorted(inputs - {"unchanged"})
         return target, "+".join(acted) if acted else "none"
 
-    return await run_steps(session, "fill_form", steps)
+    def report(reply: Reply, interrupted: bool) -> None:
+        if not interrupted:
+            return
+        (i, target), last = at, len(args["fields"]) - 1
+        entry = {"field": i, "input": "interrupted"}
+        if target is not None:
+            entry.update(ref=target["ref"], role=target.get("role"), name=target.get("name"))
+        done.append(entry)
+        rest = "" if i == last else f"; fields[{last}] was not set" if i + 1 == last else \
+            f"; fields[{i + 1}] to fields[{last}] were not set"
+        reply.warn(f"the dialog opened while fields[{i}] was being set, so fill_form stopped there{rest}: after "
+                   "handle_dialog, check that field and fill_form the rest")
+
+    return await run_steps(session, "fill_form", steps, report=report)
 
 
 # -- choose_option --------------------------------------------------------------------

@@ -25,7 +25,7 @@ from typing import Any
 from ...errors import ToolError
 from ...tooling import Args, Check, Param, Reply, session_tool
 from ..params import COORDS, ELEMENT, OPTIONAL_TARGET, STEPS, duration_ms
-from .actions import BUTTON, MODIFIERS_PARAM, click_as, run_steps, send_input
+from .actions import BUTTON, MODIFIERS_PARAM, Report, click_as, run_steps, send_input
 from .input import BUTTONS, Command, mouse_move, mouse_press, mouse_release, mouse_wheel
 from .input_state import InputState
 from .motion import Point, glide, step_count
@@ -34,7 +34,7 @@ from .session import ChromiumSession
 from .target import aim, aimed_at, point_at
 
 __all__ = ["TOOLS", "WHEEL_LIMIT", "double_click", "mouse_down", "mouse_move_tool", "mouse_up", "mouse_wheel_tool",
-           "state_of", "where"]
+           "pointer_report", "state_of", "where"]
 
 ACTION = "action"
 #: The largest wheel delta one call turns, either way, in CSS pixels.
@@ -57,7 +57,8 @@ async def where(session: ChromiumSession, args: Args, reply: Reply, *, mark: boo
     ``ref`` / ``selector`` names, or where the pointer is."""
     coords = args.get("coords")
     if coords is None and (args.get("ref") is not None or args.get("selector") is not None):
-        return await point_at(session, args, reply, mark=mark)
+        point, target = await point_at(session, args, reply, mark=mark)
+        return point, aimed_at(reply, target)
     if coords is not None:
         point = (float(coords["x"]), float(coords["y"]))
     else:
@@ -68,6 +69,16 @@ async def where(session: ChromiumSession, args: Args, reply: Reply, *, mark: boo
         point = known
     found = await aim(session, {"coords": {"x": point[0], "y": point[1]}}, mark=mark)
     return point, aimed_at(reply, found["target"])
+
+
+def pointer_report(session: ChromiumSession) -> Report:
+    """``pointer: {x, y, buttons}`` after the call, whether it ran to its end or a dialog
+    cut it short (then the input it sent is down all the same: see ``send_input``)."""
+
+    def report(reply: Reply, interrupted: bool) -> None:
+        reply["pointer"] = state_of(session).describe()
+
+    return report
 
 
 def _move_there(state: InputState, point: Point) -> list[Command]:
@@ -94,10 +105,9 @@ async def mouse_down(session: ChromiumSession, args: Args) -> Reply:
         commands = _move_there(state, point) + mouse_press(*point, button=button, buttons=state.buttons,
                                                             click_count=args["clickCount"])
         await send_input(session, "mouse_down", args, commands)
-        reply["pointer"] = state.describe()
         return target, "cdp"
 
-    return await run_steps(session, "mouse_down", steps)
+    return await run_steps(session, "mouse_down", steps, report=pointer_report(session))
 
 
 @session_tool(
@@ -118,10 +128,9 @@ async def mouse_up(session: ChromiumSession, args: Args) -> Reply:
         commands = _move_there(state, point) + mouse_release(*point, button=button, buttons=state.buttons,
                                                               click_count=args["clickCount"])
         await send_input(session, "mouse_up", args, commands)
-        reply["pointer"] = state.describe()
         return target, "cdp"
 
-    return await run_steps(session, "mouse_up", steps)
+    return await run_steps(session, "mouse_up", steps, report=pointer_report(session))
 
 
 @session_tool(
@@ -146,12 +155,11 @@ async def mouse_move_tool(session: ChromiumSession, args: Args) -> Reply:
             await send_input(session, "mouse_move", args, mouse_move(*step.points[0], buttons=state.buttons))
 
         elapsed = await play(plan, move)
-        reply["pointer"] = state.describe()
         reply["moves"] = len(plan)
         reply["movedMs"] = round(elapsed, 1)
         return target, "cdp"
 
-    return await run_steps(session, "mouse_move", steps)
+    return await run_steps(session, "mouse_move", steps, report=pointer_report(session), frame=True)
 
 
 def _wheel_turns(args: Args) -> None:
@@ -178,10 +186,9 @@ async def mouse_wheel_tool(session: ChromiumSession, args: Args) -> Reply:
         point, target = await where(session, args, reply)
         commands = _move_there(state, point) + mouse_wheel(*point, args["deltaX"], args["deltaY"])
         await send_input(session, "mouse_wheel", args, commands)
-        reply["pointer"] = state.describe()
         return target, "cdp"
 
-    return await run_steps(session, "mouse_wheel", steps)
+    return await run_steps(session, "mouse_wheel", steps, report=pointer_report(session), frame=True)
 
 
 @session_tool(

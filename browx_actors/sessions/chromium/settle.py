@@ -40,7 +40,7 @@ from .pageagent import AGENT_KEY
 from .reads import PageGone, read_page
 from .session import ChromiumSession
 
-__all__ = ["NAVIGATION_SETTLE_MS", "NETWORK_SETTLE_S", "QUIET_BUDGET_MS", "Before", "settle"]
+__all__ = ["FRAME_WAIT_MS", "NAVIGATION_SETTLE_MS", "NETWORK_SETTLE_S", "QUIET_BUDGET_MS", "Before", "settle"]
 
 NAVIGATION_SETTLE_MS = 15_000
 #: Requests an action started get this long to finish before it reports anyway.
@@ -51,11 +51,21 @@ CHANGES_LIMIT = 20
 #: frame chains) before it reports what it sees, with a warning.
 QUIET_BUDGET_MS = 2000
 
+#: How long the read waits for the frame that delivers rAF-aligned input (a page not
+#: being drawn runs no frames).
+FRAME_WAIT_MS = 100
+
 #: One task turn (handlers, microtasks and 0 ms timers have run), the page's own update
 #: (``quiet``: resolved at once when nothing is under way), then the changes since the
 #: mark, the target's state and the document's own URL. ``changes`` is null in a new
 #: document (it has no mark): that is how a same-document navigation is told apart.
-_AFTER = f"""([ref, limit, budgetMs]) => new Promise(resolve => setTimeout(() => {{
+#: With ``frame``, the task turn comes after the next animation frame: Chromium hands
+#: continuous input (wheel, mouse and touch moves) to the page's listeners in the frame
+#: after the browser acked it, so its handlers have not run one task turn later.
+_AFTER = f"""([ref, limit, budgetMs, frame]) => new Promise(resolve => {{
+ let begun = false;
+ const begin = () => {{ if (!begun) {{ begun = true; setTimeout(after, 0); }} }};
+ const after = () => {{
   const a = window[{AGENT_KEY!r}];
   if (!a) return resolve(null);
   const read = (quiet) => {{
@@ -67,7 +77,9 @@ _AFTER = f"""([ref, limit, budgetMs]) => new Promise(resolve => setTimeout(() =>
   let waiting = null;
   try {{ waiting = a.quiet({{budgetMs}}); }} catch (e) {{}}
   if (waiting) waiting.then(read, () => read(null)); else read(null);
-}}, 0))"""
+ }};
+ if (frame) {{ requestAnimationFrame(begin); setTimeout(begin, {FRAME_WAIT_MS}); }} else begin();
+}})"""
 
 
 
@@ -101,7 +113,8 @@ class _DocumentGone(Exception):
         self.closed = closed
 
 
-async def _read_after(session: ChromiumSession, before: Before, ref: str | None) -> dict[str, Any] | None:
+async def _read_after(session: ChromiumSession, before: Before, ref: str | None,
+                      frame: bool = False) -> dict[str, Any] | None:
     """The changes since the mark and the target's state, read over the tab's event
     session. A document committed since the action began means the read ran in the new
     one (the event session reports the commit before the read's answer): the document
@@ -109,7 +122,7 @@ async def _read_after(session: ChromiumSession, before: Before, ref: str | None)
     page = before.page
     try:
         result: dict[str, Any] | None = await read_page(
-            session, page, f"({_AFTER})({json.dumps([ref, CHANGES_LIMIT, QUIET_BUDGET_MS])})")
+            session, page, f"({_AFTER})({json.dumps([ref, CHANGES_LIMIT, QUIET_BUDGET_MS, frame])})")
     except PageGone as gone:
         raise _DocumentGone(closed=gone.closed or page.is_closed()) from gone
     tab = session.tabs.of_page(page)
@@ -157,8 +170,10 @@ async def settle(
     before: Before,
     target: dict[str, Any] | None,
     reply: Reply,
+    frame: bool = False,
 ) -> None:
-    """Fill ``reply`` with the action result, once the action's effects have settled."""
+    """Fill ``reply`` with the action result, once the action's effects have settled
+    (``frame``: after the next animation frame, for continuous input; see ``_AFTER``)."""
     page = before.page
     acted_ms = (time.perf_counter() - before.started) * 1000
     ref = (target or {}).get("ref")
@@ -169,7 +184,7 @@ async def settle(
     replaced = gone = False
     try:
         if not page.is_closed():
-            after = await _read_after(session, before, ref)
+            after = await _read_after(session, before, ref, frame)
             _note_quiet(after, waits, page_ms, reply)
         leaving = after["changes"].pop("leaving", None) if after is not None and after["changes"] else None
         if leaving:

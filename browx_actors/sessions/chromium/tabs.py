@@ -36,13 +36,26 @@ async def _title(tab: Tab) -> str | None:
         return None
 
 
+async def _no_title() -> None:
+    return None
+
+
 async def _describe_all(session: ChromiumSession) -> list[dict[str, Any]]:
-    """On the Playwright thread: every open tab, titles read concurrently."""
+    """On the Playwright thread: every open tab, titles read concurrently. A tab a
+    dialog blocks says so (``dialog``), and its title is not asked for: the page cannot
+    answer until the dialog is, and would hold the list for the title's whole bound."""
     tabs = list(session.tabs)
-    titles = await asyncio.gather(*(_title(tab) for tab in tabs))
+    dialogs = [session.dialogs.open_on(tab.page) for tab in tabs]
+    titles = await asyncio.gather(*(_title(tab) if dialog is None else _no_title()
+                                    for tab, dialog in zip(tabs, dialogs, strict=True)))
     current = session.tabs.current
-    return [{"id": tab.id, "url": tab.page.url, "title": title, "current": tab is current, "crashed": tab.crashed}
-            for tab, title in zip(tabs, titles, strict=True)]
+    described = []
+    for tab, title, dialog in zip(tabs, titles, dialogs, strict=True):
+        entry = {"id": tab.id, "url": tab.page.url, "title": title, "current": tab is current, "crashed": tab.crashed}
+        if dialog is not None:
+            entry["dialog"] = dialog.describe()
+        described.append(entry)
+    return described
 
 
 def _current_id(tabs: list[dict[str, Any]]) -> int | None:
@@ -52,7 +65,8 @@ def _current_id(tabs: list[dict[str, Any]]) -> int | None:
 @session_tool(
     "list_tabs", "read",
     "The session's tabs (pages a link or script opened included): id, url, title, which one is current, and whether "
-    "its renderer crashed (navigate recovers a crashed tab). Tools act on the current tab.",
+    "its renderer crashed (navigate recovers a crashed tab), and the dialog open on it, if any (handle_dialog "
+    "answers it once select_tab made it current). Tools act on the current tab.",
 )
 async def list_tabs(session: ChromiumSession, args: Args) -> Reply:
     await session.settle_tabs()

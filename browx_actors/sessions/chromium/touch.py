@@ -26,7 +26,7 @@ from typing import Any
 from ...errors import ToolError
 from ...tooling import Args, Check, Param, Reply, session_tool
 from ..params import POINT_PROPERTIES, STEPS, duration_ms, one_point_target, point_target
-from .actions import run_steps, send_input
+from .actions import Report, release_input, run_steps, send_input
 from .input_state import InputState
 from .motion import Point, Step, line, pinch, step_count, stroke, times
 from .playback import letting_go, play
@@ -97,8 +97,14 @@ def _free_ids(state: InputState, count: int) -> list[int]:
     return free[:count]
 
 
-def _touch_result(reply: Reply, state: InputState) -> None:
-    reply["touches"] = state.describe_touches()
+def _touches_report(session: ChromiumSession) -> Report:
+    """``touches`` (the fingers down) after the call, whether it ran to its end or a
+    dialog cut it short (the touches it sent are down, or up, all the same)."""
+
+    def report(reply: Reply, interrupted: bool) -> None:
+        reply["touches"] = state_of(session).describe_touches()
+
+    return report
 
 
 # -- the raw fingers ------------------------------------------------------------------
@@ -125,10 +131,9 @@ async def touch_start_tool(session: ChromiumSession, args: Args) -> Reply:
         await _ensure_touch(session, args, reply)
         target = await _target_at(session, (points[0].x, points[0].y), reply)
         await send_input(session, "touch_start", args, touch_start(points))
-        _touch_result(reply, state)
         return target, "cdp"
 
-    return await run_steps(session, "touch_start", steps)
+    return await run_steps(session, "touch_start", steps, report=_touches_report(session))
 
 
 @session_tool(
@@ -152,11 +157,10 @@ async def touch_move_tool(session: ChromiumSession, args: Args) -> Reply:
         plan = [Step(at, "move", tuple(path[k] for path in paths))
                 for k, at in enumerate(times(count, args["durationMs"]))]
         await _play_touch(session, "touch_move", args, plan, ids)
-        _touch_result(reply, state)
         reply["moves"] = count
         return target, "cdp"
 
-    return await run_steps(session, "touch_move", steps)
+    return await run_steps(session, "touch_move", steps, report=_touches_report(session), frame=True)
 
 
 @session_tool(
@@ -178,10 +182,9 @@ async def touch_end_tool(session: ChromiumSession, args: Args) -> Reply:
         lifted = [TouchPoint(i, *state.touches[i]) for i in ids]
         target = await _target_at(session, (lifted[0].x, lifted[0].y), reply)
         await send_input(session, "touch_end", args, touch_end(lifted if args["ids"] is not None else ()))
-        _touch_result(reply, state)
         return target, "cdp"
 
-    return await run_steps(session, "touch_end", steps)
+    return await run_steps(session, "touch_end", steps, report=_touches_report(session))
 
 
 # -- gestures -------------------------------------------------------------------------
@@ -202,7 +205,7 @@ async def _play_touch(session: ChromiumSession, action: str, args: Args, plan: l
             commands = touch_end(points(step))
         await send_input(session, action, args, commands)
 
-    async with letting_go(lambda: send_input(session, action, args, touch_cancel())):
+    async with letting_go(lambda: release_input(session, action, args, touch_cancel())):
         return await play(plan, send)
 
 
@@ -218,6 +221,7 @@ async def gesture_swipe(session: ChromiumSession, args: Args) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
         start, target = await point_for(session, args["from"], reply, mark=True)
+        aimed_at(reply, target)
         end, _ = await point_for(session, args["to"], reply, mark=False, scroll=False)
         ids = _free_ids(state, 1)
         await _ensure_touch(session, args, reply)
@@ -225,10 +229,9 @@ async def gesture_swipe(session: ChromiumSession, args: Args) -> Reply:
         elapsed = await _play_touch(session, "gesture_swipe", args, plan, ids)
         reply["swipe"] = {"from": {"x": start[0], "y": start[1]}, "to": {"x": end[0], "y": end[1]},
                           "moves": len(plan) - 2, "durationMs": round(elapsed, 1)}
-        _touch_result(reply, state)
         return target, "cdp"
 
-    return await run_steps(session, "gesture_swipe", steps)
+    return await run_steps(session, "gesture_swipe", steps, report=_touches_report(session))
 
 
 def _scale_changes(args: Args) -> None:
@@ -253,6 +256,7 @@ async def gesture_pinch(session: ChromiumSession, args: Args) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
         center, target = await point_for(session, args["center"], reply, mark=True)
+        aimed_at(reply, target)
         ids = _free_ids(state, 2)
         await _ensure_touch(session, args, reply)
         plan = pinch(center, args["scale"], step_count(args["durationMs"], args["steps"]), args["durationMs"],
@@ -262,10 +266,9 @@ async def gesture_pinch(session: ChromiumSession, args: Args) -> Reply:
         reply["pinch"] = {"center": {"x": center[0], "y": center[1]}, "scale": args["scale"],
                           "startDistance": round(b0[0] - a0[0], 2), "endDistance": round(b1[0] - a1[0], 2),
                           "moves": len(plan) - 2, "durationMs": round(elapsed, 1)}
-        _touch_result(reply, state)
         return target, "cdp"
 
-    return await run_steps(session, "gesture_pinch", steps)
+    return await run_steps(session, "gesture_pinch", steps, report=_touches_report(session))
 
 
 TOOLS = [touch_start_tool, touch_move_tool, touch_end_tool, gesture_swipe, gesture_pinch]

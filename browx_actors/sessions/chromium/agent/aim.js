@@ -103,6 +103,7 @@
     const why = unreachable(el, null);
     if (why === 'zero-size') return 'it has no area (0 wide or 0 high), so nothing can point at it';
     if (why === 'clipped') return 'it is clipped away: an ancestor with overflow hidden has no room for it';
+    if (why === 'off-screen') return 'it is off-screen, parked outside the page where no scrolling reaches it';
     return null;
   }
 

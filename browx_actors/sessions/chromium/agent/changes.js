@@ -178,7 +178,9 @@
       if (info.shown === false) continue;
       const el = info.w.deref();
       const gone = !el || !el.isConnected;
-      if (!gone && !(toggled.size && underAny(el, toggled) && !isShown(el, memo))) continue;
+      // aria-hidden takes a subtree out of what the agent is shown, as display does.
+      if (!gone && !(toggled.size && underAny(el, toggled) &&
+                     (!isShown(el, memo) || elClosest(el, '[aria-hidden="true"]')))) continue;
       if (!gone) info.shown = false;
       if (removed.length >= limit) { truncated = true; break; }
       removed.push({ ref, role: info.role, name: info.name });

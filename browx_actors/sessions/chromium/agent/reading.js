@@ -125,7 +125,9 @@
       enabled: !isDisabled(el),
       focused: el === deepActiveElement(),
     };
-    noteShown(out.ref, out.visible);
+    // What the agent was told: shown only if a person sees it, so a control described
+    // while parked, clipped or faded out is listed as appeared once it comes.
+    noteShown(out.ref, out.visible && isShown(el, null));
     const checked = checkedState(el, role);
     if (checked !== undefined) out.checked = checked;
     const tag = el.localName;

@@ -1,6 +1,6 @@
 // visibility.js: how visible an element is to a walk (visibilityOf: GONE, VISIBLE or
 // SELF_HIDDEN) and to an action (isVisibleElement); whether it can be reached at all
-// (unreachable: zero-size or clipped away) and is shown to a person (isShown).
+// (unreachable: zero-size, clipped away or parked off the page) and is shown to a person (isShown).
 // Relies on: checkVis, getRect, styleOf, doc (prelude), parentOf (helpers).
 
   // ---------------------------------------------------------------------------------
@@ -98,7 +98,30 @@
   function unreachable(el, memo, fade) {
     if (hasNoArea(el)) return 'zero-size';
     if (clippedBy(el, memo, fade)) return 'clipped';
+    if (offPage(el)) return 'off-screen';
     return null;
+  }
+
+  /**
+   * Parked where no scroll reaches: the box lies wholly left of or above the page's
+   * start (scrolling never goes below 0), or it is fixed and wholly outside the
+   * viewport (a fixed box does not scroll): a drawer at left: -300px or translated out
+   * until a button slides it in. Only when no ancestor below the root scrolls or clips
+   * (then its own origin decides, which this does not work out): rare, so the walk runs
+   * only for a box the viewport does not hold.
+   */
+  function offPage(el) {
+    const r = getRect(el);
+    const w = window.innerWidth, h = window.innerHeight;
+    if (r.right > 0 && r.bottom > 0 && r.left < w && r.top < h) return false;  // in view
+    const leftOf = r.right + window.scrollX <= 0, above = r.bottom + window.scrollY <= 0;
+    if (!leftOf && !above && styleOf(el).position !== 'fixed') return false;
+    // Right to left, the page starts at its right: what is left of it may be scrolled to.
+    if (leftOf && !above && styleOf(doc.documentElement).direction === 'rtl') return false;
+    for (let up = parentOf(el); up && up !== doc.body && up !== doc.documentElement; up = parentOf(up)) {
+      if (styleOf(up).overflow !== 'visible') return false;
+    }
+    return true;
   }
 
   /**
