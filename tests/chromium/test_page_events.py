@@ -11,6 +11,7 @@ from typing import Any
 
 from browx_actors.cdp import CdpEvent, peek_event
 from browx_actors.sessions.chromium.page_events import PageEvents, Pulse, RequestTracker, Sampler
+from browx_actors.sessions.chromium.tab_tap import browser_own_request
 
 SESSION = "0123456789ABCDEF0123456789ABCDEF"
 TARGET = "T1"
@@ -217,3 +218,15 @@ def test_a_download_link_ends_a_navigation_without_any_request() -> None:
                                          "suggestedFilename": "s.csv"})
     assert events.downloads_begun == 2 and events.requests.navigations_ended == 1
     assert events.requests.in_flight == 0
+
+
+def test_the_browsers_own_icon_fetch_is_no_request_an_action_waits_for() -> None:
+    icon = {"requestId": "9", "type": "Other", "initiator": {"type": "other"},
+            "request": {"url": "http://h/favicon.ico", "method": "GET"}}
+    assert browser_own_request(icon)
+    # The page asking for it itself (a script, a link element) is the page's request.
+    assert not browser_own_request({**icon, "type": "Fetch", "initiator": {"type": "script"}})
+    assert not browser_own_request({**icon, "request": {"url": "http://h/app/icon.png"}})
+    events, tap, _ = make()
+    feed(tap, "Network.requestWillBeSent", icon)
+    assert events.requests.started == 0

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .page_events import PageEvents
 
 __all__ = ["CONSOLE_METHODS", "CONTEXT_METHODS", "NETWORK_METHODS", "PAGE_METHODS", "SAMPLE_BURST", "SAMPLE_RATE",
-           "Sampler", "TabTap"]
+           "Sampler", "TabTap", "browser_own_request"]
 
 #: Console entries recorded per second per tab and bucket, and the burst allowed.
 SAMPLE_RATE = 500.0
@@ -178,7 +178,7 @@ class TabTap:
         request_id = params.get("requestId")
         if not isinstance(request_id, str):
             return
-        if params.get("redirectResponse") is None:
+        if params.get("redirectResponse") is None and not browser_own_request(params):
             self.events.requests.begin((self.key, request_id))
         if (params.get("type") == "Document" and request_id == params.get("loaderId")
                 and self.main_frame is not None and params.get("frameId") == self.main_frame):
@@ -199,6 +199,20 @@ class TabTap:
             else:
                 self.network.finished(params)
 
+
+
+def browser_own_request(params: dict[str, Any]) -> bool:
+    """Is this ``Network.requestWillBeSent`` the browser's own fetch of the page's icon
+    (``/favicon.ico``, initiated by no script or element of the page)? It is listed in the
+    network log, but no action started it, so an action's settle never waits for it
+    (it went out during the first click after a load and cost that click a network
+    wait)."""
+    request = params.get("request")
+    url = request.get("url") if isinstance(request, dict) else None
+    initiator = params.get("initiator")
+    return (isinstance(url, str) and url.split("?", 1)[0].endswith("/favicon.ico")
+            and params.get("type") in (None, "Other")
+            and (not isinstance(initiator, dict) or initiator.get("type") == "other"))
 
 
 def _when_recording(fn: Callable[[NetworkLog, dict[str, Any]], Any]) -> Callable[[TabTap, dict[str, Any]], None]:
