@@ -35,7 +35,7 @@ from .pageagent import AGENT_SOURCE
 from .pool import Browser
 
 if TYPE_CHECKING:
-    from .session import ChromiumSession
+    from .host import SessionHost
 
 __all__ = ["adopt_if_ours", "close_pages", "default_context", "expected_tabs", "hold_attached_browser",
            "prepare_leased"]
@@ -104,7 +104,7 @@ async def prepare_leased(page: Any, viewport: tuple[int, int] | None) -> None:
         await page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
 
 
-async def adopt_if_ours(session: ChromiumSession, page: Any) -> None:
+async def adopt_if_ours(session: SessionHost, page: Any) -> None:
     """A page of the shared context becomes a tab only if one of our tabs opened it."""
     with contextlib.suppress(Exception):  # closed meanwhile: nothing to adopt
         opener = await page.opener()

@@ -31,7 +31,7 @@ from .network_log import size_text
 from .redact import redact_url
 
 if TYPE_CHECKING:
-    from .session import ChromiumSession
+    from .host import SessionHost
 
 __all__ = ["DOWNLOAD_WAIT_S", "MAX_RECORDS", "Download", "Downloads", "free_name", "list_new_downloads",
            "on_download", "safe_filename"]
@@ -138,7 +138,7 @@ class Downloads:
 # -- the session's side (the Playwright thread, and the call that started them) -------
 
 
-def on_download(session: ChromiumSession, download: Any) -> None:
+def on_download(session: SessionHost, download: Any) -> None:
     """Playwright's ``download`` event: record it and save it into the workspace."""
     tab = session.tabs.of_page(download.page)
     record = session.downloads.begin(redact_url(download.url), download.suggested_filename,
@@ -147,7 +147,7 @@ def on_download(session: ChromiumSession, download: Any) -> None:
     session.page_moved.fire()
 
 
-async def _save(session: ChromiumSession, download: Any, record: Download) -> None:
+async def _save(session: SessionHost, download: Any, record: Download) -> None:
     try:
         path = session.downloads.place(record, session.workspace)
         await download.save_as(path)
@@ -163,7 +163,7 @@ async def _save(session: ChromiumSession, download: Any, record: Download) -> No
         session.page_moved.fire()
 
 
-async def list_new_downloads(session: ChromiumSession, reply: Reply, tool: str, last_id: int, begun: int) -> None:
+async def list_new_downloads(session: SessionHost, reply: Reply, tool: str, last_id: int, begun: int) -> None:
     """A call that started downloads lists them (``downloads``), once Playwright has
     reported each and small ones have finished, or :data:`DOWNLOAD_WAIT_S` passed."""
     expected = session.events.downloads_begun - begun

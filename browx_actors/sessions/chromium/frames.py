@@ -34,7 +34,7 @@ from .pageagent import AGENT_KEY, AGENT_SOURCE
 from .redact import redact_url
 
 if TYPE_CHECKING:
-    from .session import ChromiumSession
+    from .host import SessionHost
     from .tabset import Tab
 
 __all__ = ["TOOLS", "Frame", "FrameBook", "agent_in_frame", "frame_locator", "frames_list", "routes_to_frame",
@@ -96,7 +96,7 @@ class FrameBook:
         return next((f for f in self.frames.values() if f.short == short), None)
 
 
-def _book(session: ChromiumSession, tab: Tab) -> FrameBook:
+def _book(session: SessionHost, tab: Tab) -> FrameBook:
     books: dict[str, FrameBook] = session.frame_books
     assert tab.target_id is not None
     found = books.get(tab.target_id)
@@ -105,7 +105,7 @@ def _book(session: ChromiumSession, tab: Tab) -> FrameBook:
     return found
 
 
-async def frame_tree(session: ChromiumSession, tab: Tab) -> list[Frame]:
+async def frame_tree(session: SessionHost, tab: Tab) -> list[Frame]:
     """Every frame of the tab, the top document first, each after its parent."""
     assert tab.cdp is not None and tab.target_id is not None and session.wiring is not None
     book = _book(session, tab)
@@ -145,7 +145,7 @@ async def frame_tree(session: ChromiumSession, tab: Tab) -> list[Frame]:
     return frames
 
 
-async def _evaluate(session: ChromiumSession, frame: Frame, expression: str) -> Any:
+async def _evaluate(session: SessionHost, frame: Frame, expression: str) -> Any:
     params: dict[str, Any] = {"expression": expression, "returnByValue": True}
     if not frame.root:
         assert session.tabs.current is not None and session.tabs.current.target_id is not None
@@ -165,7 +165,7 @@ async def _evaluate(session: ChromiumSession, frame: Frame, expression: str) -> 
     return reply["result"].get("value")
 
 
-async def agent_in_frame(session: ChromiumSession, frame: Frame, method: str, arg: Any) -> Any:
+async def agent_in_frame(session: SessionHost, frame: Frame, method: str, arg: Any) -> Any:
     """The frame's page agent's ``method(arg)``; installs the agent there if it is missing."""
     call = f"({_CALL})({json.dumps([method, arg])})"
     result = await _evaluate(session, frame, call)
@@ -175,7 +175,7 @@ async def agent_in_frame(session: ChromiumSession, frame: Frame, method: str, ar
     return result
 
 
-async def _owner(session: ChromiumSession, frames: dict[str, Frame], frame: Frame) -> dict[str, Any] | None:
+async def _owner(session: SessionHost, frames: dict[str, Frame], frame: Frame) -> dict[str, Any] | None:
     """``{ref, x, y}`` of the ``<iframe>`` holding ``frame``, in its parent's terms."""
     parent = frames.get(frame.parent or "")
     if parent is None:
@@ -228,7 +228,7 @@ def _requalify(value: Any, frame: str) -> Any:
     return value
 
 
-async def call_in_frame(session: ChromiumSession, method: str, arg: Any, ref: FrameRef) -> Any:
+async def call_in_frame(session: SessionHost, method: str, arg: Any, ref: FrameRef) -> Any:
     """A page-agent call whose ref (or scope) lies in a frame, made in that frame."""
     tab = session.tabs.current
     assert tab is not None and ref.frame is not None
@@ -259,7 +259,7 @@ async def call_in_frame(session: ChromiumSession, method: str, arg: Any, ref: Fr
     return result
 
 
-async def _offsets(session: ChromiumSession, frame: Frame) -> tuple[list[str] | None, float, float]:
+async def _offsets(session: SessionHost, frame: Frame) -> tuple[list[str] | None, float, float]:
     """The ``<iframe>`` refs from the top document down to ``frame`` (each in its own
     document's agent), and where the frame's viewport starts in the tab's."""
     tab = session.tabs.current
@@ -282,7 +282,7 @@ async def _offsets(session: ChromiumSession, frame: Frame) -> tuple[list[str] | 
     return chain, dx, dy
 
 
-async def _nested(session: ChromiumSession, tab: Tab, top: Frame, text: str, arg: Any) -> str:
+async def _nested(session: SessionHost, tab: Tab, top: Frame, text: str, arg: Any) -> str:
     """``text`` (a snapshot of ``top``) with the snapshots of the frames inside ``top``
     stitched in under their ``<iframe>`` lines."""
     if "iframe" not in text:
@@ -314,7 +314,7 @@ async def _nested(session: ChromiumSession, tab: Tab, top: Frame, text: str, arg
     return text
 
 
-async def with_frames(session: ChromiumSession, result: dict[str, Any], arg: Any) -> dict[str, Any]:
+async def with_frames(session: SessionHost, result: dict[str, Any], arg: Any) -> dict[str, Any]:
     """A top-document snapshot with its frames' snapshots stitched in (a page without
     ``<iframe>`` lines costs nothing more)."""
     if not isinstance(result, dict) or "iframe" not in str(result.get("text", "")):
@@ -358,7 +358,7 @@ def _line(frame: Frame, top_origin: str, owner: str | None) -> str:
     "them like any ref.",
     params=(Param("details", "boolean", "Each frame as an object.", default=False),),
 )
-async def frames_list(session: ChromiumSession, args: Args) -> Reply:
+async def frames_list(session: SessionHost, args: Args) -> Reply:
     tab = session.tabs.current
     assert tab is not None
     frames = await frame_tree(session, tab)

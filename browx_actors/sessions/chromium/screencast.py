@@ -48,7 +48,7 @@ from ...streams.source import Deliver, SourceFailed, SourceFrame, SourceGone, So
 from ...streams.stepdown import PACE_TOLERANCE
 
 if TYPE_CHECKING:
-    from .session import ChromiumSession
+    from .host import SessionHost
     from .tabset import Tab
 
 __all__ = ["ChromiumScreencast", "LiveViewers"]
@@ -184,7 +184,7 @@ def _translate(failure: CdpFailure) -> Exception:
 class LiveViewers:
     """The live-view streams watching one chromium session (its side of ``WatchFrames``)."""
 
-    def __init__(self, session: ChromiumSession) -> None:
+    def __init__(self, session: SessionHost) -> None:
         self._session = session
         self._streams: list[ActorRef] = []
         self._shown: Tab | None = None

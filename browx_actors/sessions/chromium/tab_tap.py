@@ -11,17 +11,28 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...cdp import CdpEvent
 from .console_text import ConsoleEntry, entry_from_console_api, entry_from_exception, entry_from_log
 from .network_log import NetworkLog
+from .page_records import ConsoleLog, RequestTracker
 
-if TYPE_CHECKING:
-    from .page_events import PageEvents
+
+class TapRecords(Protocol):
+    """What a tap records into: a session's :class:`~.page_events.PageEvents`."""
+
+    record: bool
+    console: ConsoleLog
+    requests: RequestTracker
+    clock: Callable[[], float]
+
+    def network(self, target: str) -> NetworkLog: ...
+
+    def download_begun(self) -> None: ...
 
 __all__ = ["CONSOLE_METHODS", "CONTEXT_METHODS", "NETWORK_METHODS", "PAGE_METHODS", "SAMPLE_BURST", "SAMPLE_RATE",
-           "Sampler", "TabTap", "browser_own_request"]
+           "Sampler", "TabTap", "TapRecords", "browser_own_request"]
 
 #: Console entries recorded per second per tab and bucket, and the burst allowed.
 SAMPLE_RATE = 500.0
@@ -74,7 +85,7 @@ class TabTap:
 
     methods = CONSOLE_METHODS | NETWORK_METHODS | PAGE_METHODS | CONTEXT_METHODS
 
-    def __init__(self, events: PageEvents, target: str, source: Any, *, main_frame: str | None) -> None:
+    def __init__(self, events: TapRecords, target: str, source: Any, *, main_frame: str | None) -> None:
         self.events = events
         #: The tab's target id, which keys its buffers.
         self.target = target
