@@ -23,7 +23,7 @@ from typing import Any
 from ..actor import Later
 from ..tooling import Args, Implementation, Reply
 from ..visualtree import operations
-from ..visualtree.model import Provider
+from ..visualtree.provider import Provider
 from ..visualtree.snapshots import SnapshotBook
 
 __all__ = ["implementations"]

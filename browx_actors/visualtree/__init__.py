@@ -1,10 +1,10 @@
 """The compact v2 visual tree: one platform-neutral payload over every engine.
 
-Each engine hands over its hierarchy through one small :class:`~.model.Provider`, so a
+Each engine hands over its hierarchy through one small :class:`~.provider.Provider`, so a
 new engine is one provider and everything below is written once:
 
-- :mod:`.model`: the raw node a provider hands over, the neutral roles and actions, and
-  the ``Provider`` protocol.
+- :mod:`.model`: the raw node a provider hands over, the neutral roles and actions;
+  :mod:`.provider`: the ``Provider`` protocol.
 - :mod:`.colors`: CSS and Android colours normalised to ``#AARRGGBB``.
 - :mod:`.snapshots`: captures, their revisions and ``snapshotId``, node references and
   the staleness rule (``stale_node_reference``).

@@ -1,4 +1,4 @@
-"""What a provider hands over: the raw node tree, and the ``Provider`` protocol.
+"""What a provider hands over: the raw node tree (the ``Provider`` protocol is in ``provider.py``).
 
 The compact v2 payload is written once (:mod:`.payload`), over one provider-neutral node
 shape, so that a DOM page and an Android or iOS hierarchy read the same way and a new
@@ -25,9 +25,8 @@ import attrs
 from browx_actors.errors import ToolError
 
 if TYPE_CHECKING:
-    from browx_actors.tooling.reply import Reply
 
-    from .snapshots import Capture
+    pass
 
 __all__ = [
     "ACTIONS",
@@ -39,7 +38,6 @@ __all__ = [
     "CaptureOptions",
     "Platform",
     "Point",
-    "Provider",
     "ProviderIdentity",
     "RawNode",
     "RawTree",
@@ -240,22 +238,6 @@ class ProviderIdentity(Protocol):
 
     @property
     def format(self) -> str: ...
-
-
-class Provider(ProviderIdentity, Protocol):
-    """One engine's view of its screen, as the visual tree reads it.
-
-    ``capture`` reads the whole hierarchy once; ``perform`` carries out one of
-    :data:`ACTIONS` on a node of ``capture`` (the source's latest: the caller checked the
-    reference) and answers what the engine's action answered (``value`` is the text of
-    ``setValue`` and ``typeText``). A provider that cannot do an action refuses with
-    :func:`unsupported_action`, which names it, and one the node does not offer with
-    :func:`not_offered`; it never reports a success it did not do.
-    """
-
-    async def capture(self, options: CaptureOptions) -> RawTree: ...
-
-    async def perform(self, capture: Capture, node: RawNode, action: Action, value: str | None = None) -> Reply: ...
 
 
 def not_offered(node: RawNode, action: str) -> ToolError:

@@ -1,7 +1,7 @@
 """The ``native`` source: an android-app or ios-app hierarchy (``NativeNode``) as raw nodes.
 
 Both native engines already read their platform's hierarchy into one
-:class:`~browx_actors.sessions.native.nodes.NativeNode` tree, so one conversion serves
+:class:`~browx_actors.devices.nodes.NativeNode` tree, so one conversion serves
 both, and :class:`NativeProvider` wraps an engine's hierarchy reader and its action
 primitives without doing any I/O of its own.
 
@@ -32,8 +32,8 @@ from typing import Any, Literal
 
 import attrs
 
+from browx_actors.devices.nodes import NativeNode
 from browx_actors.errors import ToolError
-from browx_actors.sessions.native.nodes import NativeNode
 from browx_actors.tooling.reply import Reply
 
 from .model import (

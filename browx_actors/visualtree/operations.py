@@ -1,7 +1,7 @@
 """The ``ui.*`` operations over any provider: an engine's handlers are a provider and a book.
 
 Each ``ui.*`` tool does the same thing on every engine: capture through the engine's
-:class:`~.model.Provider`, record the capture in the session's
+:class:`~.provider.Provider`, record the capture in the session's
 :class:`~.snapshots.SnapshotBook` (its revision, its ``snapshotId``, what makes older
 references stale), and answer with a payload built by :mod:`.payload`. Written once here,
 an engine's handler is one line: ``operations.get_tree(provider, session.visual_snapshots,
@@ -25,9 +25,10 @@ import trio
 from browx_actors.errors import ToolError
 from browx_actors.tooling.reply import Reply
 
-from .model import CaptureOptions, Provider
+from .model import CaptureOptions
 from .params import limits_of, query_of, reference_of
 from .payload import inspect_payload, matches_payload, tree_payload
+from .provider import Provider
 from .query import matching, select, wait_satisfied
 from .snapshots import Capture, SnapshotBook
 

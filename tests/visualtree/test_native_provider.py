@@ -12,7 +12,7 @@ from visualtree.trees import ANDROID, WEB, Identity, capture
 
 from browx_actors.devices.uiautomator import parse_dump
 from browx_actors.errors import ToolError
-from browx_actors.sessions.native.nodes import NativeNode, Rect
+from browx_actors.devices.nodes import NativeNode, Rect
 from browx_actors.tooling import Reply
 from browx_actors.visualtree.model import (
     NATIVE_FORMAT,
@@ -20,11 +20,11 @@ from browx_actors.visualtree.model import (
     Action,
     CaptureOptions,
     Point,
-    Provider,
     RawNode,
     RawTree,
     unsupported_action,
 )
+from browx_actors.visualtree.provider import Provider
 from browx_actors.visualtree.native_provider import (
     NATIVE_ROLES,
     NativeProvider,

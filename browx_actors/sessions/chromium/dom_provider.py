@@ -1,6 +1,6 @@
 """The ``dom`` source: a chromium session's page as the visual tree reads it.
 
-:class:`DomProvider` is the visual tree's :class:`~browx_actors.visualtree.model.Provider`
+:class:`DomProvider` is the visual tree's :class:`~browx_actors.visualtree.provider.Provider`
 for a chromium session. A capture is one round trip to the page agent
 (``agent/visualtree.js``: every element in one walk, JSON back over raw CDP), turned
 here into raw nodes; everything the contract derives from them happens in
