@@ -1,5 +1,8 @@
 """Devices and their toolchains: what the native engines read from and send to a device.
 
+- ``nodes``: the platform-neutral NativeNode tree every hierarchy is parsed into (a leaf:
+  the native engines and the visual tree read it, and it reads nothing).
+
 Android:
 
 - ``uiautomator``: ``uiautomator dump`` output parsed into the shared NativeNode tree.

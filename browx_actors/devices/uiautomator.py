@@ -41,8 +41,8 @@ from collections.abc import Callable
 from typing import Any
 from xml.parsers import expat
 
+from browx_actors.devices.nodes import SECRET_MASK, NativeNode, Rect
 from browx_actors.errors import ToolError
-from browx_actors.sessions.native.nodes import SECRET_MASK, NativeNode, Rect
 
 __all__ = ["CLASS_ROLES", "IDLE_FAILURES", "SUFFIX_ROLES", "DumpParser", "parse_bounds", "parse_dump", "role_of"]
 

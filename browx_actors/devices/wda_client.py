@@ -38,7 +38,7 @@ import httpx
 import trio
 
 from ..errors import ToolError
-from ..sessions.native.nodes import NativeNode
+from .nodes import NativeNode
 from .wda_source import MalformedSource, parse_source
 
 __all__ = [

@@ -35,7 +35,7 @@ from typing import Any
 
 import attrs
 
-from ..sessions.native.nodes import SECRET_MASK, NativeNode, Rect
+from .nodes import SECRET_MASK, NativeNode, Rect
 
 __all__ = ["TYPE_PREFIX", "MalformedSource", "TypeInfo", "parse_source", "short_type", "type_info"]
 

@@ -29,7 +29,7 @@ from browx_actors.errors import ToolError
 from browx_actors.sessions.contract import SessionCall
 from browx_actors.sessions.native.actions import _fling_to, _swipes_by
 from browx_actors.sessions.native.capture import shape_capture
-from browx_actors.sessions.native.nodes import Rect
+from browx_actors.devices.nodes import Rect
 from browx_actors.sessions.native.platform import Budget
 from browx_actors.sessions.native.refusals import refusal_for
 from browx_actors.sessions.native.session import NativeSession

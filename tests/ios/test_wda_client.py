@@ -20,7 +20,7 @@ from PIL import Image
 
 from browx_actors.devices.wda_client import WdaClient, open_wda_client
 from browx_actors.errors import CODES, ToolError
-from browx_actors.sessions.native.nodes import NativeNode
+from browx_actors.devices.nodes import NativeNode
 
 T = 5.0  # every call's timeout: generous, never reached against the loopback peer
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from fakes.adb_device import FakeDevice
 from fakes.adb_shop import emulator
 
 from browx_actors.devices.uiautomator import parse_dump
-from browx_actors.sessions.native.nodes import NativeNode, Rect
+from browx_actors.devices.nodes import NativeNode, Rect
 from browx_actors.sessions.native.refs import Hierarchy
 
 Spec = Callable[[tuple[int, ...]], NativeNode]

@@ -11,7 +11,7 @@ from fakes.adb_shop import emulator
 from browx_actors.devices.uiautomator import parse_dump
 from browx_actors.errors import ToolError
 from browx_actors.sessions.native import gestures
-from browx_actors.sessions.native.nodes import NativeNode
+from browx_actors.devices.nodes import NativeNode
 from browx_actors.sessions.native.session import NativeSession
 
 

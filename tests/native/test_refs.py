@@ -9,7 +9,7 @@ import pytest
 from fakes.adb_device import FakeDevice
 
 from browx_actors.errors import ToolError
-from browx_actors.sessions.native.nodes import NativeNode
+from browx_actors.devices.nodes import NativeNode
 from browx_actors.sessions.native.refs import ElementKey, Hierarchy, RefBook, accessible_name, parse_ref
 from browx_actors.sessions.native.selectors import resolve
 

@@ -7,7 +7,7 @@ from fakes.testdata import PIXEL_LAUNCHER_DUMP
 
 from browx_actors.devices.uiautomator import IDLE_FAILURES, parse_bounds, parse_dump, role_of
 from browx_actors.errors import CODES, ToolError
-from browx_actors.sessions.native.nodes import NativeNode, Rect
+from browx_actors.devices.nodes import NativeNode, Rect
 from browx_actors.sessions.native.refs import Hierarchy, RefBook
 from browx_actors.sessions.native.snapshot import snapshot
 

@@ -26,7 +26,7 @@ from browx_actors.server.catalog import assemble
 from browx_actors.server.registry import Dispatcher
 from browx_actors.sessions.chromium import visual
 from browx_actors.sessions.contract import SessionCall
-from browx_actors.sessions.native.nodes import NativeNode, Rect
+from browx_actors.devices.nodes import NativeNode, Rect
 from browx_actors.sessions.visual_tools import implementations
 from browx_actors.tooling import Gates, Reply, ToolOutput
 from browx_actors.visualtree.model import NATIVE_FORMAT, RawNode

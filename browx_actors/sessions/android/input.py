@@ -17,9 +17,9 @@ import trio
 from ...devices import adb_commands as commands
 from ...devices.adb import AndroidDevice, ShellOutput
 from ...devices.adb_output import start_failure, supports_motionevent
+from ...devices.nodes import NativeNode
 from ...devices.uiautomator import IDLE_FAILURES, DumpParser
 from ...errors import ToolError
-from ..native.nodes import NativeNode
 from ..native.platform import Budget, clear_count, pinch_refusal, unsupported
 
 __all__ = ["ENGINE", "AdbInput", "UiAutomatorSource"]

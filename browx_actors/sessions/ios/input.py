@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...devices.nodes import NativeNode
 from ...devices.wda_client import WdaClient
 from ...errors import ToolError
-from ..native.nodes import NativeNode
 from ..native.platform import Budget, clear_count, unsupported
 
 __all__ = ["ENGINE", "WdaInput", "WdaSource"]

@@ -18,10 +18,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...devices.nodes import NativeNode, Rect
 from ...errors import ToolError
 from ...secrets import mask_deep
 from ...tooling import Args, Reply
-from .nodes import NativeNode, Rect
 from .platform import unsupported
 from .refs import Hierarchy
 from .session import NativeSession

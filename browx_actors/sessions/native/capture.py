@@ -19,10 +19,10 @@ import attrs
 import trio
 from PIL import Image
 
+from ...devices.nodes import Rect
 from ...errors import ToolError
 from ...tooling import Args, Reply
 from ...workspace import file_to_write, write_file
-from .nodes import Rect
 from .platform import unsupported
 from .session import NativeSession
 from .target import locate_in, on_screen, target_json

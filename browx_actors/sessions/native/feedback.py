@@ -27,8 +27,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ...devices.nodes import NativeNode
 from ...tooling import Args, Reply
-from .nodes import NativeNode
 from .refs import Hierarchy, collapse, short_test_id
 from .session import NativeSession
 

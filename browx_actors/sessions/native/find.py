@@ -24,7 +24,7 @@ import attrs
 
 from browx_actors.errors import ToolError
 
-from .nodes import NativeNode
+from ...devices.nodes import NativeNode
 from .refs import Hierarchy, RefBook, collapse, is_interactive, names_from_content, short_test_id
 from .selectors import matches_test_id
 from .snapshot import quote, scope_node, speaks

@@ -23,8 +23,8 @@ from typing import Any, Protocol
 import attrs
 import trio
 
+from ...devices.nodes import SECRET_MASK, NativeNode
 from ...errors import ToolError
-from .nodes import SECRET_MASK, NativeNode
 
 __all__ = ["SECRET_CLEAR", "Budget", "HierarchySource", "InputDriver", "NativeLifecycle", "clear_count",
            "pinch_refusal", "unsupported"]

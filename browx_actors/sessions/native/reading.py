@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...devices.nodes import NativeNode
 from ...errors import ToolError
 from ...tooling import Args, Reply
 from .find import find as find_nodes
 from .find import text_search as search_text
-from .nodes import NativeNode
 from .refs import Hierarchy, collapse
 from .selectors import resolve
 from .session import NativeSession

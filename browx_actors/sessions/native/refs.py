@@ -36,7 +36,7 @@ from collections.abc import Iterator
 
 import attrs
 
-from .nodes import NativeNode
+from ...devices.nodes import NativeNode
 
 __all__ = [
     "REF_BOOK_CAPACITY",

@@ -44,7 +44,7 @@ import attrs
 
 from browx_actors.errors import ToolError
 
-from .nodes import NativeNode
+from ...devices.nodes import NativeNode
 from .refs import Hierarchy, RefBook, collapse, parse_ref, short_test_id
 
 __all__ = ["TIERS", "Resolution", "Selector", "matches_test_id", "parse_selector", "resolve"]

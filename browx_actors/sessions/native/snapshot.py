@@ -31,7 +31,7 @@ import attrs
 
 from browx_actors.errors import ToolError
 
-from .nodes import SECRET_MASK, NativeNode
+from ...devices.nodes import SECRET_MASK, NativeNode
 from .refs import VALUE_ROLES, Hierarchy, RefBook, collapse, is_interactive, names_from_content
 from .selectors import resolve
 

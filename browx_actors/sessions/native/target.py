@@ -16,8 +16,8 @@ from typing import Any
 
 import attrs
 
+from ...devices.nodes import NativeNode, Rect
 from ...errors import ToolError
-from .nodes import NativeNode, Rect
 from .refs import Hierarchy, RefBook
 from .selectors import Resolution, Selector, parse_ref, resolve
 

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from typing import Literal, cast
 
+from ...devices.nodes import NativeNode
 from ...tooling import Implementation, Reply
 from ...visualtree.model import Action, RawNode
 from ...visualtree.native_provider import NativeAction, NativeProvider, moved, native_path, same_node
 from ...visualtree.snapshots import Capture, SnapshotBook
 from ..visual_tools import implementations
 from .actions import fill_located, literal_text, tap_located
-from .nodes import NativeNode
 from .session import NativeSession
 from .target import Located
 
