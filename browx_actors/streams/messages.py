@@ -8,9 +8,9 @@ each stream and the session it watches.
 * The runtime to the supervisor: :class:`StreamStatus` (its statistics, no frame content).
 * The supervisor to a :class:`~.stream.LiveViewStream`: :class:`Acked`, :class:`EndStream`,
   :class:`DescribeStream`; the stream back: :class:`StreamEnded`.
-* A session to the streams that watch it (they asked with
-  :class:`~browx_actors.sessions.contract.WatchFrames`): :class:`FramesMoved` and
-  :class:`SessionEnding`.
+* A stream to the session it watches: :class:`WatchFrames` (every engine's session
+  actor answers it); the session back to the streams that watch it: :class:`FramesMoved`
+  and :class:`SessionEnding`.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from typing import Any
 
 import attrs
 
+from ..actor import ActorRef
 from .outlet import Outlet
 from .request import ViewRequest
 
 __all__ = ["AckFrame", "Acked", "ChannelDown", "DescribeStream", "EndStream", "FramesMoved", "SessionEnding",
-           "StartView", "StopView", "StreamEnded", "StreamStatus"]
+           "StartView", "StopView", "StreamEnded", "StreamStatus", "WatchFrames"]
 
 
 @attrs.frozen
@@ -100,3 +101,19 @@ class FramesMoved:
 @attrs.frozen
 class SessionEnding:
     """The session is closing: end with ``session-closed``."""
+
+
+@attrs.frozen
+class WatchFrames:
+    """A live-view stream asks for the frame source of the session's current page.
+
+    Every engine's session actor answers it: with a
+    :class:`~browx_actors.streams.source.FrameSource` for the page the tools act on now;
+    with None when the engine has no frame source (the daemon hears
+    ``view-unsupported``); or with ``ToolError("tab-closed")`` when the session has no
+    page open. From then on the session casts ``stream`` a
+    :class:`FramesMoved` whenever its current page
+    changes and a :class:`SessionEnding` when it closes.
+    """
+
+    stream: ActorRef

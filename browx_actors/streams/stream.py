@@ -41,9 +41,8 @@ import trio
 
 from ..actor import Actor, ActorRef, ActorUnavailable
 from ..errors import ToolError
-from ..sessions.contract import WatchFrames
 from .framing import FrameTooLarge, NotJpeg, encode_frame, encode_frame_base64
-from .messages import Acked, DescribeStream, EndStream, FramesMoved, SessionEnding, StreamEnded
+from .messages import Acked, DescribeStream, EndStream, FramesMoved, SessionEnding, StreamEnded, WatchFrames
 from .outlet import Outlet
 from .request import ViewRequest, started_line, stopped_line, view_error_line
 from .source import FrameSource, SourceFailed, SourceFrame, SourceGone, SourceSettings

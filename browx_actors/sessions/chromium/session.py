@@ -61,9 +61,10 @@ from ...actor import Actor, ActorRef, CallFailed, Later
 from ...cdp import CdpConnectionLost, CdpError, CdpFailure, CdpSessionLost
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
+from ...streams.messages import WatchFrames
 from ...tooling import Reply
 from ...visualtree.snapshots import SnapshotBook
-from ..contract import Describe, SessionCall, WatchFrames
+from ..contract import Describe, SessionCall
 from . import frames
 from .attached import adopt_if_ours, close_pages, default_context, expected_tabs, hold_attached_browser, prepare_leased
 from .dialogs import DialogBook, dialog_refusal, dialog_warning, interrupted_reply

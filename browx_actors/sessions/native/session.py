@@ -34,10 +34,10 @@ import trio
 from ...actor import Actor, ActorRef, ActorUnavailable, CallFailed, Later
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
-from ...streams.messages import SessionEnding
+from ...streams.messages import SessionEnding, WatchFrames
 from ...streams.source import FrameSource
 from ...visualtree.snapshots import SnapshotBook
-from ..contract import AwaitReady, Describe, SessionCall, WatchFrames
+from ..contract import AwaitReady, Describe, SessionCall
 from .platform import Budget, HierarchySource, InputDriver, NativeLifecycle
 from .refs import Hierarchy, RefBook
 from .refusals import refusal_for
