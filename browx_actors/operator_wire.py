@@ -4,7 +4,9 @@ The socket to the host daemon carries one JSON object per ``\\n``-terminated lin
 This module turns bytes into lines (:class:`LineBuffer`), lines into messages
 (:func:`parse_line`) and messages into lines (:func:`encode`), with no I/O, so every
 rule about garbage, versions and sizes is tested with hypothesis and reused by the
-actor that owns the socket.
+actor that owns the socket (``human/operator.py``), the live view's streams and the
+reference daemon. It is a leaf: the messages of each feature (a prompt's line is in
+``human/prompts.py``) are built from :func:`encode` where that feature lives.
 
 Size: a line longer than :data:`MAX_LINE` bytes (64 KiB, newline excluded) is refused
 in both directions. Incoming, the buffer reports :class:`Oversized` once it knows,
@@ -26,8 +28,7 @@ from typing import Any
 
 import attrs
 
-from ..jsonsafe import finite_numbers, valid_unicode
-from .prompts import PromptSpec
+from .jsonsafe import finite_numbers, valid_unicode
 
 __all__ = [
     "MAX_LINE",
@@ -41,7 +42,6 @@ __all__ = [
     "error_line",
     "is_valid_hello",
     "parse_line",
-    "prompt_line",
 ]
 
 VERSION = 1
@@ -151,10 +151,3 @@ def encode(message_type: str, /, **fields: Any) -> bytes:
 
 def error_line(code: str, message: str, **fields: Any) -> bytes:
     return encode("error", code=code, error=message, **fields)
-
-
-def prompt_line(session: str, ticket: str, spec: PromptSpec) -> bytes:
-    return encode(
-        "human.prompt", session=session, ticket=ticket, kind=spec.kind, prompt=spec.prompt,
-        choices=None if spec.choices is None else list(spec.choices), timeoutMs=spec.timeout_ms,
-    )

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 import trio
 
-from ..human.operator_wire import (
+from ..operator_wire import (
     MAX_LINE,
     LineBuffer,
     LineTooLong,

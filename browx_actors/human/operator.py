@@ -50,11 +50,7 @@ import trio
 
 from ..actor import Actor, ActorRef, ActorUnavailable, Later
 from ..errors import ToolError
-from ..streams.messages import AckFrame, ChannelDown, StartView, StopView
-from ..streams.outlet import Outlet
-from ..streams.request import ViewRefused, parse_frame_ack, parse_view_start, parse_view_stop, view_error_line
-from .desk import OpenPrompt, PromptDesk
-from .operator_wire import (
+from ..operator_wire import (
     MAX_LINE,
     LineBuffer,
     LineTooLong,
@@ -65,8 +61,11 @@ from .operator_wire import (
     error_line,
     is_valid_hello,
     parse_line,
-    prompt_line,
 )
+from ..streams.messages import AckFrame, ChannelDown, StartView, StopView
+from ..streams.outlet import Outlet
+from ..streams.request import ViewRefused, parse_frame_ack, parse_view_start, parse_view_stop, view_error_line
+from .desk import OpenPrompt, PromptDesk
 from .prompts import (
     Aborted,
     Accepted,
@@ -74,6 +73,7 @@ from .prompts import (
     PromptSpec,
     format_ending,
     format_prompt,
+    prompt_line,
 )
 from .stderr import emit
 

@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from ..errors import ToolError
+from ..operator_wire import encode
 
 __all__ = [
     "ANSWER_METHODS",
@@ -42,6 +43,7 @@ __all__ = [
     "new_world_name",
     "parse_binding_payload",
     "parse_request",
+    "prompt_line",
     "result_envelope",
 ]
 
@@ -305,3 +307,10 @@ def format_ending(ticket: str, spec: PromptSpec, outcome: Outcome) -> str:
     else:
         how = "answered"
     return f"[browx] await_human ticket {ticket} {how}"
+
+
+def prompt_line(session: str, ticket: str, spec: PromptSpec) -> bytes:
+    return encode(
+        "human.prompt", session=session, ticket=ticket, kind=spec.kind, prompt=spec.prompt,
+        choices=None if spec.choices is None else list(spec.choices), timeoutMs=spec.timeout_ms,
+    )

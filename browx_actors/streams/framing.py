@@ -35,8 +35,8 @@ from typing import Any
 
 import attrs
 
-from ..human.operator_wire import MAX_LINE, LineTooLong, encode
 from ..jsonsafe import first_surrogate
+from ..operator_wire import MAX_LINE, LineTooLong, encode
 
 __all__ = [
     "MAX_FRAME_BYTES",

@@ -3,7 +3,7 @@
 The daemon controls views with three messages: ``view.start`` (whose fields other
 than ``session`` are optional, with the spec's defaults and clamps), ``view.stop`` and
 ``frame.ack``. This module turns their bodies (already past
-:func:`~browx_actors.human.operator_wire.parse_line`) into values, and builds the
+:func:`~browx_actors.operator_wire.parse_line`) into values, and builds the
 ``view.started``, ``view.stopped`` and ``error`` lines the server answers with, so the
 stream actor only routes.
 
@@ -26,7 +26,7 @@ from typing import Any
 
 import attrs
 
-from ..human.operator_wire import encode, error_line
+from ..operator_wire import encode, error_line
 
 __all__ = [
     "DEFAULT_FPS",

@@ -23,7 +23,7 @@ from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.errors import ToolError
 from browx_actors.human.await_human import ask_operator
 from browx_actors.human.operator import OperatorChannel, OperatorPrompt, OperatorStatus
-from browx_actors.human.operator_wire import LineBuffer, Oversized
+from browx_actors.operator_wire import LineBuffer, Oversized
 from browx_actors.human.prompts import PromptSpec
 
 TOKEN = "op-token-7f3a"

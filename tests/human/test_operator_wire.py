@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from browx_actors.human.operator import redial_delay
-from browx_actors.human.operator_wire import (
+from browx_actors.operator_wire import (
     MAX_LINE,
     LineBuffer,
     LineTooLong,
@@ -21,9 +21,8 @@ from browx_actors.human.operator_wire import (
     error_line,
     is_valid_hello,
     parse_line,
-    prompt_line,
 )
-from browx_actors.human.prompts import PromptSpec
+from browx_actors.human.prompts import PromptSpec, prompt_line
 
 
 def _drain(buffer: LineBuffer) -> list[bytes | Oversized]:

@@ -38,7 +38,7 @@ from browx_actors.daemon import (
     printable,
     write_frame,
 )
-from browx_actors.human.operator_wire import MAX_LINE, LineBuffer, Oversized, encode
+from browx_actors.operator_wire import MAX_LINE, LineBuffer, Oversized, encode
 from browx_actors.streams.framing import ReceivedFrame, encode_frame
 from browx_actors.streams.request import parse_view_start, started_line
 

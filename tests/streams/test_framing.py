@@ -15,7 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from browx_actors.human.operator_wire import MAX_LINE, LineTooLong, encode
+from browx_actors.operator_wire import MAX_LINE, LineTooLong, encode
 from browx_actors.streams.framing import (
     MAX_FRAME_BYTES,
     MAX_PARTS,

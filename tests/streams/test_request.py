@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from browx_actors.errors import WIRE_CODES
-from browx_actors.human.operator_wire import Message, parse_line
+from browx_actors.operator_wire import Message, parse_line
 from browx_actors.streams.request import (
     ERROR_CODES,
     MAX_SESSION_CHARS,
