@@ -1,5 +1,7 @@
-"""Live view on the engines other than a launched chromium: Chrome on an Android device
-(``chrome-android``), and a native app session (``android-app``).
+"""Live view on Chrome on an Android device (``chrome-android``): the stream follows the
+session's tab on the phone's Chrome. (Native app sessions are in
+``tests/android/test_android_live.py``: android-app streams its screen, ios-app answers
+``view-unsupported``.)
 
 The runtime runs in the test's Trio loop with native-device, operator-channel and
 live-view on, the reference daemon listens on a real Unix socket, and the fake adb
@@ -120,18 +122,3 @@ async def test_a_chrome_android_view_follows_the_current_tab(tmp_path: Path, adb
             stopped = await _line(seen, lambda m: m["type"] == "view.stopped")
             assert stopped == {"v": 1, "type": "view.stopped", "session": "web", "reason": "session-closed"}
         assert phone_chrome.process.returncode is None, "the phone's Chrome keeps running"
-
-
-async def test_a_native_app_session_answers_view_unsupported_and_lives_on(tmp_path: Path, adb: Adb) -> None:
-    async with live(tmp_path, adb) as (runtime, daemon, frames, seen):
-        opened = await runtime.call_tool("open_session", {"session": "app", "engine": "android-app"})
-        assert opened["ok"], opened
-        await daemon.start_view("app")
-        refused = await _line(seen, lambda m: m["type"] == "error")
-        assert refused == {"v": 1, "type": "error", "code": "view-unsupported", "session": "app",
-                           "error": refused["error"]}
-        assert "frame source" in refused["error"]
-        assert not frames and not [m for m in seen if m["type"] in ("view.started", "view.stopped")]
-        (described,) = (await runtime.call_tool("list_sessions"))["sessions"]
-        assert described["id"] == "app" and described["state"] == "ready", "the session is unharmed"
-        assert (await runtime.live_view_status())["running"] == 0
