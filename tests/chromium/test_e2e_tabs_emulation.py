@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from mcp.client import Client
 
-from e2e_support import browx_server, fails, ok
+from e2e_support import browx_server, call, fails, ok
 
 pytestmark = pytest.mark.chromium
 
@@ -68,6 +68,11 @@ async def test_new_tab_close_tab_and_emulation_across_tabs(tmp_path: Path, pages
         await ok(client, "emulate", {"network": "offline"})
         assert await value(client, "window.fetchOk()") is False
         assert await value(client, "navigator.onLine") is False
+        # A new tab is offline from its first navigation (it is set up before it is used).
+        offline_tab = await call(client, "new_tab", {"url": page})
+        assert offline_tab.get("status") != 200, offline_tab
+        assert await value(client, "navigator.onLine") is False
+        await ok(client, "close_tab")
         await ok(client, "emulate", {"network": "slow-3g", "cpuSlowdown": 2})
         custom = await ok(client, "emulate", {"network": "custom",
                                               "networkConditions": {"latencyMs": 5, "downloadKbps": 10_000}})
@@ -90,9 +95,9 @@ async def test_new_tab_close_tab_and_emulation_across_tabs(tmp_path: Path, pages
         closed = await ok(client, "close_tab")
         assert closed["closed"] == 2 and closed["current"] == 1 and "replacedBy" not in closed
         last = await ok(client, "close_tab")
-        assert last["closed"] == 1 and last["replacedBy"] == 3 and last["current"] == 3
-        assert last["tabs"] == [{"id": 3, "url": "about:blank", "title": "", "current": True, "crashed": False}]
-        assert "was the session's last: blank tab 3 took its place" in last["warnings"][0]
+        assert last["closed"] == 1 and last["replacedBy"] == 4 and last["current"] == 4  # 3 was the offline tab
+        assert last["tabs"] == [{"id": 4, "url": "about:blank", "title": "", "current": True, "crashed": False}]
+        assert "was the session's last: blank tab 4 took its place" in last["warnings"][0]
         await ok(client, "navigate", {"url": page})
         assert (await env(client))["timezone"] == "Asia/Tokyo"  # the session's emulation holds
         bad = await fails(client, "new_tab", {"url": "ftp://example.com/"}, "bad-arg")

@@ -102,11 +102,14 @@ class TargetWiring:
         try:
             cdp = await self.socket.attach(target_id)
             self.events_tap(cdp, target_id, main_frame=target_id)
-            self._sessions[target_id] = cdp
             # Subscribed before auto-attach is on, so no frame's announcement slips past.
             children = cdp.subscribe(methods=_CHILD_EVENTS, buffer=512)
             self._nursery.start_soon(self._watch_frames, cdp, target_id, children)
             await self._enable(cdp, "page")
+            # Known only once enabled and set up: a second caller waits until then, so a
+            # tab is never used (a new tab's first navigation) before the emulation and
+            # the routes in force are on it. A setup added meanwhile is run by _enable.
+            self._sessions[target_id] = cdp
             return cdp
         finally:
             del self._attaching[target_id]
