@@ -41,11 +41,18 @@ class _Screen:
         return self.root
 
 
+class _Session(NativeSession):
+    """A native session whose source and driver the test sets; it connects to nothing."""
+
+    async def connect(self) -> None:
+        raise AssertionError("the gesture tests never start the actor")
+
+
 def _session(screen: str = "catalog", engine: str = "android-app") -> tuple[NativeSession, _Recorder]:
     device = emulator()
     device.show("login")
     device.show(screen)
-    session = NativeSession("s", registry=lambda: None)  # type: ignore[arg-type, return-value]
+    session = _Session("s", registry=lambda: None)  # type: ignore[arg-type, return-value]
     session.engine = engine
     session.source = _Screen(parse_dump(device.dump()))
     recorder = _Recorder()

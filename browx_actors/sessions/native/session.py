@@ -23,6 +23,7 @@ gave (see :mod:`.target`).
 
 from __future__ import annotations
 
+import abc
 import contextlib
 import math
 from collections.abc import Awaitable, Callable, Mapping
@@ -68,7 +69,7 @@ async def _as_call(fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
         raise CallFailed(exc) from exc
 
 
-class NativeSession(Actor):
+class NativeSession(Actor, abc.ABC):
     """What android-app and ios-app sessions share. Subclasses set :attr:`engine`,
     :attr:`platform` and implement :meth:`connect`."""
 
@@ -145,9 +146,9 @@ class NativeSession(Actor):
         if self._start_error is not None:
             raise self._start_error
 
+    @abc.abstractmethod
     async def connect(self) -> None:
         """Resolve the device, lease it (:meth:`lease_device`), set source, driver and lifecycle."""
-        raise NotImplementedError
 
     async def lease_device(self, device_id: str, about: Mapping[str, Any]) -> None:
         """Lease the device for this session's lifetime; refused when another session holds it."""
