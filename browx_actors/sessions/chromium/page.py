@@ -58,13 +58,22 @@ async def _title(session: ChromiumSession) -> str:
 async def _document_of(session: ChromiumSession) -> float | None:
     """The current document's identity: its ``performance.timeOrigin``, which a new
     document gets and a same-document navigation (pushState, a hash) keeps."""
+    return (await _document_and_url(session))[0]
+
+
+async def _document_and_url(session: ChromiumSession) -> tuple[float | None, str | None]:
+    """The document's identity and its own ``location.href``, in one round trip (the
+    page's word on its URL: Playwright's may lag a history step just taken)."""
     try:
-        reply = await session.cdp.send("Runtime.evaluate", {"expression": "performance.timeOrigin",
+        reply = await session.cdp.send("Runtime.evaluate", {"expression": "[performance.timeOrigin, location.href]",
                                                             "returnByValue": True})
     except CdpFailure:
-        return None
+        return None, None
     value = reply.get("result", {}).get("value")
-    return value if isinstance(value, (int, float)) else None
+    if not isinstance(value, list) or len(value) != 2:
+        return None, None
+    origin, href = value
+    return (origin if isinstance(origin, (int, float)) else None), (href if isinstance(href, str) else None)
 
 
 def _fragment_only(url: str, current: str) -> bool:
@@ -78,12 +87,17 @@ async def _navigation_result(session: ChromiumSession, action: str, from_url: st
     """``document`` is the identity of the document before (None: not taken); a
     navigation that kept it was same-document, and no load happened."""
     page = session.page
-    same_document = (response is None and document is not None
-                     and await _document_of(session) == document)
+    to_url = page.url
+    same_document = False
+    if response is None and document is not None:
+        now, href = await _document_and_url(session)
+        same_document = now == document
+        if same_document and href is not None:
+            to_url = href
     return Reply.of(
         action=action,
-        navigation={"changed": page.url != from_url, "sameDocument": same_document, "from": from_url,
-                    "to": page.url},
+        navigation={"changed": to_url != from_url, "sameDocument": same_document, "from": from_url,
+                    "to": to_url},
         status=None if response is None else response.status,
         title=await _title(session),
         console=session.console.since(console_seq, errors_only=True),

@@ -18,7 +18,8 @@ Methods of the agent object (all arguments and results are JSON-able, except tha
 - ``find({role?, name?, text?, testId?, exact?, limit?, scope?, includeHidden?})`` ->
   ``{matches: [{ref, role, name, selectorHint}], count}``
 - ``textSearch({query, limit?, caseSensitive?})`` -> ``{matches: [{ref, role, snippet}], count}``
-- ``mark()`` -> ``{marked: true}``; ``changes({limit?})`` ->
+- ``mark()`` -> ``{marked: true}``; ``markedUrl()`` -> the document's URL at the mark;
+  ``changes({limit?})`` ->
   ``{appeared, removed, truncated, leaving}`` (``leaving``: the url of a cross-document
   navigation started since the mark and not yet committed, else null); ``quiet({budgetMs?})``
   -> a Promise of ``{waited, ms, timedOut}``, once the animations, short timers and frames
@@ -88,7 +89,7 @@ __all__ = [
 #: The agent's methods, as callable through :func:`call_expression` / :func:`call_function`.
 AGENT_METHODS = frozenset({
     "snapshot", "resolve", "refFor", "describe", "find", "textSearch",
-    "mark", "changes", "quiet", "count", "hit", "aim",
+    "mark", "changes", "quiet", "markedUrl", "count", "hit", "aim",
     "anchorOf", "findAnchored", "findFeedback", "inspect", "findOption", "optionChosen", "labelOf",
     "watchDrag", "dragState", "visualTree", "visualRef",
 })

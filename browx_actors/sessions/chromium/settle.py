@@ -72,7 +72,7 @@ _AFTER = f"""([ref, limit, budgetMs, frame]) => new Promise(resolve => {{
     let changes = null, element = null;
     try {{ changes = a.changes({{limit}}); }} catch (e) {{}}
     try {{ element = ref ? a.describe(ref) : null; }} catch (e) {{}}
-    resolve({{changes, element, quiet, url: location.href}});
+    resolve({{changes, element, quiet, url: location.href, from: a.markedUrl()}});
   }};
   let waiting = null;
   try {{ waiting = a.quiet({{budgetMs}}); }} catch (e) {{}}
@@ -212,8 +212,11 @@ async def settle(
     if not closed and not same_document and (session.navigations != before.navigations or page.url != before.url):
         replaced = True  # read in the new document (no mark there), or not at all
     to_url = after["url"] if same_document and after is not None and after.get("url") else page.url
+    # Within one document the page's own URL at the mark is the "from": Playwright's
+    # view of it may not have caught up with a pushState made just before the action.
+    from_url = (after.get("from") or before.url) if same_document and after is not None else before.url
     structure = element = None
-    navigation: dict[str, Any] = {"changed": False, "sameDocument": same_document, "from": before.url,
+    navigation: dict[str, Any] = {"changed": False, "sameDocument": same_document, "from": from_url,
                                   "to": before.url if closed else to_url}
     if closed:
         settled_by = ["tab-closed"]
@@ -229,7 +232,7 @@ async def settle(
             settled_by = ["timeout"]
             reply.warn("the navigation did not reach domcontentloaded in time")
     else:
-        navigation["changed"] = to_url != before.url
+        navigation["changed"] = to_url != from_url
         if after is not None:
             structure, element = after["changes"], after["element"]
     settled: dict[str, Any] = {"by": "+".join([*settled_by[:-1], *waits, settled_by[-1]]

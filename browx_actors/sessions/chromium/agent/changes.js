@@ -97,6 +97,7 @@
       timelineAt: timeline ? timeline.currentTime : null,   // animations older are not ours
       overflow: false,
       leaving: null,         // the navigate event of a departure started since the mark
+      url: location.href,    // where the document was at the mark (same-document navigations move it)
     };
     for (const [ref, info] of byRef) {
       const el = info.w.deref();
@@ -138,6 +139,12 @@
     }
     for (const el of tracker.toggled) if (!holdsShown.has(el)) roots.push(el);
     return roots;
+  }
+
+  // Where the document was when it was marked: the "from" of a same-document navigation
+  // (the server's own view of the URL may lag behind a pushState just made).
+  function markedUrl() {
+    return tracker ? tracker.url : null;
   }
 
   function changes(opts) {

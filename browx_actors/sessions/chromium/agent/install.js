@@ -16,6 +16,7 @@
     mark,
     changes,
     quiet,
+    markedUrl,
     count,
     hit,
     aim,
