@@ -163,8 +163,11 @@ async def test_a_late_daemon_drives_the_stream_down_to_640_px_and_1_fps_and_back
             while (await lv.stream())["level"] > 0 or lv.frames[-1][1].width != 960:
                 await trio.sleep(0.2)
         widths = [frame.width for frame in lv.since(recovered)]
-        assert widths[-1] == 960 and sorted(set(widths)) == [level.width for level in reversed(level_table(5, 960))]
-        assert widths == sorted(widths)  # back up one step at a time, never down again
+        # Back up, never down again, through the table's sizes only. (A level can pass with
+        # no frame seen when the host is slow; the one-step-at-a-time rule is the policy's,
+        # tested under MockClock in test_stepdown.)
+        assert widths[-1] == 960 and set(widths) <= {level.width for level in level_table(5, 960)}
+        assert widths == sorted(widths)
 
 
 async def test_the_view_follows_the_current_tab_and_ends_with_the_page_and_the_session(
