@@ -1,6 +1,6 @@
 """Private browser profiles in the temporary folder, and the sweep of dead servers' ones.
 
-Each launch makes ``$TMPDIR/browx-chromium-XXXX`` and removes it on exit. A server that
+Each launch makes ``$TMPDIR/browx-chromium-<random>`` and removes it on exit. A server that
 is SIGKILLed never gets to, so its profile stays behind (tens of megabytes each). The
 profile therefore records its owner (:data:`OWNER_FILE`: the server's pid and the
 kernel's start time of that pid, which tells a reused pid from the original), and every
