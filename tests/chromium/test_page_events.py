@@ -202,6 +202,18 @@ def test_a_pulse_wakes_a_waiter_from_another_thread_and_times_out_without_sleepi
     assert asyncio.run(scenario()) == (True, True, False)
 
 
+def test_requests_still_in_flight_are_named_oldest_first_redacted_and_cut() -> None:
+    events, tap, _ = make()
+    feed(tap, "Network.requestWillBeSent", request("1", "http://user:hunter2@h/slow?token=abc", "Fetch"))
+    feed(tap, "Network.requestWillBeSent", request("2", "data:text/plain," + "x" * 5000, "Fetch"))
+    feed(tap, "Network.requestWillBeSent", request("3", "http://h/ended", "Fetch"))
+    feed(tap, "Network.loadingFinished", {"requestId": "3"})
+    pending = events.requests.pending()
+    assert len(pending) == 2 and pending[0].startswith("GET http://") and "hunter2" not in pending[0]
+    assert pending[1].startswith("GET data:text/plain,xxx") and len(pending[1]) == len("GET ") + 200
+    assert events.requests.pending(limit=1) == pending[:1]
+
+
 def test_the_sampler_refills_at_its_rate() -> None:
     clock = Clock()
     sampler = Sampler(rate=10, burst=2, clock=clock)

@@ -16,12 +16,15 @@ from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 
-from .console_text import ConsoleEntry
+from ...credentials import redact_url
+from .console_text import ConsoleEntry, clip
 
 __all__ = ["CONSOLE_MAX", "ConsoleLog", "Pulse", "RequestTracker", "TabConsole"]
 
 #: Console entries kept per tab.
 CONSOLE_MAX = 1000
+#: How much of a URL a request still in flight is named by.
+_URL_SHOWN = 200
 
 class Pulse:
     """Wakes a waiter on the Playwright thread whenever the state it watches may have
@@ -85,27 +88,35 @@ class RequestTracker:
     def __init__(self, pulse: Pulse | None = None) -> None:
         self.started = 0
         self.navigations_ended = 0
-        self._inflight: set[tuple[str, str]] = set()
+        #: Each request in flight, by its flat session and request id: its method and
+        #: URL, for a settle that gives up on it to name (redacted only then).
+        self._inflight: dict[tuple[str, str], tuple[str, str]] = {}
         self._pulse = pulse or Pulse()
 
-    def begin(self, key: tuple[str, str]) -> None:
+    def begin(self, key: tuple[str, str], what: tuple[str, str] = ("?", "?")) -> None:
         self.started += 1
-        self._inflight.add(key)
+        self._inflight[key] = what
 
     def end(self, key: tuple[str, str], *, main_navigation: bool = False) -> None:
-        self._inflight.discard(key)
+        self._inflight.pop(key, None)
         if main_navigation:
             self.navigations_ended += 1
         self._pulse.fire_threadsafe()
 
     def forget(self, source: str) -> None:
         """A flat session ended (its tab closed): what it had in flight never ends."""
-        self._inflight = {key for key in self._inflight if key[0] != source}
+        self._inflight = {key: what for key, what in self._inflight.items() if key[0] != source}
         self._pulse.fire_threadsafe()
 
     @property
     def in_flight(self) -> int:
         return len(self._inflight)
+
+    def pending(self, limit: int = 3) -> list[str]:
+        """The oldest requests still in flight, at most ``limit``: ``GET <url>``, the URL
+        redacted and cut to :data:`_URL_SHOWN` characters (a ``data:`` URL can be megabytes)."""
+        oldest = itertools.islice(self._inflight.values(), limit)
+        return [f"{method} {clip(redact_url(url), _URL_SHOWN)}" for method, url in oldest]
 
     async def wait_idle(self, timeout: float) -> bool:
         """On the Playwright thread: wait until nothing is in flight; False on timeout."""

@@ -193,7 +193,8 @@ async def settle(
             if await session.requests.wait_idle(NETWORK_SETTLE_S):
                 settled_by.insert(0, "network-idle")
             else:
-                reply.warn(f"requests the {action} started were still running after {NETWORK_SETTLE_S:g}s")
+                running = ", ".join(session.requests.pending()) or "they ended just then"
+                reply.warn(f"requests the {action} started were still running after {NETWORK_SETTLE_S:g}s: {running}")
             if not page.is_closed():
                 again = await _read_after(session, before, ref)  # what the responses changed
                 if _marked(after) and not _marked(again):

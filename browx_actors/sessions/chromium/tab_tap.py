@@ -190,7 +190,7 @@ class TabTap:
         if not isinstance(request_id, str):
             return
         if params.get("redirectResponse") is None and not browser_own_request(params):
-            self.events.requests.begin((self.key, request_id))
+            self.events.requests.begin((self.key, request_id), _request_line(params))
         if (params.get("type") == "Document" and request_id == params.get("loaderId")
                 and self.main_frame is not None and params.get("frameId") == self.main_frame):
             self._navigation_ids.add(request_id)
@@ -210,6 +210,15 @@ class TabTap:
             else:
                 self.network.finished(params)
 
+
+
+def _request_line(params: dict[str, Any]) -> tuple[str, str]:
+    """The method and URL of a ``Network.requestWillBeSent``."""
+    request = params.get("request")
+    if not isinstance(request, dict):
+        return "?", "?"
+    method, url = request.get("method"), request.get("url")
+    return (method if isinstance(method, str) else "?"), (url if isinstance(url, str) else "?")
 
 
 def browser_own_request(params: dict[str, Any]) -> bool:
