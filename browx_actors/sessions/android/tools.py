@@ -1,6 +1,6 @@
 """The android-app engine's handlers for the session tools, in ``IMPLEMENTATIONS``.
 
-Most are the shared native handlers (``sessions/native/``: reading, actions, capture,
+Most are the shared native handlers (``sessions/native/common.py``, and capture and
 lifecycle) under this engine's name; the ones here are what only Android has or says:
 screenshots are PNG only (JPEG refuses, as the spec has it). Tools with no handler here
 are refused by the dispatch with ``not-supported`` and the reason
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from ...tooling import Args, Implementation, Reply, implement
 from ...tooling.tool import Handler
-from ..native import actions, capture, feedback, gestures, named, reading
+from ..native import actions, capture, gestures
+from ..native.common import COMMON_HANDLERS
 from ..native.visual import native_implementations
 from .input import ENGINE
 from .session import AndroidSession
@@ -33,16 +34,9 @@ async def screenshot_region(session: AndroidSession, args: Args) -> Reply:
 
 
 _SHARED: dict[str, Handler] = {
-    "snapshot": reading.snapshot, "find": reading.find, "text_search": reading.text_search,
-    "verify_visible": reading.verify_visible, "verify_text": reading.verify_text,
-    "verify_value": reading.verify_value, "verify_attribute": reading.verify_attribute,
-    "verify_count": reading.verify_count,
-    "click": actions.click, "fill": actions.fill, "press": actions.press, "scroll": actions.scroll,
-    "find_feedback": feedback.find_feedback,
-    "name_ref": named.name_ref, "list_named_refs": named.list_named_refs,
-    "navigate": actions.navigate, "go_back": actions.go_back,
-    "gesture_swipe": gestures.gesture_swipe, "touch_start": gestures.touch_start, "touch_move": gestures.touch_move,
-    "touch_end": gestures.touch_end,
+    **COMMON_HANDLERS,
+    "go_back": actions.go_back,
+    "touch_start": gestures.touch_start, "touch_move": gestures.touch_move, "touch_end": gestures.touch_end,
     # Refused with the spec's own code (native-pinch-needs-multitouch-driver), not the
     # dispatch's generic not-supported: the handler raises it before anything is read.
     "gesture_pinch": gestures.refuse_pinch,

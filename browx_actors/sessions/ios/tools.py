@@ -1,6 +1,6 @@
 """The ios-app engine's handlers for the session tools, in ``IMPLEMENTATIONS``.
 
-The shared native handlers (``sessions/native/``) under this engine's name, and the
+The shared native handlers (``sessions/native/common.py``) under this engine's name, and the
 lifecycle verbs simctl has (app_list, app_install, app_launch, app_terminate,
 app_foreground). Screenshots go past the spec's refusal of element-scoped and JPEG
 captures, whose reason (no PNG decoder) is gone: Pillow is a dependency here, so they
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from ...tooling import Args, Implementation, Reply, implement
 from ...tooling.tool import Handler
-from ..native import actions, capture, feedback, gestures, lifecycle, named, reading
+from ..native import capture, gestures, lifecycle
+from ..native.common import COMMON_HANDLERS
 from ..native.visual import native_implementations
 from .input import ENGINE
 from .session import IosSession
@@ -35,15 +36,8 @@ async def screenshot_region(session: IosSession, args: Args) -> Reply:
 
 
 _SHARED: dict[str, Handler] = {
-    "snapshot": reading.snapshot, "find": reading.find, "text_search": reading.text_search,
-    "verify_visible": reading.verify_visible, "verify_text": reading.verify_text,
-    "verify_value": reading.verify_value, "verify_attribute": reading.verify_attribute,
-    "verify_count": reading.verify_count,
-    "click": actions.click, "fill": actions.fill, "press": actions.press, "scroll": actions.scroll,
-    "find_feedback": feedback.find_feedback,
-    "name_ref": named.name_ref, "list_named_refs": named.list_named_refs,
-    "navigate": actions.navigate,
-    "gesture_swipe": gestures.gesture_swipe, "gesture_pinch": gestures.gesture_pinch,
+    **COMMON_HANDLERS,
+    "gesture_pinch": gestures.gesture_pinch,
     **{tool: lifecycle.HANDLERS[tool] for tool in ("app_list", "app_install", "app_launch", "app_terminate",
                                                    "app_foreground")},
 }
