@@ -7,8 +7,9 @@ long-clickable password selected bounds``, sometimes ``NAF`` first and ``hint`` 
 releases). Invisible views are never dumped. Around the XML the command prints status
 text: ``exec-out uiautomator dump /dev/tty`` ends with ``UI hierchary dumped to:
 /dev/tty`` (sic) and some builds print a line before ``<?xml``, so the XML is cut out of
-whatever surrounds it. It is parsed with expat, not patterns: a dump is real XML, with
-entities in texts.
+whatever surrounds it. A dump is real XML, with entities in texts: the plain dump AOSP
+writes is read by :mod:`.uiautomator_scan`'s pattern, which accounts for every byte or
+declines, and everything else by expat, so both give one tree.
 
 The tree: the ``hierarchy`` element is the root (role ``generic``, tag ``hierarchy``) and
 each window a child, so a path is always root-relative child positions. A node's raw
@@ -42,9 +43,11 @@ from typing import Any
 from xml.parsers import expat
 
 from browx_actors.devices.nodes import SECRET_MASK, NativeNode, Rect
+from browx_actors.devices.uiautomator_scan import FLAG_ATTRIBUTES, scan_dump
 from browx_actors.errors import ToolError
 
-__all__ = ["CLASS_ROLES", "IDLE_FAILURES", "SUFFIX_ROLES", "DumpParser", "parse_bounds", "parse_dump", "role_of"]
+__all__ = ["CLASS_ROLES", "IDLE_FAILURES", "SUFFIX_ROLES", "DumpParser", "parse_bounds", "parse_dump",
+           "parse_with_expat", "role_of", "scan_plain_dump"]
 
 
 #: What ``uiautomator dump`` prints when the window never goes idle.
@@ -163,35 +166,42 @@ def _tree_builder() -> tuple[Callable[[str, dict[str, str]], None], Callable[[st
 
     def end(tag: str) -> None:
         attributes, path, children = pop()
-        node = _node(tag, attributes, path, tuple(children))
+        node = _root(tuple(children)) if tag == "hierarchy" else _from_attributes(attributes, path, tuple(children))
         (stack[-1][2] if stack else done).append(node)
 
     return start, end, done
 
 
-def _node(tag: str, a: dict[str, str], path: tuple[int, ...], children: tuple[NativeNode, ...]) -> NativeNode:
-    if tag == "hierarchy":
-        bounds = next((child.bounds for child in children if child.bounds), None)
-        return NativeNode("generic", "hierarchy", bounds=bounds, path=path, children=children)
+def _root(children: tuple[NativeNode, ...]) -> NativeNode:
+    """The ``hierarchy`` element: the root, as large as its first window with bounds."""
+    bounds = next((child.bounds for child in children if child.bounds), None)
+    return NativeNode("generic", "hierarchy", bounds=bounds, path=(), children=children)
+
+
+def _from_attributes(a: dict[str, str], path: tuple[int, ...], children: tuple[NativeNode, ...]) -> NativeNode:
     get = a.get
-    class_name = get("class", "")
+    # Absent flags read false, except enabled, which a view is unless it says otherwise.
+    flags = tuple(get(name) != "false" if name == "enabled" else get(name) == "true" for name in FLAG_ATTRIBUTES)
+    return _node(get("class", ""), get("text", ""), get("resource-id", ""), get("content-desc", ""),
+                 get("hint", ""), parse_bounds(get("bounds", "")), flags, path, children)
+
+
+def _node(class_name: str, text: str, resource_id: str, desc: str, hint: str, bounds: Rect | None,
+          flags: tuple[bool, ...], path: tuple[int, ...], children: tuple[NativeNode, ...]) -> NativeNode:
+    """One node from its attributes, as either reader gives them (see :data:`NodeBuilder`)."""
+    checkable, checked, clickable, enabled, focusable, focused, scrollable, long_clickable, password, selected = flags
     role = _ROLE_CACHE.get(class_name) or role_of(class_name)
-    checkable = get("checkable") == "true"
     if checkable and (role == "generic" or role == "text"):
         role = "checkbox"
-    text = get("text", "")
     editable = role == "textbox" or role == "searchbox"
     value = text if editable else None
-    password = get("password") == "true"
     if password:
-        value, text = _secret_value(text, get("hint", "")), ""
+        value, text = _secret_value(text, hint), ""
     # In NativeNode's field order (a test pins it).
     return _NEW(NativeNode, (
-        role, class_name, get("content-desc", "") or (get("hint", "") if editable else ""), text, value,
-        get("resource-id") or None, parse_bounds(get("bounds", "")), get("enabled") != "false", True,
-        get("focusable") == "true", get("focused") == "true", get("clickable") == "true",
-        get("long-clickable") == "true", get("scrollable") == "true", checkable, get("checked") == "true",
-        get("selected") == "true", password, path, children,
+        role, class_name, desc or (hint if editable else ""), text, value, resource_id or None, bounds, enabled,
+        True, focusable, focused, clickable, long_clickable, scrollable, checkable, checked, selected, password,
+        path, children,
     ))
 
 
@@ -209,10 +219,38 @@ def parse_dump(output: str | bytes) -> NativeNode:
     Raises ``native-hierarchy-not-idle`` for the idle failures and ``unavailable``
     (component ``uiautomator``) for output that holds no hierarchy or broken XML.
     """
-    # Bytes all the way: expat reads UTF-8 itself, and a dump is large.
+    xml = _xml_of(output)
+    windows = _scan(xml)
+    return _root(tuple(windows)) if windows is not None else _expat_tree(xml)
+
+
+def scan_plain_dump(output: str | bytes) -> NativeNode | None:
+    """The fast reader alone (:mod:`.uiautomator_scan`): the tree of a plain AOSP dump,
+    None for anything it does not account for whole. What :func:`parse_dump` tries first."""
+    windows = _scan(_xml_of(output))
+    return None if windows is None else _root(tuple(windows))
+
+
+def parse_with_expat(output: str | bytes) -> NativeNode:
+    """:func:`parse_dump` with expat alone: what the fast reader is held to, tree for tree."""
+    return _expat_tree(_xml_of(output))
+
+
+def _xml_of(output: str | bytes) -> bytes:
     data = output.encode() if isinstance(output, str) else output
     _fail_if_not_idle(data)
-    xml = _cut_xml(data)
+    return _cut_xml(data)
+
+
+def _scan(xml: bytes) -> list[NativeNode] | None:
+    try:
+        text = xml.decode()
+    except UnicodeDecodeError:
+        return None  # expat names the broken byte
+    return scan_dump(text, _node)
+
+
+def _expat_tree(xml: bytes) -> NativeNode:
     start, end, done = _tree_builder()
     parser: Any = expat.ParserCreate()
     parser.StartElementHandler = start

@@ -75,8 +75,9 @@ def clip(text: str, limit: int) -> str:
 
 def speaks(node: NativeNode, hierarchy: Hierarchy, interactive: bool) -> bool:
     """Whether a node gets a snapshot line (and so a ref)."""
-    return bool(interactive or hierarchy.name_of(node) or collapse(node.text) or node.value
-                or node.role in STRUCTURE_ROLES)
+    # The name last: it may gather the text of a whole subtree.
+    return bool(interactive or node.value or node.role in STRUCTURE_ROLES or collapse(node.text)
+                or hierarchy.name_of(node))
 
 
 def _states(node: NativeNode) -> str:
@@ -121,7 +122,9 @@ class _Printer:
         self.lines: list[str] = []
         self.truncated = False
         self.interactive = 0
-        self.untagged: list[str] = []
+        #: Interactive nodes without a test id, and the first THIN_LISTED of them described.
+        self.untagged = 0
+        self.listed: list[str] = []
 
     def visit(self, node: NativeNode, depth: int, absorbing: bool) -> None:
         if not node.visible:
@@ -140,7 +143,9 @@ class _Printer:
             depth += 1
             absorbing = names_from_content(node) or (absorbing and not interactive)
         if interactive and not node.test_id:
-            self.untagged.append(f"{ref} {self.describe(node)}" if ref else self.describe(node))
+            self.untagged += 1
+            if len(self.listed) < THIN_LISTED:
+                self.listed.append(f"{ref} {self.describe(node)}" if ref else self.describe(node))
         for child in node.children:
             self.visit(child, depth, absorbing)
 
@@ -166,10 +171,10 @@ class _Printer:
         return ref
 
     def warnings(self) -> tuple[str, ...]:
-        missing = len(self.untagged)
+        missing = self.untagged
         if missing < THIN_MIN or missing <= self.interactive * THIN_SHARE:
             return ()
-        listed = ", ".join(self.untagged[:THIN_LISTED])
+        listed = ", ".join(self.listed)
         more = f" and {missing - THIN_LISTED} more" if missing > THIN_LISTED else ""
         return (f"thin on testIDs: {missing} of {self.interactive} interactive elements have no testID, so "
                 f"their refs are positional and go stale when the layout moves: {listed}{more}. Give them a "
@@ -211,6 +216,6 @@ def snapshot(
         ref_count=len(printer.lines),
         truncated=printer.truncated,
         interactive=printer.interactive,
-        untagged=len(printer.untagged),
+        untagged=printer.untagged,
         warnings=printer.warnings(),
     )

@@ -1,0 +1,146 @@
+"""The fast dump reader is held to expat, tree for tree: on every recorded dump it reads
+them itself, and on anything else it either gives expat's tree or declines."""
+
+from __future__ import annotations
+
+import pytest
+from fakes.adb_shop import SHOP, View, emulator, list_screen, render
+from fakes.testdata import PIXEL_LAUNCHER_DUMP
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from browx_actors.devices.nodes import NativeNode
+from browx_actors.devices.uiautomator import parse_dump, parse_with_expat, scan_plain_dump
+from browx_actors.errors import ToolError
+
+PIXEL = PIXEL_LAUNCHER_DUMP.read_text()
+
+
+def _recorded() -> dict[str, str]:
+    """The real Pixel dump, every screen of the scripted shop, and the 2,000-node list."""
+    device = emulator()
+    dumps = {"pixel": PIXEL, "list": list_screen(399)}
+    for name, screen in device.screens.items():
+        if not screen.busy:
+            device.stack = [name]
+            dumps[name] = device.dump()
+    device.stack, device.fields["email"] = ["catalog"], "a@b.c"
+    device.toggles.add("promo")
+    dumps["catalog, promo shown"] = device.dump()
+    device.stack = ["login"]
+    dumps["login, typed"] = device.dump()
+    return dumps
+
+
+def _outcome(read: object, output: str) -> NativeNode | str:
+    """The tree, or the code it refused with."""
+    try:
+        return read(output)  # type: ignore[operator]
+    except ToolError as err:
+        return err.code
+
+
+@pytest.mark.parametrize(("name", "dump"), sorted(_recorded().items()))
+def test_every_recorded_dump_is_read_by_the_scanner_and_equals_expats_tree(name: str, dump: str) -> None:
+    scanned = scan_plain_dump(dump)
+    assert scanned is not None, f"the scanner declined the {name} dump"
+    assert scanned == parse_with_expat(dump) == parse_dump(dump)
+    assert len(list(scanned.walk())) > 1
+
+
+def _node(**fields: str) -> str:
+    attributes = {"index": "0", "text": "", "resource-id": "", "class": "android.widget.TextView", "package": "p",
+                  "content-desc": "", "checkable": "false", "checked": "false", "clickable": "false",
+                  "enabled": "true", "focusable": "false", "focused": "false", "scrollable": "false",
+                  "long-clickable": "false", "password": "false", "selected": "false", "bounds": "[0,0][10,10]"}
+    attributes.update(fields)
+    return "<node " + " ".join(f'{k}="{v}"' for k, v in attributes.items()) + " />"
+
+
+def _wrap(*nodes: str) -> str:
+    return "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">" + \
+        "".join(nodes) + "</hierarchy>"
+
+
+@pytest.mark.parametrize("dump", [
+    _wrap(_node(text="a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos; &#233; &#x1F600; &#10;")),
+    _wrap('<node NAF="true" ' + _node(text="x")[6:]),
+    _wrap(_node(hint="Email &amp; more")),
+    _wrap(_node(text="x", **{"drawing-order": "3", "hint": "h"})),
+    _wrap(_node(), _node(index="1", bounds="[-5,-5][5,5]")),
+    _wrap(_node(text="\u00e9\u4e2d\U0001f600")),
+    '<?xml version="1.0" encoding="utf-8"?>\n<hierarchy rotation="1">\n  ' + _node() + "\n</hierarchy>\n",
+])
+def test_the_scanner_reads_what_aosp_dumpers_write(dump: str) -> None:
+    scanned = scan_plain_dump(dump)
+    assert scanned is not None
+    assert scanned == parse_with_expat(dump)
+
+
+@pytest.mark.parametrize(("dump", "why"), [
+    (_wrap(_node(text="a\tb")), "a raw tab (expat makes it a space)"),
+    (_wrap(_node(text="x", bounds="[0,0][10,10]", index="0").replace('index="0" text="x"', 'text="x" index="0"')),
+     "another attribute order"),
+    (_wrap("<!-- a comment -->", _node()), "a comment"),
+    (_wrap(_node(bounds="[0,0][10]")), "malformed bounds"),
+    (_wrap(_node(), "<node"), "a cut node"),
+    (_wrap(_node(text="a &nbsp; b")), "an entity XML does not define"),
+    (_wrap(_node(text="a & b")), "a bare ampersand"),
+    (_wrap(_node(text="&#0;")), "a reference to a character XML forbids"),
+    (_wrap(_node(hint="a", **{"hint2": "b"}).replace("hint2", "hint")), "a repeated attribute"),
+    (_wrap(_node(package="p&bad;")), "a bad entity in the package"),
+    (_wrap(_node(), "stray text", _node(index="1")), "text between nodes (expat ignores it)"),
+    (_wrap(_node()).replace("UTF-8", "ISO-8859-1"), "another encoding"),
+    (_wrap(_node()).replace(" />", ">"), "a node never closed"),
+    (_wrap(_node(), "</node>"), "an end tag with nothing open"),
+])
+def test_the_scanner_declines_what_it_does_not_account_for_and_expat_decides(dump: str, why: str) -> None:
+    assert scan_plain_dump(dump) is None, why
+    assert _outcome(parse_dump, dump) == _outcome(parse_with_expat, dump)
+
+
+def test_broken_utf8_is_left_to_expat_which_names_it() -> None:
+    dump = _wrap(_node(text="caf\u00e9")).encode().replace("\u00e9".encode(), b"\xe9")
+    assert scan_plain_dump(dump) is None
+    with pytest.raises(ToolError) as refused:
+        parse_dump(dump)
+    assert refused.value.code == "unavailable" and "broken XML" in refused.value.message
+
+
+_TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
+
+
+def _views(depth: int = 0) -> st.SearchStrategy[View]:
+    children = st.lists(st.deferred(lambda: _views(depth + 1)), max_size=3) if depth < 3 else st.just([])
+    return st.builds(
+        View,
+        cls=st.sampled_from(["android.widget.Button", "android.widget.EditText", "android.widget.TextView",
+                             "android.view.View", "com.example.Custom$Inner"]),
+        bounds=st.tuples(*[st.integers(-50, 2000)] * 4),
+        rid=_TEXT, text=_TEXT, desc=_TEXT, hint=_TEXT,
+        clickable=st.booleans(), checkable=st.booleans(), checked=st.booleans(), scrollable=st.booleans(),
+        password=st.booleans(), focused=st.booleans(), children=children,
+    )
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_views())
+def test_generated_dumps_give_expats_tree(root: View) -> None:
+    dump = render(root, SHOP)
+    assert _outcome(parse_dump, dump) == _outcome(parse_with_expat, dump)
+    if all(ch >= " " or ch in "\t\n\r" for ch in dump):  # nothing expat refuses outright
+        assert scan_plain_dump(dump) in (None, parse_with_expat(dump))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(PIXEL)), st.integers(0, 3), st.sampled_from(
+    ['<', '>', '"', "&", "/", " ", "=", "\t", "\n", ";", "#", "x", "0", "amp;", "</node>", "<node ", "-", "[", "]"])),
+    min_size=1, max_size=4))
+def test_a_mutated_pixel_dump_gives_expats_answer_either_way(edits: list[tuple[int, int, str]]) -> None:
+    """Characters cut from and inserted into a real dump: whatever results, the fast path
+    gives expat's tree or expat's refusal, never a third answer."""
+    dump = PIXEL
+    for at, cut, insert in edits:
+        at = min(at, len(dump))
+        dump = dump[:at] + insert + dump[at + cut:]
+    assert _outcome(parse_dump, dump) == _outcome(parse_with_expat, dump)
