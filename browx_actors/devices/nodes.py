@@ -86,4 +86,5 @@ class NativeNode(NamedTuple):
         while stack:
             node = stack.pop()
             yield node
-            stack.extend(reversed(node.children))
+            if node.children:  # most nodes are leaves
+                stack.extend(node.children[::-1])

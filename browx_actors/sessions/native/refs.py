@@ -130,27 +130,24 @@ def accessible_name(node: NativeNode) -> str:
     own = collapse(node.text)
     if own or not names_from_content(node):
         return own
+    # Visible, non-interactive descendants in document order; a plain loop, not a
+    # generator: every tappable row of a list is named this way on every read.
     parts: list[str] = []
     size = 0
-    for child in _content_nodes(node):
+    stack = list(node.children[::-1])
+    while stack:
+        child = stack.pop()
+        if not child.visible or is_interactive(child):
+            continue
         piece = collapse(child.name or child.text)
         if piece:
             parts.append(piece)
             size += len(piece) + 1
             if size >= NAME_GATHER_MAX:
                 break
+        if child.children:
+            stack.extend(child.children[::-1])
     return " ".join(parts)[:NAME_GATHER_MAX]
-
-
-def _content_nodes(node: NativeNode) -> Iterator[NativeNode]:
-    """Visible, non-interactive descendants, in document order."""
-    stack = list(reversed(node.children))
-    while stack:
-        child = stack.pop()
-        if not child.visible or is_interactive(child):
-            continue
-        yield child
-        stack.extend(reversed(child.children))
 
 
 class ElementKey(NamedTuple):

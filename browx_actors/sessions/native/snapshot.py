@@ -159,7 +159,9 @@ class _Printer:
         line = "  " * depth + node.role
         if name:
             line += " " + quote(clip(name, NAME_MAX))
-        line += f" [ref={ref}]" + _states(node)
+        line += f" [ref={ref}]"
+        if node.checked or node.selected or node.focused or not node.enabled:
+            line += _states(node)
         if node.role in VALUE_ROLES:
             if node.value:
                 line += " value=" + quote(clip(node.value, VALUE_MAX))
