@@ -21,6 +21,7 @@ This is a leaf module: it imports nothing from the package.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import sys
@@ -30,6 +31,7 @@ from typing import Any
 __all__ = [
     "MAX_INT_DIGITS",
     "REPLACEMENT",
+    "compact_json",
     "finite_numbers",
     "first_surrogate",
     "valid_text",
@@ -96,6 +98,13 @@ def _number_leaf(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+def compact_json(data: Any) -> str:
+    """``data`` as the server writes JSON text: no spaces, non-ASCII as itself, and no
+    bare ``NaN`` (``ValueError``: :func:`finite_numbers` first). One spelling for every
+    writer that shares a text, so text made once can be reused as is."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def finite_numbers(data: Any) -> Any:

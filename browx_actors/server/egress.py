@@ -16,8 +16,17 @@ applied in order:
 4. :func:`finite_numbers`: NaN and infinities (a page's ``0/0``) become ``null``,
    since JSON has no such numbers and strict readers refuse a bare ``NaN``.
 
-Masking runs first so it sees the text exactly as the page produced it. Steps 3 and 4
+Masking runs first so it sees the text exactly as the page produced it. Steps 2 to 4
 return their input unchanged (the same object, no copy) when there is nothing to fix.
+
+Steps 2 to 4 are first asked in C, of the result's compact JSON text (:func:`leaving`):
+a 2,000-node visual tree is 45,000 values, and three Python walks over them cost six
+times what writing the text does. ``json.dumps`` refuses a non-finite number; a lone
+surrogate passes into the text unescaped, so one search finds any; and when the text
+holds no escape at all, every string (and key) appears in it verbatim between quotes
+that no credential pattern crosses, so the text needs redacting exactly when some string
+does. Only what the text cannot rule out is walked, and when nothing had to change the
+text itself rides on as the MCP text copy.
 The MCP writer keeps a last line of defence of its own (``mcp_stdio.py``): a result
 that still cannot be written is answered as an ``internal`` error, never a crash.
 """
@@ -27,12 +36,15 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import attrs
+
 from ..credentials import REDACTED, credential_name, redact_text
-from ..jsonsafe import finite_numbers, valid_unicode
+from ..jsonsafe import compact_json, finite_numbers, first_surrogate, valid_unicode
 from ..secrets import Secrets, mask_deep
 
-__all__ = ["REDACTED", "credential_name", "finite_numbers", "mask_secrets", "outgoing", "redact_text",
-           "redact_urls", "valid_unicode"]
+__all__ = ["REDACTED", "Leaving", "credential_name", "finite_numbers", "leaving", "mask_secrets", "outgoing",
+           "redact_text", "redact_urls", "valid_unicode"]
+
 
 def redact_urls(data: Any) -> Any:
     """Every string (and dict key) of JSON-shaped ``data`` through :func:`~browx_actors.credentials.redact_text`.
@@ -71,6 +83,34 @@ def mask_secrets(data: Any, masks: Secrets) -> Any:
     return mask_deep(data, masks)
 
 
+@attrs.frozen
+class Leaving:
+    """A result as it may leave the server, and its compact JSON text when the check
+    wrote it and no step changed anything (``None`` otherwise: write it afresh)."""
+
+    data: Any
+    text: str | None
+
+
+def leaving(data: Any, masks: Secrets) -> Leaving:
+    """``data`` through the steps above, in order, each walked only when the text says
+    it may have something to do."""
+    data = masked = mask_secrets(data, masks)
+    try:
+        text: str | None = compact_json(data)
+    except (TypeError, ValueError, RecursionError):  # a NaN, an infinity, a huge int, not JSON
+        text = None
+    if text is None or "\\" in text or redact_text(text) != text:
+        data = redact_urls(data)
+    if text is None or first_surrogate(text) >= 0:
+        data = valid_unicode(data)
+    if text is None:
+        data = finite_numbers(data)
+        return Leaving(data, None)
+    # The steps copy what they change: the very same object is the very same text.
+    return Leaving(data, text if data is masked else None)
+
+
 def outgoing(data: Any, masks: Secrets) -> Any:
     """``data`` as it may leave the server (the steps above, in order)."""
-    return finite_numbers(valid_unicode(redact_urls(mask_secrets(data, masks))))
+    return leaving(data, masks).data

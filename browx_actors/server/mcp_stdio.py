@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import base64
 import fcntl
-import json
 import logging
 import os
 import sys
@@ -39,6 +38,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.message import SessionMessage
 
+from ..jsonsafe import compact_json
 from ..tooling.reply import ToolOutput
 from .stdio_lines import decode_line, encode_message
 
@@ -77,13 +77,12 @@ def tool_result(output: ToolOutput) -> types.CallToolResult:
     mirrors `ok`, so a domain failure is a tool result, never a JSON-RPC error.
     """
     envelope = output.envelope
-    # allow_nan=False: a bare NaN is not JSON. The egress made every number finite, so
-    # one here is a bug, answered as internal by the caller rather than sent.
+    # The egress usually wrote the text already. Where it did not, compact_json refuses a
+    # bare NaN (not JSON): the egress made every number finite, so one here is a bug,
+    # answered as internal by the caller rather than sent.
+    text = output.text if output.text is not None else compact_json(envelope)
     content: list[types.TextContent | types.ImageContent | types.AudioContent | types.ResourceLink
-                  | types.EmbeddedResource] = [
-        types.TextContent(type="text", text=json.dumps(envelope, separators=(",", ":"), ensure_ascii=False,
-                                                       allow_nan=False))
-    ]
+                  | types.EmbeddedResource] = [types.TextContent(type="text", text=text)]
     content.extend(
         types.ImageContent(type="image", data=base64.b64encode(raw).decode("ascii"), mime_type=mime)
         for mime, raw in output.images

@@ -44,7 +44,7 @@ from ..tooling import Gates, Tool, ToolOutput, validate_args
 from ..tooling.after import AFTER, split_after
 from ..tooling.context import RuntimeContext
 from .after import AfterCapture, check_after, run_after
-from .egress import outgoing
+from .egress import leaving, outgoing
 
 __all__ = ["Dispatcher"]
 
@@ -106,13 +106,14 @@ class Dispatcher:
             envelope = {**envelope, "after": captured.envelope}
             images += captured.images
         masks = self.secrets.masks()
-        envelope = outgoing(envelope, masks)
+        out = leaving(envelope, masks)
+        envelope = out.data
         if self.recorder is not None:
             self.recorder(CallRecord(
                 name, str(session_id), outgoing(recorded_args, masks), envelope,
                 (time.perf_counter() - started) * 1000, self.gates.denied_total, time.time(),
             ))
-        return ToolOutput(envelope, images)
+        return ToolOutput(envelope, images, out.text)
 
     def _checked(self, tool: Tool, raw_args: Any) -> dict[str, Any]:
         """Steps 2 and 3: parameters, rules, gates, and a forwarded call's inner op."""

@@ -63,6 +63,9 @@ class ToolOutput:
 
     envelope: dict[str, Any]
     images: tuple[tuple[str, bytes], ...] = ()
+    #: The envelope's compact JSON text, when the dispatch's egress already wrote it
+    #: (``jsonsafe.compact_json``); None means write it from ``envelope``.
+    text: str | None = attrs.field(default=None, repr=False)
 
     @classmethod
     def of(cls, tool: str, result: Any) -> ToolOutput:
