@@ -775,3 +775,19 @@ def test_python_helpers() -> None:
         "stale-element", "ref e5 is unknown")
     assert agent_error("TypeError: x is undefined") is None
     assert f"const AGENT_KEY = '{AGENT_KEY}';" in AGENT_SOURCE
+
+
+def test_the_highest_ref_a_result_shows_is_found_wherever_refs_ride() -> None:
+    from browx_actors.sessions.chromium.pageagent import highest_ref
+
+    result = {
+        "snapshot": 'button "Buy" [ref=e3]\n  link "More" [ref=e12]',
+        "matches": [{"ref": "e7", "name": "x"}, {"ref": "not-a-ref"}],
+        "appeared": ["[ref=e15] dialog"],
+        "text": "a page that prints [ref=e999] in a field that is not a snapshot",
+        "nested": {"deeper": [[{"ref": "e14"}]]},
+        "tuple": ({"ref": "e500"},),
+    }
+    assert highest_ref(result) == 15
+    assert highest_ref("[ref=e4] alone") == 4
+    assert highest_ref({"root": {"id": "n1", "children": [{"id": "n2"}]}}) == 0

@@ -228,23 +228,35 @@ def agent_error(message: str) -> tuple[str, str] | None:
 
 def highest_ref(data: Any) -> int:
     """The highest ref number a result hands the agent: ``[ref=eN]`` in a snapshot's
-    text, ``"ref": "eN"`` anywhere in its fields (targets, matches, appeared nodes).
+    text (or in a string of a list), ``"ref": "eN"`` anywhere in its fields (targets,
+    matches, appeared nodes).
 
     Refs count up from e1 in each document, so a session that remembers the highest it
     has shown can tell a ref from an earlier page (stale) from one it never issued.
+    A loop over a stack, not recursion: it runs over every result, and a visual tree's
+    is tens of thousands of values with no ref among them.
     """
-    if isinstance(data, str):
-        return max((int(n) for n in _REF_IN_TEXT.findall(data)), default=0) if "[ref=" in data else 0
-    if isinstance(data, dict):
-        best = 0
-        for key, value in data.items():
-            if key == "ref" and isinstance(value, str):
-                match = _REF_VALUE.match(value)
-                if match:
-                    best = max(best, int(match.group(1)))
-            elif isinstance(value, (dict, list)) or (key == "snapshot" and isinstance(value, str)):
-                best = max(best, highest_ref(value))
-        return best
-    if isinstance(data, list):
-        return max((highest_ref(item) for item in data), default=0)
-    return 0
+    best = 0
+    stack = [data]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item = pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                if isinstance(value, (dict, list)):
+                    push(value)
+                elif key == "ref" and isinstance(value, str):
+                    match = _REF_VALUE.match(value)
+                    if match:
+                        best = max(best, int(match.group(1)))
+                elif key == "snapshot" and isinstance(value, str):
+                    best = max(best, _highest_in_text(value))
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            best = max(best, _highest_in_text(item))
+    return best
+
+
+def _highest_in_text(text: str) -> int:
+    return max((int(n) for n in _REF_IN_TEXT.findall(text)), default=0) if "[ref=" in text else 0
