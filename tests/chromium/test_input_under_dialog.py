@@ -12,7 +12,7 @@ import trio
 import trio.testing
 
 from browx_actors.cdp import CdpTimeout
-from browx_actors.sessions.chromium.actions import ACTION_TIMEOUT_MS, release_input, send_input
+from browx_actors.sessions.chromium.actions import ACTION_TIMEOUT_MS, release_input, releases_applied, send_input
 from browx_actors.sessions.chromium.input import mouse_press, mouse_release
 from browx_actors.sessions.chromium.input_state import InputState
 
@@ -46,7 +46,8 @@ def _session(cdp: _Cdp, nursery: trio.Nursery | None = None, dialog: bool = Fals
     page = object()
     tab = SimpleNamespace(input=InputState(x=5.0, y=5.0), page=page)
     dialogs = SimpleNamespace(open_on=lambda p: object() if dialog and p is page else None)
-    return SimpleNamespace(cdp=cdp, tabs=SimpleNamespace(current=tab), page=page, dialogs=dialogs, nursery=nursery)
+    return SimpleNamespace(cdp=cdp, tabs=SimpleNamespace(current=tab), page=page, dialogs=dialogs, nursery=nursery,
+                           releases_in_flight=set())
 
 
 async def test_input_cut_short_after_it_was_written_is_noted(mock_clock: trio.testing.MockClock) -> None:
@@ -85,6 +86,31 @@ async def test_a_release_under_a_dialog_is_written_at_once_and_acked_later(
     assert cdp.acked == ["mouseReleased"]
 
 
+async def test_the_wait_for_releases_ends_when_the_page_acked_them(
+    mock_clock: trio.testing.MockClock,
+) -> None:
+    """After the answer, the page runs what the release set off (a touchcancel handler)
+    and acks it; waiting for that ack is what makes the handler's effect visible to the
+    next call."""
+    cdp = _Cdp()
+    async with trio.open_nursery() as nursery:
+        session = _session(cdp, nursery, dialog=True)
+        await release_input(session, "gesture_swipe", {}, mouse_release(1, 1))
+        assert len(session.releases_in_flight) == 1
+        nursery.start_soon(_answer_after, cdp, 2.0)
+        started = trio.current_time()
+        await releases_applied(session)
+        assert trio.current_time() - started == pytest.approx(2.0)
+        assert cdp.acked == ["mouseReleased"] and session.releases_in_flight == set()
+        await releases_applied(session)  # nothing in flight: at once
+        assert trio.current_time() - started == pytest.approx(2.0)
+
+
+async def _answer_after(cdp: _Cdp, seconds: float) -> None:
+    await trio.sleep(seconds)
+    cdp.answered.set()
+
+
 async def test_a_release_nobody_acks_is_given_up_beside_the_mailbox(mock_clock: trio.testing.MockClock) -> None:
     cdp = _Cdp()
     async with trio.open_nursery() as nursery:
@@ -93,7 +119,7 @@ async def test_a_release_nobody_acks_is_given_up_beside_the_mailbox(mock_clock: 
         started = trio.current_time()
     # The nursery (the session's) waited for the ack no longer than an action's bound.
     assert trio.current_time() - started == pytest.approx(ACTION_TIMEOUT_MS / 1000)
-    assert cdp.acked == []
+    assert cdp.acked == [] and session.releases_in_flight == set()
 
 
 async def test_a_release_with_no_dialog_waits_for_its_ack(mock_clock: trio.testing.MockClock) -> None:

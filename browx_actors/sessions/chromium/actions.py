@@ -136,14 +136,29 @@ async def release_input(session: ChromiumSession, action: str, args: Args, comma
     if cdp is None:
         return
 
+    acked = trio.Event()
+
     async def written_then_acked(task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        session.releases_in_flight.add(acked)
         task_status.started()
-        with contextlib.suppress(CdpFailure):
-            await cdp.send_sequence(commands, timeout=ACTION_TIMEOUT_MS / 1000)
+        try:
+            with contextlib.suppress(CdpFailure):
+                await cdp.send_sequence(commands, timeout=ACTION_TIMEOUT_MS / 1000)
+        finally:
+            session.releases_in_flight.discard(acked)
+            acked.set()
 
     await session.nursery.start(written_then_acked)
     if tab is not None:
         tab.input.track(commands)
+
+
+async def releases_applied(session: ChromiumSession) -> None:
+    """Wait until the browser acked every release :func:`release_input` wrote under a
+    dialog (it does once the dialog is answered and the page has run the handlers):
+    what the page does about being let go is then part of what the caller sees."""
+    for acked in list(session.releases_in_flight):
+        await acked.wait()  # each ends by ACTION_TIMEOUT_MS at the latest
 
 
 async def perform(

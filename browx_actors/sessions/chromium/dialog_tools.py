@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ...errors import ToolError
 from ...tooling import Args, Param, Reply, session_tool
+from .actions import releases_applied
 from .dialogs import DIALOG_POLICIES, dialog_warning
 from .session import ChromiumSession
 from .settle import Before, settle
@@ -39,6 +40,7 @@ async def handle_dialog(session: ChromiumSession, args: Args) -> Reply:
     answered = await session.pw(session.dialogs.answer, page, args["accept"], args.get("promptText"))
     if answered is None:  # answered or gone meanwhile (the tab closed)
         raise ToolError("no-dialog", "the dialog was gone before it could be answered")
+    await releases_applied(session)
     with session.dialogs.interruptible(page) as another:
         await session.pw(settle, session, "handle_dialog", before, None, reply)
     reply["answered"] = {**answered.describe(), "answer": "accepted" if args["accept"] else "dismissed"}

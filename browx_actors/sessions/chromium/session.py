@@ -201,6 +201,10 @@ class ChromiumSession(Actor):
         #: above it was never issued (``unknown-ref``), one below is from an earlier
         #: document or element (``stale-element``).
         self.refs_shown = 0
+        #: Releases (a button up, a touchcancel) written while a dialog blocked the page,
+        #: each set once the browser acked it: handle_dialog waits for them, so that when
+        #: it answers, the page has been let go of (``actions.release_input``).
+        self.releases_in_flight: set[trio.Event] = set()
         #: The isolated-world bridge await_human answers through (None: no human channel).
         self.human: HumanBridge | None = None
         self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
