@@ -242,3 +242,22 @@ def test_the_browsers_own_icon_fetch_is_no_request_an_action_waits_for() -> None
     events, tap, _ = make()
     feed(tap, "Network.requestWillBeSent", icon)
     assert events.requests.started == 0
+
+
+def test_a_settle_waits_for_the_requests_of_its_own_tab_not_of_the_tabs_it_opened() -> None:
+    """A popup's document can be held by its setup before it loads: the opener's action
+    has settled when its own tab's requests have, and the popup is the agent's to select."""
+    tracker = RequestTracker()
+    tracker.begin(("opener-session", "1"), ("GET", "http://h/api"), tab="opener")
+    tracker.begin(("popup-session", "7"), ("GET", "http://h/child.html"), tab="popup")
+    assert (tracker.started_on("opener"), tracker.started_on("popup"), tracker.started_on(None)) == (1, 1, 2)
+    assert tracker.pending(tab="opener") == ["GET http://h/api"]
+    assert tracker.pending(tab="popup") == ["GET http://h/child.html"] and len(tracker.pending()) == 2
+
+    async def idle(tab: str | None) -> bool:
+        return await tracker.wait_idle(0, tab)
+
+    tracker.end(("opener-session", "1"))
+    assert asyncio.run(idle("opener")) is True
+    assert asyncio.run(idle(None)) is False  # the popup's document is still loading
+    assert asyncio.run(idle("popup")) is False

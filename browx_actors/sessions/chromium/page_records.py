@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import itertools
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...credentials import redact_url
@@ -76,7 +76,9 @@ class RequestTracker:
 
     An action that starts requests (a fetch behind "Load more", a form post) has not
     settled until they finish; :meth:`wait_idle` lets the action wait for exactly
-    those. ``navigations_ended`` counts main-frame navigation requests that finished or
+    those, on its own tab: a tab the action opened loads on its own time (and can be
+    held by its setup before it may load at all), and it is the agent's to select.
+    ``navigations_ended`` counts main-frame navigation requests that finished or
     failed without committing a document, so a wait for a navigation to commit can
     also end when its request ended without one (a 204, a download; a ``download``
     link, which makes no request of the page's, counts when its download begins). A navigation that
@@ -88,14 +90,18 @@ class RequestTracker:
     def __init__(self, pulse: Pulse | None = None) -> None:
         self.started = 0
         self.navigations_ended = 0
-        #: Each request in flight, by its flat session and request id: its method and
-        #: URL, for a settle that gives up on it to name (redacted only then).
-        self._inflight: dict[tuple[str, str], tuple[str, str]] = {}
+        #: Requests begun, by the tab (target id) whose session reported them.
+        self._started_on: Counter[str] = Counter()
+        #: Each request in flight, by its flat session and request id: its method, its
+        #: URL (for a settle that gives up on it to name, redacted only then), its tab.
+        self._inflight: dict[tuple[str, str], tuple[str, str, str | None]] = {}
         self._pulse = pulse or Pulse()
 
-    def begin(self, key: tuple[str, str], what: tuple[str, str] = ("?", "?")) -> None:
+    def begin(self, key: tuple[str, str], what: tuple[str, str] = ("?", "?"), tab: str | None = None) -> None:
         self.started += 1
-        self._inflight[key] = what
+        if tab is not None:
+            self._started_on[tab] += 1
+        self._inflight[key] = (*what, tab)
 
     def end(self, key: tuple[str, str], *, main_navigation: bool = False) -> None:
         self._inflight.pop(key, None)
@@ -108,19 +114,29 @@ class RequestTracker:
         self._inflight = {key: what for key, what in self._inflight.items() if key[0] != source}
         self._pulse.fire_threadsafe()
 
+    def started_on(self, tab: str | None) -> int:
+        """Requests the tab's sessions (its own, its frames', its workers') have begun;
+        with no tab (not attached yet), those of every tab."""
+        return self.started if tab is None else self._started_on[tab]
+
     @property
     def in_flight(self) -> int:
         return len(self._inflight)
 
-    def pending(self, limit: int = 3) -> list[str]:
-        """The oldest requests still in flight, at most ``limit``: ``GET <url>``, the URL
-        redacted and cut to :data:`_URL_SHOWN` characters (a ``data:`` URL can be megabytes)."""
-        oldest = itertools.islice(self._inflight.values(), limit)
-        return [f"{method} {clip(redact_url(url), _URL_SHOWN)}" for method, url in oldest]
+    def _on(self, tab: str | None) -> Iterator[tuple[str, str, str | None]]:
+        return (what for what in self._inflight.values() if tab is None or what[2] == tab)
 
-    async def wait_idle(self, timeout: float) -> bool:
-        """On the Playwright thread: wait until nothing is in flight; False on timeout."""
-        return await self._pulse.wait_until(lambda: not self._inflight, timeout)
+    def pending(self, limit: int = 3, tab: str | None = None) -> list[str]:
+        """The oldest requests still in flight (on ``tab``; None: on any), at most
+        ``limit``: ``GET <url>``, the URL redacted and cut to :data:`_URL_SHOWN`
+        characters (a ``data:`` URL can be megabytes)."""
+        oldest = itertools.islice(self._on(tab), limit)
+        return [f"{method} {clip(redact_url(url), _URL_SHOWN)}" for method, url, _ in oldest]
+
+    async def wait_idle(self, timeout: float, tab: str | None = None) -> bool:
+        """On the Playwright thread: wait until nothing is in flight on ``tab`` (None: on
+        any tab); False on timeout."""
+        return await self._pulse.wait_until(lambda: next(self._on(tab), None) is None, timeout)
 
 
 class TabConsole:

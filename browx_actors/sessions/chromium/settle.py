@@ -90,19 +90,23 @@ class Before:
     page: Any
     url: str
     navigations: int
+    #: Requests begun on the acting tab (not on the tabs it may open).
     requests: int
     navigations_ended: int
     console_seq: int
     started: float
     #: Documents the tab had committed, as its raw event session reported.
     commits: int = 0
+    #: The acting tab's target id.
+    tab: str | None = None
 
     @classmethod
     def of(cls, session: ChromiumSession) -> Before:
+        tab = session.target_id
         return cls(page=session.page, url=session.page.url, navigations=session.navigations,
-                   requests=session.requests.started, navigations_ended=session.requests.navigations_ended,
+                   requests=session.requests.started_on(tab), navigations_ended=session.requests.navigations_ended,
                    console_seq=session.console.last_seq,
-                   started=time.perf_counter(), commits=session.events.commits(session.target_id))
+                   started=time.perf_counter(), commits=session.events.commits(tab), tab=tab)
 
 
 class _DocumentGone(Exception):
@@ -189,11 +193,12 @@ async def settle(
         leaving = after["changes"].pop("leaving", None) if after is not None and after["changes"] else None
         if leaving:
             await _await_departure(session, before, leaving, reply)
-        if session.requests.started != before.requests and not page.is_closed():
-            if await session.requests.wait_idle(NETWORK_SETTLE_S):
+        requests, tab = session.requests, before.tab
+        if requests.started_on(tab) != before.requests and not page.is_closed():
+            if await requests.wait_idle(NETWORK_SETTLE_S, tab):
                 settled_by.insert(0, "network-idle")
             else:
-                running = ", ".join(session.requests.pending()) or "they ended just then"
+                running = ", ".join(requests.pending(tab=tab)) or "they ended just then"
                 reply.warn(f"requests the {action} started were still running after {NETWORK_SETTLE_S:g}s: {running}")
             if not page.is_closed():
                 again = await _read_after(session, before, ref)  # what the responses changed

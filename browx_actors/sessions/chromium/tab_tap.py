@@ -190,7 +190,7 @@ class TabTap:
         if not isinstance(request_id, str):
             return
         if params.get("redirectResponse") is None and not browser_own_request(params):
-            self.events.requests.begin((self.key, request_id), _request_line(params))
+            self.events.requests.begin((self.key, request_id), _request_line(params), tab=self.target)
         if (params.get("type") == "Document" and request_id == params.get("loaderId")
                 and self.main_frame is not None and params.get("frameId") == self.main_frame):
             self._navigation_ids.add(request_id)
