@@ -35,10 +35,11 @@ inside their session, ordered with its other calls; their engines are listed.
 null after a navigation), `console` (errors logged meanwhile), `element` (the target's
 state after), `opened` (tabs the action opened, `[{id, url}]`; tools stay on the current
 tab until `select_tab`), `settled` (`by`: `task-turn`, `network-idle+task-turn` when the
-action started requests, `domcontentloaded` after a navigation, or `tab-closed` when the
-action closed its own tab; `input`: `cdp` when the session sent the input itself,
-`playwright` when Playwright acted; and timings) and `warnings`. A selector that matches
-several elements acts on the first and warns.
+action started requests on its own tab (a tab it opened loads on its own),
+`domcontentloaded` after a navigation, or `tab-closed` when the action closed its own
+tab; `input`: `cdp` when the session sent the input itself, `playwright` when
+Playwright acted; and timings) and `warnings`. A selector that matches several
+elements acts on the first and warns.
 
 `click`, `hover` and `fill` check their element first, as Playwright's actionability
 checks do: visible, enabled (click, fill), not moved by a running animation or
