@@ -166,16 +166,17 @@ def _tree_builder() -> tuple[Callable[[str, dict[str, str]], None], Callable[[st
 
     def end(tag: str) -> None:
         attributes, path, children = pop()
-        node = _root(tuple(children)) if tag == "hierarchy" else _from_attributes(attributes, path, tuple(children))
+        node = _root(tuple(children), path) if tag == "hierarchy" else _from_attributes(attributes, path,
+                                                                                        tuple(children))
         (stack[-1][2] if stack else done).append(node)
 
     return start, end, done
 
 
-def _root(children: tuple[NativeNode, ...]) -> NativeNode:
+def _root(children: tuple[NativeNode, ...], path: tuple[int, ...] = ()) -> NativeNode:
     """The ``hierarchy`` element: the root, as large as its first window with bounds."""
     bounds = next((child.bounds for child in children if child.bounds), None)
-    return NativeNode("generic", "hierarchy", bounds=bounds, path=(), children=children)
+    return NativeNode("generic", "hierarchy", bounds=bounds, path=path, children=children)
 
 
 def _from_attributes(a: dict[str, str], path: tuple[int, ...], children: tuple[NativeNode, ...]) -> NativeNode:

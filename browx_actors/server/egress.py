@@ -1,7 +1,8 @@
 """What every result passes on its way out of the server, in one place.
 
-The dispatch hands each envelope (and the arguments it records) through
-:func:`outgoing` after the handler ran and before anything sees it: the MCP client,
+The dispatch hands each envelope through :func:`leaving` (and the arguments it records
+through :func:`outgoing`, the same without the text) after the handler ran and before
+anything sees it: the MCP client,
 the library caller, the recorder. Each step is a pure function over JSON-shaped data,
 applied in order:
 
@@ -25,8 +26,11 @@ times what writing the text does. ``json.dumps`` refuses a non-finite number; a 
 surrogate passes into the text unescaped, so one search finds any; and when the text
 holds no escape at all, every string (and key) appears in it verbatim between quotes
 that no credential pattern crosses, so the text needs redacting exactly when some string
-does. Only what the text cannot rule out is walked, and when nothing had to change the
-text itself rides on as the MCP text copy.
+does. (An escape breaks that: an escaped newline joins the words around it, and a
+pattern's first match can then swallow a credential the string's own match would have
+found; so any escape sends the result to the walk.) Only what the text cannot rule out
+is walked, and when nothing had to change the text itself rides on as the MCP text copy.
+
 The MCP writer keeps a last line of defence of its own (``mcp_stdio.py``): a result
 that still cannot be written is answered as an ``internal`` error, never a crash.
 """
