@@ -3,8 +3,8 @@
 - :mod:`.session`: :class:`ChromiumSession`, the actor (context, tabs, raw CDP);
 - :mod:`.pageagent` and ``agent/``: the script in the page that gives snapshots,
   refs, lookups and aiming in one round trip;
-- :mod:`.actions` (with :mod:`.target`, :mod:`.input`, :mod:`.settle`): click, hover,
-  fill, press, select, scroll;
+- :mod:`.actions` (with :mod:`.target`, :mod:`.input`, :mod:`.input_send`,
+  :mod:`.settle`): click, hover, fill, press, select, scroll;
 - :mod:`.dialog_tools` (with :mod:`.dialogs`): handle_dialog, set_dialog_policy;
 - :mod:`.pointer`, :mod:`.touch`, :mod:`.drag` (with :mod:`.touch_input`,
   :mod:`.drag_input`, :mod:`.motion`, :mod:`.playback`, :mod:`.input_state`): the

@@ -20,48 +20,37 @@ Playwright would make at once costs it 45-70 ms here; the direct one a few.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import trio
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from ...cdp import CdpError, CdpFailure, CdpSessionLost, CdpTimeout
 from ...errors import ToolError
 from ...tooling import Args, Check, Param, Reply, session_tool
 from ...tooling.params import MAX_COORDINATE
 from ..params import COORDS, ELEMENT, ONE_ELEMENT, ONE_TARGET, OPTIONAL_ELEMENT
 from .dialogs import dialog_warning
 from .input import MODIFIERS, Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
+from .input_send import ACTION_TIMEOUT_MS, send_input, target_label
 from .session import ChromiumSession, first_line
 from .settle import Before, settle
 from .target import aim, check_found, locator_for
 
 __all__ = ["ACTION_TIMEOUT_MS", "BUTTON", "MODIFIERS_PARAM", "TOOLS", "Act", "Report", "click", "click_as",
-           "clicking", "fill", "filling", "hover", "perform", "press", "release_input", "report_opened", "run_action",
-           "run_steps", "scroll", "select", "selecting", "send_input"]
+           "clicking", "fill", "filling", "hover", "perform", "press", "report_opened", "run_action", "run_steps",
+           "scroll", "select", "selecting"]
 
 #: Largest scroll delta, in CSS pixels either way (a very long page, in one call).
 MAX_SCROLL = 10 * MAX_COORDINATE
 
-ACTION_TIMEOUT_MS = 10_000
 ACTION = "action"
 
 #: Builds the direct input from aim's answer, or None to leave the action to Playwright.
 DirectInput = Callable[[dict[str, Any]], "list[Command] | None"]
 #: What Playwright does for the action: ``act(page, locator)``.
 Act = Callable[[Any, Any], Awaitable[None]]
-
-
-def _target_label(args: Args) -> str:
-    if args.get("ref"):
-        return f"ref {args['ref']}"
-    if args.get("selector"):
-        return f"selector {args['selector']!r}"
-    return "coords"
 
 
 async def _act_with_playwright(
@@ -80,7 +69,7 @@ async def _act_with_playwright(
     try:
         await act(page, locator)
     except PlaywrightTimeout as err:
-        raise ToolError("timeout", f"{action} on {_target_label(args)}: {first_line(err)}") from err
+        raise ToolError("timeout", f"{action} on {target_label(args)}: {first_line(err)}") from err
     except PlaywrightError as err:
         message = first_line(err)
         if page.is_closed():
@@ -88,77 +77,10 @@ async def _act_with_playwright(
         elif "not attached" in message or "detached" in message:
             raise ToolError("stale-element", f"{action}: the element left the page ({message})") from err
         else:
-            raise ToolError("action-failed", f"{action} on {_target_label(args)}: {message}") from err
+            raise ToolError("action-failed", f"{action} on {target_label(args)}: {message}") from err
     if before is not None:
         await settle(session, action, before, target, reply)
     return target
-
-
-async def send_input(session: ChromiumSession, action: str, args: Args, commands: list[Command]) -> None:
-    """Send input to the current tab, back to back, and note it in the tab's input state.
-
-    The commands are written before any reply is awaited, so a call cut short while it
-    waits still sent them: a dialog the input opened (a ``mousedown`` that alerts) holds
-    the replies until it is answered, and the browser has the button or finger down all
-    the same. The state notes them then too, so ``mouse_up`` / ``touch_end`` after
-    ``handle_dialog`` let go of what is down."""
-    tab = session.tabs.current
-    await trio.lowlevel.checkpoint_if_cancelled()  # past this, the commands are written
-    try:
-        await session.cdp.send_sequence(commands, timeout=ACTION_TIMEOUT_MS / 1000)
-    except trio.Cancelled:
-        if tab is not None:
-            tab.input.track(commands)
-        raise
-    except CdpSessionLost:
-        pass  # the page closed itself under the input (window.close()): settle says so
-    except CdpTimeout as err:
-        raise ToolError("timeout", f"{action} on {_target_label(args)}: {err}") from err
-    except CdpError as err:
-        raise ToolError("action-failed", f"{action} on {_target_label(args)}: {err.message}") from err
-    if tab is not None:
-        tab.input.track(commands)
-
-
-async def release_input(session: ChromiumSession, action: str, args: Args, commands: list[Command]) -> None:
-    """The input that lets go of an interrupted gesture (a button up, a touchcancel).
-
-    When a dialog the gesture opened blocks the page, the browser acks that input only
-    once the dialog is answered, and waiting for it would hold the call (and the
-    dialog's report) for as long as the release may take. So the input is written now
-    and noted now, as a hand lets go whatever the screen shows, and its acks are awaited
-    beside the mailbox, in the session's nursery: the browser applies it before any
-    later input, once the page goes on."""
-    if session.dialogs.open_on(session.page) is None:
-        await send_input(session, action, args, commands)
-        return
-    cdp, tab = session.cdp, session.tabs.current
-    if cdp is None:
-        return
-
-    acked = trio.Event()
-
-    async def written_then_acked(task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        session.releases_in_flight.add(acked)
-        task_status.started()
-        try:
-            with contextlib.suppress(CdpFailure):
-                await cdp.send_sequence(commands, timeout=ACTION_TIMEOUT_MS / 1000)
-        finally:
-            session.releases_in_flight.discard(acked)
-            acked.set()
-
-    await session.nursery.start(written_then_acked)
-    if tab is not None:
-        tab.input.track(commands)
-
-
-async def releases_applied(session: ChromiumSession) -> None:
-    """Wait until the browser acked every release :func:`release_input` wrote under a
-    dialog (it does once the dialog is answered and the page has run the handlers):
-    what the page does about being let go is then part of what the caller sees."""
-    for acked in list(session.releases_in_flight):
-        await acked.wait()  # each ends by ACTION_TIMEOUT_MS at the latest
 
 
 async def perform(

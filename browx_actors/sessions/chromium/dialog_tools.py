@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from ...errors import ToolError
 from ...tooling import Args, Param, Reply, session_tool
-from .actions import releases_applied
 from .dialogs import DIALOG_POLICIES, dialog_warning
+from .input_send import releases_applied
 from .session import ChromiumSession
 from .settle import Before, settle
 

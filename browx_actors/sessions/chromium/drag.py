@@ -28,10 +28,11 @@ import trio
 from ...cdp import CdpFailure
 from ...tooling import Args, Reply, session_tool
 from ..params import STEPS, duration_ms, one_point_target, point_target
-from .actions import release_input, run_steps, send_input
+from .actions import run_steps
 from .agent_calls import agent_await, agent_call
 from .drag_input import DRAG_INTERCEPTED, drag_event, intercept_drags
 from .input import mouse_move, mouse_press, mouse_release
+from .input_send import release_input, send_input
 from .motion import Point, Step, step_count, stroke
 from .playback import letting_go, play
 from .pointer import pointer_report, state_of
@@ -118,7 +119,7 @@ class _Drag:
 
     async def release(self) -> None:
         """An interrupted drag: cancel the HTML5 drag unless it was dropped, let go of
-        the button (at once, when a dialog blocks the page: :func:`~.actions.release_input`)."""
+        the button (at once, when a dialog blocks the page: :func:`~.input_send.release_input`)."""
         commands = []
         if isinstance(self.data, dict) and not self.dropped:
             commands += drag_event("dragCancel", *self.last, self.data)

@@ -25,8 +25,9 @@ from typing import Any
 from ...errors import ToolError
 from ...tooling import Args, Check, Param, Reply, session_tool
 from ..params import COORDS, ELEMENT, OPTIONAL_TARGET, STEPS, duration_ms
-from .actions import BUTTON, MODIFIERS_PARAM, Report, click_as, run_steps, send_input
+from .actions import BUTTON, MODIFIERS_PARAM, Report, click_as, run_steps
 from .input import BUTTONS, Command, mouse_move, mouse_press, mouse_release, mouse_wheel
+from .input_send import send_input
 from .input_state import InputState
 from .motion import Point, glide, step_count
 from .playback import play

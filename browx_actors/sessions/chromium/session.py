@@ -203,7 +203,7 @@ class ChromiumSession(Actor):
         self.refs_shown = 0
         #: Releases (a button up, a touchcancel) written while a dialog blocked the page,
         #: each set once the browser acked it: handle_dialog waits for them, so that when
-        #: it answers, the page has been let go of (``actions.release_input``).
+        #: it answers, the page has been let go of (``input_send.release_input``).
         self.releases_in_flight: set[trio.Event] = set()
         #: The isolated-world bridge await_human answers through (None: no human channel).
         self.human: HumanBridge | None = None

@@ -26,7 +26,8 @@ from typing import Any
 from ...errors import ToolError
 from ...tooling import Args, Check, Param, Reply, session_tool
 from ..params import POINT_PROPERTIES, STEPS, duration_ms, one_point_target, point_target
-from .actions import Report, release_input, run_steps, send_input
+from .actions import Report, run_steps
+from .input_send import release_input, send_input
 from .input_state import InputState
 from .motion import Point, Step, line, pinch, step_count, stroke, times
 from .playback import letting_go, play
