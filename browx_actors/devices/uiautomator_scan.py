@@ -107,10 +107,11 @@ def _hint(extras: str) -> str:
 def _unescaped(fields: tuple[str, ...]) -> tuple[str, ...]:
     """A node's fields with their entities replaced (the package and the attributes after
     bounds are only checked: the package is not kept, and the hint is read by :func:`_hint`)."""
-    whole, text, resource_id, class_name, package, desc, *rest = fields
+    whole, text, resource_id, class_name, package, desc, flags, left, top, right, bottom, extras, closing = fields
     _unescape(package)
-    _unescape(rest[5])
-    return (whole, _unescape(text), _unescape(resource_id), _unescape(class_name), package, _unescape(desc), *rest)
+    _unescape(extras)
+    return (whole, _unescape(text), _unescape(resource_id), _unescape(class_name), package, _unescape(desc),
+            flags, left, top, right, bottom, extras, closing)
 
 
 def scan_dump(xml: str, build: NodeBuilder) -> list[NativeNode] | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fakes.testdata import PIXEL_LAUNCHER_DUMP
+from uiautomator_support import dump, dump_node
 
 from browx_actors.devices.uiautomator import IDLE_FAILURES, parse_bounds, parse_dump, role_of
 from browx_actors.errors import CODES, ToolError
@@ -107,30 +108,16 @@ def test_class_to_role(class_name: str, role: str) -> None:
     assert role_of(class_name) == role
 
 
-def _dump(*nodes: str) -> str:
-    return ("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
-            + "".join(nodes) + "</hierarchy>")
-
-
-def _node(cls: str, **attributes: str) -> str:
-    base = {"index": "0", "text": "", "resource-id": "", "class": cls, "package": "com.example.shop",
-            "content-desc": "", "checkable": "false", "checked": "false", "clickable": "false",
-            "enabled": "true", "focusable": "false", "focused": "false", "scrollable": "false",
-            "long-clickable": "false", "password": "false", "selected": "false", "bounds": "[0,0][100,50]"}
-    base.update({k.replace("_", "-"): v for k, v in attributes.items()})
-    return "<node " + " ".join(f'{k}="{v}"' for k, v in base.items()) + " />"
-
-
 def test_editable_fields_checkables_password_naf_hint_and_entities() -> None:
-    root = parse_dump(_dump(
+    root = parse_dump(dump(
         '<node NAF="true" index="0" text="" resource-id="" class="android.widget.ImageButton" '
         'package="p" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" '
         'focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" '
         'selected="false" bounds="[1,2][3,4]" />',
-        _node("android.widget.EditText", text="a@b.c", resource_id="email", hint="Email", focused="true"),
-        _node("android.widget.EditText", text="\u2022\u2022\u2022", password="true", content_desc="Password"),
-        _node("android.view.View", checkable="true", checked="true", text="Remember"),
-        _node("android.widget.TextView", text="Fish &amp; chips &lt;3&#10;daily", enabled="false"),
+        dump_node("android.widget.EditText", text="a@b.c", resource_id="email", hint="Email", focused="true"),
+        dump_node("android.widget.EditText", text="\u2022\u2022\u2022", password="true", content_desc="Password"),
+        dump_node("android.view.View", checkable="true", checked="true", text="Remember"),
+        dump_node("android.widget.TextView", text="Fish &amp; chips &lt;3&#10;daily", enabled="false"),
     ))
     naf, email, password, check, text = root.children
     assert (naf.role, naf.clickable, naf.name, naf.bounds) == ("button", True, "", Rect(1, 2, 2, 2))
@@ -142,13 +129,13 @@ def test_editable_fields_checkables_password_naf_hint_and_entities() -> None:
 
 
 def test_react_native_raw_test_ids_and_qualified_native_ids_are_kept_as_reported() -> None:
-    root = parse_dump(_dump(_node("android.widget.Button", resource_id="checkout-submit"),
-                            _node("android.widget.Button", resource_id="com.example.shop:id/login_button")))
+    root = parse_dump(dump(dump_node("android.widget.Button", resource_id="checkout-submit"),
+                            dump_node("android.widget.Button", resource_id="com.example.shop:id/login_button")))
     assert [n.test_id for n in root.children] == ["checkout-submit", "com.example.shop:id/login_button"]
 
 
 def test_status_text_around_the_xml_is_ignored() -> None:
-    body = _dump(_node("android.widget.TextView", text="hi"))
+    body = dump(dump_node("android.widget.TextView", text="hi"))
     for output in (body + "UI hierchary dumped to: /dev/tty\n",
                    "Warning: something chatty\n" + body + "\nUI hierchary dumped to: /dev/tty\n",
                    body.split("?>", 1)[1]):  # no XML declaration at all
@@ -218,11 +205,11 @@ def test_a_dump_equal_to_the_last_is_not_parsed_again() -> None:
     from browx_actors.devices.uiautomator import DumpParser
 
     parser = DumpParser()
-    dump = PIXEL.read_bytes()
-    first = parser.parse(dump)
-    assert parser.parse(bytes(dump)) is first and (parser.parsed, parser.reused) == (1, 1)
-    changed = parser.parse(dump.replace(b'text="Chrome"', b'text="Chromium"'))
+    raw = PIXEL.read_bytes()
+    first = parser.parse(raw)
+    assert parser.parse(bytes(raw)) is first and (parser.parsed, parser.reused) == (1, 1)
+    changed = parser.parse(raw.replace(b'text="Chrome"', b'text="Chromium"'))
     assert changed is not first and changed != first and parser.parsed == 2
     with pytest.raises(ToolError):
         parser.parse(IDLE_FAILURES[0].encode())
-    assert parser.parse(dump.replace(b'text="Chrome"', b'text="Chromium"')) is changed
+    assert parser.parse(raw.replace(b'text="Chrome"', b'text="Chromium"')) is changed

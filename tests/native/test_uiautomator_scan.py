@@ -8,6 +8,7 @@ from fakes.adb_shop import SHOP, View, emulator, list_screen, render
 from fakes.testdata import PIXEL_LAUNCHER_DUMP
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from uiautomator_support import dump, dump_node
 
 from browx_actors.devices.nodes import NativeNode
 from browx_actors.devices.uiautomator import parse_dump, parse_with_expat, scan_plain_dump
@@ -40,70 +41,56 @@ def _outcome(read: object, output: str) -> NativeNode | str:
         return err.code
 
 
-@pytest.mark.parametrize(("name", "dump"), sorted(_recorded().items()))
-def test_every_recorded_dump_is_read_by_the_scanner_and_equals_expats_tree(name: str, dump: str) -> None:
-    scanned = scan_plain_dump(dump)
+@pytest.mark.parametrize(("name", "recorded"), sorted(_recorded().items()))
+def test_every_recorded_dump_is_read_by_the_scanner_and_equals_expats_tree(name: str, recorded: str) -> None:
+    scanned = scan_plain_dump(recorded)
     assert scanned is not None, f"the scanner declined the {name} dump"
-    assert scanned == parse_with_expat(dump) == parse_dump(dump)
+    assert scanned == parse_with_expat(recorded) == parse_dump(recorded)
     assert len(list(scanned.walk())) > 1
 
 
-def _node(**fields: str) -> str:
-    attributes = {"index": "0", "text": "", "resource-id": "", "class": "android.widget.TextView", "package": "p",
-                  "content-desc": "", "checkable": "false", "checked": "false", "clickable": "false",
-                  "enabled": "true", "focusable": "false", "focused": "false", "scrollable": "false",
-                  "long-clickable": "false", "password": "false", "selected": "false", "bounds": "[0,0][10,10]"}
-    attributes.update(fields)
-    return "<node " + " ".join(f'{k}="{v}"' for k, v in attributes.items()) + " />"
-
-
-def _wrap(*nodes: str) -> str:
-    return "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">" + \
-        "".join(nodes) + "</hierarchy>"
-
-
-@pytest.mark.parametrize("dump", [
-    _wrap(_node(text="a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos; &#233; &#x1F600; &#10;")),
-    _wrap('<node NAF="true" ' + _node(text="x")[6:]),
-    _wrap(_node(hint="Email &amp; more")),
-    _wrap(_node(text="x", **{"drawing-order": "3", "hint": "h"})),
-    _wrap(_node(), _node(index="1", bounds="[-5,-5][5,5]")),
-    _wrap(_node(text="\u00e9\u4e2d\U0001f600")),
-    '<?xml version="1.0" encoding="utf-8"?>\n<hierarchy rotation="1">\n  ' + _node() + "\n</hierarchy>\n",
+@pytest.mark.parametrize("text", [
+    dump(dump_node(text="a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos; &#233; &#x1F600; &#10;")),
+    dump('<node NAF="true" ' + dump_node(text="x")[6:]),
+    dump(dump_node(hint="Email &amp; more")),
+    dump(dump_node(text="x", **{"drawing-order": "3", "hint": "h"})),
+    dump(dump_node(), dump_node(index="1", bounds="[-5,-5][5,5]")),
+    dump(dump_node(text="\u00e9\u4e2d\U0001f600")),
+    '<?xml version="1.0" encoding="utf-8"?>\n<hierarchy rotation="1">\n  ' + dump_node() + "\n</hierarchy>\n",
 ])
-def test_the_scanner_reads_what_aosp_dumpers_write(dump: str) -> None:
-    scanned = scan_plain_dump(dump)
+def test_the_scanner_reads_what_aosp_dumpers_write(text: str) -> None:
+    scanned = scan_plain_dump(text)
     assert scanned is not None
-    assert scanned == parse_with_expat(dump)
+    assert scanned == parse_with_expat(text)
 
 
-@pytest.mark.parametrize(("dump", "why"), [
-    (_wrap(_node(text="a\tb")), "a raw tab (expat makes it a space)"),
-    (_wrap(_node(text="x", bounds="[0,0][10,10]", index="0").replace('index="0" text="x"', 'text="x" index="0"')),
+@pytest.mark.parametrize(("text", "why"), [
+    (dump(dump_node(text="a\tb")), "a raw tab (expat makes it a space)"),
+    (dump(dump_node(text="x", bounds="[0,0][10,10]", index="0").replace('index="0" text="x"', 'text="x" index="0"')),
      "another attribute order"),
-    (_wrap("<!-- a comment -->", _node()), "a comment"),
-    (_wrap(_node(bounds="[0,0][10]")), "malformed bounds"),
-    (_wrap(_node(), "<node"), "a cut node"),
-    (_wrap(_node(text="a &nbsp; b")), "an entity XML does not define"),
-    (_wrap(_node(text="a & b")), "a bare ampersand"),
-    (_wrap(_node(text="&#0;")), "a reference to a character XML forbids"),
-    (_wrap(_node(hint="a", **{"hint2": "b"}).replace("hint2", "hint")), "a repeated attribute"),
-    (_wrap(_node(package="p&bad;")), "a bad entity in the package"),
-    (_wrap(_node(), "stray text", _node(index="1")), "text between nodes (expat ignores it)"),
-    (_wrap(_node()).replace("UTF-8", "ISO-8859-1"), "another encoding"),
-    (_wrap(_node()).replace(" />", ">"), "a node never closed"),
-    (_wrap(_node(), "</node>"), "an end tag with nothing open"),
+    (dump("<!-- a comment -->", dump_node()), "a comment"),
+    (dump(dump_node(bounds="[0,0][10]")), "malformed bounds"),
+    (dump(dump_node(), "<node"), "a cut node"),
+    (dump(dump_node(text="a &nbsp; b")), "an entity XML does not define"),
+    (dump(dump_node(text="a & b")), "a bare ampersand"),
+    (dump(dump_node(text="&#0;")), "a reference to a character XML forbids"),
+    (dump(dump_node(hint="a", **{"hint2": "b"}).replace("hint2", "hint")), "a repeated attribute"),
+    (dump(dump_node(package="p&bad;")), "a bad entity in the package"),
+    (dump(dump_node(), "stray text", dump_node(index="1")), "text between nodes (expat ignores it)"),
+    (dump(dump_node()).replace("UTF-8", "ISO-8859-1"), "another encoding"),
+    (dump(dump_node()).replace(" />", ">"), "a node never closed"),
+    (dump(dump_node(), "</node>"), "an end tag with nothing open"),
 ])
-def test_the_scanner_declines_what_it_does_not_account_for_and_expat_decides(dump: str, why: str) -> None:
-    assert scan_plain_dump(dump) is None, why
-    assert _outcome(parse_dump, dump) == _outcome(parse_with_expat, dump)
+def test_the_scanner_declines_what_it_does_not_account_for_and_expat_decides(text: str, why: str) -> None:
+    assert scan_plain_dump(text) is None, why
+    assert _outcome(parse_dump, text) == _outcome(parse_with_expat, text)
 
 
 def test_broken_utf8_is_left_to_expat_which_names_it() -> None:
-    dump = _wrap(_node(text="caf\u00e9")).encode().replace("\u00e9".encode(), b"\xe9")
-    assert scan_plain_dump(dump) is None
+    broken = dump(dump_node(text="caf\u00e9")).encode().replace("\u00e9".encode(), b"\xe9")
+    assert scan_plain_dump(broken) is None
     with pytest.raises(ToolError) as refused:
-        parse_dump(dump)
+        parse_dump(broken)
     assert refused.value.code == "unavailable" and "broken XML" in refused.value.message
 
 
@@ -126,10 +113,10 @@ def _views(depth: int = 0) -> st.SearchStrategy[View]:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_views())
 def test_generated_dumps_give_expats_tree(root: View) -> None:
-    dump = render(root, SHOP)
-    assert _outcome(parse_dump, dump) == _outcome(parse_with_expat, dump)
-    if all(ch >= " " or ch in "\t\n\r" for ch in dump):  # nothing expat refuses outright
-        assert scan_plain_dump(dump) in (None, parse_with_expat(dump))
+    rendered = render(root, SHOP)
+    assert _outcome(parse_dump, rendered) == _outcome(parse_with_expat, rendered)
+    if all(ch >= " " or ch in "\t\n\r" for ch in rendered):  # nothing expat refuses outright
+        assert scan_plain_dump(rendered) in (None, parse_with_expat(rendered))
 
 
 @settings(max_examples=500, deadline=None)
@@ -139,8 +126,8 @@ def test_generated_dumps_give_expats_tree(root: View) -> None:
 def test_a_mutated_pixel_dump_gives_expats_answer_either_way(edits: list[tuple[int, int, str]]) -> None:
     """Characters cut from and inserted into a real dump: whatever results, the fast path
     gives expat's tree or expat's refusal, never a third answer."""
-    dump = PIXEL
+    mutated = PIXEL
     for at, cut, insert in edits:
-        at = min(at, len(dump))
-        dump = dump[:at] + insert + dump[at + cut:]
-    assert _outcome(parse_dump, dump) == _outcome(parse_with_expat, dump)
+        at = min(at, len(mutated))
+        mutated = mutated[:at] + insert + mutated[at + cut:]
+    assert _outcome(parse_dump, mutated) == _outcome(parse_with_expat, mutated)

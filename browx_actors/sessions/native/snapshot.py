@@ -81,6 +81,8 @@ def speaks(node: NativeNode, hierarchy: Hierarchy, interactive: bool) -> bool:
 
 
 def _states(node: NativeNode) -> str:
+    if not (node.checked or node.selected or node.focused) and node.enabled:
+        return ""  # most lines: one test, not four appends
     out = ""
     if node.checked:
         out += " [checked]"
@@ -159,9 +161,7 @@ class _Printer:
         line = "  " * depth + node.role
         if name:
             line += " " + quote(clip(name, NAME_MAX))
-        line += f" [ref={ref}]"
-        if node.checked or node.selected or node.focused or not node.enabled:
-            line += _states(node)
+        line += f" [ref={ref}]" + _states(node)
         if node.role in VALUE_ROLES:
             if node.value:
                 line += " value=" + quote(clip(node.value, VALUE_MAX))
