@@ -58,6 +58,12 @@ async def test_hostile_pages_and_arguments_fail_their_call_and_nothing_else(tmp_
             refused = await fails(client, "verify_attribute", {"selector": bad, "name": "id", "value": "x"},
                                   "bad-arg")
             assert refused["field"] == "selector", refused
+            # The reads that catch their own locator's errors name the selector too.
+            for tool, extra in (("verify_text", {"text": "x"}), ("verify_visible", {}),
+                                ("verify_value", {"value": "x"}), ("verify_count", {"count": 1}),
+                                ("click", {})):
+                refused = await fails(client, tool, {"selector": bad, **extra}, "bad-arg")
+                assert refused["field"] == "selector" and "not a valid selector" in refused["error"], (tool, refused)
         for path in ("a\u0000b.png", "x" * 300 + ".png", ".", "ok/", "shots/..", "diagnostics/x.png",
                      "diagnostics", "../outside.png", "/etc/x.png"):
             # Every tool that writes a file takes its path through one chokepoint.

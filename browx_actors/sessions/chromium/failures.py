@@ -10,13 +10,21 @@ about the caller's own input, so the agent hears which argument to fix:
   that held it;
 - a Playwright timeout is ``timeout``.
 
+A handler that knows which of its arguments holds the selector says so with
+:func:`selector_refusals` around its locator calls. It turns only the parse error into
+``bad-arg``: a timeout, a closed page or a navigation under the call is not the
+selector's fault, and goes on to the boundary, which knows what each one is. (A
+catch-all there once told an agent its selector was invalid when a busy page had made
+the read time out.)
+
 Anything else is for the dispatch to report as ``internal``, with the traceback in the
 server's log.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -24,7 +32,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ...errors import ToolError
 
-__all__ = ["SELECTOR_MARKERS", "known_failure"]
+__all__ = ["SELECTOR_MARKERS", "is_selector_error", "known_failure", "selector_refusals"]
 
 #: Phrases Playwright (and the browser under it) use for a selector it cannot parse.
 SELECTOR_MARKERS = (
@@ -53,13 +61,32 @@ def _selector_field(args: Mapping[str, Any], message: str) -> str:
     return next((key for key in _SELECTOR_ARGS if key in strings), "selector")
 
 
+def is_selector_error(err: BaseException) -> bool:
+    """Whether ``err`` is Playwright refusing to parse a selector (never a timeout)."""
+    if not isinstance(err, PlaywrightError) or isinstance(err, PlaywrightTimeout):
+        return False
+    message = _first_line(err)
+    return any(marker in message for marker in SELECTOR_MARKERS)
+
+
 def known_failure(tool: str, args: Mapping[str, Any], err: Exception) -> ToolError | None:
     """The ToolError a failed call of ``tool`` amounts to, or None when it is a bug."""
     if isinstance(err, PlaywrightTimeout):
         return ToolError("timeout", f"{tool}: {_first_line(err)}")
-    if isinstance(err, PlaywrightError):
+    if is_selector_error(err):
         message = _first_line(err)
-        if any(marker in message for marker in SELECTOR_MARKERS):
-            field = _selector_field(args, message)
-            return ToolError("bad-arg", f"{field} is not a valid selector: {message}", field=field)
+        field = _selector_field(args, message)
+        return ToolError("bad-arg", f"{field} is not a valid selector: {message}", field=field)
     return None
+
+
+@contextmanager
+def selector_refusals(field: str = "selector") -> Iterator[None]:
+    """Inside: a selector Playwright cannot parse is ``bad-arg`` naming ``field``; every
+    other error passes through unchanged, for the call boundary to classify."""
+    try:
+        yield
+    except PlaywrightError as err:
+        if not is_selector_error(err):
+            raise
+        raise ToolError("bad-arg", f"{field} is not a valid selector: {_first_line(err)}", field=field) from err

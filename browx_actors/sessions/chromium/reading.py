@@ -18,6 +18,7 @@ from ...errors import ToolError
 from ...tooling import Args, AtLeastOne, AtMostOne, Param, Reply, session_tool
 from ...tooling.params import MAX_ID
 from ..params import ELEMENT, ONE_ELEMENT
+from .failures import selector_refusals
 from .pageagent import AGENT_KEY, agent_error
 from .session import ChromiumSession, PageScriptError, first_line
 
@@ -141,10 +142,8 @@ async def _describe(session: ChromiumSession, args: dict[str, Any]) -> dict[str,
             return None
         return await locator.first.evaluate(f"el => window[{AGENT_KEY!r}].describe(el)")
 
-    try:
+    with selector_refusals():
         return await session.pw(by_selector)
-    except PlaywrightError as err:
-        raise ToolError("bad-arg", f"selector: {first_line(err)}", field="selector") from err
 
 
 @session_tool("verify_visible", READ, "Check that an element is visible.", params=ELEMENT, rules=(ONE_ELEMENT,))
@@ -223,10 +222,8 @@ async def verify_attribute(session: ChromiumSession, args: Args) -> Reply:
             Param("count", "integer", "Expected count.", required=True, minimum=0, maximum=MAX_ID)),
 )
 async def verify_count(session: ChromiumSession, args: Args) -> Reply:
-    try:
+    with selector_refusals():
         actual = await session.pw(session.page.locator(args["selector"]).count)
-    except PlaywrightError as err:
-        raise ToolError("bad-arg", f"selector: {first_line(err)}", field="selector") from err
     return _verdict("count", actual == args["count"], args["count"], actual)
 
 

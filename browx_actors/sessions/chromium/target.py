@@ -26,13 +26,13 @@ from typing import Any
 
 import attrs
 import trio
-from playwright.async_api import Error as PlaywrightError
 
 from ...errors import ToolError
 from ...tooling import Param, Reply, Tool
 from ..params import is_ref_name, point_of_target
 from .agent_calls import agent_call
 from .driver import REF_ENGINE
+from .failures import selector_refusals
 from .frames import frame_locator
 from .pageagent import AGENT_KEY
 from .ref_names import describe_anchor
@@ -137,11 +137,8 @@ async def locator_for(page: Any, args: dict[str, Any], found: dict[str, Any],
         return page.locator(selector).first, target
     assert selector is not None  # a notCss answer comes for selectors only
     locator = page.locator(selector)
-    try:
+    with selector_refusals():
         count = await locator.count()
-    except PlaywrightError as err:
-        raise ToolError("bad-arg", f"selector {selector!r} is not valid: {first_line(err)}",
-                        field="selector") from err
     _check_count(selector, count, reply)
     return locator.first, await locator.first.evaluate(_DESCRIBE)
 
