@@ -55,8 +55,8 @@ TOOLS = (
     ),
     ToolSpec(
         name="slow",
-        description=f"Sleep {SLOW_SECONDS} s, then answer.",
-        input_schema={"type": "object", "properties": {}},
+        description=f"Sleep `seconds` (default {SLOW_SECONDS}), then answer.",
+        input_schema={"type": "object", "properties": {"seconds": {"type": "number"}}},
     ),
     ToolSpec(
         name="stray",
@@ -91,8 +91,9 @@ async def dispatch(name: str, arguments: dict[str, Any]) -> ToolOutput:
         case "image":
             return ToolOutput({"ok": True, "width": 1, "height": 1}, images=(("image/png", PNG),))
         case "slow":
-            await trio.sleep(SLOW_SECONDS)
-            return ToolOutput({"ok": True, "slept": SLOW_SECONDS})
+            seconds = float(arguments.get("seconds", SLOW_SECONDS))
+            await trio.sleep(seconds)
+            return ToolOutput({"ok": True, "slept": seconds})
         case "stray":
             print("stray print to stdout", flush=True)
             os.write(1, b"stray raw write to fd 1\n")
