@@ -13,11 +13,11 @@ import subprocess
 from pathlib import Path
 
 import trio
+
 from android.android_support import Adb, android_server, serving
+from e2e_support import browx_server, fails, ok, process_alive
 from fakes.adb_server import serve_adb
 from fakes.adb_shop import multi_device_adb
-
-from e2e_support import browx_server, fails, ok, process_alive
 
 
 def _tree_child(status: dict, child: str) -> dict:

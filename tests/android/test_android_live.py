@@ -17,17 +17,17 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
-from android.android_support import Adb, android_server
-from fakes.wda_server import serve_wda
-from ios.ios_support import SHOP
 from PIL import Image
 
+from android.android_support import Adb, android_server
 from browx_actors.daemon import Daemon
 from browx_actors.errors import ToolError
 from browx_actors.sessions.android.live import ScreencapSource, jpeg_frame
 from browx_actors.streams.framing import ReceivedFrame
 from browx_actors.streams.source import SourceFailed, SourceFrame, SourceSettings
 from e2e_support import ok
+from fakes.wda_server import serve_wda
+from ios.ios_support import SHOP
 
 TOKEN = "native-live-5b7e"
 WAIT = 60

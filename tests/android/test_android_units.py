@@ -13,9 +13,9 @@ import attrs
 import pytest
 import trio
 import trio.testing
-from android.android_support import CONSOLE_TOKEN, serving
 from PIL import Image
 
+from android.android_support import CONSOLE_TOKEN, serving
 from browx_actors import open_runtime
 from browx_actors.actor import ActorRef
 from browx_actors.config import NativeConfig, RuntimeConfig, parse_capabilities
@@ -24,12 +24,12 @@ from browx_actors.devices.adb_output import DeviceEntry
 from browx_actors.devices.choice import choose_android_device
 from browx_actors.devices.emulator import BootProgress, console_kill, wait_until_usable
 from browx_actors.devices.leases import AcquireDevice, DeviceRegistry, ListLeases, ReleaseDevice, hold_lease
+from browx_actors.devices.nodes import Rect
 from browx_actors.devices.tools import device_list
 from browx_actors.errors import ToolError
 from browx_actors.sessions.contract import SessionCall
 from browx_actors.sessions.native.actions import _fling_to, _swipes_by
 from browx_actors.sessions.native.capture import shape_capture
-from browx_actors.devices.nodes import Rect
 from browx_actors.sessions.native.platform import Budget
 from browx_actors.sessions.native.refusals import refusal_for
 from browx_actors.sessions.native.session import NativeSession

@@ -16,9 +16,9 @@ from hypothesis.extra import numpy as hnp
 from PIL import Image
 
 from browx_actors import RuntimeConfig, open_runtime
-from browx_actors.errors import ToolError
 from browx_actors.canvas.cache import CaptureCache
 from browx_actors.canvas.diff import clamp_region, diff_rgba, rgba_view
+from browx_actors.errors import ToolError
 
 
 def _reference(before: np.ndarray, after: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> dict:

@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 import trio
-from e2e_support import processes_matching
 
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.config import parse_capabilities
 from browx_actors.daemon import Daemon, ack_after
+from e2e_support import processes_matching
 
 pytestmark = pytest.mark.chromium
 

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 import trio
 
-from e2e_support import session_actor
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.cdp.protocol import CdpError
 from browx_actors.demo import serve_directory
+from e2e_support import session_actor
 
 PAGES = Path(__file__).parents[1] / "pages"
 WAIT = 15

@@ -18,13 +18,13 @@ from typing import Any
 import pytest
 import trio
 
-from e2e_support import session_actor
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.errors import ToolError
 from browx_actors.human.await_human import ask_operator
 from browx_actors.human.operator import OperatorChannel, OperatorPrompt, OperatorStatus
-from browx_actors.operator_wire import LineBuffer, Oversized
 from browx_actors.human.prompts import PromptSpec
+from browx_actors.operator_wire import LineBuffer, Oversized
+from e2e_support import session_actor
 
 TOKEN = "op-token-7f3a"
 WAIT = 10  # seconds any single step may take before the test fails

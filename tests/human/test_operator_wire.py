@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from browx_actors.human.operator import redial_delay
+from browx_actors.human.prompts import PromptSpec, prompt_line
 from browx_actors.operator_wire import (
     MAX_LINE,
     LineBuffer,
@@ -22,7 +23,6 @@ from browx_actors.operator_wire import (
     is_valid_hello,
     parse_line,
 )
-from browx_actors.human.prompts import PromptSpec, prompt_line
 
 
 def _drain(buffer: LineBuffer) -> list[bytes | Oversized]:

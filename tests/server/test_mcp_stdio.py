@@ -21,11 +21,11 @@ from pathlib import Path
 from types import ModuleType
 
 import anyio
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 import attrs
 import mcp.types as types
 import pytest
 import trio
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.message import SessionMessage

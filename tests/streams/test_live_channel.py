@@ -16,7 +16,6 @@ from typing import Any
 import attrs
 import pytest
 import trio
-from live_support import FakeSession, FakeSource
 
 from browx_actors.actor import ActorRef
 from browx_actors.daemon import Daemon
@@ -25,6 +24,7 @@ from browx_actors.human.operator import OperatorChannel
 from browx_actors.human.prompts import PromptSpec
 from browx_actors.streams.messages import StreamStatus
 from browx_actors.streams.supervisor import StreamSupervisor
+from live_support import FakeSession, FakeSource
 
 TOKEN = "live-token-0c1d"
 WAIT = 10

@@ -19,8 +19,8 @@ import pytest
 import trio
 from mcp.client import Client
 
-from e2e_support import Recording, Transcript, call, ok, recording_server
 from browx_actors.daemon import Daemon
+from e2e_support import Recording, Transcript, call, ok, recording_server
 
 TOKEN = "e2e-live-9d41"
 WAIT = 30

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import pytest
 import trio
-from android.android_support import Adb, serving
 from PIL import Image
 
+from android.android_support import Adb, serving
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.cdp import launch_chromium
 from browx_actors.config import NativeConfig, parse_capabilities

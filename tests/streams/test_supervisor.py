@@ -15,13 +15,13 @@ from typing import Any
 import attrs
 import trio
 import trio.testing
-from live_support import FakeSession, FakeSource, Wire
 
 from browx_actors.actor import ActorRef
 from browx_actors.streams.messages import AckFrame, ChannelDown, StartView, StopView, StreamStatus
 from browx_actors.streams.outlet import Outlet
 from browx_actors.streams.request import ViewRequest
 from browx_actors.streams.supervisor import LIMIT, StreamSupervisor
+from live_support import FakeSession, FakeSource, Wire
 
 
 @attrs.define
