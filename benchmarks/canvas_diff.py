@@ -87,7 +87,7 @@ async def _loop_stall(work: Callable[[], Awaitable[Any]], rounds: int = 20) -> t
         async def heartbeat() -> None:
             last = time.perf_counter()
             while not done.is_set():
-                await trio.sleep(0)
+                await trio.lowlevel.checkpoint()
                 now = time.perf_counter()
                 gaps.append(now - last)
                 last = now

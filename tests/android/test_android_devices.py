@@ -6,7 +6,6 @@ device_shutdown with the fake emulator on PATH."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import socket
 import subprocess

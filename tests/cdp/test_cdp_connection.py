@@ -177,7 +177,7 @@ async def test_timeout_names_the_method_and_leaves_nothing_pending() -> None:
         with pytest.raises(CdpTimeout) as info:
             await conn.send("Test.silent", session_id="S9", timeout=0.2)
         assert info.value.method == "Test.silent"
-        assert "Test.silent on session S9 got no reply within 0.2 s" == str(info.value)
+        assert str(info.value) == "Test.silent on session S9 got no reply within 0.2 s"
         assert conn.stats().pending == 0
         # A timeout shorter than the write only times the command out.
         with pytest.raises(CdpTimeout):
@@ -270,18 +270,17 @@ async def test_a_write_stalled_past_its_deadline_abandons_the_socket() -> None:
 async def test_leaving_the_context_fails_callers_outside_it() -> None:
     async with fake_peer() as (url, _):
         failures: list[BaseException] = []
-        async with trio.open_nursery() as outer:
-            async with open_cdp_connection(url) as conn:
+        async with trio.open_nursery() as outer, open_cdp_connection(url) as conn:
 
-                async def waiter() -> None:
-                    try:
-                        await conn.send("Test.silent")
-                    except CdpConnectionLost as exc:
-                        failures.append(exc)
+            async def waiter() -> None:
+                try:
+                    await conn.send("Test.silent")
+                except CdpConnectionLost as exc:
+                    failures.append(exc)
 
-                outer.start_soon(waiter)
-                while conn.stats().pending < 1:
-                    await trio.sleep(0.01)
+            outer.start_soon(waiter)
+            while conn.stats().pending < 1:
+                await trio.sleep(0.01)
         assert len(failures) == 1
         assert "closed by its owner" in str(failures[0])
 
@@ -296,10 +295,9 @@ async def test_body_exception_is_not_wrapped_in_a_group() -> None:
 async def test_outer_cancellation_passes_through_cleanly() -> None:
     async with fake_peer() as (url, _):
         with trio.move_on_after(0.2) as scope:
-            async with open_cdp_connection(url) as conn:
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(conn.send, "Test.silent")
-                    await trio.sleep_forever()
+            async with open_cdp_connection(url) as conn, trio.open_nursery() as nursery:
+                nursery.start_soon(conn.send, "Test.silent")
+                await trio.sleep_forever()
         assert scope.cancelled_caught
         assert conn.lost is not None and "closed by its owner" in conn.lost
         assert conn.stats().pending == 0

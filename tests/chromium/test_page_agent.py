@@ -53,7 +53,7 @@ A = f"window[{json.dumps(AGENT_KEY)}]"
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:  # the stdlib's signature
         pass
 
 
