@@ -10,6 +10,7 @@ and ends with ``session-closed`` when the session closes. An ios-app session ans
 from __future__ import annotations
 
 import io
+import itertools
 import math
 from pathlib import Path
 from typing import Any
@@ -157,7 +158,7 @@ async def test_the_source_paces_itself_and_follows_the_width_it_is_given(
         nursery.cancel_scope.cancel()
     times = [at for at, _ in got]
     assert {size for _, size in got} == {(320, 532)}
-    assert all(b - a >= 0.5 for a, b in zip(times, times[1:], strict=False)), "never above the stream's rate"
+    assert all(b - a >= 0.5 for a, b in itertools.pairwise(times)), "never above the stream's rate"
 
     # A stream that wants nothing more (a stalled daemon, say) costs the device no capture.
     wanted.update(at=math.inf, frames=1)

@@ -350,6 +350,9 @@ async def test_connecting_does_not_hold_up_the_session_supervisor(autojump_clock
     from browx_actors.supervision import ChildSpec, LookupChild, Restart, StartChild
     from browx_actors.supervisor import Supervisor
 
+    async def snapshot(session: Any, args: dict[str, Any]) -> None:
+        await trio.lowlevel.checkpoint()
+
     async with trio.open_nursery() as nursery:
         supervisor: ActorRef = await nursery.start(Supervisor("sessions").run)
         for fail in (False, True):
@@ -365,7 +368,7 @@ async def test_connecting_does_not_hold_up_the_session_supervisor(autojump_clock
                 assert caught.value.code == "wda-unreachable"
                 assert (await ref.call(Describe()))["state"] == "failed"
                 with pytest.raises(ToolError):  # a call after a failed connection gets its error too
-                    await ref.call(SessionCall("snapshot", lambda s, a: trio.lowlevel.checkpoint(), {}), timeout=None)
+                    await ref.call(SessionCall("snapshot", snapshot, {}), timeout=None)
             else:
                 ready = await ref.call(AwaitReady(), timeout=None)
                 assert ready["state"] == "ready" and ready["device"] == {"id": "sim"}

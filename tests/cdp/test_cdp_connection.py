@@ -56,7 +56,10 @@ def test_encode_command_puts_session_id_at_top_level() -> None:
         ('{"id":2}', Reply(2, {}, None)),
         ('{"id":3,"error":{"code":-32000,"message":"no"}}', Reply(3, None, {"code": -32000, "message": "no"})),
         ('{"id":4,"result":{},"sessionId":"S"}', Reply(4, {}, None, "S")),
-        ('{"method":"Page.loadEventFired","params":{"timestamp":1}}', CdpEvent("Page.loadEventFired", {"timestamp": 1})),
+        (
+            '{"method":"Page.loadEventFired","params":{"timestamp":1}}',
+            CdpEvent("Page.loadEventFired", {"timestamp": 1}),
+        ),
         ('{"method":"Runtime.consoleAPICalled","sessionId":"S"}', CdpEvent("Runtime.consoleAPICalled", {}, "S")),
         (b'{"method":"X.y","params":{}}', CdpEvent("X.y", {})),
     ],

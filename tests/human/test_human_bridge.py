@@ -95,7 +95,9 @@ ANSWERS = [
 ]
 
 
-async def test_each_kind_is_answered_from_the_isolated_world(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+async def test_each_kind_is_answered_from_the_isolated_world(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     async with runtime_and_pages(tmp_path) as (runtime, base):
         await runtime.call_tool("navigate", {"url": f"{base}/human_second.html"})
         session = await session_actor(runtime, "default")

@@ -365,7 +365,7 @@ def _config(tmp_path: Path, socket: Socket, caps: str = "operator-channel,secret
 def test_the_capability_needs_a_socket_and_a_token(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="BROWX_OPERATOR_SOCKET"):
         RuntimeConfig.from_env({"BROWX_CAPABILITIES": "operator-channel"}, workspace=tmp_path)
-    with pytest.raises(ValueError, match="live-view .*needs operator-channel"):  # naming both
+    with pytest.raises(ValueError, match=r"live-view .*needs operator-channel"):  # naming both
         RuntimeConfig.from_env({"BROWX_CAPABILITIES": "live-view"}, workspace=tmp_path)
 
 

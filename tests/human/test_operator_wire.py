@@ -55,7 +55,7 @@ def test_oversized_lines_are_reported_once_and_skipped(sizes: list[int], chunk: 
         buffer.feed(data[i:i + chunk])
     out = _drain(buffer)
     assert len(out) == len(sizes)
-    for size, item in zip(sizes, out):
+    for size, item in zip(sizes, out, strict=True):
         if size > limit:
             assert isinstance(item, Oversized)
         else:

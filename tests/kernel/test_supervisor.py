@@ -614,7 +614,7 @@ async def test_dynamic_children_start_terminate_and_show_in_which_children(autoj
     assert [(e.child, e.kind) for e in events.events if e.kind in ("stopped",)] == [
         ("s1", "stopped"), ("s3", "stopped"), ("s1", "stopped"), ("s2", "stopped"),
     ]
-    assert [e.reason for e in events.events if e.kind == "stopped"][0] == "terminated"
+    assert next(e.reason for e in events.events if e.kind == "stopped") == "terminated"
 
 
 class SlowStart(Actor):

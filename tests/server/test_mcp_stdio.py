@@ -79,7 +79,9 @@ class Recording:
 @asynccontextmanager
 async def recording_stdio(
     record: Recording,
-) -> AsyncIterator[tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]]:
+) -> AsyncIterator[
+    tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
+]:
     """A stdio client transport that keeps every raw stdout line and the exit code.
 
     Newline-delimited JSON-RPC both ways, like the SDK's; on exit it closes the server's

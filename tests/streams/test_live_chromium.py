@@ -72,8 +72,11 @@ class Live:
         return [frame for when, frame in self.frames if when >= at]
 
 
+ACK_AT_ONCE = ack_after(0.0)
+
+
 @asynccontextmanager
-async def live(tmp_path: Path, *, timings: Timings = SPEC_TIMINGS, ack_policy: AckPolicy = ack_after(0.0),
+async def live(tmp_path: Path, *, timings: Timings = SPEC_TIMINGS, ack_policy: AckPolicy = ACK_AT_ONCE,
                **daemon_options: Any) -> AsyncIterator[Live]:
     path = str(tmp_path / "op.sock")
     assert len(path) < 100, "Unix socket paths are limited to 107 bytes"
