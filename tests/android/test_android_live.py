@@ -29,6 +29,7 @@ from browx_actors.streams.source import SourceFailed, SourceFrame, SourceSetting
 from e2e_support import ok
 from fakes.wda_server import serve_wda
 from ios.ios_support import SHOP
+from polling import poll_until
 
 TOKEN = "native-live-5b7e"
 WAIT = 60
@@ -56,9 +57,7 @@ def test_a_capture_is_scaled_to_the_width_and_never_enlarged() -> None:
 
 
 async def _until(condition: Any) -> None:
-    with trio.fail_after(WAIT):
-        while not condition():
-            await trio.sleep(0.05)
+    await poll_until(condition, interval=0.05, timeout=WAIT)
 
 
 async def test_android_streams_its_screen_and_ios_answers_view_unsupported(tmp_path: Path, adb: Adb) -> None:

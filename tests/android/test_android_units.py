@@ -194,8 +194,7 @@ async def test_leases_are_exclusive_released_and_void_once_their_holder_is_gone(
         assert not lease.alive and await registry.call(ListLeases()) == []
         await registry.call(AcquireDevice("android:emu", "b", second_ref))
         second.stop()  # its holder ends without releasing: the lease is void
-        while second_ref.alive:
-            await trio.sleep(0.01)
+        await trio.testing.wait_all_tasks_blocked()  # a bare actor stops without a timer: it is gone
         replaced = await registry.call(AcquireDevice("android:emu", "a", first_ref))
         assert (await registry.call(ListLeases()))[0]["holder"] == "a" and replaced.alive
         first.stop()

@@ -720,9 +720,11 @@ async def test_backpressure_never_buffers_beyond_capacity(autojump_clock):
 async def test_later_does_not_block_the_mailbox_and_answers_later(autojump_clock):
     actor = Kernel()
     answers: list[tuple[Any, float]] = []
+    answered = trio.Event()
 
     async def waiter() -> None:
         answers.append((await ref.call(Wait(60, "after a minute"), timeout=None), trio.current_time()))
+        answered.set()
 
     async with trio.open_nursery() as nursery:
         ref = await nursery.start(run_actor, actor)
@@ -734,8 +736,7 @@ async def test_later_does_not_block_the_mailbox_and_answers_later(autojump_clock
         assert trio.current_time() == t0  # served while the wait is under way
         assert answers == []
         await settle()
-        while not answers:
-            await trio.sleep(1)
+        await answered.wait()
         assert answers == [("after a minute", t0 + 60)]
         actor.stop()
 
