@@ -10,7 +10,7 @@ demo: install
 	$(PY) -m browx_actors.demo
 
 test: install
-	$(PY) -m ruff check browx_actors
+	$(PY) -m ruff check browx_actors tests benchmarks
 	$(PY) -m mypy browx_actors
 	$(PY) -m pytest -q
 

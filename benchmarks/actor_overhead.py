@@ -176,7 +176,7 @@ async def main() -> None:
     print(f"| Trio floor: bare task + memory channel + Event | {med['floor']:.2f} | {p95['floor']:.2f} |")
     print(f"| `ref.call()` (default 30 s timeout) | {med['call']:.2f} | {p95['call']:.2f} |")
     print(f"| `ref.call(timeout=None)` | {med['call_no_timeout']:.2f} | {p95['call_no_timeout']:.2f} |")
-    print(f"| **hop cost** (call − direct) | **{hop_med:.2f}** | **{hop_p95:.2f}** |")
+    print(f"| **hop cost** (call \N{MINUS SIGN} direct) | **{hop_med:.2f}** | **{hop_p95:.2f}** |")
     verdict = "within target" if hop_med <= TARGET_HOP_US else "OVER target"
     print(f"\nHop target ≤ {TARGET_HOP_US:g} µs (median): {hop_med:.2f} µs, {verdict}.")
     print(

@@ -68,36 +68,37 @@ def _p95(samples: list[float]) -> float:
 
 
 async def main() -> None:
-    async with launch_chromium() as browser:
-        async with open_cdp_connection(browser.ws_url) as conn, open_websocket_url(
-            browser.ws_url, max_message_size=DEFAULT_MAX_MESSAGE_SIZE
-        ) as ws:
-            version = await conn.send("Browser.getVersion")
-            target_id = (await conn.send("Target.createTarget", {"url": "about:blank"}))[
-                "targetId"
-            ]
-            session: CdpSession = await conn.attach(target_id)
-            bare = BareSession(ws)
-            attached = await bare.call(
-                "Target.attachToTarget", {"targetId": target_id, "flatten": True}
-            )
-            bare.session_id = attached["sessionId"]
+    async with (
+        launch_chromium() as browser,
+        open_cdp_connection(browser.ws_url) as conn,
+        open_websocket_url(browser.ws_url, max_message_size=DEFAULT_MAX_MESSAGE_SIZE) as ws,
+    ):
+        version = await conn.send("Browser.getVersion")
+        target_id = (await conn.send("Target.createTarget", {"url": "about:blank"}))[
+            "targetId"
+        ]
+        session: CdpSession = await conn.attach(target_id)
+        bare = BareSession(ws)
+        attached = await bare.call(
+            "Target.attachToTarget", {"targetId": target_id, "flatten": True}
+        )
+        bare.session_id = attached["sessionId"]
 
-            async def client_call() -> object:
-                return await session.send("Runtime.evaluate", PARAMS)
+        async def client_call() -> object:
+            return await session.send("Runtime.evaluate", PARAMS)
 
-            async def bare_call() -> object:
-                return await bare.call("Runtime.evaluate", PARAMS)
+        async def bare_call() -> object:
+            return await bare.call("Runtime.evaluate", PARAMS)
 
-            assert (await client_call()) == (await bare_call())
-            client: list[float] = []
-            baseline: list[float] = []
-            await _sample(client_call, WARMUP, [])
-            await _sample(bare_call, WARMUP, [])
-            for _ in range(N // BATCH):
-                await _sample(bare_call, BATCH, baseline)
-                await _sample(client_call, BATCH, client)
-            stats = conn.stats()
+        assert (await client_call()) == (await bare_call())
+        client: list[float] = []
+        baseline: list[float] = []
+        await _sample(client_call, WARMUP, [])
+        await _sample(bare_call, WARMUP, [])
+        for _ in range(N // BATCH):
+            await _sample(bare_call, BATCH, baseline)
+            await _sample(client_call, BATCH, client)
+        stats = conn.stats()
 
     rows = [
         ("bare trio-websocket loop", baseline),

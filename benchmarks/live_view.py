@@ -164,8 +164,10 @@ class ServerLog:
 
 
 async def _wait(predicate: Any, seconds: float = 60) -> None:
+    """Wait until ``predicate()`` holds, checked every 20 ms: what it watches (frames from a
+    real browser, the daemon's links and lines over a socket) has no event to await."""
     with trio.fail_after(seconds):
-        while not predicate():
+        while not predicate():  # noqa: ASYNC110 - nothing to await, see the docstring
             await trio.sleep(0.02)
 
 
@@ -237,9 +239,10 @@ async def _prompt(log: ServerLog, daemon: Daemon, watch: Watch, pid: int, period
 
 
 async def _within(predicate: Any, seconds: float) -> bool:
-    """Whether ``predicate`` came true within ``seconds`` (a saturated host may never get there)."""
+    """Whether ``predicate`` came true within ``seconds`` (a saturated host may never get there);
+    polled as :func:`_wait` is."""
     with trio.move_on_after(seconds):
-        while not predicate():
+        while not predicate():  # noqa: ASYNC110 - nothing to await, see _wait
             await trio.sleep(0.02)
         return True
     return False

@@ -55,7 +55,9 @@ SNAPSHOT_CHAR_TARGET = 8000
 PAGE = """<!doctype html><html><head><title>links</title></head><body>
 <h1>Directory</h1>
 <form aria-label="Search"><label>Query <input id="q" name="q"></label>
-<button type="button" id="go" onclick="document.getElementById('out').textContent = 'searched ' + document.getElementById('q').value">Search</button></form>
+<button type="button" id="go"
+ onclick="document.getElementById('out').textContent = 'searched ' + document.getElementById('q').value"
+>Search</button></form>
 <p id="out" role="status"></p>
 <ul>{links}</ul></body></html>"""
 
@@ -82,7 +84,7 @@ async def _bare(ws_url: str, url: str, think_s: float) -> dict[str, list[float]]
             steps = {
                 "navigate": lambda: page.goto(url),
                 "snapshot": lambda: page.locator("body").aria_snapshot(),
-                "fill": lambda: page.fill("#q", f"query {i}"),
+                "fill": lambda text=f"query {i}": page.fill("#q", text),
                 "click": lambda: page.click("#go"),
             }
             for name, step in steps.items():

@@ -15,7 +15,7 @@ import functools
 import json
 import os
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 import pytest
@@ -181,10 +181,9 @@ async def fake_peer() -> AsyncIterator[tuple[str, _PeerScript]]:
 
     async def handler(request: WebSocketRequest) -> None:
         ws = await request.accept()
-        try:
+        # The client went away, or a test closed the socket: the peer is done.
+        with suppress(ConnectionClosed):
             await script.run(ws)
-        except ConnectionClosed:
-            pass  # the client went away, or a test closed the socket: the peer is done
 
     async with trio.open_nursery() as nursery:
         server = await nursery.start(

@@ -42,6 +42,8 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.message import SessionMessage
 
+from polling import poll_until
+
 PAGES = Path(__file__).with_name("pages")
 REPO = Path(__file__).resolve().parent.parent
 
@@ -283,8 +285,7 @@ def user_data_dir_of(pid: int) -> str:
 async def wait_until_gone(pids: list[int], seconds: float = 10) -> list[int]:
     """Wait for the pids to leave; returns those still alive after ``seconds``."""
     with trio.move_on_after(seconds):
-        while any(process_alive(p) for p in pids):
-            await trio.sleep(0.05)
+        await poll_until(lambda: not any(process_alive(p) for p in pids), interval=0.05)
     return [p for p in pids if process_alive(p)]
 
 

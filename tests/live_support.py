@@ -28,8 +28,7 @@ from PIL import Image
 
 from browx_actors.actor import Actor, ActorRef
 from browx_actors.errors import ToolError
-from browx_actors.streams.messages import WatchFrames
-from browx_actors.streams.messages import Acked, FramesMoved, SessionEnding
+from browx_actors.streams.messages import Acked, FramesMoved, SessionEnding, WatchFrames
 from browx_actors.streams.source import Deliver, SourceFailed, SourceFrame, SourceGone, SourceSettings
 
 AT = 1_790_000_000_000

@@ -10,12 +10,12 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import attrs
-from fakes.adb_device import FakeAdb, FakeDevice
-from fakes.adb_server import serve_adb
-from fakes.adb_shop import default_adb
 from mcp.client import Client
 
 from e2e_support import browx_server
+from fakes.adb_device import FakeAdb, FakeDevice
+from fakes.adb_server import serve_adb
+from fakes.adb_shop import default_adb
 
 FAKES = Path(__file__).resolve().parents[1] / "fakes"
 CONSOLE_TOKEN = "fake-console-token"

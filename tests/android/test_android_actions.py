@@ -8,12 +8,12 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from android.android_support import Adb, android_server, serving
-from fakes.adb_device import FakeAdb
-from fakes.adb_shop import emulator
 from PIL import Image
 
+from android.android_support import Adb, android_server, serving
 from e2e_support import call_result, envelope_of, fails, images_of, ok, png_size
+from fakes.adb_device import FakeAdb
+from fakes.adb_shop import emulator
 
 TRICKY = "it's \"$HOME\" 50% off & more; s%s `x` \\ {a,b}"
 

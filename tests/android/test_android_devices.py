@@ -6,18 +6,18 @@ device_shutdown with the fake emulator on PATH."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import socket
 import subprocess
 from pathlib import Path
 
 import trio
+
 from android.android_support import Adb, android_server, serving
+from e2e_support import browx_server, fails, ok, process_alive
 from fakes.adb_server import serve_adb
 from fakes.adb_shop import multi_device_adb
-
-from e2e_support import browx_server, fails, ok, process_alive
+from polling import poll_until
 
 
 def _tree_child(status: dict, child: str) -> dict:
@@ -131,8 +131,7 @@ async def test_device_boot_and_shutdown_with_the_emulator(tmp_path: Path, adb: A
         assert stopped["console"].startswith("OK: killing emulator")
         assert all(d.serial != serial for d in adb.model.devices)
         with trio.move_on_after(10):
-            while process_alive(device["pid"]):
-                await trio.sleep(0.05)
+            await poll_until(lambda: not process_alive(device["pid"]), interval=0.05)
         assert not process_alive(device["pid"]), "the emulator process left once it was killed"
 
         windowed = await ok(client, "device_boot", {"avd": "Small_Phone_API_30", "headless": False})

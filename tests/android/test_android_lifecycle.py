@@ -8,9 +8,8 @@ import os
 from pathlib import Path
 
 from android.android_support import Adb, android_server
-from fakes.adb_device import fake_apk
-
 from e2e_support import fails, ok
+from fakes.adb_device import fake_apk
 
 SHOP = "com.example.shop"
 ABIS = "INSTALL_FAILED_NO_MATCHING_ABIS: Failed to extract native libraries, res=-113"

@@ -10,6 +10,7 @@ and ends with ``session-closed`` when the session closes. An ios-app session ans
 from __future__ import annotations
 
 import io
+import itertools
 import math
 from pathlib import Path
 from typing import Any
@@ -17,17 +18,18 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
-from android.android_support import Adb, android_server
-from fakes.wda_server import serve_wda
-from ios.ios_support import SHOP
 from PIL import Image
 
+from android.android_support import Adb, android_server
 from browx_actors.daemon import Daemon
 from browx_actors.errors import ToolError
 from browx_actors.sessions.android.live import ScreencapSource, jpeg_frame
 from browx_actors.streams.framing import ReceivedFrame
 from browx_actors.streams.source import SourceFailed, SourceFrame, SourceSettings
 from e2e_support import ok
+from fakes.wda_server import serve_wda
+from ios.ios_support import SHOP
+from polling import poll_until
 
 TOKEN = "native-live-5b7e"
 WAIT = 60
@@ -55,9 +57,7 @@ def test_a_capture_is_scaled_to_the_width_and_never_enlarged() -> None:
 
 
 async def _until(condition: Any) -> None:
-    with trio.fail_after(WAIT):
-        while not condition():
-            await trio.sleep(0.05)
+    await poll_until(condition, interval=0.05, timeout=WAIT)
 
 
 async def test_android_streams_its_screen_and_ios_answers_view_unsupported(tmp_path: Path, adb: Adb) -> None:
@@ -157,7 +157,7 @@ async def test_the_source_paces_itself_and_follows_the_width_it_is_given(
         nursery.cancel_scope.cancel()
     times = [at for at, _ in got]
     assert {size for _, size in got} == {(320, 532)}
-    assert all(b - a >= 0.5 for a, b in zip(times, times[1:], strict=False)), "never above the stream's rate"
+    assert all(b - a >= 0.5 for a, b in itertools.pairwise(times)), "never above the stream's rate"
 
     # A stream that wants nothing more (a stalled daemon, say) costs the device no capture.
     wanted.update(at=math.inf, frames=1)

@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from android.android_support import Adb, android_server
-
 from e2e_support import fails, ok
 
 LOGIN = """\

@@ -13,9 +13,9 @@ import attrs
 import pytest
 import trio
 import trio.testing
-from android.android_support import CONSOLE_TOKEN, serving
 from PIL import Image
 
+from android.android_support import CONSOLE_TOKEN, serving
 from browx_actors import open_runtime
 from browx_actors.actor import ActorRef
 from browx_actors.config import NativeConfig, RuntimeConfig, parse_capabilities
@@ -24,12 +24,12 @@ from browx_actors.devices.adb_output import DeviceEntry
 from browx_actors.devices.choice import choose_android_device
 from browx_actors.devices.emulator import BootProgress, console_kill, wait_until_usable
 from browx_actors.devices.leases import AcquireDevice, DeviceRegistry, ListLeases, ReleaseDevice, hold_lease
+from browx_actors.devices.nodes import Rect
 from browx_actors.devices.tools import device_list
 from browx_actors.errors import ToolError
 from browx_actors.sessions.contract import SessionCall
 from browx_actors.sessions.native.actions import _fling_to, _swipes_by
 from browx_actors.sessions.native.capture import shape_capture
-from browx_actors.devices.nodes import Rect
 from browx_actors.sessions.native.platform import Budget
 from browx_actors.sessions.native.refusals import refusal_for
 from browx_actors.sessions.native.session import NativeSession
@@ -194,8 +194,7 @@ async def test_leases_are_exclusive_released_and_void_once_their_holder_is_gone(
         assert not lease.alive and await registry.call(ListLeases()) == []
         await registry.call(AcquireDevice("android:emu", "b", second_ref))
         second.stop()  # its holder ends without releasing: the lease is void
-        while second_ref.alive:
-            await trio.sleep(0.01)
+        await trio.testing.wait_all_tasks_blocked()  # a bare actor stops without a timer: it is gone
         replaced = await registry.call(AcquireDevice("android:emu", "a", first_ref))
         assert (await registry.call(ListLeases()))[0]["holder"] == "a" and replaced.alive
         first.stop()
@@ -350,6 +349,9 @@ async def test_connecting_does_not_hold_up_the_session_supervisor(autojump_clock
     from browx_actors.supervision import ChildSpec, LookupChild, Restart, StartChild
     from browx_actors.supervisor import Supervisor
 
+    async def snapshot(session: Any, args: dict[str, Any]) -> None:
+        await trio.lowlevel.checkpoint()
+
     async with trio.open_nursery() as nursery:
         supervisor: ActorRef = await nursery.start(Supervisor("sessions").run)
         for fail in (False, True):
@@ -365,7 +367,7 @@ async def test_connecting_does_not_hold_up_the_session_supervisor(autojump_clock
                 assert caught.value.code == "wda-unreachable"
                 assert (await ref.call(Describe()))["state"] == "failed"
                 with pytest.raises(ToolError):  # a call after a failed connection gets its error too
-                    await ref.call(SessionCall("snapshot", lambda s, a: trio.sleep(0), {}), timeout=None)
+                    await ref.call(SessionCall("snapshot", snapshot, {}), timeout=None)
             else:
                 ready = await ref.call(AwaitReady(), timeout=None)
                 assert ready["state"] == "ready" and ready["device"] == {"id": "sim"}

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
-from android.android_support import Adb, android_server
 
+from android.android_support import Adb, android_server
 from browx_actors.cdp import ChromiumProcess, launch_chromium, open_cdp_connection
 from browx_actors.devices.adb import AdbAddress
 from browx_actors.errors import ToolError

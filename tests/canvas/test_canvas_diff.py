@@ -16,9 +16,9 @@ from hypothesis.extra import numpy as hnp
 from PIL import Image
 
 from browx_actors import RuntimeConfig, open_runtime
-from browx_actors.errors import ToolError
 from browx_actors.canvas.cache import CaptureCache
 from browx_actors.canvas.diff import clamp_region, diff_rgba, rgba_view
+from browx_actors.errors import ToolError
 
 
 def _reference(before: np.ndarray, after: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> dict:
@@ -56,7 +56,7 @@ def image_pairs(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
 def test_diff_matches_the_per_pixel_definition(pair: tuple[np.ndarray, np.ndarray], rect) -> None:
     before, after = pair
     height, width, _ = before.shape
-    region = None if rect is None else dict(zip("xywh", rect))
+    region = None if rect is None else dict(zip("xywh", rect, strict=True))
     result = diff_rgba(_view(before), _view(after), region)
     box, _ = clamp_region(region, width, height)
     ref = _reference(before, after, box.x0, box.y0, box.x1, box.y1)

@@ -12,7 +12,6 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from browx_actors import RuntimeConfig, open_runtime
-from browx_actors.errors import ToolError
 from browx_actors.canvas.transform import (
     HEURISTIC_WARNING,
     NO_TRANSFORM,
@@ -22,6 +21,7 @@ from browx_actors.canvas.transform import (
     interpret_probe,
 )
 from browx_actors.demo import serve_directory
+from browx_actors.errors import ToolError
 
 PAGES = Path(__file__).parents[1] / "pages"
 BOARD = {"x": 50.0, "y": 30.0, "width": 400.0, "height": 300.0}  # #board in canvas_app.html

@@ -8,6 +8,7 @@ import signal
 
 import pytest
 import trio
+import trio.testing
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -31,6 +32,7 @@ from browx_actors.cdp.protocol import (
     session_losses,
 )
 from cdp_fixtures import fake_peer, new_page
+from polling import poll_until
 
 # -- pure protocol decisions ---------------------------------------------------------
 
@@ -56,7 +58,10 @@ def test_encode_command_puts_session_id_at_top_level() -> None:
         ('{"id":2}', Reply(2, {}, None)),
         ('{"id":3,"error":{"code":-32000,"message":"no"}}', Reply(3, None, {"code": -32000, "message": "no"})),
         ('{"id":4,"result":{},"sessionId":"S"}', Reply(4, {}, None, "S")),
-        ('{"method":"Page.loadEventFired","params":{"timestamp":1}}', CdpEvent("Page.loadEventFired", {"timestamp": 1})),
+        (
+            '{"method":"Page.loadEventFired","params":{"timestamp":1}}',
+            CdpEvent("Page.loadEventFired", {"timestamp": 1}),
+        ),
         ('{"method":"Runtime.consoleAPICalled","sessionId":"S"}', CdpEvent("Runtime.consoleAPICalled", {}, "S")),
         (b'{"method":"X.y","params":{}}', CdpEvent("X.y", {})),
     ],
@@ -177,7 +182,7 @@ async def test_timeout_names_the_method_and_leaves_nothing_pending() -> None:
         with pytest.raises(CdpTimeout) as info:
             await conn.send("Test.silent", session_id="S9", timeout=0.2)
         assert info.value.method == "Test.silent"
-        assert "Test.silent on session S9 got no reply within 0.2 s" == str(info.value)
+        assert str(info.value) == "Test.silent on session S9 got no reply within 0.2 s"
         assert conn.stats().pending == 0
         # A timeout shorter than the write only times the command out.
         with pytest.raises(CdpTimeout):
@@ -199,8 +204,7 @@ async def test_cancelled_caller_leaves_no_pending_entry() -> None:
         async with trio.open_nursery() as nursery:
             for _ in range(5):
                 nursery.start_soon(conn.send, "Test.silent")
-            while conn.stats().pending < 5:
-                await trio.sleep(0.01)
+            await trio.testing.wait_all_tasks_blocked()  # each send is registered, then waits
             nursery.cancel_scope.cancel()
         assert conn.stats().pending == 0
 
@@ -224,8 +228,7 @@ async def test_socket_close_fails_every_pending_call_at_once() -> None:
             async with trio.open_nursery() as nursery:
                 for _ in range(3):
                     nursery.start_soon(waiter)
-                while conn.stats().pending < 3:
-                    await trio.sleep(0.01)
+                await trio.testing.wait_all_tasks_blocked()  # each send is registered, then waits
                 await conn.send("Test.emit", {"raw": [_event("Before.close")]})
                 start = trio.current_time()
                 nursery.start_soon(closer)
@@ -270,18 +273,16 @@ async def test_a_write_stalled_past_its_deadline_abandons_the_socket() -> None:
 async def test_leaving_the_context_fails_callers_outside_it() -> None:
     async with fake_peer() as (url, _):
         failures: list[BaseException] = []
-        async with trio.open_nursery() as outer:
-            async with open_cdp_connection(url) as conn:
+        async with trio.open_nursery() as outer, open_cdp_connection(url) as conn:
 
-                async def waiter() -> None:
-                    try:
-                        await conn.send("Test.silent")
-                    except CdpConnectionLost as exc:
-                        failures.append(exc)
+            async def waiter() -> None:
+                try:
+                    await conn.send("Test.silent")
+                except CdpConnectionLost as exc:
+                    failures.append(exc)
 
-                outer.start_soon(waiter)
-                while conn.stats().pending < 1:
-                    await trio.sleep(0.01)
+            outer.start_soon(waiter)
+            await trio.testing.wait_all_tasks_blocked()  # the send is registered, then waits
         assert len(failures) == 1
         assert "closed by its owner" in str(failures[0])
 
@@ -296,10 +297,9 @@ async def test_body_exception_is_not_wrapped_in_a_group() -> None:
 async def test_outer_cancellation_passes_through_cleanly() -> None:
     async with fake_peer() as (url, _):
         with trio.move_on_after(0.2) as scope:
-            async with open_cdp_connection(url) as conn:
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(conn.send, "Test.silent")
-                    await trio.sleep_forever()
+            async with open_cdp_connection(url) as conn, trio.open_nursery() as nursery:
+                nursery.start_soon(conn.send, "Test.silent")
+                await trio.sleep_forever()
         assert scope.cancelled_caught
         assert conn.lost is not None and "closed by its owner" in conn.lost
         assert conn.stats().pending == 0
@@ -392,8 +392,7 @@ async def test_session_loss_fails_only_that_sessions_calls() -> None:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(waiter)
             nursery.start_soon(two.send, "Test.silent")
-            while conn.stats().pending < 2:
-                await trio.sleep(0.01)
+            await trio.testing.wait_all_tasks_blocked()  # each send is registered, then waits
             await conn.send(
                 "Test.emit",
                 {"raw": [_event("Target.detachedFromTarget", sessionId="S-T1", targetId="T1")]},
@@ -512,6 +511,7 @@ async def test_sigkill_mid_call_fails_the_call_within_a_second(
     page = await new_page(cdp)
     failures: list[tuple[BaseException, float]] = []
     killed_at = 0.0
+    failed = trio.Event()
 
     async def forever() -> None:
         try:
@@ -522,18 +522,17 @@ async def test_sigkill_mid_call_fails_the_call_within_a_second(
             )
         except CdpConnectionLost as exc:
             failures.append((exc, trio.current_time()))
+            failed.set()
 
     with trio.fail_after(5):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(forever)
-            while cdp.stats().pending < 1:
-                await trio.sleep(0.01)
+            await trio.testing.wait_all_tasks_blocked()  # the send is registered, then waits
             await trio.sleep(0.1)
             killed_at = trio.current_time()
             os.killpg(chromium.pid, signal.SIGKILL)
             with trio.fail_after(1):
-                while not failures:
-                    await trio.sleep(0.005)
+                await failed.wait()
     error, failed_at = failures[0]
     assert failed_at - killed_at < 1
     assert chromium.ws_url in str(error)
@@ -560,8 +559,7 @@ async def test_a_crashed_page_fails_its_session_not_the_others(cdp: CdpConnectio
     with trio.fail_after(5):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(forever)
-            while cdp.stats().pending < 1:
-                await trio.sleep(0.01)
+            await trio.testing.wait_all_tasks_blocked()  # the send is registered, then waits
             with pytest.raises(CdpSessionLost, match="crashed"):
                 await victim.send("Page.crash")
     assert len(failures) == 1 and victim.session_id in str(failures[0])
@@ -573,9 +571,7 @@ async def test_a_crashed_page_fails_its_session_not_the_others(cdp: CdpConnectio
 async def test_closing_a_target_ends_its_session(cdp: CdpConnection) -> None:
     page = await new_page(cdp)
     await cdp.send("Target.closeTarget", {"targetId": page.target_id})
-    with trio.fail_after(5):
-        while page.lost is None:
-            await trio.sleep(0.01)
+    await poll_until(lambda: page.lost is not None, interval=0.01, timeout=5)
     with pytest.raises(CdpSessionLost, match=page.session_id):
         await page.send("Runtime.evaluate", {"expression": "1"})
     assert (await cdp.send("Browser.getVersion"))["product"].startswith(("Chrome", "Headless"))

@@ -206,7 +206,7 @@ async def test_silent_browser_times_out_and_is_killed(
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     pid_file = tmp_path / "pid"
     fake = _script(tmp_path / "silent-chrome", f"echo $$ > {pid_file}\nexec sleep 60\n")
-    with pytest.raises(ChromiumStartupError, match="did not write DevToolsActivePort within 0.5 s"):
+    with pytest.raises(ChromiumStartupError, match=r"did not write DevToolsActivePort within 0\.5 s"):
         async with launch_chromium(fake, startup_timeout=0.5):
             raise AssertionError("must not start")
     assert not is_alive(int(pid_file.read_text()))

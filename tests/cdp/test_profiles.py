@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 import trio
-from e2e_support import process_alive, wait_until_gone, worktree_pythonpath
 
 from browx_actors.cdp.profiles import OWNER_FILE, PREFIX, UNOWNED_GRACE, make_profile, owner_alive, sweep_stale_profiles
+from e2e_support import process_alive, wait_until_gone, worktree_pythonpath
 
 _HOLD = "import sys, time; time.sleep(60)"
 

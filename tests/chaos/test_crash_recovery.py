@@ -18,11 +18,12 @@ from typing import Any
 
 import pytest
 import trio
-from e2e_support import processes_matching
 
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.config import parse_capabilities
 from browx_actors.daemon import Daemon, ack_after
+from e2e_support import processes_matching
+from polling import poll_until
 
 pytestmark = pytest.mark.chromium
 
@@ -64,23 +65,22 @@ async def test_a_crash_under_routes_a_dialog_policy_and_a_live_view_recovers_all
             async def fetched() -> Any:
                 return (await ok("eval_js", {"expr": "fetch('/routed.json').then(r => r.text())"}))["value"]
 
-            with trio.fail_after(WAIT):
-                while daemon.links == 0:
-                    await trio.sleep(0.01)
+            async def crashed_snapshot() -> dict[str, Any] | None:
+                snapshot = await runtime.call_tool("snapshot")
+                return None if snapshot["ok"] else snapshot
+
+            await poll_until(lambda: daemon.links != 0, interval=0.01, timeout=WAIT)
             await ok("navigate", {"url": page})
             await ok("route", {"pattern": "**/routed.json", "action": "fulfill", "body": '{"routed": 1}'})
             await ok("set_dialog_policy", {"policy": "accept"})
             assert await fetched() == '{"routed": 1}'
             await daemon.start_view("default")
-            with trio.fail_after(WAIT):
-                while not any(m["type"] == "view.started" for m in seen):
-                    await trio.sleep(0.01)
+            await poll_until(lambda: any(m["type"] == "view.started" for m in seen), interval=0.01, timeout=WAIT)
 
             for pid in _renderers(await _profile(runtime)):
                 os.kill(pid, signal.SIGKILL)
-            with trio.fail_after(WAIT):
-                while (snapshot := await runtime.call_tool("snapshot"))["ok"]:
-                    await trio.sleep(0.05)  # the crash reaches the session as an event, a moment later
+            # The crash reaches the session as an event, a moment later.
+            snapshot = await poll_until(crashed_snapshot, interval=0.05, timeout=WAIT)
             assert snapshot["code"] == "tab-crashed", snapshot
             assert [t["crashed"] for t in (await ok("list_tabs"))["tabs"]] == [True]
 
@@ -91,18 +91,13 @@ async def test_a_crash_under_routes_a_dialog_policy_and_a_live_view_recovers_all
             assert confirmed["value"] is True and confirmed["dialogs"][0]["type"] == "confirm", confirmed
             # The view of the crashed page ends as the spec says a page's end does (a
             # frozen view would be the failure); a new view shows the page in its place.
-            with trio.fail_after(WAIT):
-                while not any(m["type"] == "view.stopped" for m in seen):
-                    await trio.sleep(0.05)
+            await poll_until(lambda: any(m["type"] == "view.stopped" for m in seen), interval=0.05, timeout=WAIT)
             assert [m["reason"] for m in seen if m["type"] == "view.stopped"] == ["page-closed"]
             mark = len(seen)
             await daemon.start_view("default")
-            with trio.fail_after(WAIT):
-                while not any(m["type"] == "view.started" for m in seen[mark:]):
-                    await trio.sleep(0.01)
+            await poll_until(lambda: any(m["type"] == "view.started" for m in seen[mark:]), interval=0.01,
+                             timeout=WAIT)
             restarted = trio.current_time()
-            with trio.fail_after(WAIT):
-                while len([at for at in frames if at > restarted]) < 2:
-                    await trio.sleep(0.05)
+            await poll_until(lambda: len([at for at in frames if at > restarted]) >= 2, interval=0.05, timeout=WAIT)
             assert "[ref=e" in (await ok("snapshot"))["snapshot"]
         nursery.cancel_scope.cancel()

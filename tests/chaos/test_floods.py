@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import trio
+
 from e2e_support import RawStdio, raw_server
 
 pytestmark = pytest.mark.chromium

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import trio
+
 from e2e_support import RawStdio, processes_matching, raw_server, wait_until_gone
 
 pytestmark = pytest.mark.chromium

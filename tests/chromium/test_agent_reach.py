@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from e2e_support import serve_pages
-
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.sessions.chromium.pageagent import AGENT_METHODS
+from e2e_support import serve_pages
 
 
 async def test_the_page_finds_the_agent_and_gets_nothing_it_could_not_do_itself(tmp_path: Path) -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from e2e_support import serve_pages, session_actor
 
 from browx_actors import RuntimeConfig, open_runtime
+from e2e_support import serve_pages, session_actor
 
 
 async def _crash(session: Any) -> None:

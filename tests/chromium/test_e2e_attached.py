@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from e2e_support import browx_server, fails, ok, process_alive
 from browx_actors.cdp import launch_chromium, open_cdp_connection
+from e2e_support import browx_server, fails, ok, process_alive
 
 pytestmark = pytest.mark.chromium
 

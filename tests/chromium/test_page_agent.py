@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Error as PlaywrightError, Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from browx_actors.sessions.chromium.pageagent import (
     AGENT_KEY,
@@ -52,7 +53,7 @@ A = f"window[{json.dumps(AGENT_KEY)}]"
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:  # the stdlib's signature
         pass
 
 

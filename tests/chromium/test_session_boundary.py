@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from e2e_support import serve_pages
 
 from browx_actors import RuntimeConfig, open_runtime
+from e2e_support import serve_pages
 
 
 def _config(tmp_path: Path) -> RuntimeConfig:

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import trio
 
-from e2e_support import session_actor
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.demo import serve_directory
+from e2e_support import session_actor
+from polling import poll_until
 
 PAGES = Path(__file__).parents[1] / "pages"
 
@@ -45,9 +46,7 @@ async def test_new_tabs_and_popups_get_one_event_session_and_the_bridge_world(tm
                     answer.update(await runtime.call_tool("await_human", {"kind": "confirm", "prompt": "Go?"}))
 
                 nursery.start_soon(ask)
-                with trio.fail_after(15):
-                    while not bridge.desk.prompts():
-                        await trio.sleep(0.01)
+                await poll_until(lambda: bridge.desk.prompts(), interval=0.01, timeout=15)
                 ticket = bridge.desk.prompts()[0].ticket
                 reply = await third.events.send("Runtime.evaluate", {
                     "expression": f"__browx.confirm(true, {json.dumps(ticket)})",
@@ -57,7 +56,5 @@ async def test_new_tabs_and_popups_get_one_event_session_and_the_bridge_world(tm
 
             # A closed tab's records go with it; the others keep theirs.
             await runtime.call_tool("close_tab", {"tab": 2})
-            with trio.fail_after(15):
-                while tabs[1].target_id in session.wiring._sessions:
-                    await trio.sleep(0.01)
+            await poll_until(lambda: tabs[1].target_id not in session.wiring._sessions, interval=0.01, timeout=15)
             assert session.events.commits(tabs[0].target_id) >= 1

@@ -15,7 +15,7 @@ from browx_actors.sessions.chromium.input import (
 
 
 def _kinds(commands: list) -> list[str]:
-    return [params["type"] if "type" in params else method for method, params in commands]
+    return [params.get("type", method) for method, params in commands]
 
 
 def test_a_click_moves_then_presses_and_releases_at_the_point() -> None:

@@ -18,7 +18,8 @@ native ``com.example.shop:id/login_button``, nodes with no id at all, and:
 - ``busy`` and ``busy-null``: spinners that never settle (the two idle failure texts).
 - deep links ``shop://catalog`` and ``shop://confirmation``.
 
-The launcher is the unedited Pixel dump from ``tests/testdata/android`` (a copy of the shared test data, so a clone has it).
+The launcher is the unedited Pixel dump from ``tests/testdata/android`` (a copy of the shared
+test data, so a clone has it).
 """
 
 from __future__ import annotations

@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 import trio
 
-from e2e_support import session_actor
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.cdp.protocol import CdpError
 from browx_actors.demo import serve_directory
+from e2e_support import session_actor
+from polling import poll_until
 
 PAGES = Path(__file__).parents[1] / "pages"
 WAIT = 15
@@ -67,9 +68,7 @@ class Prompt:
     @staticmethod
     async def ticket(session: Any) -> str:
         desk = session.human.desk
-        with trio.fail_after(WAIT):
-            while not desk.prompts():
-                await trio.sleep(0.01)
+        await poll_until(desk.prompts, interval=0.01, timeout=WAIT)
         return desk.prompts()[0].ticket
 
     async def wait(self) -> dict[str, Any]:
@@ -95,7 +94,9 @@ ANSWERS = [
 ]
 
 
-async def test_each_kind_is_answered_from_the_isolated_world(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+async def test_each_kind_is_answered_from_the_isolated_world(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     async with runtime_and_pages(tmp_path) as (runtime, base):
         await runtime.call_tool("navigate", {"url": f"{base}/human_second.html"})
         session = await session_actor(runtime, "default")
@@ -186,9 +187,7 @@ async def test_signals_are_noted_not_answers(tmp_path: Path) -> None:
         assert await in_world(session, '__browx.signal("paywall-hit", {price: 5})') is True
         assert await in_world(session, '__browx.done("logged in")') is True
         bridge = session.human
-        with trio.fail_after(WAIT):
-            while len(bridge.signals) < 2:
-                await trio.sleep(0.01)
+        await poll_until(lambda: len(bridge.signals) >= 2, interval=0.01, timeout=WAIT)
         assert [(s["name"], s["data"]) for s in bridge.signals] == [
             ("paywall-hit", {"price": 5}), ("did", {"what": "logged in", "data": None})]
 
@@ -209,9 +208,11 @@ async def test_the_world_survives_navigation_and_reaches_popups_and_frames(tmp_p
         with trio.fail_after(WAIT):
             await bridge.wait_until(lambda: any(t.kind == "popup" for t in bridge.targets.values()))
         popup = next(t for t in bridge.targets.values() if t.kind == "popup")
-        with trio.fail_after(WAIT):
-            while await in_world(session, "document.title", popup.target_id) != "human: second page":
-                await trio.sleep(0.05)
+
+        async def popup_loaded() -> bool:
+            return await in_world(session, "document.title", popup.target_id) == "human: second page"
+
+        await poll_until(popup_loaded, interval=0.05, timeout=WAIT)
         assert await in_world(session, "JSON.stringify(__browx.status())", popup.target_id) == '{"state":"ready"}'
         async with trio.open_nursery() as nursery:
             prompt = Prompt(nursery, runtime, {"kind": "confirm", "prompt": "From the popup?"})

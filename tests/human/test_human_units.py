@@ -151,7 +151,8 @@ def test_decoding_any_binding_payload_never_raises(payload: Any) -> None:
 
 
 def test_binding_payloads() -> None:
-    assert parse_binding_payload(json.dumps({"m": "choose", "t": "abc123", "v": 1})) == BindingCall("choose", "abc123", 1)
+    choose = json.dumps({"m": "choose", "t": "abc123", "v": 1})
+    assert parse_binding_payload(choose) == BindingCall("choose", "abc123", 1)
     assert parse_binding_payload(json.dumps({"m": "eval", "t": "a"})).code == "bad-method"
     assert parse_binding_payload(json.dumps({"m": "proceed", "t": 5})).code == "bad-ticket"
     assert parse_binding_payload("x" * 300_000).code == "bad-payload"

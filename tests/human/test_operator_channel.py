@@ -18,13 +18,13 @@ from typing import Any
 import pytest
 import trio
 
-from e2e_support import session_actor
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.errors import ToolError
 from browx_actors.human.await_human import ask_operator
 from browx_actors.human.operator import OperatorChannel, OperatorPrompt, OperatorStatus
-from browx_actors.operator_wire import LineBuffer, Oversized
 from browx_actors.human.prompts import PromptSpec
+from browx_actors.operator_wire import LineBuffer, Oversized
+from e2e_support import session_actor
 
 TOKEN = "op-token-7f3a"
 WAIT = 10  # seconds any single step may take before the test fails
@@ -365,7 +365,7 @@ def _config(tmp_path: Path, socket: Socket, caps: str = "operator-channel,secret
 def test_the_capability_needs_a_socket_and_a_token(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="BROWX_OPERATOR_SOCKET"):
         RuntimeConfig.from_env({"BROWX_CAPABILITIES": "operator-channel"}, workspace=tmp_path)
-    with pytest.raises(ValueError, match="live-view .*needs operator-channel"):  # naming both
+    with pytest.raises(ValueError, match=r"live-view .*needs operator-channel"):  # naming both
         RuntimeConfig.from_env({"BROWX_CAPABILITIES": "live-view"}, workspace=tmp_path)
 
 

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from browx_actors.human.operator import redial_delay
+from browx_actors.human.prompts import PromptSpec, prompt_line
 from browx_actors.operator_wire import (
     MAX_LINE,
     LineBuffer,
@@ -22,7 +23,6 @@ from browx_actors.operator_wire import (
     is_valid_hello,
     parse_line,
 )
-from browx_actors.human.prompts import PromptSpec, prompt_line
 
 
 def _drain(buffer: LineBuffer) -> list[bytes | Oversized]:
@@ -55,7 +55,7 @@ def test_oversized_lines_are_reported_once_and_skipped(sizes: list[int], chunk: 
         buffer.feed(data[i:i + chunk])
     out = _drain(buffer)
     assert len(out) == len(sizes)
-    for size, item in zip(sizes, out):
+    for size, item in zip(sizes, out, strict=True):
         if size > limit:
             assert isinstance(item, Oversized)
         else:

@@ -11,10 +11,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fakes.adb_server import serve_adb
 from mcp.client import Client
 
 from e2e_support import browx_server
+from fakes.adb_server import serve_adb
 
 FAKES = Path(__file__).resolve().parents[1] / "fakes"
 SHOP = "com.example.shop"

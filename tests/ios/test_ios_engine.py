@@ -15,11 +15,11 @@ import io
 import plistlib
 from pathlib import Path
 
-from fakes.wda_server import SPRINGBOARD, serve_wda
-from ios.ios_support import BOOTED, IPHONE_16, SHOP, ios_server, xcrun_state
 from PIL import Image
 
 from e2e_support import call_result, envelope_of, fails, images_of, jpeg_size, ok, png_size
+from fakes.wda_server import SPRINGBOARD, serve_wda
+from ios.ios_support import BOOTED, IPHONE_16, SHOP, ios_server, xcrun_state
 
 LOGIN = """\
 application "Shop" [ref=e1]

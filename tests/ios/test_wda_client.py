@@ -15,12 +15,12 @@ from typing import Any
 import httpx
 import pytest
 import trio
-from fakes.wda_server import WdaModel, serve_wda
 from PIL import Image
 
+from browx_actors.devices.nodes import NativeNode
 from browx_actors.devices.wda_client import WdaClient, open_wda_client
 from browx_actors.errors import CODES, ToolError
-from browx_actors.devices.nodes import NativeNode
+from fakes.wda_server import WdaModel, serve_wda
 
 T = 5.0  # every call's timeout: generous, never reached against the loopback peer
 ROOT = Path(__file__).resolve().parents[2]

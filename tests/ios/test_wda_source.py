@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from browx_actors.devices.wda_source import MalformedSource, parse_source, short_type, type_info
 from browx_actors.devices.nodes import Rect
+from browx_actors.devices.wda_source import MalformedSource, parse_source, short_type, type_info
 
 
 def wda_node(type_: str, *, label: str | None = None, identifier: str | None = None, value: str | None = None,

@@ -152,7 +152,7 @@ async def run_actor(actor: Actor, *, task_status: trio.TaskStatus[ActorRef] = tr
     """Run ``actor`` and keep its crash (if any) on ``actor.exit`` instead of raising."""
     try:
         await actor.run(task_status=task_status)
-    except Exception as exc:  # noqa: BLE001 - the tests inspect it
+    except Exception as exc:  # the tests inspect it
         actor.exit = exc  # type: ignore[attr-defined]
         actor.exit_at = trio.current_time()  # type: ignore[attr-defined]
     else:
@@ -240,7 +240,7 @@ async def test_crash_fails_the_trigger_the_queued_and_every_later_caller(autojum
     async def caller(key: str, msg: Any) -> None:
         try:
             outcomes[key] = (await ref.call(msg, timeout=None), trio.current_time())
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             outcomes[key] = (exc, trio.current_time())
 
     async with trio.open_nursery() as nursery:
@@ -720,9 +720,11 @@ async def test_backpressure_never_buffers_beyond_capacity(autojump_clock):
 async def test_later_does_not_block_the_mailbox_and_answers_later(autojump_clock):
     actor = Kernel()
     answers: list[tuple[Any, float]] = []
+    answered = trio.Event()
 
     async def waiter() -> None:
         answers.append((await ref.call(Wait(60, "after a minute"), timeout=None), trio.current_time()))
+        answered.set()
 
     async with trio.open_nursery() as nursery:
         ref = await nursery.start(run_actor, actor)
@@ -734,8 +736,7 @@ async def test_later_does_not_block_the_mailbox_and_answers_later(autojump_clock
         assert trio.current_time() == t0  # served while the wait is under way
         assert answers == []
         await settle()
-        while not answers:
-            await trio.sleep(1)
+        await answered.wait()
         assert answers == [("after a minute", t0 + 60)]
         actor.stop()
 
@@ -778,7 +779,7 @@ async def test_stop_finishes_the_message_in_hand_and_fails_pending_and_later_cal
     async def caller(key: str, msg: Any) -> None:
         try:
             await ref.call(msg, timeout=None)
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             got[key] = exc
 
     async with trio.open_nursery() as nursery:

@@ -101,7 +101,7 @@ async def run_quietly(actor: Actor, *, task_status: trio.TaskStatus[ActorRef] = 
     actor.exit = None  # type: ignore[attr-defined]
     try:
         await actor.run(task_status=task_status)
-    except Exception as exc:  # noqa: BLE001 - the tests inspect it
+    except Exception as exc:  # the tests inspect it
         actor.exit = exc  # type: ignore[attr-defined]
 
 
@@ -342,7 +342,7 @@ async def test_the_fourth_restart_within_five_seconds_escalates(autojump_clock):
     events = EventLog()
     sup = Supervisor("s", [spec(c, log) for c in "abc"], events=events)  # defaults: 3 in 5 s
     assert (sup.intensity, sup.period) == (3, 5.0)
-    with pytest.raises(BaseException) as info:  # noqa: PT011 - checked just below
+    with pytest.raises(BaseException) as info:  # checked just below
         async with trio.open_nursery() as nursery:
             await nursery.start(sup.run)
             t0 = trio.current_time()
@@ -614,7 +614,7 @@ async def test_dynamic_children_start_terminate_and_show_in_which_children(autoj
     assert [(e.child, e.kind) for e in events.events if e.kind in ("stopped",)] == [
         ("s1", "stopped"), ("s3", "stopped"), ("s1", "stopped"), ("s2", "stopped"),
     ]
-    assert [e.reason for e in events.events if e.kind == "stopped"][0] == "terminated"
+    assert next(e.reason for e in events.events if e.kind == "stopped") == "terminated"
 
 
 class SlowStart(Actor):
@@ -687,7 +687,7 @@ async def test_a_dynamic_child_that_fails_to_start_is_a_tool_error_not_a_crash(a
 async def test_an_initial_child_that_fails_to_start_fails_the_supervisor_start(autojump_clock):
     log: list[tuple[str, str]] = []
     sup = Supervisor("s", [spec("a", log), spec("bad", log, fail_start=True), spec("c", log)])
-    with pytest.raises(BaseException) as info:  # noqa: PT011 - checked just below
+    with pytest.raises(BaseException) as info:  # checked just below
         async with trio.open_nursery() as nursery:
             await nursery.start(sup.run)
     assert [type(e) for e in leaves(info.value)] == [OSError]

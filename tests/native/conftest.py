@@ -6,12 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+
+from browx_actors.devices.nodes import NativeNode, Rect
+from browx_actors.devices.uiautomator import parse_dump
+from browx_actors.sessions.native.refs import Hierarchy
 from fakes.adb_device import FakeDevice
 from fakes.adb_shop import emulator
-
-from browx_actors.devices.uiautomator import parse_dump
-from browx_actors.devices.nodes import NativeNode, Rect
-from browx_actors.sessions.native.refs import Hierarchy
 
 Spec = Callable[[tuple[int, ...]], NativeNode]
 

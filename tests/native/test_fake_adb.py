@@ -16,9 +16,6 @@ from pathlib import Path
 
 import adbutils  # type: ignore[import-untyped]
 import pytest
-from fakes.adb_device import FakeAdb, FakeDevice, Received, fake_apk
-from fakes.adb_server import serve_adb
-from fakes.adb_shop import default_adb, multi_device_adb
 from PIL import Image
 
 from browx_actors.devices import adb_commands as commands
@@ -27,6 +24,9 @@ from browx_actors.devices.uiautomator import parse_dump
 from browx_actors.errors import ToolError
 from browx_actors.sessions.native.refs import Hierarchy, RefBook
 from browx_actors.sessions.native.selectors import resolve
+from fakes.adb_device import FakeAdb, FakeDevice, Received, fake_apk
+from fakes.adb_server import serve_adb
+from fakes.adb_shop import default_adb, multi_device_adb
 
 ADB = "/usr/bin/adb"
 ABIS_FAILURE = "INSTALL_FAILED_NO_MATCHING_ABIS: Failed to extract native libraries, res=-113"

@@ -4,8 +4,8 @@ action acted on."""
 
 from __future__ import annotations
 
-from browx_actors.sessions.native.feedback import feedback_items
 from browx_actors.devices.nodes import NativeNode, Rect
+from browx_actors.sessions.native.feedback import feedback_items
 from browx_actors.sessions.native.refs import Hierarchy
 
 BOX = Rect(0, 0, 100, 40)

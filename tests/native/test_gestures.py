@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fakes.adb_shop import emulator
 
+from browx_actors.devices.nodes import NativeNode
 from browx_actors.devices.uiautomator import parse_dump
 from browx_actors.errors import ToolError
 from browx_actors.sessions.native import gestures
-from browx_actors.devices.nodes import NativeNode
 from browx_actors.sessions.native.session import NativeSession
+from fakes.adb_shop import emulator
 
 
 class _Recorder:

@@ -6,12 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from fakes.adb_device import FakeDevice
 
-from browx_actors.errors import ToolError
 from browx_actors.devices.nodes import NativeNode
+from browx_actors.errors import ToolError
 from browx_actors.sessions.native.refs import ElementKey, Hierarchy, RefBook, accessible_name, parse_ref
 from browx_actors.sessions.native.selectors import resolve
+from fakes.adb_device import FakeDevice
 
 Read = Callable[[FakeDevice], Hierarchy]
 

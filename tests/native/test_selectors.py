@@ -6,11 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from fakes.adb_device import FakeDevice
 
 from browx_actors.errors import CODES, ToolError
 from browx_actors.sessions.native.refs import Hierarchy, RefBook
 from browx_actors.sessions.native.selectors import Selector, matches_test_id, parse_selector, resolve
+from fakes.adb_device import FakeDevice
 
 Read = Callable[[FakeDevice], Hierarchy]
 

@@ -6,9 +6,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from fakes.adb_device import FakeDevice
-from fakes.adb_shop import emulator
-from fakes.testdata import PIXEL_LAUNCHER_DUMP
 from playwright.sync_api import sync_playwright
 
 from browx_actors.devices.uiautomator import parse_dump
@@ -18,6 +15,9 @@ from browx_actors.sessions.native.find import find, identifier_hint, text_search
 from browx_actors.sessions.native.refs import Hierarchy, RefBook
 from browx_actors.sessions.native.selectors import resolve
 from browx_actors.sessions.native.snapshot import snapshot
+from fakes.adb_device import FakeDevice
+from fakes.adb_shop import emulator
+from fakes.testdata import PIXEL_LAUNCHER_DUMP
 
 Read = Callable[[FakeDevice], Hierarchy]
 PIXEL = PIXEL_LAUNCHER_DUMP

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from fakes.testdata import PIXEL_LAUNCHER_DUMP
-from uiautomator_support import dump, dump_node
 
+from browx_actors.devices.nodes import NativeNode, Rect
 from browx_actors.devices.uiautomator import IDLE_FAILURES, parse_bounds, parse_dump, role_of
 from browx_actors.errors import CODES, ToolError
-from browx_actors.devices.nodes import NativeNode, Rect
 from browx_actors.sessions.native.refs import Hierarchy, RefBook
 from browx_actors.sessions.native.snapshot import snapshot
+from fakes.testdata import PIXEL_LAUNCHER_DUMP
+from uiautomator_support import dump, dump_node
 
 PIXEL = PIXEL_LAUNCHER_DUMP
 LAUNCHER = "com.google.android.apps.nexuslauncher"

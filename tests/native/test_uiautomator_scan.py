@@ -4,15 +4,15 @@ them itself, and on anything else it either gives expat's tree or declines."""
 from __future__ import annotations
 
 import pytest
-from fakes.adb_shop import SHOP, View, emulator, list_screen, render
-from fakes.testdata import PIXEL_LAUNCHER_DUMP
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from uiautomator_support import dump, dump_node
 
 from browx_actors.devices.nodes import NativeNode
 from browx_actors.devices.uiautomator import parse_dump, parse_with_expat, scan_plain_dump
 from browx_actors.errors import ToolError
+from fakes.adb_shop import SHOP, View, emulator, list_screen, render
+from fakes.testdata import PIXEL_LAUNCHER_DUMP
+from uiautomator_support import dump, dump_node
 
 PIXEL = PIXEL_LAUNCHER_DUMP.read_text()
 

@@ -16,8 +16,8 @@ import trio.testing
 from browx_actors.config import DEFAULT_CAPABILITIES
 from browx_actors.errors import ToolError
 from browx_actors.recorder import Flush, Recorder, RecorderInbox, RecorderStats, RecordNote, SessionClosed, Sweep
-from browx_actors.recorder.store import read_records
 from browx_actors.recorder.records import CallRecord
+from browx_actors.recorder.store import read_records
 from browx_actors.secrets import SecretBook
 from browx_actors.server import registry
 from browx_actors.server.registry import Dispatcher

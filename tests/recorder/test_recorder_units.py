@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from browx_actors.errors import ToolError
 from browx_actors.config import RuntimeConfig, parse_retention_days
+from browx_actors.errors import ToolError
 from browx_actors.recorder.query import (
     build_report,
     clamp_limit,
@@ -28,6 +28,7 @@ from browx_actors.recorder.query import (
 )
 from browx_actors.recorder.records import (
     LINE_BUDGET,
+    CallRecord,
     call_record,
     dropped_record,
     encode_line,
@@ -45,7 +46,6 @@ from browx_actors.recorder.store import (
     session_dir,
 )
 from browx_actors.recorder.taxonomy import classify_eval, failure_kind
-from browx_actors.recorder.records import CallRecord
 
 DAY = 86_400.0
 T0 = 1_780_000_000.0  # 2026-05-28T20:26:40Z

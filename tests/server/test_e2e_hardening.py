@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_support import browx_server, fails, ok, raw_stdio, server_env
 from mcp.client import Client
+
+from e2e_support import browx_server, fails, ok, raw_stdio, server_env
 
 pytestmark = pytest.mark.chromium
 

@@ -21,7 +21,7 @@ import pytest
 import trio
 from mcp.client import Client
 
-from e2e_support import (  # noqa: F401  (fixtures)
+from e2e_support import (
     JPEG_MAGIC,
     PNG_MAGIC,
     Recording,
@@ -98,7 +98,7 @@ main [ref=e6]
 async def test_sessions_navigation_and_reading(tmp_path: Path, pages_url: str, pages_url2: str) -> None:
     async with browx_server(tmp_path / "ws", "eval") as client:
         listing = await client.list_tools()
-        assert ALL_TOOLS <= {t.name for t in listing.tools}
+        assert {t.name for t in listing.tools} >= ALL_TOOLS
 
         # -- open_session / list_sessions / close_session ---------------------------
         opened = await ok(client, "open_session", {"session": "s1", "viewport": {"width": 1024, "height": 700}})

@@ -21,11 +21,11 @@ from pathlib import Path
 from types import ModuleType
 
 import anyio
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 import attrs
 import mcp.types as types
 import pytest
 import trio
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.message import SessionMessage
@@ -81,7 +81,9 @@ class Recording:
 @asynccontextmanager
 async def recording_stdio(
     record: Recording,
-) -> AsyncIterator[tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]]:
+) -> AsyncIterator[
+    tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
+]:
     """A stdio client transport that keeps every raw stdout line and the exit code.
 
     Newline-delimited JSON-RPC both ways, like the SDK's; on exit it closes the server's

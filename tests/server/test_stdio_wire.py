@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import mcp.types as types
+
 from e2e_support import RawStdio, raw_stdio
 
 SERVER = [sys.executable, str(Path(__file__).parents[1] / "mcp_echo_server.py")]

@@ -16,7 +16,6 @@ from typing import Any
 import attrs
 import pytest
 import trio
-from live_support import FakeSession, FakeSource
 
 from browx_actors.actor import ActorRef
 from browx_actors.daemon import Daemon
@@ -25,6 +24,8 @@ from browx_actors.human.operator import OperatorChannel
 from browx_actors.human.prompts import PromptSpec
 from browx_actors.streams.messages import StreamStatus
 from browx_actors.streams.supervisor import StreamSupervisor
+from live_support import FakeSession, FakeSource
+from polling import poll_until
 
 TOKEN = "live-token-0c1d"
 WAIT = 10
@@ -76,9 +77,7 @@ async def live(tmp_path: Path, *, live_view: bool = True, **daemon_options: Any)
         channel = OperatorChannel(path, TOKEN, live_view=live_view,
                                   streams=(lambda: streams.ref) if streams is not None else None)
         await nursery.start(channel.run)
-        with trio.fail_after(WAIT):
-            while daemon.links == 0:
-                await trio.sleep(0.005)
+        await poll_until(lambda: daemon.links != 0, interval=0.005, timeout=WAIT)
         yield Live(daemon, channel, streams, sessions, seen, printed, nursery)
         nursery.cancel_scope.cancel()
 
@@ -167,14 +166,15 @@ async def test_a_dropped_socket_ends_every_stream_channel_down_and_a_redial_resu
             await lv.line(lambda m, name=name: m["type"] == "frame" and m["session"] == name)
         old_link = {s["link"] for s in (await lv.status())["streams"]}
         await lv.daemon.drop()
-        with trio.fail_after(WAIT):
-            while (status := await lv.status())["running"]:
-                await trio.sleep(0.01)
+
+        async def stopped_status() -> dict[str, Any] | None:
+            status = await lv.status()
+            return None if status["running"] else status
+
+        status = await poll_until(stopped_status, interval=0.01, timeout=WAIT)
         assert sorted((e["session"], e["reason"]) for e in status["ended"]) == [("a", "channel-down"),
                                                                                ("b", "channel-down")]
-        with trio.fail_after(WAIT):
-            while lv.daemon.links < 2:  # the server dials again
-                await trio.sleep(0.01)
+        await poll_until(lambda: lv.daemon.links >= 2, interval=0.01, timeout=WAIT)  # the server dials again
         mark = len(lv.seen)
         await trio.sleep(0.5)
         assert [m["type"] for m in lv.seen[mark:]] == []  # nothing resumed on the new link

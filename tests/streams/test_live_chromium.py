@@ -22,13 +22,14 @@ import numpy as np
 import trio
 from PIL import Image
 
-from e2e_support import session_actor
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.config import parse_capabilities
 from browx_actors.daemon import AckPolicy, Daemon, ack_after
 from browx_actors.runtime import Runtime
 from browx_actors.streams.framing import ReceivedFrame
 from browx_actors.streams.stepdown import SPEC_TIMINGS, Timings, level_table
+from e2e_support import session_actor
+from polling import poll_until
 
 TOKEN = "chromium-live-3b7e"
 WAIT = 20
@@ -72,8 +73,11 @@ class Live:
         return [frame for when, frame in self.frames if when >= at]
 
 
+ACK_AT_ONCE = ack_after(0.0)
+
+
 @asynccontextmanager
-async def live(tmp_path: Path, *, timings: Timings = SPEC_TIMINGS, ack_policy: AckPolicy = ack_after(0.0),
+async def live(tmp_path: Path, *, timings: Timings = SPEC_TIMINGS, ack_policy: AckPolicy = ACK_AT_ONCE,
                **daemon_options: Any) -> AsyncIterator[Live]:
     path = str(tmp_path / "op.sock")
     assert len(path) < 100, "Unix socket paths are limited to 107 bytes"
@@ -86,9 +90,7 @@ async def live(tmp_path: Path, *, timings: Timings = SPEC_TIMINGS, ack_policy: A
     async with trio.open_nursery() as nursery:
         await nursery.start(daemon.run)
         async with open_runtime(config=config) as runtime:
-            with trio.fail_after(WAIT):
-                while daemon.links == 0:
-                    await trio.sleep(0.01)
+            await poll_until(lambda: daemon.links != 0, interval=0.01, timeout=WAIT)
             yield Live(runtime, daemon, frames, seen)
         nursery.cancel_scope.cancel()
 
@@ -121,9 +123,7 @@ async def test_an_animating_page_streams_at_the_default_5_fps(tmp_path: Path, pa
         started = await lv.line(lambda m: m["type"] == "view.started")
         assert started == {"v": 1, "type": "view.started", "session": "default", "format": "jpeg", "maxFps": 5,
                            "maxWidth": 960, "quality": 60}
-        with trio.fail_after(WAIT):
-            while not lv.frames:
-                await trio.sleep(0.01)
+        await poll_until(lambda: lv.frames, interval=0.01, timeout=WAIT)
         begin = trio.current_time()
         await trio.sleep(3)
         window = lv.since(begin)
@@ -190,23 +190,18 @@ async def test_the_view_follows_the_current_tab_and_ends_with_the_page_and_the_s
         opened = await runtime.call_tool("click", {"selector": "#open-red"})
         assert opened["ok"] and [tab["id"] for tab in opened["opened"]] == [2]
         clicked = trio.current_time()
-        with trio.fail_after(WAIT):  # tab 1, behind the popup, paints less often: wait for one
-            while len(lv.since(clicked)) < 2:
-                await trio.sleep(0.05)
+        # Tab 1, behind the popup, paints less often: wait for one.
+        await poll_until(lambda: len(lv.since(clicked)) >= 2, interval=0.05, timeout=WAIT)
         assert max(redness(frame) for frame in lv.since(clicked)) < 0.5  # the tools still act on tab 1
 
         await runtime.call_tool("select_tab", {"tab": 2})
         moved = trio.current_time()
-        with trio.fail_after(WAIT):
-            while not any(redness(frame) > 0.9 for frame in lv.since(moved)):
-                await trio.sleep(0.05)
+        await poll_until(lambda: any(redness(frame) > 0.9 for frame in lv.since(moved)), interval=0.05, timeout=WAIT)
         assert (await lv.stream())["source"] == "chromium screencast, tab 2"
 
         await runtime.call_tool("close_tab", {"tab": 2})  # tab 1 is current again
         back = trio.current_time()
-        with trio.fail_after(WAIT):
-            while not any(redness(frame) < 0.1 for frame in lv.since(back)):
-                await trio.sleep(0.05)
+        await poll_until(lambda: any(redness(frame) < 0.1 for frame in lv.since(back)), interval=0.05, timeout=WAIT)
         stats = await lv.stream()
         assert stats["source"] == "chromium screencast, tab 1" and stats["restarts"]["follow"] >= 2
         assert [m["type"] for m in lv.seen].count("view.started") == 1  # one view all along

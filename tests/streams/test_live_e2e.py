@@ -19,8 +19,9 @@ import pytest
 import trio
 from mcp.client import Client
 
-from e2e_support import Recording, Transcript, call, ok, recording_server
 from browx_actors.daemon import Daemon
+from e2e_support import Recording, Transcript, call, ok, recording_server
+from polling import poll_until
 
 TOKEN = "e2e-live-9d41"
 WAIT = 30
@@ -86,23 +87,17 @@ async def test_frames_appear_in_no_tool_result_log_record_or_file(tmp_path: Path
             assert {name for name in names if any(w in name for w in words)} <= {"frames_list"}
             assert names & {"navigate", "snapshot", "runtime_status"}, "the tool list is the real one"
             await ok(client, "navigate", {"url": f"{pages_url}/live_anim.html"})
-            with trio.fail_after(WAIT):
-                while daemon.links == 0:
-                    await trio.sleep(0.05)
+            await poll_until(lambda: daemon.links != 0, interval=0.05, timeout=WAIT)
             # Sizes and a quality no screenshot uses: a frame's bytes cannot be one's by chance.
             await daemon.start_view("default", maxWidth=800, quality=55)
-            with trio.fail_after(WAIT):
-                while len({m["seq"] for m in frame_lines}) < 8:
-                    await trio.sleep(0.05)
+            await poll_until(lambda: len({m["seq"] for m in frame_lines}) >= 8, interval=0.05, timeout=WAIT)
             for tool, args in [("snapshot", {}), ("screenshot", {}), ("screenshot", {"format": "jpeg"}),
                                ("runtime_status", {}), ("list_sessions", {}), ("eval_js", {"expr": "1 + 1"}),
                                ("diagnostics_report", {"format": "summary"}),
                                ("diagnostics_search", {"query": "frame"})]:
                 await call(client, tool, args)
             await daemon.stop_view("default")
-            with trio.fail_after(WAIT):
-                while not any(m["type"] == "view.stopped" for m in others):
-                    await trio.sleep(0.05)
+            await poll_until(lambda: any(m["type"] == "view.stopped" for m in others), interval=0.05, timeout=WAIT)
             transcript: Transcript = client.transcript  # type: ignore[attr-defined]
         nursery.cancel_scope.cancel()
 

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import pytest
 import trio
-from android.android_support import Adb, serving
 from PIL import Image
 
+from android.android_support import Adb, serving
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.cdp import launch_chromium
 from browx_actors.config import NativeConfig, parse_capabilities
@@ -31,6 +31,7 @@ from browx_actors.daemon import Daemon
 from browx_actors.runtime import Runtime
 from browx_actors.sessions.android.chrome import DEVTOOLS_SOCKET
 from browx_actors.streams.framing import ReceivedFrame
+from polling import poll_until
 
 pytestmark = pytest.mark.chromium
 
@@ -59,9 +60,7 @@ async def live(tmp_path: Path, adb: Adb) -> AsyncIterator[tuple[Runtime, Daemon,
     async with trio.open_nursery() as nursery:
         await nursery.start(daemon.run)
         async with open_runtime(config=config, capabilities="native-device") as runtime:
-            with trio.fail_after(WAIT):
-                while daemon.links == 0:
-                    await trio.sleep(0.01)
+            await poll_until(lambda: daemon.links != 0, interval=0.01, timeout=WAIT)
             yield runtime, daemon, frames, seen
         nursery.cancel_scope.cancel()
 
@@ -82,9 +81,7 @@ def _redness(frame: ReceivedFrame) -> float:
 
 
 async def _frames_where(frames: list[tuple[float, ReceivedFrame]], since: float, test: Any) -> None:
-    with trio.fail_after(WAIT):
-        while not any(test(frame) for when, frame in frames if when >= since):
-            await trio.sleep(0.05)
+    await poll_until(lambda: any(test(frame) for when, frame in frames if when >= since), interval=0.05, timeout=WAIT)
 
 
 async def test_a_chrome_android_view_follows_the_current_tab(tmp_path: Path, adb: Adb, pages_url: str) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import trio
 import trio.testing
-from live_support import Wire
 
 from browx_actors.streams.outlet import Outlet, percentile
+from live_support import Wire
 
 
 def line(kind: str, **fields: object) -> bytes:

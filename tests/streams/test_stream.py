@@ -20,7 +20,6 @@ import attrs
 import pytest
 import trio
 import trio.testing
-from live_support import NO_PAGE, FakeSession, FakeSource, Wire, jpeg
 
 from browx_actors.actor import ActorRef
 from browx_actors.streams.messages import Acked, DescribeStream, EndStream, FramesMoved, SessionEnding
@@ -29,6 +28,8 @@ from browx_actors.streams.request import ViewRequest
 from browx_actors.streams.source import SourceFailed, SourceGone
 from browx_actors.streams.stepdown import LOST_AFTER, STALL_AFTER, level_table
 from browx_actors.streams.stream import LiveViewStream
+from live_support import NO_PAGE, FakeSession, FakeSource, Wire, jpeg
+from polling import poll_until
 
 PROMPT = 1 / 64  # a prompt daemon's ack delay
 
@@ -49,9 +50,7 @@ class Harness:
         return described
 
     async def ended(self) -> None:
-        with trio.fail_after(120):
-            while self.ref.alive:
-                await trio.sleep(0.01)
+        await poll_until(lambda: not self.ref.alive, interval=0.01, timeout=120)
 
 
 @asynccontextmanager

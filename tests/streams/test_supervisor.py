@@ -15,13 +15,14 @@ from typing import Any
 import attrs
 import trio
 import trio.testing
-from live_support import FakeSession, FakeSource, Wire
 
 from browx_actors.actor import ActorRef
 from browx_actors.streams.messages import AckFrame, ChannelDown, StartView, StopView, StreamStatus
 from browx_actors.streams.outlet import Outlet
 from browx_actors.streams.request import ViewRequest
 from browx_actors.streams.supervisor import LIMIT, StreamSupervisor
+from live_support import FakeSession, FakeSource, Wire
+from polling import poll_until
 
 
 @attrs.define
@@ -170,9 +171,7 @@ async def test_shutting_down_ends_every_view_channel_closed(autojump_clock: trio
         wires = [await t.start(name) for name in "ab"]
         await trio.sleep(1)
         t.supervisor.stop()
-        with trio.fail_after(30):
-            while t.ref.alive:
-                await trio.sleep(0.01)
+        await poll_until(lambda: not t.ref.alive, interval=0.01, timeout=30)
         await trio.testing.wait_all_tasks_blocked()
         for wire, name in zip(wires, "ab", strict=True):
             assert wire.lines[-1][1] == {"v": 1, "type": "view.stopped", "session": name, "reason": "channel-closed"}

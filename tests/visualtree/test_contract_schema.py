@@ -8,10 +8,10 @@ from typing import Any
 
 import jsonschema
 import pytest
-from visualtree.contract_schema import check_inspection, check_tree
-from visualtree.trees import capture, checkout, wide
 
 from browx_actors.visualtree.payload import TreeLimits, inspect_payload, tree_payload
+from visualtree.contract_schema import check_inspection, check_tree
+from visualtree.trees import capture, checkout, wide
 
 Payload = dict[str, Any]
 

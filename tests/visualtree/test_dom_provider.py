@@ -16,12 +16,12 @@ from typing import Any
 import mcp.types as types
 import pydantic
 import pytest
-from visualtree.contract_schema import check_tree, nodes_of
-from visualtree.trees import WEB, capture
 
 from browx_actors.sessions.chromium.dom_provider import DomProvider, raw_tree
 from browx_actors.visualtree.model import DOM_FORMAT, Bounds, RawNode, Visual
 from browx_actors.visualtree.payload import DEPTH_LIMIT, TreeLimits, tree_payload
+from visualtree.contract_schema import check_tree, nodes_of
+from visualtree.trees import WEB, capture
 
 PAGE: dict[str, Any] = {
     "id": "n1", "tag": "html", "role": "container", "b": [0, 0, 1280, 720],

@@ -21,11 +21,12 @@ from typing import Any
 
 import pytest
 import trio
+from mcp.client import Client
+
 from android.android_support import Adb, android_server, serving
 from e2e_support import fails, ok
 from fakes.wda_server import serve_wda
 from ios.ios_support import ios_server
-from mcp.client import Client
 from visualtree.contract_schema import check_inspection, check_matches, check_tree, nodes_of, payload_of
 
 

@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
-from e2e_support import browx_server, call_result, envelope_of, fails, images_of, ok, png_size
 from mcp.client import Client
 from mcp.shared.tool_name_validation import validate_tool_name
+
+from e2e_support import browx_server, call_result, envelope_of, fails, images_of, ok, png_size
 from visualtree.contract_schema import check_inspection, check_matches, check_tree, nodes_of, payload_of
 
 pytestmark = pytest.mark.chromium

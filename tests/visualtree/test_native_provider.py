@@ -4,15 +4,12 @@ raw nodes, their payloads, and the provider's capture and actions."""
 from __future__ import annotations
 
 import pytest
-from fakes.testdata import PIXEL_LAUNCHER_DUMP
 from hypothesis import given
 from hypothesis import strategies as st
-from visualtree.contract_schema import check_inspection, check_tree, nodes_of
-from visualtree.trees import ANDROID, WEB, Identity, capture
 
+from browx_actors.devices.nodes import NativeNode, Rect
 from browx_actors.devices.uiautomator import parse_dump
 from browx_actors.errors import ToolError
-from browx_actors.devices.nodes import NativeNode, Rect
 from browx_actors.tooling import Reply
 from browx_actors.visualtree.model import (
     NATIVE_FORMAT,
@@ -24,7 +21,6 @@ from browx_actors.visualtree.model import (
     RawTree,
     unsupported_action,
 )
-from browx_actors.visualtree.provider import Provider
 from browx_actors.visualtree.native_provider import (
     NATIVE_ROLES,
     NativeProvider,
@@ -36,8 +32,12 @@ from browx_actors.visualtree.native_provider import (
     to_raw_tree,
 )
 from browx_actors.visualtree.payload import TreeLimits, inspect_payload, tree_payload
+from browx_actors.visualtree.provider import Provider
 from browx_actors.visualtree.query import NodeQuery, select
 from browx_actors.visualtree.snapshots import Capture
+from fakes.testdata import PIXEL_LAUNCHER_DUMP
+from visualtree.contract_schema import check_inspection, check_tree, nodes_of
+from visualtree.trees import ANDROID, WEB, Identity, capture
 
 PIXEL_DUMP = PIXEL_LAUNCHER_DUMP
 

@@ -13,8 +13,6 @@ from typing import Any
 import attrs
 import pytest
 import trio
-from visualtree.contract_schema import check_inspection, check_matches, check_tree, payload_of
-from visualtree.trees import CAPTURED_AT, leaf
 
 from browx_actors.errors import ToolError
 from browx_actors.tooling import Reply, validate_args
@@ -22,6 +20,8 @@ from browx_actors.visualtree import operations
 from browx_actors.visualtree.model import DOM_FORMAT, Action, CaptureOptions, RawNode, RawTree, not_offered
 from browx_actors.visualtree.params import INSPECT_PARAMS, PERFORM_PARAMS, QUERY_PARAMS, TREE_PARAMS, WAIT_PARAMS
 from browx_actors.visualtree.snapshots import Capture, SnapshotBook
+from visualtree.contract_schema import check_inspection, check_matches, check_tree, payload_of
+from visualtree.trees import CAPTURED_AT, leaf
 
 
 def page(*, receipt: bool = False, pay_enabled: bool = False) -> RawNode:

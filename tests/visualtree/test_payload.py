@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from visualtree.contract_schema import check_inspection, check_tree, nodes_of
-from visualtree.trees import WEB, capture, checkout, leaf, wide
 
 from browx_actors.errors import ToolError
 from browx_actors.visualtree.model import ACTIONS, Bounds, RawNode, Visual
 from browx_actors.visualtree.payload import TEXT_LIMIT, TreeLimits, inspect_payload, tree_payload
+from visualtree.contract_schema import check_inspection, check_tree, nodes_of
+from visualtree.trees import WEB, capture, checkout, leaf, wide
 
 
 def tree(root: RawNode, **options: Any) -> dict[str, Any]:

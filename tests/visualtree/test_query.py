@@ -6,8 +6,6 @@ import attrs
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from visualtree.contract_schema import check_tree, nodes_of
-from visualtree.trees import capture, leaf
 
 from browx_actors.visualtree.model import Bounds, Point, RawNode, Visual
 from browx_actors.visualtree.payload import tree_payload
@@ -20,6 +18,8 @@ from browx_actors.visualtree.query import (
     wait_satisfied,
 )
 from browx_actors.visualtree.snapshots import Capture
+from visualtree.contract_schema import check_tree, nodes_of
+from visualtree.trees import capture, leaf
 
 EDIT = "android.widget.EditText"
 BUTTON = "android.widget.Button"

@@ -12,13 +12,13 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from visualtree.contract_schema import check_tree
-from visualtree.trees import ANDROID, CAPTURED_AT, WEB, checkout, leaf, wide
 
 from browx_actors.errors import CODES, ToolError, failure_kind
 from browx_actors.visualtree.model import Bounds, RawNode, Visual
 from browx_actors.visualtree.payload import tree_payload
 from browx_actors.visualtree.snapshots import NodeReference, SnapshotBook, fingerprint
+from visualtree.contract_schema import check_tree
+from visualtree.trees import ANDROID, CAPTURED_AT, WEB, checkout, leaf, wide
 
 
 def test_revisions_increase_per_source() -> None:
