@@ -14,7 +14,8 @@ from browx_actors.sessions.chromium.failures import is_selector_error, known_fai
 #: What Playwright says, first line, for selectors it cannot parse (as recorded from it).
 UNPARSABLE = (
     "Locator.count: SyntaxError: Failed to execute 'querySelectorAll' on 'Document': '[[[' is not a valid selector.",
-    "Locator.count: Error: Unexpected token \"(\" while parsing css selector \"div:has(\". Did you mean to CSS.escape it?",
+    "Locator.count: Error: Unexpected token \"(\" while parsing css selector \"div:has(\". "
+    "Did you mean to CSS.escape it?",
     "Locator.count: Unknown engine \"nosuchengine\" while parsing selector nosuchengine=x",
     "Locator.count: SyntaxError: Failed to execute 'evaluate' on 'Document': The string '//[' is not a valid XPath "
     "expression.",
