@@ -34,7 +34,8 @@ from ..params import COORDS, ELEMENT, ONE_ELEMENT, ONE_TARGET, OPTIONAL_ELEMENT
 from .dialogs import dialog_warning
 from .input import MODIFIERS, Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
 from .input_send import ACTION_TIMEOUT_MS, send_input, target_label
-from .session import ChromiumSession, first_line
+from .losses import first_line
+from .session import ChromiumSession
 from .settle import Before, settle
 from .target import aim, check_found, locator_for
 

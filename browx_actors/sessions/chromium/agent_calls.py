@@ -16,8 +16,9 @@ from playwright.async_api import Error as PlaywrightError
 
 from ...cdp import CdpError, CdpTimeout
 from ...errors import ToolError
+from .losses import PageScriptError, first_line
 from .pageagent import AGENT_KEY, AGENT_SOURCE, agent_error
-from .session import ChromiumSession, PageScriptError, first_line
+from .session import ChromiumSession
 
 __all__ = ["agent_await", "agent_call"]
 

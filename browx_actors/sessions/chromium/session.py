@@ -48,17 +48,15 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import attrs
 import trio
-from playwright.async_api import Error as PlaywrightError
 
 from ...actor import Actor, ActorRef, CallFailed, Later
-from ...cdp import CdpConnectionLost, CdpError, CdpFailure, CdpSessionLost
+from ...cdp import CdpError, CdpFailure
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
 from ...streams.messages import WatchFrames
@@ -71,6 +69,7 @@ from .dialogs import DialogBook, dialog_refusal, dialog_warning, interrupted_rep
 from .downloads import Downloads, list_new_downloads, on_download, safe_filename
 from .driver import PlaywrightDriver
 from .failures import known_failure
+from .losses import BrowserLost, PageScriptError, first_line, is_crash, tab_crashed, went_away
 from .page_events import PageEvents, Pulse
 from .pageagent import AGENT_KEY, AGENT_SOURCE, highest_ref, normalize_ref
 from .pool import AcquireBrowser, Browser
@@ -81,7 +80,7 @@ from .screencast import LiveViewers
 from .tabset import Tab, TabSet
 from .wiring import TargetWiring, hold_event_socket
 
-__all__ = ["DIALOG_EXEMPT", "BrowserLost", "ChromiumSession", "PageScriptError", "SessionOptions", "first_line"]
+__all__ = ["DIALOG_EXEMPT", "ChromiumSession", "SessionOptions"]
 
 #: One round trip to the page agent; installs it first on pages that lack it
 #: (pages created before the init script, or documents it could not reach).
@@ -99,36 +98,12 @@ DIALOG_EXEMPT = frozenset({"handle_dialog", "set_dialog_policy", "list_tabs", "s
 #: Idle time after a navigating call before Playwright's selectors are warmed.
 WARM_IDLE_S = 0.05
 
-#: Phrases in Playwright errors that mean the page, context or browser went away.
-_CLOSED_MARKERS = ("has been closed", "Target closed", "Connection closed", "Browser closed")
+#: How long the browser watcher gets to see a dead browser that Playwright saw first.
 _LOSS_GRACE = 2.0
 #: How long a live browser may take to answer the probe that tells a closed tab from it.
 _PROBE_TIMEOUT = 1.0
 #: Tools that still work on a crashed tab (navigate by replacing its page).
 _CRASH_SAFE = frozenset({"navigate", "list_tabs", "select_tab", "close_tab"})
-#: Playwright's own words for a call on a crashed page (``Page.evaluate: Target
-#: crashed``); a page's script that throws the same words says ``Error: ...`` first.
-_PLAYWRIGHT_CRASH = re.compile(r"^[\w.]+: (Target|Page) crashed\s*$")
-
-
-def first_line(err: BaseException) -> str:
-    """The first line of an error's message (its type name when it has none)."""
-    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-
-
-class PageScriptError(Exception):
-    """A script the session evaluated in the page threw; the message is the page's."""
-
-
-
-
-class BrowserLost(Exception):
-    """The session's browser died; ``reason`` says how."""
-
-    def __init__(self, session_id: str, reason: str) -> None:
-        super().__init__(f"session {session_id!r} ended: {reason}")
-        self.session_id = session_id
-        self.reason = reason
 
 
 #: A browser context's viewport when the session asks for none.
@@ -376,11 +351,11 @@ class ChromiumSession(Actor):
         except (BrowserLost, MemoryError):
             raise
         except Exception as exc:
-            if tab is not None and (tab.crashed or _is_crash(exc)):
+            if tab is not None and (tab.crashed or is_crash(exc)):
                 # Whatever the call made of it (eval-error, tab-closed...), it failed
                 # because the renderer crashed under it.
                 tab.crashed = True
-                raise _crashed(tab) from exc
+                raise tab_crashed(tab) from exc
             if isinstance(exc, ToolError):
                 raise
             known = known_failure(msg.tool, msg.args, exc)
@@ -402,7 +377,7 @@ class ChromiumSession(Actor):
             if msg.tool == "navigate":
                 await self._replace_crashed(tab)
             elif msg.tool not in _CRASH_SAFE:
-                raise _crashed(tab)
+                raise tab_crashed(tab)
         await self.attach_current()
         page = self.page
         exempt = msg.tool in DIALOG_EXEMPT
@@ -491,8 +466,7 @@ class ChromiumSession(Actor):
         try:
             return await fn(*args)
         except Exception as exc:
-            gone = isinstance(exc, CdpConnectionLost) or any(m in str(exc) for m in _CLOSED_MARKERS)
-            if self.browser is None or not gone:
+            if self.browser is None or not went_away(exc):
                 raise
             if await self._browser_answers():
                 raise ToolError("tab-closed", "the tab closed during the call; list_tabs shows the "
@@ -691,23 +665,6 @@ class ChromiumSession(Actor):
             "attached": None if self.options.cdp_endpoint is None else redact_url(self.options.cdp_endpoint),
             "ageSeconds": round(trio.current_time() - self.started_at, 3),
         }
-
-
-def _is_crash(exc: BaseException | None) -> bool:
-    """Whether ``exc`` (or what caused it) is the renderer crashing, as the browser or
-    Playwright reports it, never as page text could."""
-    while exc is not None:
-        if isinstance(exc, CdpSessionLost) and exc.reason == "target crashed":
-            return True
-        if isinstance(exc, PlaywrightError) and _PLAYWRIGHT_CRASH.match(first_line(exc)):
-            return True
-        exc = exc.__cause__
-    return False
-
-
-def _crashed(tab: Tab) -> ToolError:
-    return ToolError("tab-crashed", f"tab {tab.id}'s renderer crashed; navigate loads a fresh page in its place, "
-                     "close_tab discards it", tab=tab.id)
 
 
 async def _listen(emitter: Any, handlers: dict[str, Callable[..., Any]]) -> None:
