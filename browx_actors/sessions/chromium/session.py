@@ -70,6 +70,7 @@ from .downloads import Downloads, list_new_downloads, on_download, safe_filename
 from .driver import PlaywrightDriver
 from .failures import known_failure
 from .losses import BrowserLost, PageScriptError, first_line, is_crash, tab_crashed, went_away
+from .options import DEFAULT_VIEWPORT, SessionOptions
 from .page_events import PageEvents, Pulse
 from .pageagent import AGENT_KEY, AGENT_SOURCE, highest_ref, normalize_ref
 from .pool import AcquireBrowser, Browser
@@ -80,7 +81,7 @@ from .screencast import LiveViewers
 from .tabset import Tab, TabSet
 from .wiring import TargetWiring, hold_event_socket
 
-__all__ = ["DIALOG_EXEMPT", "ChromiumSession", "SessionOptions"]
+__all__ = ["DIALOG_EXEMPT", "ChromiumSession"]
 
 #: One round trip to the page agent; installs it first on pages that lack it
 #: (pages created before the init script, or documents it could not reach).
@@ -106,24 +107,6 @@ _PROBE_TIMEOUT = 1.0
 _CRASH_SAFE = frozenset({"navigate", "list_tabs", "select_tab", "close_tab"})
 
 
-#: A browser context's viewport when the session asks for none.
-DEFAULT_VIEWPORT = (1280, 720)
-
-
-@attrs.frozen
-class SessionOptions:
-    #: The pages' viewport; None keeps the browser's own (a phone's screen).
-    viewport: tuple[int, int] | None = DEFAULT_VIEWPORT
-    #: Click, hover and fill send the session's own CDP input to an element that is
-    #: ready (False: Playwright performs every action; BROWX_ACTION_INPUT=playwright).
-    direct_input: bool = True
-    #: Keep console and network records for console_read / network_read
-    #: (BROWX_PAGE_RECORDING=off keeps only what an action's result needs).
-    record_page_events: bool = True
-    #: Attach to the browser at this CDP endpoint instead of the pool's (see :mod:`.attached`).
-    cdp_endpoint: str | None = None
-
-
 class ChromiumSession(Actor):
     engine = "chromium"
 
@@ -133,7 +116,7 @@ class ChromiumSession(Actor):
         *,
         pool: Callable[[], ActorRef],
         driver: PlaywrightDriver,
-        options: SessionOptions = SessionOptions(),
+        options: SessionOptions = SessionOptions(),  # noqa: B008 (frozen: one default serves all)
         workspace: Path = Path(".browx"),
     ) -> None:
         super().__init__(f"session:{session_id}")
