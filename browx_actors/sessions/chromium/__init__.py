@@ -16,7 +16,8 @@
 - :mod:`.feedback`, :mod:`.inspect`: find_feedback, inspect;
 - :mod:`.page`: navigation, screenshots, viewport, eval, waits; :mod:`.poll`: poll_eval;
 - :mod:`.reading`: snapshot, find, text_search, verify_*;
-- :mod:`.tabs` (with :mod:`.tabset`): list_tabs, select_tab, new_tab, close_tab;
+- :mod:`.tabs` (with :mod:`.tabset`, :mod:`.tab_lifecycle`): list_tabs, select_tab, new_tab,
+  close_tab, and how a page becomes a tab, gets wired, is replaced and forgotten;
 - :mod:`.wiring`, :mod:`.page_events` (with :mod:`.console_text`, :mod:`.network_log`,
   :mod:`.redact`): each tab's command and event sessions, and what the session records
   from them: console, requests, the counters an action's settle reads;
