@@ -1,8 +1,9 @@
 """The chromium engine: one session actor per isolated browser context, and its tools.
 
 - :mod:`.session`: :class:`ChromiumSession`, the actor (context, tabs, raw CDP), with
-  :mod:`.options`: how it is set up, and :mod:`.losses`: what a failed call lost (the page,
-  the browser, a renderer);
+  :mod:`.options`: how it is set up; :mod:`.losses`: what a failed call lost (the page,
+  the browser, a renderer); :mod:`.warmup`: Playwright's selectors warmed while the
+  agent reads;
 - :mod:`.pageagent` and ``agent/``: the script in the page that gives snapshots,
   refs, lookups and aiming in one round trip;
 - :mod:`.actions` (with :mod:`.target`, :mod:`.input`, :mod:`.input_send`,

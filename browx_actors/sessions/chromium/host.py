@@ -1,10 +1,10 @@
 """What the session's helper modules need of the session actor, named as a Protocol.
 
 ``session.py`` wires in helpers that act back on the session: its tabs' lifecycle
-(:mod:`.tab_lifecycle`), the attached-browser rules (:mod:`.attached`), downloads
-(:mod:`.downloads`), frames (:mod:`.frames`) and the live view's screencast
-(:mod:`.screencast`). Were they to name :class:`ChromiumSession` itself,
-each would import the module that imports it. They name :class:`SessionHost`, the part
+(:mod:`.tab_lifecycle`), the selector warm-up (:mod:`.warmup`), the attached-browser
+rules (:mod:`.attached`), downloads (:mod:`.downloads`), frames (:mod:`.frames`) and the
+live view's screencast (:mod:`.screencast`). Were they to name :class:`ChromiumSession`
+itself, each would import the module that imports it. They name :class:`SessionHost`, the part
 of the session they use, so the imports run one way (session, then helpers, then this
 leaf), and mypy checks that the session is a host wherever one is passed.
 """
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .dialogs import DialogBook
     from .pool import Browser
     from .tab_lifecycle import TabLifecycle
+    from .warmup import SelectorWarmup
 
 __all__ = ["SessionHost"]
 
@@ -54,6 +55,8 @@ class SessionHost(Protocol):
     human: HumanBridge | None
     #: Main-frame navigations of the current tab so far (counted on the Playwright thread).
     navigations: int
+    #: Playwright's selector warm-up (see :mod:`.warmup`).
+    warmup: SelectorWarmup
 
     @property
     def nursery(self) -> trio.Nursery: ...
@@ -65,5 +68,3 @@ class SessionHost(Protocol):
     def attached(self) -> bool: ...
 
     async def pw(self, fn: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any: ...
-
-    def warm_new_tab(self) -> None: ...

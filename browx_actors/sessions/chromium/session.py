@@ -46,7 +46,6 @@ crashed page, ``goto`` included, so the page itself cannot be reused.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 from collections.abc import Awaitable, Callable
@@ -80,6 +79,7 @@ from .ref_names import NamedRefBook
 from .screencast import LiveViewers
 from .tab_lifecycle import TabLifecycle
 from .tabset import TabSet
+from .warmup import SelectorWarmup
 from .wiring import TargetWiring, hold_event_socket
 
 __all__ = ["DIALOG_EXEMPT", "ChromiumSession"]
@@ -96,9 +96,6 @@ _AGENT_CALL = f"""([method, arg]) => {{
 #: Tools that still answer while a dialog blocks the current tab: the way out, and
 #: what does not touch the page.
 DIALOG_EXEMPT = frozenset({"handle_dialog", "set_dialog_policy", "list_tabs", "select_tab", "close_tab"})
-
-#: Idle time after a navigating call before Playwright's selectors are warmed.
-WARM_IDLE_S = 0.05
 
 #: How long the browser watcher gets to see a dead browser that Playwright saw first.
 _LOSS_GRACE = 2.0
@@ -175,10 +172,8 @@ class ChromiumSession(Actor):
         #: Live-view streams watching this session, and the screencast of its current tab.
         self.viewers = LiveViewers(self)
         self.started_at = trio.current_time()
-        #: ``navigations`` when Playwright's selector machinery was last warmed.
-        self._warmed_at = 0
-        #: Calls started so far, so the idle timer can tell whether one came meanwhile.
-        self._calls = 0
+        #: Playwright's selectors warmed in a new document while the agent reads (:mod:`.warmup`).
+        self.warmup = SelectorWarmup(self)
 
     # -- the current tab --------------------------------------------------------------
 
@@ -302,11 +297,11 @@ class ChromiumSession(Actor):
             return await self._unless_browser_lost(self.viewers.watch, msg.stream)
         if not isinstance(msg, SessionCall):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
-        self._calls += 1
+        self.warmup.call_started()
         try:
             result = await self._as_call(msg, self._run_call, msg)
         finally:
-            self._warm_when_idle()
+            self.warmup.call_ended()
             self.viewers.check_current()
         if isinstance(result, Later):
             # A wait that outlives the handler gets the same treatment when it fails,
@@ -390,30 +385,6 @@ class ChromiumSession(Actor):
         return interrupted_reply(self.dialogs.open_on(self.page), tool,
                                  None if self.page is None else self.page.url)
 
-    def _warm_when_idle(self) -> None:
-        """After a call that saw a navigation, build Playwright's injected script in
-        the new document once the session has been idle for :data:`WARM_IDLE_S`.
-
-        Playwright builds it on first use in each document, which costs the first
-        locator action after a navigation 50-70 ms on a 2-core host. Built while the
-        agent's model reads the last answer, it costs nothing; built at once, it would
-        only make the next call wait behind it in the renderer (a snapshot, say), so a
-        call that comes sooner goes first, and an action that comes sooner builds it
-        itself, as it would have anyway.
-        """
-        if self.page is not None and self.navigations != self._warmed_at:
-            self.nursery.start_soon(self._warm_after_idle, self._calls, self.navigations)
-
-    def warm_new_tab(self) -> None:
-        """A tab new to the tools (just wired) gets the warm-up after this call too."""
-        self._warmed_at = -1
-
-    async def _warm_after_idle(self, calls: int, navigations: int) -> None:
-        await trio.sleep(WARM_IDLE_S)
-        if self._calls == calls and self.navigations == navigations and self.page is not None:
-            self._warmed_at = navigations
-            self.driver.bridge.spawn(_warm_selectors, self.page)
-
     async def _unless_browser_lost(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
         """Run ``fn``; if it failed because its page or the browser went away, say which.
 
@@ -468,9 +439,3 @@ class ChromiumSession(Actor):
             "attached": None if self.options.cdp_endpoint is None else redact_url(self.options.cdp_endpoint),
             "ageSeconds": round(trio.current_time() - self.started_at, 3),
         }
-
-
-async def _warm_selectors(page: Any) -> None:
-    # A failure here (the page navigated on or closed) is for the next action to meet.
-    with contextlib.suppress(Exception):
-        await page.locator(":root").count()

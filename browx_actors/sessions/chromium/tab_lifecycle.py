@@ -104,7 +104,7 @@ class TabLifecycle:
             return
         await self.wire(tab)
         # A tab new to the tools gets Playwright's selector warm-up too.
-        session.warm_new_tab()
+        session.warmup.new_tab()
 
     async def wire(self, tab: Tab) -> None:
         """Give ``tab`` its raw CDP session (once, however many ask), and the human
