@@ -71,7 +71,7 @@ from .failures import known_failure
 from .losses import BrowserLost, PageScriptError, first_line, is_crash, tab_crashed, went_away
 from .options import DEFAULT_VIEWPORT, SessionOptions
 from .page_events import PageEvents, Pulse
-from .pageagent import AGENT_KEY, AGENT_SOURCE, highest_ref, normalize_ref
+from .pageagent import AGENT_CALL, AGENT_SOURCE, highest_ref, normalize_ref
 from .pool import AcquireBrowser, Browser
 from .portal import Portal
 from .redact import redact_url
@@ -83,15 +83,6 @@ from .warmup import SelectorWarmup
 from .wiring import TargetWiring, hold_event_socket
 
 __all__ = ["DIALOG_EXEMPT", "ChromiumSession"]
-
-#: One round trip to the page agent; installs it first on pages that lack it
-#: (pages created before the init script, or documents it could not reach).
-_AGENT_CALL = f"""([method, arg]) => {{
-  const agent = window[{AGENT_KEY!r}];
-  if (!agent) return {{__browxMissing: true}};
-  return agent[method](arg);
-}}"""
-
 
 #: Tools that still answer while a dialog blocks the current tab: the way out, and
 #: what does not touch the page.
@@ -231,7 +222,7 @@ class ChromiumSession(Actor):
         in_frame = frames.routes_to_frame(method, arg)
         if in_frame is not None:
             return await frames.call_in_frame(self, method, arg, in_frame)
-        call = f"({_AGENT_CALL})({json.dumps([method, arg])})"
+        call = f"({AGENT_CALL})({json.dumps([method, arg])})"
         result = await self.evaluate(call)
         if isinstance(result, dict) and result.get("__browxMissing"):
             await self.evaluate(AGENT_SOURCE)
