@@ -55,7 +55,7 @@ from typing import Any
 import trio
 
 from ...actor import Actor, ActorRef, CallFailed, Later
-from ...cdp import CdpError, CdpFailure
+from ...cdp import CdpError
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
 from ...streams.messages import WatchFrames
@@ -389,23 +389,13 @@ class ChromiumSession(Actor):
         except Exception as exc:
             if self.browser is None or not went_away(exc):
                 raise
-            if await self._browser_answers():
+            if await self.browser.answers(_PROBE_TIMEOUT):
                 raise ToolError("tab-closed", "the tab closed during the call; list_tabs shows the "
                                 f"open tabs ({first_line(exc)})") from exc
             with trio.move_on_after(_LOSS_GRACE):
                 await self.browser.lost.wait()
                 await trio.sleep_forever()
             raise
-
-    async def _browser_answers(self) -> bool:
-        assert self.browser is not None
-        with trio.move_on_after(_PROBE_TIMEOUT):
-            try:
-                await self.browser.cdp.send("Browser.getVersion")
-            except CdpFailure:
-                return False
-            return True
-        return False
 
     async def _watch_browser(self, browser: Browser) -> None:
         await browser.lost.wait()
