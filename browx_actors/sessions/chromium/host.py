@@ -42,7 +42,7 @@ class SessionHost(Protocol):
     #: The session's Playwright ``BrowserContext``.
     context: Any
     tabs: TabSet
-    #: Opens, adopts, wires and forgets the tabs (see :mod:`.tab_lifecycle`).
+    #: Opens, adopts, wires, replaces and forgets the tabs (see :mod:`.tab_lifecycle`).
     tab_lifecycle: TabLifecycle
     events: PageEvents
     page_moved: Pulse
