@@ -54,8 +54,10 @@ from .secrets import SecretBook
 from .sessions.android import AndroidSession
 from .sessions.android.chrome import ChromeAndroidSession
 from .sessions.chromium.driver import PlaywrightDriver
+from .sessions.chromium.losses import BrowserLost
+from .sessions.chromium.options import SessionOptions
 from .sessions.chromium.pool import BrowserPool, PoolConfig, PoolStatus
-from .sessions.chromium.session import BrowserLost, ChromiumSession, SessionOptions
+from .sessions.chromium.session import ChromiumSession
 from .sessions.contract import AwaitReady, Describe, SessionCall
 from .sessions.ios import IosSession
 from .sessions.native.session import CONNECT_SECONDS

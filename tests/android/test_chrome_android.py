@@ -22,7 +22,7 @@ from browx_actors.devices.adb import AdbAddress
 from browx_actors.errors import ToolError
 from browx_actors.sessions.android import chrome
 from browx_actors.sessions.android.chrome import DEVTOOLS_SOCKET, ChromeAndroidSession
-from browx_actors.sessions.chromium.session import SessionOptions
+from browx_actors.sessions.chromium.options import SessionOptions
 from e2e_support import fails, ok
 
 pytestmark = pytest.mark.chromium

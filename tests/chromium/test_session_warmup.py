@@ -1,5 +1,6 @@
-"""When the session warms Playwright's selectors: only after a navigation, only once the
-session has been idle, never in front of a call the agent made. MockClock, no browser."""
+"""When the session warms Playwright's selectors: only after a navigation (or in a tab new
+to the tools), only once the session has been idle, never in front of a call the agent
+made. MockClock, no browser."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 import trio
 import trio.testing
 
-from browx_actors.sessions.chromium.session import WARM_IDLE_S, ChromiumSession
+from browx_actors.sessions.chromium.session import ChromiumSession
+from browx_actors.sessions.chromium.warmup import WARM_IDLE_S
 
 
 class FakeBridge:
@@ -36,17 +38,17 @@ async def _session(nursery: trio.Nursery) -> tuple[ChromiumSession, FakeBridge, 
 async def test_warms_once_the_session_has_been_idle_after_a_navigation(autojump_clock):
     async with trio.open_nursery() as nursery:
         session, bridge, page = await _session(nursery)
-        session._warm_when_idle()
+        session.warmup.call_ended()
         await trio.sleep(1)
         assert bridge.spawned == []  # no navigation yet: nothing to warm
 
         session.navigations = 1
-        session._warm_when_idle()
+        session.warmup.call_ended()
         await trio.sleep(WARM_IDLE_S * 0.9)
         assert bridge.spawned == []
         await trio.sleep(WARM_IDLE_S * 0.2)
         assert bridge.spawned == [("_warm_selectors", page)]
-        session._warm_when_idle()  # the same document: not again
+        session.warmup.call_ended()  # the same document: not again
         await trio.sleep(1)
         assert len(bridge.spawned) == 1
 
@@ -55,11 +57,20 @@ async def test_a_call_that_comes_first_goes_first(autojump_clock):
     async with trio.open_nursery() as nursery:
         session, bridge, page = await _session(nursery)
         session.navigations = 1
-        session._warm_when_idle()
+        session.warmup.call_ended()
         await trio.sleep(WARM_IDLE_S / 2)
-        session._calls += 1  # the agent's next call starts before the session went idle
+        session.warmup.call_started()  # the agent's next call starts before the session went idle
         await trio.sleep(1)
         assert bridge.spawned == []
-        session._warm_when_idle()  # that call ended: idle from here
+        session.warmup.call_ended()  # that call ended: idle from here
+        await trio.sleep(WARM_IDLE_S * 1.1)
+        assert bridge.spawned == [("_warm_selectors", page)]
+
+
+async def test_a_tab_new_to_the_tools_is_warmed_without_a_navigation(autojump_clock):
+    async with trio.open_nursery() as nursery:
+        session, bridge, page = await _session(nursery)
+        session.warmup.new_tab()  # attach_current wired the current tab
+        session.warmup.call_ended()
         await trio.sleep(WARM_IDLE_S * 1.1)
         assert bridge.spawned == [("_warm_selectors", page)]

@@ -37,7 +37,8 @@ from ...devices.device_info import android_info
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
 from ..chromium.driver import PlaywrightDriver
-from ..chromium.session import ChromiumSession, SessionOptions
+from ..chromium.options import SessionOptions
+from ..chromium.session import ChromiumSession
 
 __all__ = ["CHROME_PACKAGE", "DEVTOOLS_SOCKET", "ENGINE", "ChromeAndroidSession"]
 

@@ -1,6 +1,9 @@
 """The chromium engine: one session actor per isolated browser context, and its tools.
 
-- :mod:`.session`: :class:`ChromiumSession`, the actor (context, tabs, raw CDP);
+- :mod:`.session`: :class:`ChromiumSession`, the actor (context, tabs, raw CDP), with
+  :mod:`.options`: how it is set up; :mod:`.losses`: what a failed call lost (the page,
+  the browser, a renderer); :mod:`.warmup`: Playwright's selectors warmed while the
+  agent reads;
 - :mod:`.pageagent` and ``agent/``: the script in the page that gives snapshots,
   refs, lookups and aiming in one round trip;
 - :mod:`.actions` (with :mod:`.target`, :mod:`.input`, :mod:`.input_send`,
@@ -14,7 +17,8 @@
 - :mod:`.feedback`, :mod:`.inspect`: find_feedback, inspect;
 - :mod:`.page`: navigation, screenshots, viewport, eval, waits; :mod:`.poll`: poll_eval;
 - :mod:`.reading`: snapshot, find, text_search, verify_*;
-- :mod:`.tabs` (with :mod:`.tabset`): list_tabs, select_tab, new_tab, close_tab;
+- :mod:`.tabs` (with :mod:`.tabset`, :mod:`.tab_lifecycle`): list_tabs, select_tab, new_tab,
+  close_tab, and how a page becomes a tab, gets wired, is replaced and forgotten;
 - :mod:`.wiring`, :mod:`.page_events` (with :mod:`.console_text`, :mod:`.network_log`,
   :mod:`.redact`): each tab's command and event sessions, and what the session records
   from them: console, requests, the counters an action's settle reads;

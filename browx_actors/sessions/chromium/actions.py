@@ -34,7 +34,8 @@ from ..params import COORDS, ELEMENT, ONE_ELEMENT, ONE_TARGET, OPTIONAL_ELEMENT
 from .dialogs import dialog_warning
 from .input import MODIFIERS, Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
 from .input_send import ACTION_TIMEOUT_MS, send_input, target_label
-from .session import ChromiumSession, first_line
+from .losses import first_line
+from .session import ChromiumSession
 from .settle import Before, settle
 from .target import aim, check_found, locator_for
 
@@ -201,7 +202,7 @@ async def report_opened(session: ChromiumSession, action: str, reply: Reply, las
     """The tabs the action opened, in ``opened`` and in a warning each."""
     if session.human is not None and session.human.popups_seen != popups:
         # The browser opened a page from this one; Playwright reports it a little later.
-        await session.settle_tabs()
+        await session.tab_lifecycle.settle_tabs()
     reply["opened"] = [{"id": tab.id, "url": tab.page.url} for tab in session.tabs.opened_since(last_tab)]
     for tab in reply["opened"]:
         reply.warn(f"the {action} opened tab {tab['id']} ({tab['url']}); "

@@ -16,19 +16,14 @@ from playwright.async_api import Error as PlaywrightError
 
 from ...cdp import CdpError, CdpTimeout
 from ...errors import ToolError
-from .pageagent import AGENT_KEY, AGENT_SOURCE, agent_error
-from .session import ChromiumSession, PageScriptError, first_line
+from .losses import PageScriptError, first_line
+from .pageagent import AGENT_CALL, AGENT_SOURCE, agent_error
+from .session import ChromiumSession
 
 __all__ = ["agent_await", "agent_call"]
 
 #: Agent error codes as the agent sees them, mapped to the codes tools answer with.
 _AGENT_CODES = {"not-found": "target-not-found", "bad-selector": "bad-arg", "bad-arg": "bad-arg"}
-
-_CALL = f"""([method, arg]) => {{
-  const agent = window[{AGENT_KEY!r}];
-  if (!agent) return {{__browxMissing: true}};
-  return agent[method](arg);
-}}"""
 
 
 def _tool_error(err: BaseException) -> ToolError:
@@ -49,7 +44,7 @@ async def agent_call(session: ChromiumSession, method: str, arg: Any = None) -> 
 
 async def agent_await(session: ChromiumSession, method: str, arg: Any = None, *, timeout: float = 10.0) -> Any:
     """Like :func:`agent_call` for a method that answers with a Promise: its value."""
-    expression = f"({_CALL})({json.dumps([method, arg])})"
+    expression = f"({AGENT_CALL})({json.dumps([method, arg])})"
     for _ in range(2):
         try:
             reply = await session.cdp.send("Runtime.evaluate", {

@@ -110,7 +110,7 @@ async def adopt_if_ours(session: SessionHost, page: Any) -> None:
         opener = await page.opener()
         if opener is not None and session.tabs.of_page(opener) is not None:
             await page.add_init_script(script=AGENT_SOURCE)
-            session._adopt(page)
+            session.tab_lifecycle.adopt(page)
 
 
 async def close_pages(pages: list[Any]) -> None:

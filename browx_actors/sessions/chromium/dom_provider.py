@@ -48,7 +48,8 @@ from ...visualtree.model import (
 from ...visualtree.params import MAX_NODES
 from ...visualtree.snapshots import REFRESH_WITH, Capture, text_fingerprint
 from . import actions
-from .session import ChromiumSession, PageScriptError, first_line
+from .losses import PageScriptError, first_line
+from .session import ChromiumSession
 
 __all__ = ["DomProvider", "raw_tree"]
 

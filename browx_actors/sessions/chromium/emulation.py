@@ -217,7 +217,7 @@ async def emulate(session: ChromiumSession, args: Args) -> Reply:
             emulation.state[name] = args[name]
     page_fields = changed - {"permissions"}
     if page_fields:
-        await session.attach_current()
+        await session.tab_lifecycle.attach_current()
         current = session.tabs.current
         assert current is not None and current.events is not None
         try:

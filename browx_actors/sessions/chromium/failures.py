@@ -31,6 +31,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ...errors import ToolError
+from .losses import first_line
 
 __all__ = ["SELECTOR_MARKERS", "is_selector_error", "known_failure", "selector_refusals"]
 
@@ -48,11 +49,6 @@ SELECTOR_MARKERS = (
 _SELECTOR_ARGS = ("selector", "scope")
 
 
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
-
-
 def _selector_field(args: Mapping[str, Any], message: str) -> str:
     strings = {key: value for key, value in args.items() if isinstance(value, str) and value}
     for key, value in strings.items():
@@ -65,16 +61,16 @@ def is_selector_error(err: BaseException) -> bool:
     """Whether ``err`` is Playwright refusing to parse a selector (never a timeout)."""
     if not isinstance(err, PlaywrightError) or isinstance(err, PlaywrightTimeout):
         return False
-    message = _first_line(err)
+    message = first_line(err)
     return any(marker in message for marker in SELECTOR_MARKERS)
 
 
 def known_failure(tool: str, args: Mapping[str, Any], err: Exception) -> ToolError | None:
     """The ToolError a failed call of ``tool`` amounts to, or None when it is a bug."""
     if isinstance(err, PlaywrightTimeout):
-        return ToolError("timeout", f"{tool}: {_first_line(err)}")
+        return ToolError("timeout", f"{tool}: {first_line(err)}")
     if is_selector_error(err):
-        message = _first_line(err)
+        message = first_line(err)
         field = _selector_field(args, message)
         return ToolError("bad-arg", f"{field} is not a valid selector: {message}", field=field)
     return None
@@ -89,4 +85,4 @@ def selector_refusals(field: str = "selector") -> Iterator[None]:
     except PlaywrightError as err:
         if not is_selector_error(err):
             raise
-        raise ToolError("bad-arg", f"{field} is not a valid selector: {_first_line(err)}", field=field) from err
+        raise ToolError("bad-arg", f"{field} is not a valid selector: {first_line(err)}", field=field) from err

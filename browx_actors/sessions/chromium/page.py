@@ -23,8 +23,9 @@ from ...errors import ToolError
 from ...tooling import Args, AtMostOne, Check, ExactlyOne, Excludes, Param, Reply, session_tool
 from ...workspace import file_to_write, write_file
 from ..params import ELEMENT, TIMEOUT_MS
+from .losses import first_line
 from .pageagent import AGENT_KEY
-from .session import ChromiumSession, first_line
+from .session import ChromiumSession
 from .target import resolve_target
 
 __all__ = ["TOOLS", "eval_js", "go_back", "go_forward", "navigate", "screenshot", "screenshot_region", "set_viewport",

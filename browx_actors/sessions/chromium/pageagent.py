@@ -70,6 +70,7 @@ from typing import Any
 from .agent_source import AGENT_KEY, load_agent_source
 
 __all__ = [
+    "AGENT_CALL",
     "AGENT_ERROR_CODES",
     "AGENT_KEY",
     "AGENT_METHODS",
@@ -107,6 +108,15 @@ _ERROR_RE = re.compile(r"\b(" + "|".join(re.escape(c) for c in AGENT_ERROR_CODES
 #: ``add_init_script`` or ``evaluate``. Evaluating it again on a page that already has
 #: the agent changes nothing (refs survive).
 AGENT_SOURCE: str = load_agent_source()
+
+#: ``([method, arg]) => agent[method](arg)``: one round trip to the agent, or
+#: ``{__browxMissing: true}`` on a page that lacks it (created before the init script,
+#: or a document it could not reach), where the caller installs it and asks again.
+AGENT_CALL = f"""([method, arg]) => {{
+  const agent = window[{AGENT_KEY!r}];
+  if (!agent) return {{__browxMissing: true}};
+  return agent[method](arg);
+}}"""
 
 _AGENT = f"window[{json.dumps(AGENT_KEY)}]"
 

@@ -19,6 +19,7 @@ import attrs
 import trio
 
 from ...actor import Actor
+from ...cdp import CdpFailure
 from ...cdp.connection import CdpConnection, open_cdp_connection
 from ...cdp.launcher import launch_chromium, resolve_attach_endpoint
 from ...errors import ToolError
@@ -52,6 +53,17 @@ class Browser:
         if not self.lost.is_set():
             self.lost_reason = reason
             self.lost.set()
+
+    async def answers(self, timeout: float) -> bool:
+        """Whether the browser answers a probe within ``timeout`` seconds: a live one
+        does, whatever became of the tab a call was on."""
+        with trio.move_on_after(timeout):
+            try:
+                await self.cdp.send("Browser.getVersion")
+            except CdpFailure:
+                return False
+            return True
+        return False
 
 
 @attrs.frozen

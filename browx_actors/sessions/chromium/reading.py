@@ -19,8 +19,9 @@ from ...tooling import Args, AtLeastOne, AtMostOne, Param, Reply, session_tool
 from ...tooling.params import MAX_ID
 from ..params import ELEMENT, ONE_ELEMENT
 from .failures import selector_refusals
+from .losses import PageScriptError, first_line
 from .pageagent import AGENT_KEY, agent_error
-from .session import ChromiumSession, PageScriptError, first_line
+from .session import ChromiumSession
 
 __all__ = ["TOOLS", "find", "snapshot", "text_search", "verify_attribute", "verify_count", "verify_text",
            "verify_value", "verify_visible"]

@@ -14,7 +14,8 @@ from typing import Any
 
 from ...cdp import CdpError, CdpSessionLost, CdpTimeout
 from ...errors import ToolError
-from .session import ChromiumSession, PageScriptError
+from .losses import PageScriptError
+from .session import ChromiumSession
 
 __all__ = ["READ_TIMEOUT_S", "PageGone", "read_page"]
 
@@ -36,7 +37,7 @@ class PageGone(Exception):
 async def read_page(session: ChromiumSession, page: Any, expression: str) -> Any:
     """On the Playwright thread: ``expression``'s value (a promise awaited) in ``page``,
     evaluated over its event session. Raises :class:`PageGone` when the document was
-    replaced or the tab closed, :class:`~.session.PageScriptError` if the script threw."""
+    replaced or the tab closed, :class:`~.losses.PageScriptError` if the script threw."""
     assert session.portal is not None
     return await session.portal.run(_read, session, page, expression)
 

@@ -200,7 +200,7 @@ class LiveViewers:
                              SETTLE_TIMEOUT)
         if session.tabs.current is None:
             raise ToolError("tab-closed", "the session has no open page")
-        await session.attach_current()
+        await session.tab_lifecycle.attach_current()
         tab = session.tabs.current
         if tab is None or tab.events is None or tab.events.lost:
             raise ToolError("tab-closed", "the session has no open page")

@@ -2,22 +2,23 @@
 
 A session owns a Playwright ``BrowserContext`` (its own cookies and storage) in the
 pool's browser, the pages in it as tabs (:mod:`.tabs`; tools act on the current one),
-and one raw CDP flat session to each tab (:mod:`.wiring`), attached as the tab opens,
-for what Trio must own: the console and network records (:mod:`.page_events`),
-screenshots, titles, the human bridge, emulation and routes. Tool calls
-arrive as :class:`SessionCall` messages and run one at a time, in order; a tool that
-waits long returns :class:`~browx_actors.actor.Later` so the mailbox keeps serving.
+and one raw CDP flat session to each tab (:mod:`.wiring`), attached as the tab opens
+(:mod:`.tab_lifecycle`), for what Trio must own: the console and network records
+(:mod:`.page_events`), screenshots, titles, the human bridge, emulation and routes. Tool
+calls arrive as :class:`SessionCall` messages and run one at a time, in order; a tool
+that waits long returns :class:`~browx_actors.actor.Later` so the mailbox keeps serving.
 
 The session watches its browser. When Chromium dies, it fails every waiting caller at
-once with :class:`BrowserLost` as the cause and ends; the runtime turns that into the
-``browser-crashed`` code for the agent.
+once with :class:`~.losses.BrowserLost` as the cause and ends; the runtime turns that
+into the ``browser-crashed`` code for the agent.
 
 **The call is the boundary of a handler's failure.** The kernel's rule is that a bug
 crashes its actor; here that would cost the agent its page, its logged-in state and
 its tabs for one bad argument (an invalid selector, a file name the OS refuses). So
 :meth:`ChromiumSession.handle` runs each tool's handler as one call: an exception it
 raises fails that call (``bad-arg`` or ``timeout`` when it is about the caller's input,
-see ``failures.py``; ``internal`` otherwise) and the session serves the next one. The
+see ``failures.py``; ``tab-closed`` or ``tab-crashed`` when the page went away under it,
+see ``losses.py``; ``internal`` otherwise) and the session serves the next one. The
 session's state stays consistent across such a failure in the cases that matter:
 
 - what the session owns lives in the browser (the context, its pages and their
@@ -30,35 +31,31 @@ session's state stays consistent across such a failure in the cases that matter:
   change on the Playwright thread in one event handler), so no handler leaves it
   half-written when it raises between two awaits.
 
-What breaks the actor itself still crashes it: its browser dying (:class:`BrowserLost`),
-its own tasks failing (the browser watcher, the human bridge), ``on_start``,
-cancellation from outside, and ``MemoryError``.
+What breaks the actor itself still crashes it: its browser dying
+(:class:`~.losses.BrowserLost`), its own tasks failing (the browser watcher, the human
+bridge), ``on_start``, cancellation from outside, and ``MemoryError``.
 
 **A crashed renderer** (Playwright's ``crash`` event, CDP's ``Inspector.targetCrashed``)
 marks its tab ``crashed``: ``list_tabs`` shows it, the call that was running fails with
 ``tab-crashed``, and so does every later call on that tab but the ones that can help:
-``navigate`` puts a fresh page in the tab's place (same id) and loads the URL, as a
-browser's reload of a crashed tab does; ``list_tabs``, ``select_tab`` and ``close_tab``
-work as ever. Playwright refuses every call on a crashed page, ``goto`` included, so
-the page itself cannot be reused.
+``navigate`` puts a fresh page in the tab's place (same id, :mod:`.tab_lifecycle`) and
+loads the URL, as a browser's reload of a crashed tab does; ``list_tabs``,
+``select_tab`` and ``close_tab`` work as ever. Playwright refuses every call on a
+crashed page, ``goto`` included, so the page itself cannot be reused.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
-import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import attrs
 import trio
-from playwright.async_api import Error as PlaywrightError
 
 from ...actor import Actor, ActorRef, CallFailed, Later
-from ...cdp import CdpConnectionLost, CdpError, CdpFailure, CdpSessionLost
+from ...cdp import CdpError
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
 from ...streams.messages import WatchFrames
@@ -66,87 +63,37 @@ from ...tooling import Reply
 from ...visualtree.snapshots import SnapshotBook
 from ..contract import Describe, SessionCall
 from . import frames
-from .attached import adopt_if_ours, close_pages, default_context, expected_tabs, hold_attached_browser, prepare_leased
+from .attached import close_pages, default_context, hold_attached_browser
 from .dialogs import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
-from .downloads import Downloads, list_new_downloads, on_download, safe_filename
+from .downloads import Downloads, list_new_downloads, safe_filename
 from .driver import PlaywrightDriver
 from .failures import known_failure
+from .losses import BrowserLost, PageScriptError, first_line, is_crash, tab_crashed, went_away
+from .options import DEFAULT_VIEWPORT, SessionOptions
 from .page_events import PageEvents, Pulse
-from .pageagent import AGENT_KEY, AGENT_SOURCE, highest_ref, normalize_ref
+from .pageagent import AGENT_CALL, AGENT_SOURCE, highest_ref, normalize_ref
 from .pool import AcquireBrowser, Browser
 from .portal import Portal
 from .redact import redact_url
 from .ref_names import NamedRefBook
 from .screencast import LiveViewers
-from .tabset import Tab, TabSet
+from .tab_lifecycle import TabLifecycle
+from .tabset import TabSet
+from .warmup import SelectorWarmup
 from .wiring import TargetWiring, hold_event_socket
 
-__all__ = ["DIALOG_EXEMPT", "BrowserLost", "ChromiumSession", "PageScriptError", "SessionOptions", "first_line"]
-
-#: One round trip to the page agent; installs it first on pages that lack it
-#: (pages created before the init script, or documents it could not reach).
-_AGENT_CALL = f"""([method, arg]) => {{
-  const agent = window[{AGENT_KEY!r}];
-  if (!agent) return {{__browxMissing: true}};
-  return agent[method](arg);
-}}"""
-
+__all__ = ["DIALOG_EXEMPT", "ChromiumSession"]
 
 #: Tools that still answer while a dialog blocks the current tab: the way out, and
 #: what does not touch the page.
 DIALOG_EXEMPT = frozenset({"handle_dialog", "set_dialog_policy", "list_tabs", "select_tab", "close_tab"})
 
-#: Idle time after a navigating call before Playwright's selectors are warmed.
-WARM_IDLE_S = 0.05
-
-#: Phrases in Playwright errors that mean the page, context or browser went away.
-_CLOSED_MARKERS = ("has been closed", "Target closed", "Connection closed", "Browser closed")
+#: How long the browser watcher gets to see a dead browser that Playwright saw first.
 _LOSS_GRACE = 2.0
 #: How long a live browser may take to answer the probe that tells a closed tab from it.
 _PROBE_TIMEOUT = 1.0
 #: Tools that still work on a crashed tab (navigate by replacing its page).
 _CRASH_SAFE = frozenset({"navigate", "list_tabs", "select_tab", "close_tab"})
-#: Playwright's own words for a call on a crashed page (``Page.evaluate: Target
-#: crashed``); a page's script that throws the same words says ``Error: ...`` first.
-_PLAYWRIGHT_CRASH = re.compile(r"^[\w.]+: (Target|Page) crashed\s*$")
-
-
-def first_line(err: BaseException) -> str:
-    """The first line of an error's message (its type name when it has none)."""
-    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-
-
-class PageScriptError(Exception):
-    """A script the session evaluated in the page threw; the message is the page's."""
-
-
-
-
-class BrowserLost(Exception):
-    """The session's browser died; ``reason`` says how."""
-
-    def __init__(self, session_id: str, reason: str) -> None:
-        super().__init__(f"session {session_id!r} ended: {reason}")
-        self.session_id = session_id
-        self.reason = reason
-
-
-#: A browser context's viewport when the session asks for none.
-DEFAULT_VIEWPORT = (1280, 720)
-
-
-@attrs.frozen
-class SessionOptions:
-    #: The pages' viewport; None keeps the browser's own (a phone's screen).
-    viewport: tuple[int, int] | None = DEFAULT_VIEWPORT
-    #: Click, hover and fill send the session's own CDP input to an element that is
-    #: ready (False: Playwright performs every action; BROWX_ACTION_INPUT=playwright).
-    direct_input: bool = True
-    #: Keep console and network records for console_read / network_read
-    #: (BROWX_PAGE_RECORDING=off keeps only what an action's result needs).
-    record_page_events: bool = True
-    #: Attach to the browser at this CDP endpoint instead of the pool's (see :mod:`.attached`).
-    cdp_endpoint: str | None = None
 
 
 class ChromiumSession(Actor):
@@ -158,7 +105,7 @@ class ChromiumSession(Actor):
         *,
         pool: Callable[[], ActorRef],
         driver: PlaywrightDriver,
-        options: SessionOptions = SessionOptions(),
+        options: SessionOptions = SessionOptions(),  # noqa: B008 (frozen: one default serves all)
         workspace: Path = Path(".browx"),
     ) -> None:
         super().__init__(f"session:{session_id}")
@@ -172,11 +119,11 @@ class ChromiumSession(Actor):
         self.context: Any = None
         #: The session's pages; tools act on ``tabs.current`` (see :attr:`page`).
         self.tabs = TabSet()
+        #: Opens, adopts, wires, replaces and forgets the tabs (:mod:`.tab_lifecycle`).
+        self.tab_lifecycle = TabLifecycle(self)
         #: Fired on the Playwright thread when a tab opens or closes, a main frame
         #: navigates or a request ends: waiters there re-check what they wait for.
         self.page_moved = Pulse()
-        #: The CDP id of the browser context, learnt when the first tab is attached.
-        self._context_id: str | None = None
         #: Console and network records of every tab, and the counters settle reads.
         self.events = PageEvents(self.page_moved, record=options.record_page_events)
         self.console = self.events.console
@@ -185,15 +132,10 @@ class ChromiumSession(Actor):
         self.navigations = 0
         #: Each tab's one raw flat session (set up when the browser is acquired).
         self.wiring: TargetWiring | None = None
-        #: Tabs being wired, so a tab is wired once however many ask.
-        self._wiring_tabs: dict[int, trio.Event] = {}
-        #: Helper pages being opened (they are not tabs: see open_helper_page).
-        self._helpers_opening = 0
         #: What the pages downloaded, saved under <workspace>/downloads/<session>/.
         self.downloads = Downloads(workspace.resolve() / "downloads" / safe_filename(session_id, "session"))
         #: Lets the Playwright thread await Trio (an action's settle reading the page).
         self.portal: Portal | None = None
-        self._trio_token: trio.lowlevel.TrioToken | None = None
         self.secrets: dict[str, str] = {}
         #: JavaScript dialogs: the policy, the open one per tab, the auto-answered ones.
         self.dialogs = DialogBook()
@@ -221,12 +163,8 @@ class ChromiumSession(Actor):
         #: Live-view streams watching this session, and the screencast of its current tab.
         self.viewers = LiveViewers(self)
         self.started_at = trio.current_time()
-        #: ``navigations`` when Playwright's selector machinery was last warmed.
-        self._warmed_at = 0
-        #: Calls started so far, so the idle timer can tell whether one came meanwhile.
-        self._calls = 0
-        #: The crashed tab whose fresh page is being created (adopted into its place).
-        self._replacing: Tab | None = None
+        #: Playwright's selectors warmed in a new document while the agent reads (:mod:`.warmup`).
+        self.warmup = SelectorWarmup(self)
 
     # -- the current tab --------------------------------------------------------------
 
@@ -244,7 +182,7 @@ class ChromiumSession(Actor):
     @property
     def context_id(self) -> str | None:
         """The CDP id of the session's browser context (None before its first tab is wired)."""
-        return self._context_id
+        return self.tab_lifecycle.context_id
 
     @property
     def target_id(self) -> str | None:
@@ -284,7 +222,7 @@ class ChromiumSession(Actor):
         in_frame = frames.routes_to_frame(method, arg)
         if in_frame is not None:
             return await frames.call_in_frame(self, method, arg, in_frame)
-        call = f"({_AGENT_CALL})({json.dumps([method, arg])})"
+        call = f"({AGENT_CALL})({json.dumps([method, arg])})"
         result = await self.evaluate(call)
         if isinstance(result, dict) and result.get("__browxMissing"):
             await self.evaluate(AGENT_SOURCE)
@@ -306,8 +244,8 @@ class ChromiumSession(Actor):
             self.browser = await self.nursery.start(hold_attached_browser, self.options.cdp_endpoint, self.driver)
         else:
             self.browser = await self._pool().call(AcquireBrowser(), timeout=60)
-        self._trio_token = trio.lowlevel.current_trio_token()
-        self.portal = Portal(self._trio_token, self.nursery)
+        self.tab_lifecycle.bind()
+        self.portal = Portal(trio.lowlevel.current_trio_token(), self.nursery)
         socket = await self.nursery.start(hold_event_socket, self.browser.ws_url)
         self.wiring = TargetWiring(self.browser.cdp, socket, self.events, self.nursery)
         if self.attached:
@@ -320,12 +258,7 @@ class ChromiumSession(Actor):
                 self.browser.playwright.new_context, viewport={"width": width, "height": height}
             )
             await self.pw(self.context.add_init_script, script=AGENT_SOURCE)
-        page = await self.open_page()
-        # On the Playwright thread: page.on() may send a subscription message, which
-        # needs that thread's running asyncio loop.
-        tab = await self.pw(_on_loop, self._adopt, page)
-        await self.pw(_listen, self.context, {"page": self._on_context_page})
-        await self.attach_current()
+        tab = await self.tab_lifecycle.open_first()
         self.human = await self.nursery.start(
             HumanBridge(self.session_id, tab.events, socket, attach=self.wiring.attach).run
         )
@@ -355,11 +288,11 @@ class ChromiumSession(Actor):
             return await self._unless_browser_lost(self.viewers.watch, msg.stream)
         if not isinstance(msg, SessionCall):
             raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
-        self._calls += 1
+        self.warmup.call_started()
         try:
             result = await self._as_call(msg, self._run_call, msg)
         finally:
-            self._warm_when_idle()
+            self.warmup.call_ended()
             self.viewers.check_current()
         if isinstance(result, Later):
             # A wait that outlives the handler gets the same treatment when it fails,
@@ -376,11 +309,11 @@ class ChromiumSession(Actor):
         except (BrowserLost, MemoryError):
             raise
         except Exception as exc:
-            if tab is not None and (tab.crashed or _is_crash(exc)):
+            if tab is not None and (tab.crashed or is_crash(exc)):
                 # Whatever the call made of it (eval-error, tab-closed...), it failed
                 # because the renderer crashed under it.
                 tab.crashed = True
-                raise _crashed(tab) from exc
+                raise tab_crashed(tab) from exc
             if isinstance(exc, ToolError):
                 raise
             known = known_failure(msg.tool, msg.args, exc)
@@ -400,10 +333,10 @@ class ChromiumSession(Actor):
         tab = self.tabs.current
         if tab is not None and tab.crashed:
             if msg.tool == "navigate":
-                await self._replace_crashed(tab)
+                await self.tab_lifecycle.replace_crashed(tab)
             elif msg.tool not in _CRASH_SAFE:
-                raise _crashed(tab)
-        await self.attach_current()
+                raise tab_crashed(tab)
+        await self.tab_lifecycle.attach_current()
         page = self.page
         exempt = msg.tool in DIALOG_EXEMPT
         if not exempt:
@@ -443,43 +376,6 @@ class ChromiumSession(Actor):
         return interrupted_reply(self.dialogs.open_on(self.page), tool,
                                  None if self.page is None else self.page.url)
 
-    async def _replace_crashed(self, tab: Tab) -> None:
-        """A fresh page in a crashed tab's place (Playwright refuses every call on the
-        crashed one, ``goto`` included), then the crashed page closed."""
-        old = tab.page
-        self._replacing = tab
-        try:
-            page = await self.open_page()
-            await self.pw(_on_loop, self._adopt, page)  # in case the context event came first
-        finally:
-            self._replacing = None
-        with contextlib.suppress(Exception):
-            with trio.move_on_after(2):
-                await self.pw(old.close)
-        if tab.page is old:  # never adopted into its place: the tab set changed meanwhile
-            raise ToolError("tab-crashed", f"tab {tab.id} crashed and could not be replaced; close_tab it",
-                            tab=tab.id)
-
-    def _warm_when_idle(self) -> None:
-        """After a call that saw a navigation, build Playwright's injected script in
-        the new document once the session has been idle for :data:`WARM_IDLE_S`.
-
-        Playwright builds it on first use in each document, which costs the first
-        locator action after a navigation 50-70 ms on a 2-core host. Built while the
-        agent's model reads the last answer, it costs nothing; built at once, it would
-        only make the next call wait behind it in the renderer (a snapshot, say), so a
-        call that comes sooner goes first, and an action that comes sooner builds it
-        itself, as it would have anyway.
-        """
-        if self.page is not None and self.navigations != self._warmed_at:
-            self.nursery.start_soon(self._warm_after_idle, self._calls, self.navigations)
-
-    async def _warm_after_idle(self, calls: int, navigations: int) -> None:
-        await trio.sleep(WARM_IDLE_S)
-        if self._calls == calls and self.navigations == navigations and self.page is not None:
-            self._warmed_at = navigations
-            self.driver.bridge.spawn(_warm_selectors, self.page)
-
     async def _unless_browser_lost(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
         """Run ``fn``; if it failed because its page or the browser went away, say which.
 
@@ -491,10 +387,9 @@ class ChromiumSession(Actor):
         try:
             return await fn(*args)
         except Exception as exc:
-            gone = isinstance(exc, CdpConnectionLost) or any(m in str(exc) for m in _CLOSED_MARKERS)
-            if self.browser is None or not gone:
+            if self.browser is None or not went_away(exc):
                 raise
-            if await self._browser_answers():
+            if await self.browser.answers(_PROBE_TIMEOUT):
                 raise ToolError("tab-closed", "the tab closed during the call; list_tabs shows the "
                                 f"open tabs ({first_line(exc)})") from exc
             with trio.move_on_after(_LOSS_GRACE):
@@ -502,178 +397,12 @@ class ChromiumSession(Actor):
                 await trio.sleep_forever()
             raise
 
-    async def _browser_answers(self) -> bool:
-        assert self.browser is not None
-        with trio.move_on_after(_PROBE_TIMEOUT):
-            try:
-                await self.browser.cdp.send("Browser.getVersion")
-            except CdpFailure:
-                return False
-            return True
-        return False
-
     async def _watch_browser(self, browser: Browser) -> None:
         await browser.lost.wait()
         lost = BrowserLost(self.session_id, browser.lost_reason)
         # Fail waiting callers now, before the nursery unwinds the running call.
         self._mark_crashed(lost)
         raise lost
-
-    # -- tabs -------------------------------------------------------------------------
-
-    async def open_page(self) -> Any:
-        """A new page of the session's context, for a tab: the first, ``new_tab``'s, the
-        blank one after the last closed, a crashed tab's replacement. Attached to a
-        shared browser, the context is the user's and has no agent init script: each of
-        our pages gets its own, and the session's viewport (:func:`.attached.prepare_leased`)."""
-        page = await self.pw(self.context.new_page)
-        if self.attached:
-            await self.pw(prepare_leased, page, self.options.viewport)
-        return page
-
-    async def attach_current(self) -> None:
-        """Make the current tab usable from Trio: its raw CDP session, and a fresh
-        blank tab when the pages closed every tab, as a browser window would open."""
-        if self.tabs.current is None:
-            page = await self.open_page()
-            await self.pw(_on_loop, self._adopt, page)
-        tab = self.tabs.current
-        assert tab is not None
-        if tab.cdp is not None:
-            return
-        await self.wire(tab)
-        # A tab new to the tools gets Playwright's selector warm-up too.
-        self._warmed_at = -1
-
-    async def wire(self, tab: Tab) -> None:
-        """Give ``tab`` its raw CDP session (once, however many ask), and the human
-        bridge's world, whoever opened the tab."""
-        while tab.cdp is None:
-            pending = self._wiring_tabs.get(tab.id)
-            if pending is None:
-                break
-            await pending.wait()
-        if tab.cdp is not None:
-            return
-        done = self._wiring_tabs[tab.id] = trio.Event()
-        try:
-            info = await self.pw(_target_info_of, self.context, tab.page)
-            tab.target_id, self._context_id = info["targetId"], info.get("browserContextId")
-            assert self.wiring is not None and tab.target_id is not None
-            tab.events = await self.wiring.attach(tab.target_id)
-            tab.cdp = await self.wiring.command_session(tab.target_id)
-        except Exception as exc:
-            raise ToolError("tab-closed", f"tab {tab.id} closed before it could be used; "
-                            "list_tabs shows the open tabs", tab=tab.id) from exc
-        finally:
-            del self._wiring_tabs[tab.id]
-            done.set()
-        if self.human is not None:
-            self.human.wire(tab.target_id)
-
-    async def _wire_in_background(self, tab: Tab) -> None:
-        # A tab that closes before it is wired needs nothing more.
-        with contextlib.suppress(ToolError):
-            await self.wire(tab)
-
-    async def _forget_tab(self, tab: Tab) -> None:
-        """A closed tab's records go, with what its sessions had in flight."""
-        if tab.target_id is not None and self.wiring is not None:
-            self.events.forget(tab.target_id, self.wiring.keys_of(tab.target_id))
-            self.wiring.forget(tab.target_id)
-            self.frame_books.pop(tab.target_id, None)
-
-    def _on_trio(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
-        """From the Playwright thread: start ``fn(*args)`` in the session's nursery."""
-        def start() -> None:
-            with contextlib.suppress(RuntimeError):  # the session is closing
-                self.nursery.start_soon(fn, *args)
-        if self._trio_token is not None:
-            with contextlib.suppress(trio.RunFinishedError):
-                self._trio_token.run_sync_soon(start)
-
-    async def settle_tabs(self, timeout: float = 2.0) -> None:
-        """Wait until every page the browser holds in this session's context has been
-        reported as a tab: Playwright announces a popup a little after the browser
-        has created it, and the browser's count is the one to trust."""
-        if self.browser is None or self._context_id is None:
-            return
-        try:
-            targets = await self.browser.cdp.send("Target.getTargets")
-        except CdpFailure:
-            return  # the browser is going; what Playwright knows will do
-        ours = {t.target_id for t in self.tabs if t.target_id is not None}
-        expected = expected_tabs(targets["targetInfos"], self._context_id, ours, attached=self.attached)
-        await self.pw(self.page_moved.wait_until, lambda: len(self.tabs) >= expected, timeout)
-
-    # -- page events (called on the Playwright thread) --------------------------------
-
-    def _adopt(self, page: Any) -> Tab:
-        """A new page of the context becomes a tab (or takes the place of the crashed tab
-        being replaced), wired at once: its console and requests are recorded over its
-        raw CDP session, not through Playwright."""
-        known = self.tabs.find(page)
-        if known is not None:
-            return known
-        replacing = self._replacing
-        if replacing is not None:
-            self._replacing = None
-            crashed = attrs.evolve(replacing)  # its records go with its old target
-            tab = self.tabs.replace(replacing, page)
-            self._on_trio(self._forget_tab, crashed)
-        else:
-            tab = self.tabs.add(page)
-        for event, handler in (("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed),
-                               ("download", functools.partial(on_download, self)),
-                               ("crash", self._on_page_crashed), ("dialog", self.dialogs.on_dialog)):
-            page.on(event, handler)
-        self.page_moved.fire()
-        self._on_trio(self._wire_in_background, tab)
-        return tab
-
-    def _on_page_crashed(self, page: Any) -> None:
-        tab = self.tabs.find(page)
-        if tab is not None:
-            tab.crashed = True
-        self.page_moved.fire()
-
-    def _on_context_page(self, page: Any) -> None:
-        """The context opened a page: a tab, unless the session is opening a helper or,
-        attached to a shared browser, the page is not one our tabs opened."""
-        if self._helpers_opening:
-            return
-        if self.attached:
-            self.driver.bridge.spawn(adopt_if_ours, self, page)
-            return
-        self._adopt(page)
-
-    async def open_helper_page(self) -> Any:
-        """A page in the session's context that is no tab: not listed, not wired, no tool
-        acts on it (``storage_state_load`` loads an origin's storage through one). The
-        caller closes it. A page the site opens at that very moment is not adopted either."""
-        self._helpers_opening += 1
-        try:
-            return await self.pw(self.context.new_page)
-        finally:
-            self._helpers_opening -= 1
-
-    def _on_page_closed(self, page: Any) -> None:
-        self.dialogs.forget(page)
-        self.drop_tab(page)
-        self.page_moved.fire()
-
-    def drop_tab(self, page: Any) -> Tab | None:
-        """On the Playwright thread: forget a closed page's tab and its records."""
-        tab = self.tabs.close(page)
-        if tab is not None:
-            self._on_trio(self._forget_tab, tab)
-        return tab
-
-    def _on_frame_navigated(self, frame: Any) -> None:
-        page = self.page
-        if page is not None and frame is page.main_frame:
-            self.navigations += 1
-            self.page_moved.fire()
 
     # -- helpers for tools ------------------------------------------------------------
 
@@ -691,48 +420,3 @@ class ChromiumSession(Actor):
             "attached": None if self.options.cdp_endpoint is None else redact_url(self.options.cdp_endpoint),
             "ageSeconds": round(trio.current_time() - self.started_at, 3),
         }
-
-
-def _is_crash(exc: BaseException | None) -> bool:
-    """Whether ``exc`` (or what caused it) is the renderer crashing, as the browser or
-    Playwright reports it, never as page text could."""
-    while exc is not None:
-        if isinstance(exc, CdpSessionLost) and exc.reason == "target crashed":
-            return True
-        if isinstance(exc, PlaywrightError) and _PLAYWRIGHT_CRASH.match(first_line(exc)):
-            return True
-        exc = exc.__cause__
-    return False
-
-
-def _crashed(tab: Tab) -> ToolError:
-    return ToolError("tab-crashed", f"tab {tab.id}'s renderer crashed; navigate loads a fresh page in its place, "
-                     "close_tab discards it", tab=tab.id)
-
-
-async def _listen(emitter: Any, handlers: dict[str, Callable[..., Any]]) -> None:
-    for event, handler in handlers.items():
-        emitter.on(event, handler)
-
-
-async def _on_loop(fn: Callable[..., Any], *args: Any) -> Any:
-    """Run a plain function on the Playwright thread (through :meth:`ChromiumSession.pw`)."""
-    return fn(*args)
-
-
-async def _warm_selectors(page: Any) -> None:
-    # A failure here (the page navigated on or closed) is for the next action to meet.
-    with contextlib.suppress(Exception):
-        await page.locator(":root").count()
-
-
-async def _target_info_of(context: Any, page: Any) -> dict[str, Any]:
-    """The CDP target info of a Playwright page (its target id, so raw CDP can attach to
-    the same tab, and its browser context id)."""
-    cdp_session = await context.new_cdp_session(page)
-    try:
-        info = await cdp_session.send("Target.getTargetInfo")
-    finally:
-        await cdp_session.detach()
-    return info["targetInfo"]
-

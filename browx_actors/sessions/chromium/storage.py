@@ -154,7 +154,7 @@ async def cookies_delete(session: ChromiumSession, args: Args) -> Reply:
               and (not args.get("domain") or _domain_matches(c, args["domain"]))
               and (not args.get("url") or _domain_matches(c, urlsplit(args["url"]).hostname or ""))
               and (not args.get("path") or c.get("path") == args["path"])]
-    await session.attach_current()
+    await session.tab_lifecycle.attach_current()
     assert session.cdp is not None
     for cookie in doomed:
         await session.cdp.send("Network.deleteCookies", {"name": cookie["name"], "domain": cookie.get("domain"),
@@ -180,10 +180,10 @@ ORIGIN = Param("origin", "string", "Origin of a frame in the current tab (defaul
 async def _frames(session: ChromiumSession, tab: Tab | None = None) -> list[tuple[CdpSession, str, str]]:
     """``(session to ask, frame id, origin)`` of every frame of a tab (default the current one)."""
     if tab is None:
-        await session.attach_current()
+        await session.tab_lifecycle.attach_current()
         tab = session.tabs.current
     else:
-        await session.wire(tab)
+        await session.tab_lifecycle.wire(tab)
     assert tab is not None and tab.cdp is not None and session.wiring is not None
     found: list[tuple[CdpSession, str, str]] = []
 
@@ -382,7 +382,7 @@ def _read(path: Any) -> str:
 
 async def _through_helper(session: ChromiumSession, origin: str, pairs: list[tuple[str, str]]) -> None:
     """Write an origin's localStorage through a helper page on a blank document of it."""
-    page = await session.open_helper_page()
+    page = await session.tab_lifecycle.open_helper_page()
 
     async def fill() -> None:
         async def blank(route: Any) -> None:

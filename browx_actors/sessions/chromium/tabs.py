@@ -69,7 +69,7 @@ def _current_id(tabs: list[dict[str, Any]]) -> int | None:
     "answers it once select_tab made it current). Tools act on the current tab.",
 )
 async def list_tabs(session: ChromiumSession, args: Args) -> Reply:
-    await session.settle_tabs()
+    await session.tab_lifecycle.settle_tabs()
     tabs = await session.pw(_describe_all, session)
     return Reply.of(tabs=tabs, current=_current_id(tabs))
 
@@ -80,7 +80,7 @@ async def list_tabs(session: ChromiumSession, args: Args) -> Reply:
                           maximum=MAX_ID),),
 )
 async def select_tab(session: ChromiumSession, args: Args) -> Reply:
-    await session.settle_tabs()
+    await session.tab_lifecycle.settle_tabs()
 
     async def select() -> None:
         tab = session.tabs.select(args["tab"])
@@ -88,7 +88,7 @@ async def select_tab(session: ChromiumSession, args: Args) -> Reply:
         await tab.page.bring_to_front()
 
     await session.pw(select)
-    await session.attach_current()
+    await session.tab_lifecycle.attach_current()
     tabs = await session.pw(_describe_all, session)
     # None only if the tab closed in the moment since it was selected.
     return Reply.of(tab=next((t for t in tabs if t["current"]), None), tabs=tabs)
@@ -101,18 +101,18 @@ async def select_tab(session: ChromiumSession, args: Args) -> Reply:
     params=(Param("tab", "integer", "Tab id; default the current tab.", minimum=1, maximum=MAX_ID),),
 )
 async def close_tab(session: ChromiumSession, args: Args) -> Reply:
-    await session.settle_tabs()
+    await session.tab_lifecycle.settle_tabs()
 
     async def close() -> int:
         tab = session.tabs.current if args.get("tab") is None else session.tabs.get(args["tab"])
         assert tab is not None
         await tab.page.close()
-        session.drop_tab(tab.page)  # the close event may come after close() returns
+        session.tab_lifecycle.drop_tab(tab.page)  # the close event may come after close() returns
         return tab.id
 
     closed = await session.pw(close)
     last = len(session.tabs) == 0
-    await session.attach_current()  # a fresh blank tab if that was the last one
+    await session.tab_lifecycle.attach_current()  # a fresh blank tab if that was the last one
     tabs = await session.pw(_describe_all, session)
     reply = Reply.of(closed=closed, current=_current_id(tabs), tabs=tabs)
     if last:
@@ -139,17 +139,17 @@ def _check_new_tab_url(args: Args) -> None:
     rules=(Check(_check_new_tab_url, "`url` follows navigate's rules"),),
 )
 async def new_tab(session: ChromiumSession, args: Args) -> Reply:
-    page = await session.open_page()
+    page = await session.tab_lifecycle.open_page()
 
     async def adopt_and_select() -> Tab:
         # The context's page event adopts it too; adopting is idempotent.
-        tab = session._adopt(page)
+        tab = session.tab_lifecycle.adopt(page)
         session.tabs.select(tab.id)
         await page.bring_to_front()
         return tab
 
     tab = await session.pw(adopt_and_select)
-    await session.attach_current()
+    await session.tab_lifecycle.attach_current()
     reply = Reply(warnings=[])
     if args.get("url") is not None:
         navigated = await page_tools.navigate.run_in(session, args)

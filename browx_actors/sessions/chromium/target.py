@@ -34,9 +34,10 @@ from .agent_calls import agent_call
 from .driver import REF_ENGINE
 from .failures import selector_refusals
 from .frames import frame_locator
+from .losses import PageScriptError, first_line
 from .pageagent import AGENT_KEY
 from .ref_names import describe_anchor
-from .session import ChromiumSession, PageScriptError, first_line
+from .session import ChromiumSession
 
 __all__ = [
     "POINT_WAIT_S",

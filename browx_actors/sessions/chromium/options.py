@@ -1,0 +1,30 @@
+"""How one chromium session is set up: its viewport, its input, what it records, its browser.
+
+The runtime makes a :class:`SessionOptions` from its configuration and an
+``open_session`` call's arguments; the chrome-android engine narrows one to its phone
+(the phone's browser, the phone's screen). A leaf, so that they and the session's
+helpers (:mod:`.host`) name it without importing the session actor.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+__all__ = ["DEFAULT_VIEWPORT", "SessionOptions"]
+
+#: A browser context's viewport when the session asks for none.
+DEFAULT_VIEWPORT = (1280, 720)
+
+
+@attrs.frozen
+class SessionOptions:
+    #: The pages' viewport; None keeps the browser's own (a phone's screen).
+    viewport: tuple[int, int] | None = DEFAULT_VIEWPORT
+    #: Click, hover and fill send the session's own CDP input to an element that is
+    #: ready (False: Playwright performs every action; BROWX_ACTION_INPUT=playwright).
+    direct_input: bool = True
+    #: Keep console and network records for console_read / network_read
+    #: (BROWX_PAGE_RECORDING=off keeps only what an action's result needs).
+    record_page_events: bool = True
+    #: Attach to the browser at this CDP endpoint instead of the pool's (see :mod:`.attached`).
+    cdp_endpoint: str | None = None
