@@ -10,8 +10,9 @@ import threading
 from typing import Any
 
 from browx_actors.cdp import CdpEvent, peek_event
+from browx_actors.sessions.chromium.console_sampler import HELD_BACK, held_back_counts
 from browx_actors.sessions.chromium.page_events import PageEvents, Pulse, RequestTracker, Sampler
-from browx_actors.sessions.chromium.tab_tap import browser_own_request
+from browx_actors.sessions.chromium.tab_tap import RESAMPLE_AFTER_S, browser_own_request
 
 SESSION = "0123456789ABCDEF0123456789ABCDEF"
 TARGET = "T1"
@@ -101,13 +102,56 @@ def test_a_flood_is_sampled_counted_and_never_decoded_past_the_bucket() -> None:
     assert decoded == 1000
     book = events.console.tab(TARGET)
     assert book.counts() == {"seen": 3000, "byLevel": {"info": 3000}, "kept": 1000, "dropped": 0,
-                             "sampledOut": 2000}
+                             "sampledOut": 2000, "sampledInPage": 0}
     # Errors have a bucket of their own: a log flood does not hide them.
     assert feed(tap, "Runtime.consoleAPICalled", console("error", "still seen"))
     # Half a second later the bucket has room for 250 more logs.
     clock.now += 0.5
     assert sum(feed(tap, "Runtime.consoleAPICalled", console("log", "later")) for _ in range(400)) == 250
     assert book.counts()["kept"] == 1000 and book.dropped == 251  # the ring keeps the newest
+
+
+def test_a_dry_bucket_asks_once_per_context_for_the_page_to_sample_itself() -> None:
+    _, tap, clock = make()
+    asked: list[int] = []
+    tap.on_flood = asked.append
+    flood = [dict(console("log", "flood", i), executionContextId=7) for i in range(1500)]
+    for params in flood:
+        feed(tap, "Runtime.consoleAPICalled", params)
+    assert asked == [7]  # when the bucket ran dry, once, for the context the flood came from
+    # A string that spells the field is escaped in the message, so it never passes for it.
+    feed(tap, "Runtime.consoleAPICalled", dict(console("log", '"executionContextId":9'), executionContextId=8))
+    assert asked == [7, 8]
+    clock.now += 1
+    for params in flood[:600]:
+        feed(tap, "Runtime.consoleAPICalled", params)
+    assert asked == [7, 8]  # still sampling: not asked again so soon
+    clock.now += RESAMPLE_AFTER_S
+    for params in flood[:1100]:
+        feed(tap, "Runtime.consoleAPICalled", params)
+    assert asked == [7, 8, 7]  # the sampler steps aside after a calm second: asked again
+    # A new document's contexts are new: the ids seen so far are forgotten.
+    tap.on_event(CdpEvent("Runtime.executionContextsCleared", {}, SESSION))
+    assert tap._sampling_asked == {}
+
+
+def test_the_pages_held_back_counts_are_seen_and_never_recorded_and_a_forgery_is_a_message() -> None:
+    events, tap, _ = make()
+    nonce = events.sampling_nonce
+    for i in range(1000):  # the bucket dry, so only what must be read is decoded
+        feed(tap, "Runtime.consoleAPICalled", console("log", "flood", i))
+    assert feed(tap, "Runtime.consoleAPICalled", console("debug", HELD_BACK, 4000, 12, 3, nonce))
+    book = events.console.tab(TARGET)
+    assert book.counts() == {"seen": 5015, "byLevel": {"info": 5000, "warn": 12, "error": 3}, "kept": 1000,
+                             "dropped": 0, "sampledOut": 4015, "sampledInPage": 4015}
+    # The page does not know the nonce: its look-alike line is one of its messages.
+    for forged in (console("debug", HELD_BACK, 99, 0, 0, "guess"), console("log", HELD_BACK, 99, 0, 0, nonce),
+                   console("debug", HELD_BACK, -1, 0, 0, nonce), console("debug", HELD_BACK, 1, 0, nonce)):
+        assert held_back_counts(forged, nonce) is None
+    events2, tap2, _ = make()
+    feed(tap2, "Runtime.consoleAPICalled", console("debug", HELD_BACK, 99, 0, 0, "guess"))
+    assert events2.console.tab(TARGET).counts()["sampledInPage"] == 0
+    assert events2.console.tab(TARGET).counts()["kept"] == 1
 
 
 def test_recording_off_keeps_errors_and_counters_only() -> None:

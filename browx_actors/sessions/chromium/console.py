@@ -5,7 +5,9 @@ uncaught exceptions and what the browser logs itself (a failed resource load, a 
 request), from the moment the session adopted the tab, at most
 :data:`~.page_events.CONSOLE_MAX` per tab. A result says what it left out: entries the
 ring let go (``dropped``) and messages a flood sent faster than the tab records them
-(``sampledOut``), counted by level all the same.
+(``sampledOut``), counted by level all the same; of those, ``sampledInPage`` never left
+the page, whose console the session samples at the source while it floods
+(:mod:`.console_sampler`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from ...errors import ToolError
 from ...tooling import Args, Excludes, Param, Reply, session_tool
 from ...tooling.params import MAX_ID
+from .console_sampler import PAGE_BUDGET
 from .console_text import LEVELS, ConsoleEntry, level_rank, summary_line
 from .session import ChromiumSession
 from .tabset import Tab
@@ -63,7 +66,8 @@ def _matches(entry: ConsoleEntry, args: Args) -> bool:
     "What the session's pages logged: console messages, uncaught exceptions and the browser's own messages "
     "(failed loads, blocked requests), one line each (`#id level text (file:line)`), oldest first. `since` the "
     "`last` id of a previous read gives only what came after; `id` gives one entry's details (stack included). "
-    "Kept per tab, newest 1,000; a flood is sampled, and what was dropped or sampled out is counted.",
+    "Kept per tab, newest 1,000; a flood is sampled (in the page itself while it floods: `sampledInPage`), "
+    "and what was dropped or sampled out is counted.",
     params=(
         Param("since", "integer", "Only entries after this id (a previous result's `last`).",
               minimum=0, maximum=MAX_ID),
@@ -109,8 +113,10 @@ async def console_read(session: ChromiumSession, args: Args) -> Reply:
         reply.warn(f"{len(matched) - len(shown)} older matching entries left out; raise limit or pass since")
     for tab_id, count in counts.items():
         if count["sampledOut"]:
+            in_page = (f", {count['sampledInPage']} of them held back in the page, which sends "
+                       f"{PAGE_BUDGET} a second of each kind while it floods" if count["sampledInPage"] else "")
             reply.warn(f"tab {tab_id} logged faster than it is recorded: {count['sampledOut']} messages were "
-                       "counted but not kept")
+                       f"counted but not kept{in_page}")
     if args["clear"]:
         reply["cleared"] = True
     return reply

@@ -25,6 +25,7 @@ threads only when somebody waits.
 from __future__ import annotations
 
 import itertools
+import secrets
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -55,6 +56,9 @@ class PageEvents:
     def __init__(self, pulse: Pulse, *, record: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
         self.record = record
         self.clock = clock
+        #: Signs the held-back counts of the page's console sampler: a page cannot know it,
+        #: so it cannot pass its own messages off as counts.
+        self.sampling_nonce = secrets.token_hex(12)
         self.console = ConsoleLog()
         self.requests = RequestTracker(pulse)
         self._networks: dict[str, NetworkLog] = {}

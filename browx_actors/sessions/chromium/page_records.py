@@ -150,6 +150,8 @@ class TabConsole:
         self.dropped = 0
         #: Messages counted but not recorded, because they came faster than the sampler admits.
         self.sampled_out = 0
+        #: Of those, the ones the page's own sampler held back (:mod:`.console_sampler`).
+        self.sampled_in_page = 0
 
     def add(self, entry: ConsoleEntry) -> None:
         if len(self.entries) == self.entries.maxlen:
@@ -157,9 +159,17 @@ class TabConsole:
         self.entries.append(entry)
         self.seen[entry.level] += 1
 
+    def held_in_page(self, counts: dict[str, int]) -> None:
+        """Messages the page logged and its sampler held back: seen, never recorded."""
+        for level, held in counts.items():
+            if held:
+                self.seen[level] += held
+                self.sampled_out += held
+                self.sampled_in_page += held
+
     def counts(self) -> dict[str, Any]:
         return {"seen": sum(self.seen.values()), "byLevel": dict(self.seen), "kept": len(self.entries),
-                "dropped": self.dropped, "sampledOut": self.sampled_out}
+                "dropped": self.dropped, "sampledOut": self.sampled_out, "sampledInPage": self.sampled_in_page}
 
 
 class ConsoleLog:

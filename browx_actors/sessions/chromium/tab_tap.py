@@ -4,16 +4,20 @@ The CDP reader calls :class:`TabTap` for each event of the methods it names, in 
 order the browser sent them (:class:`~browx_actors.cdp.protocol.EventTap`), and asks it
 first whether a console message may be counted and dropped undecoded (a flood being
 sampled: :meth:`TabTap.skip` looks at the message's raw head for its level). Each
-handler is a few dictionary and counter updates: nothing here waits.
+handler is a few dictionary and counter updates: nothing here waits. When the console
+bucket runs dry the tap asks (``on_flood``) for the flooding context to be sampled in
+the page itself (:mod:`.console_sampler`), and counts what the page then holds back.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from ...cdp import CdpEvent
+from .console_sampler import held_back_counts
 from .console_text import ConsoleEntry, entry_from_console_api, entry_from_exception, entry_from_log
 from .network_log import NetworkLog
 from .page_records import ConsoleLog, RequestTracker
@@ -23,6 +27,8 @@ class TapRecords(Protocol):
     """What a tap records into: a session's :class:`~.page_events.PageEvents`."""
 
     record: bool
+    #: What the page's sampler signs its held-back counts with (:mod:`.console_sampler`).
+    sampling_nonce: str
     console: ConsoleLog
     requests: RequestTracker
     clock: Callable[[], float]
@@ -51,6 +57,11 @@ NETWORK_METHODS = frozenset({
 })
 
 _CONSOLE_TYPE_AT = '{"method":"Runtime.consoleAPICalled","params":{"type":"'
+#: Outside any string value (whose quotes are escaped), so the first match is the field.
+_CONTEXT_ID = re.compile(r'"executionContextId":(\d+)')
+#: A context still flooding this long after its sampler was asked for is asked again
+#: (the sampler steps aside after a calm second; the page may start again).
+RESAMPLE_AFTER_S = 5.0
 _ERROR_TYPES = ("error", "assert")
 
 
@@ -105,6 +116,10 @@ class TabTap:
         #: parent of each frame attached under it (out-of-process ones included).
         self.contexts: dict[str, int] = {}
         self.parents: dict[str, str] = {}
+        #: Called with a flooding execution context's id, to sample it in the page; when
+        #: each context last asked for that.
+        self.on_flood: Callable[[int], None] | None = None
+        self._sampling_asked: dict[int, float] = {}
 
     def __repr__(self) -> str:
         return f"<TabTap {self.target} via {self.key}>"
@@ -116,13 +131,31 @@ class TabTap:
             return False
         kind = _peek_console_type(raw)
         error = kind in _ERROR_TYPES
-        if error and self._errors.admit():
+        # Admission is asked with recording off too: a dry bucket is how a flood shows.
+        admitted = (self._errors if error else self._others).admit()
+        if admitted and (error or self.events.record):
             return False
-        if not error and self.events.record and self._others.admit():
-            return False
+        if kind == "debug" and self.events.sampling_nonce in raw:
+            return False  # the page's sampler saying what it held back: always read
+        if not admitted:
+            self._flooding(raw)
         self.console.sampled_out += 1
         self.console.seen["error" if error else "warn" if kind == "warning" else "info"] += 1
         return True
+
+    def _flooding(self, raw: str) -> None:
+        """Ask for the context this message came from to be sampled in the page."""
+        if self.on_flood is None:
+            return
+        found = _CONTEXT_ID.search(raw)
+        if found is None:
+            return
+        context, now = int(found.group(1)), self.events.clock()
+        asked = self._sampling_asked.get(context)
+        if asked is not None and now - asked < RESAMPLE_AFTER_S:
+            return
+        self._sampling_asked[context] = now
+        self.on_flood(context)
 
     def on_event(self, event: CdpEvent) -> None:
         handler = _HANDLERS.get(event.method)
@@ -132,6 +165,10 @@ class TabTap:
     # -- console ------------------------------------------------------------------------
 
     def _console_api(self, params: dict[str, Any]) -> None:
+        held = held_back_counts(params, self.events.sampling_nonce)
+        if held is not None:
+            self.console.held_in_page(held)
+            return
         self._record(entry_from_console_api(self.events.console.next_id(), self.target, params))
 
     def _exception(self, params: dict[str, Any]) -> None:
@@ -165,6 +202,10 @@ class TabTap:
         for frame, context in list(self.contexts.items()):
             if context == gone:
                 del self.contexts[frame]
+
+    def _contexts_cleared(self, params: dict[str, Any]) -> None:
+        self.contexts.clear()
+        self._sampling_asked.clear()  # those contexts are gone, and their ids with them
 
     def _frame_attached(self, params: dict[str, Any]) -> None:
         frame, parent = params.get("frameId"), params.get("parentFrameId")
@@ -252,7 +293,7 @@ _HANDLERS: dict[str, Callable[[TabTap, dict[str, Any]], None]] = {
     "Page.frameDetached": TabTap._frame_detached,
     "Runtime.executionContextCreated": TabTap._context_created,
     "Runtime.executionContextDestroyed": TabTap._context_destroyed,
-    "Runtime.executionContextsCleared": lambda tap, params: tap.contexts.clear(),
+    "Runtime.executionContextsCleared": TabTap._contexts_cleared,
     "Network.requestWillBeSent": TabTap._request,
     "Network.requestWillBeSentExtraInfo": _when_recording(NetworkLog.request_extra),
     "Network.responseReceived": _when_recording(NetworkLog.response),

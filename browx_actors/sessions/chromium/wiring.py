@@ -26,6 +26,8 @@ applies one to the sessions already wired and to every later one.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -33,6 +35,7 @@ from typing import Any
 import trio
 
 from ...cdp import CdpConnection, CdpFailure, CdpSession, CdpSubscription, open_cdp_connection
+from .console_sampler import install_sampler
 from .page_events import PageEvents
 
 __all__ = ["NETWORK_BUFFERS", "Setup", "TargetWiring", "hold_event_socket"]
@@ -116,7 +119,15 @@ class TargetWiring:
             done.set()
 
     def events_tap(self, cdp: CdpSession, target_id: str, *, main_frame: str | None) -> None:
-        cdp.tap(self.events.tap(target_id, cdp, main_frame=main_frame))
+        tap = self.events.tap(target_id, cdp, main_frame=main_frame)
+        tap.on_flood = functools.partial(self._sample_in_page, cdp)
+        cdp.tap(tap)
+
+    def _sample_in_page(self, cdp: CdpSession, context_id: int) -> None:
+        """From the CDP reader: sample a flooding context in the page (:mod:`.console_sampler`),
+        in the background; the reader never waits."""
+        with contextlib.suppress(RuntimeError):  # the session is closing
+            self._nursery.start_soon(install_sampler, cdp, context_id, self.events.sampling_nonce)
 
     async def add_setup(self, setup: Setup) -> None:
         """Apply ``setup`` to every wired session now, and to each one wired later."""
