@@ -87,3 +87,20 @@ async def test_the_browser_dying_still_ends_the_session(tmp_path: Path) -> None:
                     await trio.sleep(0.05)
             assert ended["code"] == "browser-crashed", ended
             assert (await runtime.call_tool("eval_js", {"expr": "1 + 1"}))["value"] == 2  # default reopens
+
+
+async def test_a_page_that_throws_the_browsers_words_loses_neither_its_tab_nor_its_renderer(
+        tmp_path: Path) -> None:
+    """Only the browser says a tab closed or crashed: a page's script that throws 'Target
+    crashed' or 'has been closed' fails its own call, and the tab serves on."""
+    with serve_pages() as base:
+        async with open_runtime(config=_config(tmp_path), capabilities=["eval"]) as runtime:
+            page = f"{base}/e2e_small.html"
+            assert (await runtime.call_tool("navigate", {"url": page}))["ok"]
+            for thrown in ("'Target crashed'", "'Page crashed'", "new Error('Target page, context or browser "
+                           "has been closed')", "'Target closed'"):
+                failed = await runtime.call_tool("eval_js", {"expr": f"(() => {{ throw {thrown}; }})()"})
+                assert failed["ok"] is False and failed["code"] == "eval-error", (thrown, failed)
+                listed = await runtime.call_tool("list_tabs")
+                assert [t.get("crashed", False) for t in listed["tabs"]] == [False], (thrown, listed)
+                assert (await runtime.call_tool("eval_js", {"expr": "location.href"}))["value"] == page

@@ -78,7 +78,7 @@ from .redact import redact_url
 from .ref_names import NamedRefBook
 from .screencast import LiveViewers
 from .tab_lifecycle import TabLifecycle
-from .tabset import TabSet
+from .tabset import Tab, TabSet
 from .warmup import SelectorWarmup
 from .wiring import TargetWiring, hold_event_socket
 
@@ -305,11 +305,12 @@ class ChromiumSession(Actor):
         module notes): what it raises fails the call, unless it broke the session."""
         tab = self.tabs.current
         try:
-            return await self._unless_browser_lost(fn, *args)
+            return await self._unless_browser_lost(fn, *args, tab=tab)
         except (BrowserLost, MemoryError):
             raise
         except Exception as exc:
-            if tab is not None and (tab.crashed or is_crash(exc)):
+            if tab is not None and (tab.crashed or (
+                    is_crash(exc) and await tab.renderer_answers(_PROBE_TIMEOUT) is False)):
                 # Whatever the call made of it (eval-error, tab-closed...), it failed
                 # because the renderer crashed under it.
                 tab.crashed = True
@@ -376,13 +377,16 @@ class ChromiumSession(Actor):
         return interrupted_reply(self.dialogs.open_on(self.page), tool,
                                  None if self.page is None else self.page.url)
 
-    async def _unless_browser_lost(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+    async def _unless_browser_lost(self, fn: Callable[..., Awaitable[Any]], *args: Any,
+                                   tab: Tab | None = None) -> Any:
         """Run ``fn``; if it failed because its page or the browser went away, say which.
 
         A tab that closed during the call (a page may close itself) is ``tab-closed``.
         A dead browser ends this actor with BrowserLost, which is the answer the caller
         should get instead of a confusing action or wait error; Playwright often
-        notices before the process watcher does, so the watcher gets a moment.
+        notices before the process watcher does, so the watcher gets a moment. Words
+        alone decide neither: a tab whose renderer still answers did not close (its
+        page threw them), and the call fails as it would have.
         """
         try:
             return await fn(*args)
@@ -390,6 +394,8 @@ class ChromiumSession(Actor):
             if self.browser is None or not went_away(exc):
                 raise
             if await self.browser.answers(_PROBE_TIMEOUT):
+                if tab is not None and await tab.renderer_answers(_PROBE_TIMEOUT):
+                    raise
                 raise ToolError("tab-closed", "the tab closed during the call; list_tabs shows the "
                                 f"open tabs ({first_line(exc)})") from exc
             with trio.move_on_after(_LOSS_GRACE):

@@ -17,7 +17,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import attrs
+import trio
 
+from ...cdp import CdpFailure
 from ...errors import ToolError
 from .input_state import InputState
 
@@ -38,6 +40,24 @@ class Tab:
     #: Where the tab's mouse is, what it holds, which fingers are down.
     input: InputState = attrs.Factory(InputState)
     events: Any = None
+
+    async def renderer_answers(self, timeout: float) -> bool | None:
+        """Whether the tab's renderer answers a command: True; False when its session
+        says it is gone (closed, crashed); None when it is silent past ``timeout`` (busy,
+        or not wired yet), which proves nothing either way.
+
+        What decides when an error's words say the tab closed or crashed: a page's own
+        script can throw those words (``throw 'Target crashed'``), the browser cannot.
+        """
+        if self.cdp is None:
+            return None
+        with trio.move_on_after(timeout):
+            try:
+                await self.cdp.send("Runtime.evaluate", {"expression": "0", "returnByValue": True})
+            except CdpFailure:
+                return False
+            return True
+        return None
 
 
 class TabSet:
