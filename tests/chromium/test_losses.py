@@ -29,6 +29,9 @@ def _caused_by(cause: BaseException) -> Exception:
 def test_a_flat_session_lost_to_a_crashed_target_is_a_crash() -> None:
     assert is_crash(CdpSessionLost("S1", "target crashed", "T1"))
     assert is_crash(CdpSessionLost("S1", "target crashed"))
+    # Target.targetCrashed's reason carries the status and error code.
+    assert is_crash(CdpSessionLost("S1", "target crashed (status 9, errorCode 139)", "T1"))
+    assert not is_crash(CdpSessionLost("S1", "detached from its target"))
 
 
 def test_a_crash_found_behind_the_error_that_reported_it() -> None:

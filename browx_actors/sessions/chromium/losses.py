@@ -13,6 +13,11 @@ could put in an error of its own:
   ``target crashed``, or Playwright's ``Page.evaluate: Target crashed``); the call
   fails with :func:`tab_crashed`, which says how the agent gets the tab back.
 
+Playwright's words can still be a page's: a script that throws the string ``'Target
+crashed'`` comes back as exactly Playwright's message. So these answer what an error
+*says*; the session asks the tab's renderer before it believes a crash or a closed tab
+(:meth:`~.tabset.Tab.renderer_answers`).
+
 :class:`PageScriptError` is the page's own script throwing, whose message is the
 page's; :func:`first_line` is how every message here is cut to one line.
 """
@@ -68,7 +73,9 @@ def is_crash(exc: BaseException | None) -> bool:
     """Whether ``exc`` (or what caused it) is the renderer crashing, as the browser or
     Playwright reports it, never as page text could."""
     while exc is not None:
-        if isinstance(exc, CdpSessionLost) and exc.reason == "target crashed":
+        # Both of CDP's crash events: Inspector's "target crashed", and Target's with the
+        # status and error code after it (the reasons are ours, never the page's).
+        if isinstance(exc, CdpSessionLost) and exc.reason.startswith("target crashed"):
             return True
         if isinstance(exc, PlaywrightError) and _PLAYWRIGHT_CRASH.match(first_line(exc)):
             return True
