@@ -6,12 +6,11 @@ events), so it is small, allocation-light on the command path and never blocks o
 slow consumer.
 
 Structure
-    :func:`open_cdp_connection` opens the websocket and runs one reader task in a
-    nursery it owns. Leaving the ``async with`` cancels that nursery and closes the
-    socket: the reader's lifetime *is* the context, there is no "running" flag.
-    Every event the reader decodes, or peeks at, goes to the connection's
-    :class:`~.routing.EventRouter` in one call; :mod:`.routing` says who gets it, how a
-    full subscription drops, and what ends with a flat session.
+    :func:`open_cdp_connection` opens the websocket (:mod:`.transport`) and runs one
+    reader task in a nursery it owns. Leaving the ``async with`` cancels that nursery
+    and closes the socket: the reader's lifetime *is* the context, there is no
+    "running" flag. The reader hands each event to the connection's
+    :class:`~.routing.EventRouter` in one call; :mod:`.routing` says who gets it.
 
 Commands
     :meth:`CdpConnection.send` takes the next integer id, parks a pending entry under
@@ -41,18 +40,12 @@ Loss
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import asynccontextmanager
 from typing import Any, NoReturn
 
 import outcome
 import trio
-from trio_websocket import (
-    CloseReason,
-    ConnectionClosed,
-    HandshakeError,
-    WebSocketConnection,
-    open_websocket_url,
-)
+from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from .protocol import (
     DEFAULT_BUFFER,
@@ -71,6 +64,7 @@ from .protocol import (
 from .routing import EventRouter
 from .session import CdpSession
 from .subscription import CdpSubscription, Ending
+from .transport import DEFAULT_MAX_MESSAGE_SIZE, MESSAGE_QUEUE_SIZE, closed_message, open_cdp_websocket
 
 __all__ = [
     "DEFAULT_BUFFER",
@@ -82,20 +76,9 @@ __all__ = [
     "open_cdp_connection",
 ]
 
-DEFAULT_MAX_MESSAGE_SIZE = 256 * 1024 * 1024
-"""Screenshots and large evaluate results are many MiB; trio-websocket's 1 MiB default
-would close the socket with 1009 on the first one."""
-
-
-# Read in large chunks: a 5 MB reply in trio-websocket's 4 KiB default reads costs
-# over a thousand parser round trips.
-_RECEIVE_BUFFER_SIZE = 64 * 1024
-# Lets trio-websocket parse the next message while our reader dispatches this one.
-_MESSAGE_QUEUE_SIZE = 16
 # A write gets at least this long before the socket is declared stalled, so a tiny
 # command timeout can only ever time the command out, never condemn the socket.
 _WRITE_GRACE = 1.0
-
 
 
 class _Pending:
@@ -220,7 +203,7 @@ class CdpConnection:
                         await self._ws.send_message(encode_command(command_id, method, params, session_id))
                         self._commands_sent += 1
                 except ConnectionClosed as exc:
-                    self._lose(self._closed_message(exc.reason))
+                    self._lose(closed_message(self.url, exc.reason))
                 written = True
                 if write_budget != timeout:
                     scope.deadline = start + timeout
@@ -321,7 +304,7 @@ class CdpConnection:
                     if queued is not None:
                         self._drain(queued)
             except ConnectionClosed as exc:
-                self._lose(self._closed_message(exc.reason))
+                self._lose(closed_message(self.url, exc.reason))
             except Exception as exc:
                 # A bug in dispatch: fail every caller loudly, then crash the nursery.
                 self._lose(f"CDP connection to {self.url} reader crashed: {exc!r}")
@@ -333,7 +316,7 @@ class CdpConnection:
         of the reader's CPU per console message, measured). ``queued`` is
         trio-websocket's own message channel (``_recv_channel``, read as ``get_message``
         reads it); a trio-websocket without it just skips this."""
-        for _ in range(_MESSAGE_QUEUE_SIZE):
+        for _ in range(MESSAGE_QUEUE_SIZE):
             try:
                 raw = queued.receive_nowait()
             except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
@@ -369,17 +352,6 @@ class CdpConnection:
     def _connection_lost_error(self) -> CdpConnectionLost:
         assert self._lost is not None
         return CdpConnectionLost(self._lost)
-
-    def _closed_message(self, reason: CloseReason | None) -> str:
-        if reason is None:
-            detail = "closed"
-        else:
-            detail = f"{reason.name} ({reason.code})"
-            if reason.reason:
-                detail += f": {reason.reason}"
-            if reason.code == 1006:
-                detail += " - the browser went away without closing the socket"
-        return f"CDP connection to {self.url} closed: {detail}"
 
     def _lose(self, message: str) -> None:
         """Fail every pending command and end every subscription, once."""
@@ -441,22 +413,12 @@ async def open_cdp_connection(
     ("closed by its owner"), the reader is cancelled, and the socket is closed
     (politely for up to ``disconnect_timeout`` seconds, then abruptly).
     """
-    async with AsyncExitStack() as stack:
-        try:
-            websocket = await stack.enter_async_context(
-                open_websocket_url(
-                    ws_url,
-                    max_message_size=max_message_size,
-                    message_queue_size=_MESSAGE_QUEUE_SIZE,
-                    receive_buffer_size=_RECEIVE_BUFFER_SIZE,
-                    connect_timeout=connect_timeout,
-                    disconnect_timeout=disconnect_timeout,
-                )
-            )
-        except (HandshakeError, ConnectionClosed, OSError) as exc:
-            raise CdpConnectionLost(
-                f"CDP connection to {ws_url} could not be opened: {exc!r}"
-            ) from exc
+    async with open_cdp_websocket(
+        ws_url,
+        max_message_size=max_message_size,
+        connect_timeout=connect_timeout,
+        disconnect_timeout=disconnect_timeout,
+    ) as websocket:
         connection = CdpConnection(websocket, ws_url)
         try:
             async with trio.open_nursery() as nursery:
@@ -468,9 +430,3 @@ async def open_cdp_connection(
                     nursery.cancel_scope.cancel()
         except BaseExceptionGroup as group:
             _raise_unwrapped(group)
-        finally:
-            # A bounded close handshake; past it (a hung browser, an abandoned socket)
-            # the cancelled aclose() still closes the TCP stream, and trio-websocket's
-            # own exit then finds the socket closed and has nothing left to wait for.
-            with trio.move_on_after(disconnect_timeout):
-                await websocket.aclose()
