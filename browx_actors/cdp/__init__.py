@@ -1,8 +1,10 @@
 """Raw CDP over trio-websocket: one browser-level socket, flat sessions, Chromium launch/attach.
 
 :mod:`.protocol` is the I/O-free part (messages, errors, routing decisions),
-:mod:`.connection` owns the websocket and its reader task, :mod:`.launcher` owns the
-Chromium process family.
+:mod:`.connection` owns the websocket and its reader task (:mod:`.transport` opens and
+closes the socket), :mod:`.routing` hands the reader's events to subscriptions and taps
+and ends what a lost session leaves behind, :mod:`.launcher` owns the Chromium process
+family.
 """
 
 from .connection import (

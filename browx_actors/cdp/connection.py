@@ -6,9 +6,11 @@ events), so it is small, allocation-light on the command path and never blocks o
 slow consumer.
 
 Structure
-    :func:`open_cdp_connection` opens the websocket and runs one reader task in a
-    nursery it owns. Leaving the ``async with`` cancels that nursery and closes the
-    socket: the reader's lifetime *is* the context, there is no "running" flag.
+    :func:`open_cdp_connection` opens the websocket (:mod:`.transport`) and runs one
+    reader task in a nursery it owns. Leaving the ``async with`` cancels that nursery
+    and closes the socket: the reader's lifetime *is* the context, there is no
+    "running" flag. The reader hands each event to the connection's
+    :class:`~.routing.EventRouter` in one call; :mod:`.routing` says who gets it.
 
 Commands
     :meth:`CdpConnection.send` takes the next integer id, parks a pending entry under
@@ -23,54 +25,33 @@ Commands
     timeout (at least one second), and a write that stalls past that bound declares
     the whole connection lost.
 
-Events and the overflow policy
-    Events are routed by their top-level ``sessionId`` (``None`` for browser-level
-    events) to the subscriptions for that session whose ``methods`` match. Each
-    subscription has a bounded buffer. When it is full the reader drops the *newest*
-    event for that subscription only (others still get it) and never waits: a slow
-    screencast consumer must not stall replies for everyone else. Drops are counted
-    in :attr:`CdpSubscription.dropped` and ``CdpConnection.stats().events_dropped``,
-    and the next event that does reach the subscription carries
-    ``dropped_before = <events lost just before it>``, so the gap is visible in the
-    stream itself. Events nobody subscribed to, replies for unknown ids and malformed
-    messages are counted in :meth:`CdpConnection.stats` and otherwise ignored.
-
 Loss
     When the socket closes (browser exited, crashed or was killed) every pending
     command fails at once with :class:`CdpConnectionLost` naming the URL and the close
     reason, later sends fail the same way immediately, and every subscription ends:
     its iterator first yields what is still buffered, then *raises* the same
     :class:`CdpConnectionLost` (a stream that silently stopped would hide the crash).
-    A subscription closed by its owner just stops iterating. ``Target.detachedFromTarget``,
-    ``Inspector.detached`` and ``Inspector.targetCrashed``/``Target.targetCrashed`` do
-    the same for one flat session with :class:`CdpSessionLost`; a crashed session is
-    over for good (reattach to the target for a new one).
+    A subscription closed by its owner just stops iterating. Replies for unknown ids and
+    malformed messages are counted in :meth:`CdpConnection.stats` and otherwise ignored.
+    One flat session ends the same way, with :class:`CdpSessionLost`, on the events
+    :mod:`.routing` lists.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import asynccontextmanager
 from typing import Any, NoReturn
 
 import outcome
 import trio
-from trio_websocket import (
-    CloseReason,
-    ConnectionClosed,
-    HandshakeError,
-    WebSocketConnection,
-    open_websocket_url,
-)
+from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from .protocol import (
     DEFAULT_BUFFER,
     DEFAULT_TIMEOUT,
-    LOSS_EVENTS,
     CdpConnectionLost,
     CdpEvent,
-    CdpSessionLost,
     CdpStats,
     CdpTimeout,
     EventTap,
@@ -79,10 +60,11 @@ from .protocol import (
     encode_command,
     error_from_reply,
     peek_event,
-    session_losses,
 )
+from .routing import EventRouter
 from .session import CdpSession
-from .subscription import CdpSubscription
+from .subscription import CdpSubscription, Ending
+from .transport import DEFAULT_MAX_MESSAGE_SIZE, MESSAGE_QUEUE_SIZE, closed_message, open_cdp_websocket
 
 __all__ = [
     "DEFAULT_BUFFER",
@@ -94,22 +76,9 @@ __all__ = [
     "open_cdp_connection",
 ]
 
-log = logging.getLogger("browx_actors.cdp")
-
-DEFAULT_MAX_MESSAGE_SIZE = 256 * 1024 * 1024
-"""Screenshots and large evaluate results are many MiB; trio-websocket's 1 MiB default
-would close the socket with 1009 on the first one."""
-
-
-# Read in large chunks: a 5 MB reply in trio-websocket's 4 KiB default reads costs
-# over a thousand parser round trips.
-_RECEIVE_BUFFER_SIZE = 64 * 1024
-# Lets trio-websocket parse the next message while our reader dispatches this one.
-_MESSAGE_QUEUE_SIZE = 16
 # A write gets at least this long before the socket is declared stalled, so a tiny
 # command timeout can only ever time the command out, never condemn the socket.
 _WRITE_GRACE = 1.0
-
 
 
 class _Pending:
@@ -144,19 +113,12 @@ class CdpConnection:
         self._ws = websocket
         self._next_id = 1
         self._pending: dict[int, _Pending] = {}
-        self._subscriptions: dict[str | None, list[CdpSubscription]] = {}
-        self._taps: dict[str, list[EventTap]] = {}
-        self._sessions: dict[str, CdpSession] = {}
+        self._router = EventRouter(self._fail_commands)
         self._lost: str | None = None
         self._lost_event = trio.Event()
         self._reader_scope = trio.CancelScope()
         self._commands_sent = 0
         self._replies = 0
-        self._events = 0
-        self._events_unrouted = 0
-        self._events_dropped = 0
-        self._events_skipped = 0
-        self._tap_errors = 0
         self._unknown_replies = 0
         self._malformed = 0
 
@@ -241,7 +203,7 @@ class CdpConnection:
                         await self._ws.send_message(encode_command(command_id, method, params, session_id))
                         self._commands_sent += 1
                 except ConnectionClosed as exc:
-                    self._lose(self._closed_message(exc.reason))
+                    self._lose(closed_message(self.url, exc.reason))
                 written = True
                 if write_budget != timeout:
                     scope.deadline = start + timeout
@@ -272,20 +234,20 @@ class CdpConnection:
             "Target.attachToTarget", {"targetId": target_id, "flatten": True}, timeout=timeout
         )
         session = CdpSession(self, result["sessionId"], target_id)
-        self._sessions[session.session_id] = session
+        self._router.sessions[session.session_id] = session
         return session
 
     def adopt(self, session_id: str, target_id: str) -> CdpSession:
         """The flat session the browser attached by itself (``Target.setAutoAttach``
         announces it with ``Target.attachedToTarget``), registered so that it ends like
         one we attached; the same object for the same id."""
-        session = self._sessions.get(session_id)
+        session = self._router.sessions.get(session_id)
         if session is None:
             session = CdpSession(self, session_id, target_id)
             if self._lost is not None:
                 session._lost = self._lost
             else:
-                self._sessions[session_id] = session
+                self._router.sessions[session_id] = session
         return session
 
     def subscribe(
@@ -296,52 +258,39 @@ class CdpConnection:
         buffer: int = DEFAULT_BUFFER,
     ) -> CdpSubscription:
         """Subscribe to events of one flat session, or browser-level events for ``None``."""
-        subscription = CdpSubscription(self._unsubscribe, session_id, methods, buffer)
+        subscription = CdpSubscription(self._router.unsubscribe, session_id, methods, buffer)
         if self._lost is not None:
             subscription._finish(self._connection_lost_error)
         else:
-            self._subscriptions.setdefault(session_id, []).append(subscription)
+            self._router.add(subscription)
         return subscription
 
     def tap(self, session_id: str, tap: EventTap) -> Callable[[], None]:
         """Feed ``tap`` the events of flat session ``session_id`` from the reader itself
         (see :class:`~browx_actors.cdp.protocol.EventTap`); returns the function that
         removes it. The tap goes with its session when the session ends."""
-        taps = self._taps.setdefault(session_id, [])
-        taps.append(tap)
-
-        def untap() -> None:
-            current = self._taps.get(session_id)
-            if current is not None and tap in current:
-                current.remove(tap)
-                if not current:
-                    del self._taps[session_id]
-
-        return untap
+        return self._router.tap(session_id, tap)
 
     def _unsubscribe(self, subscription: CdpSubscription) -> None:
-        subscriptions = self._subscriptions.get(subscription.session_id)
-        if subscriptions is not None and subscription in subscriptions:
-            subscriptions.remove(subscription)
-            if not subscriptions:
-                del self._subscriptions[subscription.session_id]
+        self._router.unsubscribe(subscription)
 
     def stats(self) -> CdpStats:
+        router = self._router
         return CdpStats(
             url=self.url,
             commands_sent=self._commands_sent,
             replies=self._replies,
-            events=self._events,
-            events_unrouted=self._events_unrouted,
-            events_dropped=self._events_dropped,
+            events=router.events,
+            events_unrouted=router.events_unrouted,
+            events_dropped=router.events_dropped,
             unknown_replies=self._unknown_replies,
             malformed=self._malformed,
             pending=len(self._pending),
-            subscriptions=sum(len(s) for s in self._subscriptions.values()),
-            sessions=len(self._sessions),
+            subscriptions=router.subscription_count(),
+            sessions=len(router.sessions),
             lost=self._lost,
-            events_skipped=self._events_skipped,
-            tap_errors=self._tap_errors,
+            events_skipped=router.events_skipped,
+            tap_errors=router.tap_errors,
         )
 
     # -- the reader ----------------------------------------------------------------
@@ -355,7 +304,7 @@ class CdpConnection:
                     if queued is not None:
                         self._drain(queued)
             except ConnectionClosed as exc:
-                self._lose(self._closed_message(exc.reason))
+                self._lose(closed_message(self.url, exc.reason))
             except Exception as exc:
                 # A bug in dispatch: fail every caller loudly, then crash the nursery.
                 self._lose(f"CDP connection to {self.url} reader crashed: {exc!r}")
@@ -367,7 +316,7 @@ class CdpConnection:
         of the reader's CPU per console message, measured). ``queued`` is
         trio-websocket's own message channel (``_recv_channel``, read as ``get_message``
         reads it); a trio-websocket without it just skips this."""
-        for _ in range(_MESSAGE_QUEUE_SIZE):
+        for _ in range(MESSAGE_QUEUE_SIZE):
             try:
                 raw = queued.receive_nowait()
             except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
@@ -376,13 +325,13 @@ class CdpConnection:
 
     def _on_message(self, raw: str | bytes) -> None:
         peeked = peek_event(raw)
-        if peeked is not None and self._skippable(peeked[0], peeked[1], raw):  # type: ignore[arg-type]
+        if peeked is not None and self._router.skippable(peeked[0], peeked[1], raw):  # type: ignore[arg-type]
             return
         message = decode_message(raw)
         if type(message) is Reply:
             self._on_reply(message)
         elif type(message) is CdpEvent:
-            self._on_event(message)
+            self._router.route(message)
         else:
             self._malformed += 1
 
@@ -398,79 +347,11 @@ class CdpConnection:
             assert reply.result is not None
             pending.settle(outcome.Value(reply.result))
 
-    def _skippable(self, method: str, session_id: str, raw: str) -> bool:
-        """Whether a flat-session event can be counted and dropped undecoded: nobody
-        subscribed wants it, it ends no session, and every tap that wants it says skip
-        (a page flooding the console costs a peek per message, not a JSON parse)."""
-        if method in LOSS_EVENTS:
-            return False
-        for subscription in self._subscriptions.get(session_id, ()):
-            if subscription.methods is None or method in subscription.methods:
-                return False
-        wanted = False
-        for tap in self._taps.get(session_id, ()):
-            if method in tap.methods:
-                wanted = True
-                if not self._tap_skips(tap, method, raw):
-                    return False
-        self._events += 1
-        self._events_skipped += 1
-        if not wanted:
-            self._events_unrouted += 1
-        return True
-
-    def _tap_skips(self, tap: EventTap, method: str, raw: str) -> bool:
-        try:
-            return tap.skip(method, raw)
-        except Exception:
-            self._tap_failed(tap)
-            return False
-
-    def _tap_failed(self, tap: EventTap) -> None:
-        # A recorder's bug must not take every session on the socket down with it.
-        self._tap_errors += 1
-        if self._tap_errors <= 3:
-            log.exception("CDP tap %r failed", tap)
-
-    def _on_event(self, event: CdpEvent) -> None:
-        self._events += 1
-        wanted = False
-        for subscription in self._subscriptions.get(event.session_id, ()):
-            if subscription.methods is None or event.method in subscription.methods:
-                wanted = True
-                if not subscription._offer(event):
-                    self._events_dropped += 1
-        if event.session_id is not None:
-            for tap in self._taps.get(event.session_id, ()):
-                if event.method in tap.methods:
-                    wanted = True
-                    try:
-                        tap.on_event(event)
-                    except Exception:
-                        self._tap_failed(tap)
-        if not wanted:
-            self._events_unrouted += 1
-        if event.method in LOSS_EVENTS:
-            targets = {sid: session.target_id for sid, session in self._sessions.items()}
-            for loss in session_losses(event, targets):
-                self._end_session(loss.session_id, loss.reason)
-
     # -- endings -------------------------------------------------------------------
 
     def _connection_lost_error(self) -> CdpConnectionLost:
         assert self._lost is not None
         return CdpConnectionLost(self._lost)
-
-    def _closed_message(self, reason: CloseReason | None) -> str:
-        if reason is None:
-            detail = "closed"
-        else:
-            detail = f"{reason.name} ({reason.code})"
-            if reason.reason:
-                detail += f": {reason.reason}"
-            if reason.code == 1006:
-                detail += " - the browser went away without closing the socket"
-        return f"CDP connection to {self.url} closed: {detail}"
 
     def _lose(self, message: str) -> None:
         """Fail every pending command and end every subscription, once."""
@@ -480,29 +361,18 @@ class CdpConnection:
         self._lost_event.set()
         for pending in self._pending.values():
             pending.settle(outcome.Error(CdpConnectionLost(message)))
-        subscriptions = [s for group in self._subscriptions.values() for s in group]
-        self._subscriptions.clear()
-        for subscription in subscriptions:
-            subscription._finish(self._connection_lost_error)
-        self._sessions.clear()
-        self._taps.clear()
+        self._router.lose(self._connection_lost_error)
 
     def _end_session(self, session_id: str, reason: str) -> None:
-        session = self._sessions.pop(session_id, None)
-        target_id = None
-        if session is not None:
-            target_id = session.target_id
-            session._lost = reason
+        """End one flat session (its owner detached it); see :meth:`EventRouter.end_session`."""
+        self._router.end_session(session_id, reason)
 
-        def ending() -> CdpSessionLost:
-            return CdpSessionLost(session_id, reason, target_id)
-
+    def _fail_commands(self, session_id: str, ending: Ending) -> None:
+        """Fail the commands still waiting on a flat session that just ended (the
+        router's call, before it ends the session's subscriptions)."""
         for pending in self._pending.values():
             if pending.session_id == session_id:
                 pending.settle(outcome.Error(ending()))
-        for subscription in self._subscriptions.pop(session_id, ()):
-            subscription._finish(ending)
-        self._taps.pop(session_id, None)
 
     def __repr__(self) -> str:
         state = f" lost={self._lost!r}" if self._lost else ""
@@ -543,22 +413,12 @@ async def open_cdp_connection(
     ("closed by its owner"), the reader is cancelled, and the socket is closed
     (politely for up to ``disconnect_timeout`` seconds, then abruptly).
     """
-    async with AsyncExitStack() as stack:
-        try:
-            websocket = await stack.enter_async_context(
-                open_websocket_url(
-                    ws_url,
-                    max_message_size=max_message_size,
-                    message_queue_size=_MESSAGE_QUEUE_SIZE,
-                    receive_buffer_size=_RECEIVE_BUFFER_SIZE,
-                    connect_timeout=connect_timeout,
-                    disconnect_timeout=disconnect_timeout,
-                )
-            )
-        except (HandshakeError, ConnectionClosed, OSError) as exc:
-            raise CdpConnectionLost(
-                f"CDP connection to {ws_url} could not be opened: {exc!r}"
-            ) from exc
+    async with open_cdp_websocket(
+        ws_url,
+        max_message_size=max_message_size,
+        connect_timeout=connect_timeout,
+        disconnect_timeout=disconnect_timeout,
+    ) as websocket:
         connection = CdpConnection(websocket, ws_url)
         try:
             async with trio.open_nursery() as nursery:
@@ -570,9 +430,3 @@ async def open_cdp_connection(
                     nursery.cancel_scope.cancel()
         except BaseExceptionGroup as group:
             _raise_unwrapped(group)
-        finally:
-            # A bounded close handshake; past it (a hung browser, an abandoned socket)
-            # the cancelled aclose() still closes the TCP stream, and trio-websocket's
-            # own exit then finds the socket closed and has nothing left to wait for.
-            with trio.move_on_after(disconnect_timeout):
-                await websocket.aclose()

@@ -2,7 +2,7 @@
 
 Everything here is free of I/O so the routing rules can be tested without a browser
 and without a socket. :mod:`browx_actors.cdp.connection` owns the websocket and calls
-these functions from its reader task.
+these functions from its reader task, through :mod:`browx_actors.cdp.routing` for events.
 
 A CDP message on the browser endpoint is one JSON object per websocket message:
 

@@ -3,7 +3,7 @@
 The reader never waits on a subscriber: :meth:`CdpSubscription._offer` enqueues without
 blocking or counts a drop, and the next delivered event carries ``dropped_before`` so
 the gap shows in the stream. When the connection or session ends, the stream delivers
-what it holds and then raises the loss (see :mod:`.connection` for the policy).
+what it holds and then raises the loss (see :mod:`.routing` for the policy).
 """
 
 from __future__ import annotations

@@ -1,0 +1,93 @@
+"""The websocket under a CDP connection: opened with sizes that fit CDP, closed in bounded time.
+
+trio-websocket's defaults suit small chat messages; a browser endpoint sends
+screenshots of many MiB and floods of small events, and it can hang or vanish without
+a close handshake. This module owns those facts, so that
+:mod:`~browx_actors.cdp.connection` only deals in commands, replies and events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+
+import trio
+from trio_websocket import (
+    CloseReason,
+    ConnectionClosed,
+    HandshakeError,
+    WebSocketConnection,
+    open_websocket_url,
+)
+
+from .protocol import CdpConnectionLost
+
+__all__ = [
+    "DEFAULT_MAX_MESSAGE_SIZE",
+    "MESSAGE_QUEUE_SIZE",
+    "closed_message",
+    "open_cdp_websocket",
+]
+
+DEFAULT_MAX_MESSAGE_SIZE = 256 * 1024 * 1024
+"""Screenshots and large evaluate results are many MiB; trio-websocket's 1 MiB default
+would close the socket with 1009 on the first one."""
+
+
+# Read in large chunks: a 5 MB reply in trio-websocket's 4 KiB default reads costs
+# over a thousand parser round trips.
+_RECEIVE_BUFFER_SIZE = 64 * 1024
+MESSAGE_QUEUE_SIZE = 16
+"""Messages trio-websocket parses ahead while the reader dispatches the current one
+(and so the most the reader drains without a checkpoint)."""
+
+
+@asynccontextmanager
+async def open_cdp_websocket(
+    ws_url: str,
+    *,
+    max_message_size: int,
+    connect_timeout: float,
+    disconnect_timeout: float,
+) -> AsyncIterator[WebSocketConnection]:
+    """The websocket to ``ws_url``; failing to connect raises :class:`CdpConnectionLost`
+    naming the URL. On exit it is closed politely for up to ``disconnect_timeout``
+    seconds, then abruptly."""
+    async with AsyncExitStack() as stack:
+        try:
+            websocket = await stack.enter_async_context(
+                open_websocket_url(
+                    ws_url,
+                    max_message_size=max_message_size,
+                    message_queue_size=MESSAGE_QUEUE_SIZE,
+                    receive_buffer_size=_RECEIVE_BUFFER_SIZE,
+                    connect_timeout=connect_timeout,
+                    disconnect_timeout=disconnect_timeout,
+                )
+            )
+        except (HandshakeError, ConnectionClosed, OSError) as exc:
+            raise CdpConnectionLost(
+                f"CDP connection to {ws_url} could not be opened: {exc!r}"
+            ) from exc
+        try:
+            yield websocket
+        finally:
+            # A bounded close handshake; past it (a hung browser, an abandoned socket)
+            # the cancelled aclose() still closes the TCP stream, and trio-websocket's
+            # own exit then finds the socket closed and has nothing left to wait for.
+            with trio.move_on_after(disconnect_timeout):
+                await websocket.aclose()
+
+
+def closed_message(url: str, reason: CloseReason | None) -> str:
+    """Why the socket to ``url`` closed, as a loss message: the close code's name and
+    number, the peer's reason, and what an abnormal closure (1006) means here."""
+    if reason is None:
+        detail = "closed"
+    else:
+        detail = f"{reason.name} ({reason.code})"
+        if reason.reason:
+            detail += f": {reason.reason}"
+        if reason.code == 1006:
+            detail += " - the browser went away without closing the socket"
+    return f"CDP connection to {url} closed: {detail}"
