@@ -261,6 +261,11 @@ def _expat_tree(xml: bytes) -> NativeNode:
     except expat.ExpatError as err:
         raise ToolError("unavailable", f"uiautomator dump printed broken XML ({err})",
                         component="uiautomator") from err
+    except (LookupError, ValueError) as err:
+        # The declaration names an encoding Python does not know (LookupError) or expat
+        # cannot read (ValueError: a multi-byte one): as broken as a bad tag, to XML.
+        raise ToolError("unavailable", f"uiautomator dump declared an encoding it cannot be read in ({err})",
+                        component="uiautomator") from err
     if not done:  # expat raises on an empty document; this is belt and braces
         raise ToolError("unavailable", "uiautomator dump printed no hierarchy", component="uiautomator")
     return done[0]

@@ -119,6 +119,15 @@ def test_generated_dumps_give_expats_tree(root: View) -> None:
         assert scan_plain_dump(rendered) in (None, parse_with_expat(rendered))
 
 
+@pytest.mark.parametrize("encoding", ["xUTF-8", "shift_jis", "utf-16", "big5"])
+def test_a_dump_declaring_an_encoding_it_is_not_in_is_refused_by_both_readers(encoding: str) -> None:
+    """Found by the mutation test below: an unknown encoding made expat raise
+    LookupError (a multi-byte one, ValueError), which left the call an internal error."""
+    declared = PIXEL.replace("encoding='UTF-8'", f"encoding='{encoding}'", 1)
+    assert declared != PIXEL
+    assert _outcome(parse_dump, declared) == _outcome(parse_with_expat, declared) == "unavailable"
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, len(PIXEL)), st.integers(0, 3), st.sampled_from(
     ['<', '>', '"', "&", "/", " ", "=", "\t", "\n", ";", "#", "x", "0", "amp;", "</node>", "<node ", "-", "[", "]"])),
