@@ -62,7 +62,7 @@ async def test_hostile_pages_and_arguments_fail_their_call_and_nothing_else(tmp_
             # The reads that catch their own locator's errors name the selector too.
             for tool, extra in (("verify_text", {"text": "x"}), ("verify_visible", {}),
                                 ("verify_value", {"value": "x"}), ("verify_count", {"count": 1}),
-                                ("click", {})):
+                                ("click", {}), ("wait_for", {"timeoutMs": 2000})):
                 refused = await fails(client, tool, {"selector": bad, **extra}, "bad-arg")
                 assert refused["field"] == "selector" and "not a valid selector" in refused["error"], (tool, refused)
         for path in ("a\u0000b.png", "x" * 300 + ".png", ".", "ok/", "shots/..", "diagnostics/x.png",

@@ -23,6 +23,7 @@ from ...errors import ToolError
 from ...tooling import Args, AtMostOne, Check, ExactlyOne, Excludes, Param, Reply, session_tool
 from ...workspace import file_to_write, write_file
 from ..params import ELEMENT, TIMEOUT_MS
+from .failures import is_selector_error
 from .losses import first_line
 from .pageagent import AGENT_KEY
 from .session import ChromiumSession
@@ -401,8 +402,9 @@ async def _wait(session: ChromiumSession, args: Args, condition: str) -> Reply:
         raise ToolError("timeout", f"waited {timeout} ms for {condition} ({state}): not met") from err
     except PlaywrightError as err:
         message = first_line(err)
-        if condition in ("selector", "url") and "has been closed" not in message:
-            raise ToolError("bad-arg", f"wait_for {condition}: {message}", field=condition) from err
+        if condition == "selector" and is_selector_error(err):
+            raise ToolError("bad-arg", f"wait_for selector is not a valid selector: {message}",
+                            field="selector") from err
         raise ToolError("page-error", f"wait_for {condition}: {message}") from err
     return Reply.of(condition=condition, state=state, waitedMs=round((time.perf_counter() - started) * 1000, 1),
                     url=page.url)
