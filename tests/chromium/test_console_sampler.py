@@ -6,15 +6,23 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 import trio
 
 from browx_actors.cdp import CdpConnection
-from browx_actors.sessions.chromium.console_sampler import PAGE_BUDGET, SAMPLER_JS, held_back_counts, install_sampler
+from browx_actors.sessions.chromium.console_sampler import (
+    PAGE_BUDGET,
+    SAMPLER_JS,
+    held_back_counts,
+    install_sampler,
+    sample_new_documents,
+)
 from cdp_fixtures import new_page
 
 NONCE = "test-nonce-0123"
-INSTALLED = "Symbol.for('browx.consoleSampler') in console"
+_KEY = "Symbol.for('browx.consoleSampler')"
+INSTALLED = f"{_KEY} in console"
 
 
 async def _evaluate(page: Any, expression: str) -> Any:
@@ -66,3 +74,40 @@ async def test_the_session_installs_it_in_the_context_it_is_given(cdp: CdpConnec
     assert await _evaluate(page, INSTALLED) is True
     assert await install_sampler(page, main, NONCE) is False  # there already
     assert await install_sampler(page, main + 1000, NONCE) is False  # no such context
+
+
+async def test_a_tab_that_flooded_starts_its_later_documents_sampled(cdp: CdpConnection) -> None:
+    """Before the page's own scripts: a flood from its first script is sampled, also
+    through a reference to console.log the page kept before anyone could wrap it."""
+    page = await new_page(cdp)
+    await page.send("Page.enable")
+    await sample_new_documents(page, NONCE)
+    events = page.subscribe(methods=["Runtime.consoleAPICalled"], buffer=10_000)
+    await page.send("Runtime.enable")
+    flood = ("<script>const log = console.log; for (let i = 0; i < 1000; i++) log('kept ref', i);"
+             "for (let i = 0; i < 1000; i++) console.log('direct', i); console.error('last');</script>")
+    loaded = page.subscribe(methods=["Page.loadEventFired"], buffer=8)
+    await page.send("Page.navigate", {"url": "data:text/html," + quote(flood)})
+    with trio.fail_after(10):
+        await loaded.receive()
+    assert await _evaluate(page, INSTALLED) is True
+    seen: list[tuple[str, Any]] = []
+    with trio.fail_after(10):
+        async for event in events:
+            seen.append((event.params["type"], event.params["args"][0].get("value")))
+            if seen[-1] == ("error", "last"):
+                break
+    # Both loops share one second's budget for messages other than errors.
+    assert seen.count(("log", "kept ref")) == PAGE_BUDGET and ("log", "direct") not in seen
+
+
+async def test_a_sampler_stepping_aside_leaves_a_later_samplers_mark_alone(cdp: CdpConnection) -> None:
+    page = await new_page(cdp)
+    first = f"globalThis.__t = 0; ({SAMPLER_JS})('a', {PAGE_BUDGET}, () => globalThis.__t)"
+    assert await _evaluate(page, first) is True
+    await _evaluate(page, "globalThis.__kept = console.log;"  # the page's own reference to the wrapper
+                          f"delete console[{_KEY}];")  # as if it had stepped aside once
+    assert await _evaluate(page, f"({SAMPLER_JS})('b', {PAGE_BUDGET}, () => globalThis.__t)") is True
+    # The first sampler's calm second: it restores what it wrapped, and not the second's mark.
+    await _evaluate(page, "globalThis.__t = 5000; globalThis.__kept('calm');")
+    assert await _evaluate(page, INSTALLED) is True

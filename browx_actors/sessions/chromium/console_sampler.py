@@ -11,7 +11,11 @@ records bounded but cannot give that time back: the cost is paid before they lea
 renderer.
 
 So when a tab's tap finds its console bucket dry (:meth:`~.tab_tap.TabTap.skip`), the
-session installs :data:`SAMPLER_JS` in the execution context the flood comes from. It
+session installs :data:`SAMPLER_JS` in the execution context the flood comes from, and
+from then on in every new document of that tab before its own scripts run
+(:func:`sample_new_documents`): a tab that flooded once is likely to again after a
+reload, and a document that starts sampled is sampled from its first message, also for
+a library that keeps its own reference to ``console.log``. It
 wraps the page's ``console`` methods; each second it lets :data:`PAGE_BUDGET` messages
 of each kind (errors, everything else) through to the real console and counts the rest
 by level. At the end of a second that held some back it says how many in one
@@ -21,18 +25,20 @@ After a calm second it puts the page's own methods back.
 
 The price, while it is installed: a message that goes through has the wrapper as the
 top frame of its stack, so DevTools shows the wrapper's location for it; and the
-page's ``console.log`` is not its own function. Both end when the page calms down or
-the document goes.
+page's ``console.log`` is not its own function. Both end when the page calms down (in
+a later document of a tab that flooded, after its first calm second) or the document
+goes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
 from ...cdp import CdpFailure, CdpSession
 
-__all__ = ["HELD_BACK", "PAGE_BUDGET", "SAMPLER_JS", "held_back_counts", "install_sampler"]
+__all__ = ["HELD_BACK", "PAGE_BUDGET", "SAMPLER_JS", "held_back_counts", "install_sampler", "sample_new_documents"]
 
 #: Messages of each kind (errors; everything else) a flooding page sends on a second.
 #: Below the tap's own rate (``tab_tap.SAMPLE_RATE``), so what arrives is all recorded.
@@ -50,12 +56,12 @@ SAMPLER_JS = """(nonce, budget, now) => {
   const names = ['log', 'info', 'debug', 'warn', 'error', 'trace', 'dir', 'dirxml', 'table'];
   const levels = { error: 'error', warn: 'warn' };
   const report = con.debug;
-  const originals = {}, wrappers = {};
+  const originals = {}, wrappers = {}, mark = {};
   let start = clock(), calls = 0, errors = 0, others = 0;
   let held = { info: 0, warn: 0, error: 0 };
   const restore = () => {
     for (const name of Object.keys(wrappers)) if (con[name] === wrappers[name]) con[name] = originals[name];
-    delete con[KEY];
+    if (con[KEY] === mark) delete con[KEY];  // a later sampler's mark is its own
   };
   // A second ended: say what it held back; after a calm one the console is the page's again.
   const roll = (t) => {
@@ -79,7 +85,7 @@ SAMPLER_JS = """(nonce, budget, now) => {
       held[level]++;
     };
   }
-  Object.defineProperty(con, KEY, { value: true, configurable: true });
+  Object.defineProperty(con, KEY, { value: mark, configurable: true });
   return true;
 }""".replace("HELD_BACK", json.dumps(HELD_BACK))
 
@@ -115,3 +121,11 @@ async def install_sampler(cdp: CdpSession, context_id: int, nonce: str) -> bool:
     except CdpFailure:
         return False
     return bool((reply.get("result") or {}).get("value"))
+
+
+async def sample_new_documents(cdp: CdpSession, nonce: str) -> None:
+    """Install the sampler in every later document of ``cdp``'s target, in every frame,
+    before the document's own scripts (``Page.addScriptToEvaluateOnNewDocument``)."""
+    source = f"({SAMPLER_JS})({json.dumps(nonce)}, {PAGE_BUDGET})"
+    with contextlib.suppress(CdpFailure):  # the target is going away
+        await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": source}, timeout=30)

@@ -35,7 +35,7 @@ from typing import Any
 import trio
 
 from ...cdp import CdpConnection, CdpFailure, CdpSession, CdpSubscription, open_cdp_connection
-from .console_sampler import install_sampler
+from .console_sampler import install_sampler, sample_new_documents
 from .page_events import PageEvents
 
 __all__ = ["NETWORK_BUFFERS", "Setup", "TargetWiring", "hold_event_socket"]
@@ -69,6 +69,8 @@ class TargetWiring:
         #: Out-of-process frames by their target id: (their session, the page's target id).
         self.frames: dict[str, tuple[CdpSession, str]] = {}
         self._setups: list[Setup] = []
+        #: Event sessions whose later documents start with the console sampler (they flooded).
+        self._sampled_from_start: set[str] = set()
 
     def session_of(self, target_id: str) -> CdpSession | None:
         found = self._sessions.get(target_id)
@@ -127,7 +129,14 @@ class TargetWiring:
         """From the CDP reader: sample a flooding context in the page (:mod:`.console_sampler`),
         in the background; the reader never waits."""
         with contextlib.suppress(RuntimeError):  # the session is closing
-            self._nursery.start_soon(install_sampler, cdp, context_id, self.events.sampling_nonce)
+            self._nursery.start_soon(self._sample, cdp, context_id)
+
+    async def _sample(self, cdp: CdpSession, context_id: int) -> None:
+        nonce = self.events.sampling_nonce
+        await install_sampler(cdp, context_id, nonce)  # the flood of now first
+        if cdp.session_id not in self._sampled_from_start:
+            self._sampled_from_start.add(cdp.session_id)
+            await sample_new_documents(cdp, nonce)
 
     async def add_setup(self, setup: Setup) -> None:
         """Apply ``setup`` to every wired session now, and to each one wired later."""
