@@ -12,7 +12,7 @@ from typing import Any
 from browx_actors.cdp import CdpEvent, peek_event
 from browx_actors.sessions.chromium.console_sampler import HELD_BACK, held_back_counts
 from browx_actors.sessions.chromium.page_events import PageEvents, Pulse, RequestTracker, Sampler
-from browx_actors.sessions.chromium.tab_tap import RESAMPLE_AFTER_S, browser_own_request
+from browx_actors.sessions.chromium.tab_tap import FLOOD_LOOK_S, RESAMPLE_AFTER_S, browser_own_request
 
 SESSION = "0123456789ABCDEF0123456789ABCDEF"
 TARGET = "T1"
@@ -119,8 +119,14 @@ def test_a_dry_bucket_asks_once_per_context_for_the_page_to_sample_itself() -> N
     for params in flood:
         feed(tap, "Runtime.consoleAPICalled", params)
     assert asked == [7]  # when the bucket ran dry, once, for the context the flood came from
+    # A look at most every FLOOD_LOOK_S: another context's flood is found at the next one.
+    other = dict(console("log", '"executionContextId":9'), executionContextId=8)
+    feed(tap, "Runtime.consoleAPICalled", other)
+    assert asked == [7]
+    clock.now += FLOOD_LOOK_S
     # A string that spells the field is escaped in the message, so it never passes for it.
-    feed(tap, "Runtime.consoleAPICalled", dict(console("log", '"executionContextId":9'), executionContextId=8))
+    for _ in range(200):  # past what the bucket refilled meanwhile
+        feed(tap, "Runtime.consoleAPICalled", other)
     assert asked == [7, 8]
     clock.now += 1
     for params in flood[:600]:

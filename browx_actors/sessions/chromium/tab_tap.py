@@ -37,8 +37,8 @@ class TapRecords(Protocol):
 
     def download_begun(self) -> None: ...
 
-__all__ = ["CONSOLE_METHODS", "CONTEXT_METHODS", "NETWORK_METHODS", "PAGE_METHODS", "SAMPLE_BURST", "SAMPLE_RATE",
-           "Sampler", "TabTap", "TapRecords", "browser_own_request"]
+__all__ = ["CONSOLE_METHODS", "CONTEXT_METHODS", "FLOOD_LOOK_S", "NETWORK_METHODS", "PAGE_METHODS",
+           "RESAMPLE_AFTER_S", "SAMPLE_BURST", "SAMPLE_RATE", "Sampler", "TabTap", "TapRecords", "browser_own_request"]
 
 #: Console entries recorded per second per tab and bucket, and the burst allowed.
 SAMPLE_RATE = 500.0
@@ -62,6 +62,9 @@ _CONTEXT_ID = re.compile(r'"executionContextId":(\d+)')
 #: A context still flooding this long after its sampler was asked for is asked again
 #: (the sampler steps aside after a calm second; the page may start again).
 RESAMPLE_AFTER_S = 5.0
+#: How often a dry bucket looks for the flooding context at most (a look is a search of
+#: the raw message, which can be long; a flood sends thousands a second).
+FLOOD_LOOK_S = 0.25
 _ERROR_TYPES = ("error", "assert")
 
 
@@ -120,6 +123,7 @@ class TabTap:
         #: each context last asked for that.
         self.on_flood: Callable[[int], None] | None = None
         self._sampling_asked: dict[int, float] = {}
+        self._flood_looked_at = float("-inf")
 
     def __repr__(self) -> str:
         return f"<TabTap {self.target} via {self.key}>"
@@ -145,12 +149,14 @@ class TabTap:
 
     def _flooding(self, raw: str) -> None:
         """Ask for the context this message came from to be sampled in the page."""
-        if self.on_flood is None:
+        now = self.events.clock()
+        if self.on_flood is None or now - self._flood_looked_at < FLOOD_LOOK_S:
             return
+        self._flood_looked_at = now
         found = _CONTEXT_ID.search(raw)
         if found is None:
             return
-        context, now = int(found.group(1)), self.events.clock()
+        context = int(found.group(1))
         asked = self._sampling_asked.get(context)
         if asked is not None and now - asked < RESAMPLE_AFTER_S:
             return
