@@ -20,17 +20,30 @@ import trio
 from .driver import PlaywrightDriver
 from .options import SessionOptions
 from .page_events import PageEvents, Pulse
-from .tabset import TabSet
+from .tabset import Tab, TabSet
 from .wiring import TargetWiring
 
 if TYPE_CHECKING:
     from ...human.bridge import HumanBridge
     from .dialogs import DialogBook
     from .pool import Browser
-    from .tab_lifecycle import TabLifecycle
-    from .warmup import SelectorWarmup
 
-__all__ = ["SessionHost"]
+__all__ = ["SessionHost", "TabKeeper", "WarmupHook"]
+
+
+class TabKeeper(Protocol):
+    """What the helpers ask of the tab lifecycle (a :class:`~.tab_lifecycle.TabLifecycle`),
+    named here so that this leaf does not import the module that imports it."""
+
+    def adopt(self, page: Any) -> Tab: ...
+
+    async def attach_current(self) -> None: ...
+
+
+class WarmupHook(Protocol):
+    """What the tab lifecycle asks of the selector warm-up (a :class:`~.warmup.SelectorWarmup`)."""
+
+    def new_tab(self) -> None: ...
 
 
 class SessionHost(Protocol):
@@ -42,8 +55,6 @@ class SessionHost(Protocol):
     #: The session's Playwright ``BrowserContext``.
     context: Any
     tabs: TabSet
-    #: Opens, adopts, wires, replaces and forgets the tabs (see :mod:`.tab_lifecycle`).
-    tab_lifecycle: TabLifecycle
     events: PageEvents
     page_moved: Pulse
     wiring: TargetWiring | None
@@ -55,8 +66,16 @@ class SessionHost(Protocol):
     human: HumanBridge | None
     #: Main-frame navigations of the current tab so far (counted on the Playwright thread).
     navigations: int
-    #: Playwright's selector warm-up (see :mod:`.warmup`).
-    warmup: SelectorWarmup
+
+    @property
+    def tab_lifecycle(self) -> TabKeeper:
+        """Opens, adopts, wires, replaces and forgets the tabs (see :mod:`.tab_lifecycle`)."""
+        ...
+
+    @property
+    def warmup(self) -> WarmupHook:
+        """Playwright's selector warm-up (see :mod:`.warmup`)."""
+        ...
 
     @property
     def nursery(self) -> trio.Nursery: ...
