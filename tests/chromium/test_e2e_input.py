@@ -120,3 +120,17 @@ async def test_with_action_input_playwright_every_action_goes_through_playwright
         assert "dblclick 2 trusted true;" in log
         assert "mods shift=true ctrl=false keys=down:Shift;" in log
         assert "mods shift=false ctrl=true keys=down:Shift,up:Shift,down:Control;" in log
+
+
+async def test_selectors_reach_controls_inside_an_open_shadow_root(tmp_path: Path, pages_url: str) -> None:
+    """The agent's own query sees the light DOM only; Playwright's CSS engine looks inside
+    open shadow roots too, so a miss goes to it, as verify_* and wait_for always did."""
+    async with browx_server(tmp_path / "ws") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/shadow_controls.html"})
+        await ok(client, "fill", {"selector": "#email", "value": "ada@example.com"})
+        clicked = await ok(client, "click", {"selector": "#join"})
+        assert clicked["target"]["name"] == "Join"
+        await ok(client, "verify_text", {"selector": "#out", "text": "joined as ada@example.com", "exact": True})
+        await ok(client, "hover", {"selector": "#join"})
+        missing = await fails(client, "click", {"selector": "#nowhere"}, "target-not-found")
+        assert missing["selector"] == "#nowhere"

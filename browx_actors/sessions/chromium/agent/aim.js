@@ -112,7 +112,8 @@
    * mark?: false (keep the mark an earlier aim of the same call set), scroll?: false
    * (aim at what is in view)}. With `acting` (an action will follow) a target that can
    * never be acted on answers {count, target, cannot: reason} at once.
-   * Returns {stale: true} | {notCss: true} (left to Playwright's selector engines) |
+   * Returns {stale: true} | {notCss: true} (left to Playwright's selector engines: a
+   * selector that is not CSS, or one the light DOM has no match for) |
    * {count, target, ready?: [x, y] | true, wait?: reason}. Without a ref or a
    * selector the target is what is under `point` (count 0).
    */
@@ -133,7 +134,10 @@
       let found;
       try { found = docQSA(doc, spec.selector); } catch (err) { return { notCss: true }; }
       count = found.length;
-      if (!count) return { count: 0, target: null };
+      // Nothing in the light DOM: Playwright's CSS engine also looks inside open shadow
+      // roots, so it decides (a miss costs one more hop; a control in a web component
+      // is found as verify_* and wait_for find it).
+      if (!count) return { notCss: true };
       el = found[0];
     } else {
       const p = spec.point;
