@@ -22,8 +22,8 @@ escalating to the top and exiting. A misbehaving daemon can at worst lose its ow
 The device registry starts before the sessions and so stops after them: a native
 session releases its lease on the way out.
 
-and implements :class:`~browx_actors.tooling.context.RuntimeContext`, what runtime
-tools are handed. It knows no tool: ``open_runtime`` (``server/embed.py``) assembles
+The runtime also implements :class:`~browx_actors.tooling.context.RuntimeContext`, what
+runtime tools are handed. It knows no tool: ``open_runtime`` (``server/embed.py``) assembles
 the registry and binds the one dispatch path to it, so an embedding Trio program gets
 exactly what an MCP client gets.
 
@@ -32,6 +32,8 @@ actor refs, looks sessions up through the supervisor's mailbox, and reads no act
 state from outside (a session describes itself when asked). The stream supervisor
 reaches sessions the same way, through :meth:`Runtime.find_session`, which never opens
 one and never takes the obituary a crashed session leaves for the agent's next call.
+
+How each engine's session actor is built lives beside it (``session_factory.py``).
 """
 
 from __future__ import annotations
@@ -43,23 +45,18 @@ from typing import Any
 
 import trio
 
-from .actor import Actor, ActorCrashed, ActorRef, ActorUnavailable
+from .actor import ActorCrashed, ActorRef, ActorUnavailable
 from .config import RuntimeConfig
-from .devices.adb import AdbAddress
 from .devices.leases import DeviceRegistry, ListLeases
 from .errors import ToolError
 from .human.operator import OperatorChannel, OperatorStatus
 from .recorder import Recorder, RecorderInbox, SessionClosed
 from .secrets import SecretBook
-from .sessions.android import AndroidSession
-from .sessions.android.chrome import ChromeAndroidSession
+from .session_factory import CONNECTING_ENGINES, SessionParts, session_factory
 from .sessions.chromium.driver import PlaywrightDriver
 from .sessions.chromium.losses import BrowserLost
-from .sessions.chromium.options import SessionOptions
 from .sessions.chromium.pool import BrowserPool, PoolConfig, PoolStatus
-from .sessions.chromium.session import ChromiumSession
 from .sessions.contract import AwaitReady, Describe, SessionCall
-from .sessions.ios import IosSession
 from .sessions.native.session import CONNECT_SECONDS
 from .streams.messages import StreamStatus
 from .streams.supervisor import StreamSupervisor
@@ -84,9 +81,6 @@ from .tooling.tool import SESSION_CALL_TIMEOUT
 __all__ = ["SESSION_CALL_TIMEOUT", "Runtime"]
 
 log = logging.getLogger("browx_actors.runtime")
-
-#: Engines whose sessions connect to their device after they start (``AwaitReady``).
-_CONNECTING_ENGINES = frozenset({"android-app", "ios-app"})
 
 #: The one dispatch path, bound by ``open_runtime``: ``(tool, arguments) -> ToolOutput``.
 Dispatch = Callable[[str, Any], Awaitable[ToolOutput]]
@@ -268,7 +262,7 @@ class Runtime:
             ref = await self._start_session(session_id, engine, options)
         # The id is taken now: the wait for the device holds no lock.
         opened = {"session": session_id, "engine": engine, **options}
-        if engine in _CONNECTING_ENGINES:
+        if engine in CONNECTING_ENGINES:
             described = await self._until_connected(session_id, ref)
         elif engine != "chromium":
             described = await ref.call(Describe(), timeout=10)
@@ -291,51 +285,11 @@ class Runtime:
                 raise
             raise ToolError("start-failed", f"session {session_id!r} did not start: {err}") from err
 
-    def _new_chromium_session(self, session_id: str, options: Mapping[str, Any]) -> ChromiumSession:
-        viewport = options.get("viewport") or {"width": 1280, "height": 720}
-        session_options = SessionOptions(viewport=(viewport["width"], viewport["height"]),
-                                         direct_input=self.config.action_input == "auto",
-                                         record_page_events=self.config.page_recording,
-                                         cdp_endpoint=options.get("cdpEndpoint"))
-        return ChromiumSession(session_id, pool=self.pool_ref, driver=self.driver, options=session_options,
-                               workspace=self.config.workspace)
-
-    def _new_android_session(self, session_id: str, options: Mapping[str, Any]) -> AndroidSession:
-        native = self.config.native
-        return AndroidSession(session_id, registry=self.device_registry, adb=AdbAddress(native.adb_host,
-                              native.adb_port), serial=native.android_serial, workspace=self.config.workspace,
-                              secrets=lambda: self.secrets.of(session_id))
-
-    def _new_ios_session(self, session_id: str, options: Mapping[str, Any]) -> IosSession:
-        native = self.config.native
-        return IosSession(session_id, registry=self.device_registry, app_id=native.ios_app_id,
-                          device=native.ios_device, app_path=native.ios_app_path, wda_url=native.ios_wda_url,
-                          workspace=self.config.workspace, secrets=lambda: self.secrets.of(session_id))
-
-    def _new_chrome_android_session(self, session_id: str, options: Mapping[str, Any]) -> ChromeAndroidSession:
-        native = self.config.native
-        return ChromeAndroidSession(session_id, registry=self.device_registry,
-                                    adb=AdbAddress(native.adb_host, native.adb_port), serial=native.android_serial,
-                                    pool=self.pool_ref, driver=self.driver, workspace=self.config.workspace,
-                                    options=SessionOptions(direct_input=self.config.action_input == "auto"))
-
-    def _session_factory(self, engine: str) -> Callable[[str, Mapping[str, Any]], Actor]:
-        """How each engine's session actor is built (engines this build has)."""
-        factories: dict[str, Callable[[str, Mapping[str, Any]], Actor]] = {
-            "chromium": self._new_chromium_session,
-            "android-app": self._new_android_session,
-            "ios-app": self._new_ios_session,
-            "chrome-android": self._new_chrome_android_session,
-        }
-        factory = factories.get(engine)
-        if factory is None:
-            raise ToolError("unavailable", f"the {engine} engine is not part of this build yet; open a chromium "
-                            "session", engine=engine, component="engine")
-        return factory
-
     async def _start_session(self, session_id: str, engine: str, options: Mapping[str, Any]) -> ActorRef:
-        factory = self._session_factory(engine)
-        spec = ChildSpec(session_id, lambda: factory(session_id, options), Restart.TEMPORARY, shutdown=10,
+        factory = session_factory(engine)
+        parts = SessionParts(self.config, self.driver, pool=self.pool_ref, registry=self.device_registry,
+                             secrets=self.secrets)
+        spec = ChildSpec(session_id, lambda: factory(parts, session_id, options), Restart.TEMPORARY, shutdown=10,
                          meta={"engine": engine})
         try:
             ref: ActorRef = await self._child("sessions").call(StartChild(spec), timeout=90)
