@@ -22,8 +22,8 @@ escalating to the top and exiting. A misbehaving daemon can at worst lose its ow
 The device registry starts before the sessions and so stops after them: a native
 session releases its lease on the way out.
 
-and implements :class:`~browx_actors.tooling.context.RuntimeContext`, what runtime
-tools are handed. It knows no tool: ``open_runtime`` (``server/embed.py``) assembles
+The runtime also implements :class:`~browx_actors.tooling.context.RuntimeContext`, what
+runtime tools are handed. It knows no tool: ``open_runtime`` (``server/embed.py``) assembles
 the registry and binds the one dispatch path to it, so an embedding Trio program gets
 exactly what an MCP client gets.
 
@@ -32,6 +32,10 @@ actor refs, looks sessions up through the supervisor's mailbox, and reads no act
 state from outside (a session describes itself when asked). The stream supervisor
 reaches sessions the same way, through :meth:`Runtime.find_session`, which never opens
 one and never takes the obituary a crashed session leaves for the agent's next call.
+
+Two parts live beside it: how each engine's session actor is built
+(``session_factory.py``), and what the runtime reports, the tree as ``runtime_status``
+shows it and how an ended session answers (``runtime_status.py``).
 """
 
 from __future__ import annotations
@@ -43,23 +47,18 @@ from typing import Any
 
 import trio
 
-from .actor import Actor, ActorCrashed, ActorRef, ActorUnavailable
+from .actor import ActorRef, ActorUnavailable
 from .config import RuntimeConfig
-from .devices.adb import AdbAddress
-from .devices.leases import DeviceRegistry, ListLeases
+from .devices.leases import DeviceRegistry
 from .errors import ToolError
-from .human.operator import OperatorChannel, OperatorStatus
+from .human.operator import OperatorChannel
 from .recorder import Recorder, RecorderInbox, SessionClosed
+from .runtime_status import STREAMS, StatusSource, ask_status, ended_code, ended_reason, tree_status
 from .secrets import SecretBook
-from .sessions.android import AndroidSession
-from .sessions.android.chrome import ChromeAndroidSession
+from .session_factory import CONNECTING_ENGINES, SessionParts, session_factory
 from .sessions.chromium.driver import PlaywrightDriver
-from .sessions.chromium.losses import BrowserLost
-from .sessions.chromium.options import SessionOptions
-from .sessions.chromium.pool import BrowserPool, PoolConfig, PoolStatus
-from .sessions.chromium.session import ChromiumSession
+from .sessions.chromium.pool import BrowserPool, PoolConfig
 from .sessions.contract import AwaitReady, Describe, SessionCall
-from .sessions.ios import IosSession
 from .sessions.native.session import CONNECT_SECONDS
 from .streams.messages import StreamStatus
 from .streams.supervisor import StreamSupervisor
@@ -84,9 +83,6 @@ from .tooling.tool import SESSION_CALL_TIMEOUT
 __all__ = ["SESSION_CALL_TIMEOUT", "Runtime"]
 
 log = logging.getLogger("browx_actors.runtime")
-
-#: Engines whose sessions connect to their device after they start (``AwaitReady``).
-_CONNECTING_ENGINES = frozenset({"android-app", "ios-app"})
 
 #: The one dispatch path, bound by ``open_runtime``: ``(tool, arguments) -> ToolOutput``.
 Dispatch = Callable[[str, Any], Awaitable[ToolOutput]]
@@ -210,14 +206,14 @@ class Runtime:
         """
         if "live-view" not in self.config.capabilities:
             return []
-        return [ChildSpec(_STREAMS, self._new_stream_supervisor, Restart.PERMANENT, shutdown=15)]
+        return [ChildSpec(STREAMS, self._new_stream_supervisor, Restart.PERMANENT, shutdown=15)]
 
     def _new_stream_supervisor(self) -> StreamSupervisor:
         return StreamSupervisor(self.find_session, timings=self.config.stream_timings, events=self.events)
 
     def streams_ref(self) -> ActorRef | None:
         """The stream supervisor while it runs (None when live-view is off or it is restarting)."""
-        return self.root.child_ref(_STREAMS)
+        return self.root.child_ref(STREAMS)
 
     async def live_view_status(self) -> dict[str, Any]:
         """Every running view in numbers (level, fps, frames, write latency) and the last
@@ -227,7 +223,7 @@ class Runtime:
         ref = self.streams_ref()
         if ref is None:
             raise ToolError("capability-denied", "live-view is off", capability="live-view")
-        return await _ask_status(ref, StreamStatus())
+        return await ask_status(ref, StreamStatus())
 
     def _new_pool(self) -> BrowserPool:
         pool_config = PoolConfig(self.config.chromium, self.config.attach_cdp, self.config.headless)
@@ -268,7 +264,7 @@ class Runtime:
             ref = await self._start_session(session_id, engine, options)
         # The id is taken now: the wait for the device holds no lock.
         opened = {"session": session_id, "engine": engine, **options}
-        if engine in _CONNECTING_ENGINES:
+        if engine in CONNECTING_ENGINES:
             described = await self._until_connected(session_id, ref)
         elif engine != "chromium":
             described = await ref.call(Describe(), timeout=10)
@@ -291,51 +287,11 @@ class Runtime:
                 raise
             raise ToolError("start-failed", f"session {session_id!r} did not start: {err}") from err
 
-    def _new_chromium_session(self, session_id: str, options: Mapping[str, Any]) -> ChromiumSession:
-        viewport = options.get("viewport") or {"width": 1280, "height": 720}
-        session_options = SessionOptions(viewport=(viewport["width"], viewport["height"]),
-                                         direct_input=self.config.action_input == "auto",
-                                         record_page_events=self.config.page_recording,
-                                         cdp_endpoint=options.get("cdpEndpoint"))
-        return ChromiumSession(session_id, pool=self.pool_ref, driver=self.driver, options=session_options,
-                               workspace=self.config.workspace)
-
-    def _new_android_session(self, session_id: str, options: Mapping[str, Any]) -> AndroidSession:
-        native = self.config.native
-        return AndroidSession(session_id, registry=self.device_registry, adb=AdbAddress(native.adb_host,
-                              native.adb_port), serial=native.android_serial, workspace=self.config.workspace,
-                              secrets=lambda: self.secrets.of(session_id))
-
-    def _new_ios_session(self, session_id: str, options: Mapping[str, Any]) -> IosSession:
-        native = self.config.native
-        return IosSession(session_id, registry=self.device_registry, app_id=native.ios_app_id,
-                          device=native.ios_device, app_path=native.ios_app_path, wda_url=native.ios_wda_url,
-                          workspace=self.config.workspace, secrets=lambda: self.secrets.of(session_id))
-
-    def _new_chrome_android_session(self, session_id: str, options: Mapping[str, Any]) -> ChromeAndroidSession:
-        native = self.config.native
-        return ChromeAndroidSession(session_id, registry=self.device_registry,
-                                    adb=AdbAddress(native.adb_host, native.adb_port), serial=native.android_serial,
-                                    pool=self.pool_ref, driver=self.driver, workspace=self.config.workspace,
-                                    options=SessionOptions(direct_input=self.config.action_input == "auto"))
-
-    def _session_factory(self, engine: str) -> Callable[[str, Mapping[str, Any]], Actor]:
-        """How each engine's session actor is built (engines this build has)."""
-        factories: dict[str, Callable[[str, Mapping[str, Any]], Actor]] = {
-            "chromium": self._new_chromium_session,
-            "android-app": self._new_android_session,
-            "ios-app": self._new_ios_session,
-            "chrome-android": self._new_chrome_android_session,
-        }
-        factory = factories.get(engine)
-        if factory is None:
-            raise ToolError("unavailable", f"the {engine} engine is not part of this build yet; open a chromium "
-                            "session", engine=engine, component="engine")
-        return factory
-
     async def _start_session(self, session_id: str, engine: str, options: Mapping[str, Any]) -> ActorRef:
-        factory = self._session_factory(engine)
-        spec = ChildSpec(session_id, lambda: factory(session_id, options), Restart.TEMPORARY, shutdown=10,
+        factory = session_factory(engine)
+        parts = SessionParts(self.config, self.driver, pool=self.pool_ref, registry=self.device_registry,
+                             secrets=self.secrets)
+        spec = ChildSpec(session_id, lambda: factory(parts, session_id, options), Restart.TEMPORARY, shutdown=10,
                          meta={"engine": engine})
         try:
             ref: ActorRef = await self._child("sessions").call(StartChild(spec), timeout=90)
@@ -376,7 +332,7 @@ class Runtime:
         if isinstance(found, ActorRef):
             return found
         if isinstance(found, ChildGone):
-            raise ToolError(_ended_code(found.failure), _ended_reason(found.failure), session=session_id)
+            raise ToolError(ended_code(found.failure), ended_reason(found.failure), session=session_id)
         if session_id != "default":
             raise ToolError("unknown-session", f"no open session {session_id!r}; open it with open_session",
                             session=session_id)
@@ -400,7 +356,7 @@ class Runtime:
             failure = ref.failure or gone
             # Reported here, once: the id is free again for the next call.
             await self._child("sessions").call(ForgetChild(session_id), timeout=30)
-            raise ToolError(_ended_code(failure), _ended_reason(failure), session=session_id) from gone
+            raise ToolError(ended_code(failure), ended_reason(failure), session=session_id) from gone
 
     async def _session_children(self) -> list[ChildInfo]:
         children: list[ChildInfo] = await self._child("sessions").call(WhichChildren())
@@ -424,78 +380,9 @@ class Runtime:
     # -- status -----------------------------------------------------------------------
 
     async def status(self) -> dict[str, Any]:
-        return {
-            "tree": {
-                "name": "runtime",
-                "strategy": self.root.strategy.value,
-                "statistics": self.root.ref.statistics().as_dict(),
-                "children": [await self._child_status(cid) for cid in self.root.child_ids()],
-            },
-            "sessions": await self.describe_sessions(),
-            # A view's stream coming and going is no event an agent may see.
-            "restarts": {key: count for key, count in self.events.restarts.items()
-                         if not key.startswith(_STREAMS + "/")},
-            "events": [
-                {"at": round(e.at, 3), "supervisor": e.supervisor, "child": e.child,
-                 "kind": e.kind, "reason": e.reason}
-                for e in [e for e in self.events.events if e.supervisor != _STREAMS][-20:]
-            ],
-            "capabilities": {"server": sorted(self.gates.server), "client": sorted(self.gates.client)},
-            "capabilityDenials": self.gates.denied_total,
-        }
-
-    async def _child_status(self, child_id: str) -> dict[str, Any]:
-        """One child of the root, in the order the tree started them, with what it knows."""
-        ref = self.root.child_ref(child_id)
-        node: dict[str, Any] = {"id": child_id, "alive": ref is not None and ref.alive}
-        if ref is None or not ref.alive or child_id == _STREAMS:
-            # The stream supervisor says nothing here, not even its mailbox counts: they
-            # would tell an agent that a view runs (live_view_status is the embedder's).
-            return node
-        node["statistics"] = ref.statistics().as_dict()
-        if child_id == "browser-pool":
-            node.update(await _ask_status(ref, PoolStatus()))
-        elif child_id == "operator-channel":
-            link = self._operator_link()
-            node.update({"connected": False} if link is None else await _ask_status(link, OperatorStatus()))
-        elif child_id == "devices":
-            try:
-                node["leases"] = await ref.call(ListLeases(), timeout=5)
-            except (ToolError, ActorUnavailable) as err:
-                node["leases"] = {"error": str(err)}
-        elif child_id == "recorder":
-            inbox = self.recorder_inbox
-            node.update({"recording": self.recording, "accepted": inbox.accepted, "handled": inbox.handled,
-                         "dropped": inbox.dropped_total})
-        elif child_id == "sessions":
-            node["children"] = [
-                {"id": c.id, "actor": c.name, "engine": c.meta.get("engine"),
-                 "statistics": None if c.statistics is None else c.statistics.as_dict()}
-                for c in await self._session_children()
-            ]
-        return node
-
-
-#: The stream supervisor's id in the root (and its name in supervisor events).
-_STREAMS = "streams"
-
-
-async def _ask_status(ref: ActorRef, msg: Any) -> dict[str, Any]:
-    try:
-        answer: dict[str, Any] = await ref.call(msg, timeout=5)
-    except (ToolError, ActorUnavailable) as err:
-        return {"error": str(err)}
-    return answer
-
-
-def _ended_reason(failure: ActorUnavailable | None) -> str:
-    cause = None if failure is None else failure.__cause__
-    if isinstance(cause, BrowserLost):
-        return str(cause)
-    return str(failure) if failure is not None else "the session ended"
-
-
-def _ended_code(failure: ActorUnavailable | None) -> str:
-    if failure is not None and isinstance(failure.__cause__, BrowserLost):
-        return "browser-crashed"
-    return "session-crashed" if isinstance(failure, ActorCrashed) else "session-closed"
+        """The tree as ``runtime_status`` shows it (``runtime_status.py`` builds it)."""
+        return await tree_status(StatusSource(
+            self.root, self.events, self.gates, self.recorder_inbox, self.recording,
+            operator_link=self._operator_link, session_children=self._session_children,
+            describe_sessions=self.describe_sessions,
+        ))

@@ -1,0 +1,107 @@
+"""How each engine's session actor is built, from the runtime's config and parts.
+
+The runtime starts a session as a temporary child of its session supervisor; what that
+child is depends on the engine alone. Building one is plain wiring (which option of the
+config goes where, which of the runtime's children the session asks for), so it lives
+here as functions of a :class:`SessionParts` rather than as methods of the runtime,
+and the runtime keeps to the tree.
+
+The session is handed *ways to reach* the pool and the device registry, never their
+refs: a child the root restarted has a new ref, and the session asks when it needs one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from .actor import Actor, ActorRef
+from .config import RuntimeConfig
+from .devices.adb import AdbAddress
+from .errors import ToolError
+from .secrets import SecretBook
+from .sessions.android import AndroidSession
+from .sessions.android.chrome import ChromeAndroidSession
+from .sessions.chromium.driver import PlaywrightDriver
+from .sessions.chromium.options import SessionOptions
+from .sessions.chromium.session import ChromiumSession
+from .sessions.ios import IosSession
+
+__all__ = ["CONNECTING_ENGINES", "SessionFactory", "SessionParts", "session_factory"]
+
+#: Engines whose sessions connect to their device after they start (``AwaitReady``).
+CONNECTING_ENGINES = frozenset({"android-app", "ios-app"})
+
+
+@attrs.frozen
+class SessionParts:
+    """What a session actor is built from: the runtime's config and what it shares."""
+
+    config: RuntimeConfig
+    driver: PlaywrightDriver
+    #: The browser pool's ref, asked for when a session needs it.
+    pool: Callable[[], ActorRef]
+    #: The device registry's ref, asked for when a native session leases its device.
+    registry: Callable[[], ActorRef]
+    secrets: SecretBook
+
+
+#: ``factory(parts, session_id, options)``: one engine's session actor.
+SessionFactory = Callable[[SessionParts, str, Mapping[str, Any]], Actor]
+
+
+def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[str, Any]) -> ChromiumSession:
+    config = parts.config
+    viewport = options.get("viewport") or {"width": 1280, "height": 720}
+    session_options = SessionOptions(viewport=(viewport["width"], viewport["height"]),
+                                     direct_input=config.action_input == "auto",
+                                     record_page_events=config.page_recording,
+                                     cdp_endpoint=options.get("cdpEndpoint"))
+    return ChromiumSession(session_id, pool=parts.pool, driver=parts.driver, options=session_options,
+                           workspace=config.workspace)
+
+
+def new_android_session(parts: SessionParts, session_id: str, options: Mapping[str, Any]) -> AndroidSession:
+    native = parts.config.native
+    secrets = parts.secrets
+    return AndroidSession(session_id, registry=parts.registry, adb=AdbAddress(native.adb_host, native.adb_port),
+                          serial=native.android_serial, workspace=parts.config.workspace,
+                          secrets=lambda: secrets.of(session_id))
+
+
+def new_ios_session(parts: SessionParts, session_id: str, options: Mapping[str, Any]) -> IosSession:
+    native = parts.config.native
+    secrets = parts.secrets
+    return IosSession(session_id, registry=parts.registry, app_id=native.ios_app_id,
+                      device=native.ios_device, app_path=native.ios_app_path, wda_url=native.ios_wda_url,
+                      workspace=parts.config.workspace, secrets=lambda: secrets.of(session_id))
+
+
+def new_chrome_android_session(parts: SessionParts, session_id: str,
+                               options: Mapping[str, Any]) -> ChromeAndroidSession:
+    config = parts.config
+    native = config.native
+    return ChromeAndroidSession(session_id, registry=parts.registry,
+                                adb=AdbAddress(native.adb_host, native.adb_port), serial=native.android_serial,
+                                pool=parts.pool, driver=parts.driver, workspace=config.workspace,
+                                options=SessionOptions(direct_input=config.action_input == "auto"))
+
+
+#: The engines this build has.
+_FACTORIES: dict[str, SessionFactory] = {
+    "chromium": new_chromium_session,
+    "android-app": new_android_session,
+    "ios-app": new_ios_session,
+    "chrome-android": new_chrome_android_session,
+}
+
+
+def session_factory(engine: str) -> SessionFactory:
+    """How ``engine``'s session actor is built; ``unavailable`` for an engine this build lacks."""
+    factory = _FACTORIES.get(engine)
+    if factory is None:
+        raise ToolError("unavailable", f"the {engine} engine is not part of this build yet; open a chromium "
+                        "session", engine=engine, component="engine")
+    return factory
