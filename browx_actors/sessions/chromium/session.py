@@ -310,7 +310,7 @@ class ChromiumSession(Actor):
             raise
         except Exception as exc:
             if tab is not None and (tab.crashed or (
-                    is_crash(exc) and await tab.renderer_answers(_PROBE_TIMEOUT) is False)):
+                    is_crash(exc) and await tab.renderer_answers(_PROBE_TIMEOUT) is not True)):
                 # Whatever the call made of it (eval-error, tab-closed...), it failed
                 # because the renderer crashed under it.
                 tab.crashed = True

@@ -43,11 +43,12 @@ class Tab:
 
     async def renderer_answers(self, timeout: float) -> bool | None:
         """Whether the tab's renderer answers a command: True; False when its session
-        says it is gone (closed, crashed); None when it is silent past ``timeout`` (busy,
-        or not wired yet), which proves nothing either way.
+        says it is gone (closed, crashed); None when it is silent past ``timeout`` (busy)
+        or cannot be asked (not wired yet: a crashed tab's replacement being made).
 
         What decides when an error's words say the tab closed or crashed: a page's own
-        script can throw those words (``throw 'Target crashed'``), the browser cannot.
+        script can throw those words (``throw 'Target crashed'``), the browser cannot. So
+        only True overrules them; None proves nothing, and the words stand.
         """
         if self.cdp is None:
             return None
