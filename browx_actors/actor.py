@@ -42,29 +42,10 @@ from typing import Any
 import attrs
 import trio
 
-from .actor_ref import (
-    DEFAULT_CALL_TIMEOUT,
-    ActorCrashed,
-    ActorRef,
-    ActorStatistics,
-    ActorStopped,
-    ActorUnavailable,
-    _Reply,
-)
+from .actor_ref import ActorCrashed, ActorRef, ActorStopped, _Reply
 from .errors import ToolError
 
-# The caller's side is re-exported while importers still take it from here.
-__all__ = [
-    "DEFAULT_CALL_TIMEOUT",
-    "Actor",
-    "ActorCrashed",
-    "ActorRef",
-    "ActorStatistics",
-    "ActorStopped",
-    "ActorUnavailable",
-    "CallFailed",
-    "Later",
-]
+__all__ = ["Actor", "CallFailed", "Later"]
 
 
 class CallFailed(Exception):

@@ -43,7 +43,8 @@ from typing import Any
 
 import trio
 
-from .actor import Actor, ActorCrashed, ActorRef, ActorUnavailable
+from .actor import Actor
+from .actor_ref import ActorCrashed, ActorRef, ActorUnavailable
 from .config import RuntimeConfig
 from .devices.adb import AdbAddress
 from .devices.leases import DeviceRegistry, ListLeases
