@@ -7,7 +7,7 @@ The library API::
         print((await runtime.call_tool("snapshot"))["snapshot"])
 """
 
-from .actor import ActorCrashed, ActorStopped, ActorUnavailable
+from .actor_ref import ActorCrashed, ActorStopped, ActorUnavailable
 from .config import RuntimeConfig
 from .errors import ToolError
 from .runtime import Runtime

@@ -47,7 +47,7 @@ from typing import Any
 
 import trio
 
-from .actor import ActorRef, ActorUnavailable
+from .actor_ref import ActorRef, ActorUnavailable
 from .config import RuntimeConfig
 from .devices.leases import DeviceRegistry
 from .errors import ToolError

@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from .actor import ActorCrashed, ActorRef, ActorUnavailable
+from .actor_ref import ActorCrashed, ActorRef, ActorUnavailable
 from .devices.leases import ListLeases
 from .errors import ToolError
 from .human.operator import OperatorStatus

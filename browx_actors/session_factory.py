@@ -17,7 +17,8 @@ from typing import Any
 
 import attrs
 
-from .actor import Actor, ActorRef
+from .actor import Actor
+from .actor_ref import ActorRef
 from .config import RuntimeConfig
 from .devices.adb import AdbAddress
 from .errors import ToolError

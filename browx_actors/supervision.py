@@ -16,7 +16,8 @@ from typing import Any
 import attrs
 import trio
 
-from .actor import Actor, ActorStatistics, ActorUnavailable
+from .actor import Actor
+from .actor_ref import ActorStatistics, ActorUnavailable
 
 __all__ = [
     "ChildGone",

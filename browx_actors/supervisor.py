@@ -36,7 +36,8 @@ from typing import Any, NoReturn
 import attrs
 import trio
 
-from .actor import Actor, ActorRef, ActorUnavailable, Later
+from .actor import Actor, Later
+from .actor_ref import ActorRef, ActorUnavailable
 from .errors import ToolError
 from .supervision import (
     ChildGone,

@@ -26,7 +26,8 @@ from typing import Any
 import attrs
 import trio
 
-from ..actor import Actor, ActorRef, ActorUnavailable
+from ..actor import Actor
+from ..actor_ref import ActorRef, ActorUnavailable
 from ..errors import ToolError
 from ..supervision import ChildSpec, EventLog, Restart, StartChild, Strategy, TerminateChild
 from ..supervisor import Supervisor

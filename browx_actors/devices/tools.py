@@ -19,7 +19,7 @@ from typing import Any
 
 import trio
 
-from ..actor import ActorUnavailable
+from ..actor_ref import ActorUnavailable
 from ..errors import ToolError
 from ..tooling import Args, Param, Reply, runtime_tool
 from ..tooling.context import RuntimeContext

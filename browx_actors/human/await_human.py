@@ -22,7 +22,8 @@ from typing import Any
 
 import trio
 
-from ..actor import ActorRef, ActorUnavailable, Later
+from ..actor import Later
+from ..actor_ref import ActorRef, ActorUnavailable
 from ..errors import ToolError
 from .operator import CancelPrompt, OperatorPrompt
 from .prompts import Outcome, PromptSpec, result_envelope

@@ -48,7 +48,8 @@ from typing import Any
 import attrs
 import trio
 
-from ..actor import Actor, ActorRef, ActorUnavailable, Later
+from ..actor import Actor, Later
+from ..actor_ref import ActorRef, ActorUnavailable
 from ..errors import ToolError
 from ..operator_wire import (
     MAX_LINE,

@@ -17,7 +17,7 @@ from typing import Any
 
 import trio
 
-from ..actor import ActorUnavailable
+from ..actor_ref import ActorUnavailable
 from ..errors import ToolError
 from ..tooling import Args, Param, Reply, runtime_tool, session_param
 from ..tooling.context import RuntimeContext

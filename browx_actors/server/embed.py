@@ -15,7 +15,7 @@ from typing import Any
 
 import trio
 
-from ..actor import ActorRef
+from ..actor_ref import ActorRef
 from ..config import RuntimeConfig, parse_capabilities
 from ..runtime import Runtime
 from ..sessions.chromium.aiobridge import open_asyncio_thread

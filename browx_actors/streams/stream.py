@@ -39,7 +39,8 @@ from typing import Any
 
 import trio
 
-from ..actor import Actor, ActorRef, ActorUnavailable
+from ..actor import Actor
+from ..actor_ref import ActorRef, ActorUnavailable
 from ..errors import ToolError
 from .framing import FrameTooLarge, NotJpeg, encode_frame, encode_frame_base64
 from .messages import Acked, DescribeStream, EndStream, FramesMoved, SessionEnding, StreamEnded, WatchFrames

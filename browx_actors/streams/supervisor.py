@@ -34,7 +34,8 @@ from typing import Any
 import attrs
 import trio
 
-from ..actor import ActorRef, ActorUnavailable, Later
+from ..actor import Later
+from ..actor_ref import ActorRef, ActorUnavailable
 from ..errors import ToolError
 from ..supervision import ChildSpec, EventLog, Restart, StartChild, Strategy
 from ..supervisor import Supervisor

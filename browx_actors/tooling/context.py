@@ -19,7 +19,7 @@ from .gates import Gates
 from .reply import ToolOutput
 
 if TYPE_CHECKING:
-    from ..actor import ActorRef
+    from ..actor_ref import ActorRef
     from ..config import RuntimeConfig
     from ..secrets import SecretBook
 

@@ -17,7 +17,7 @@ from PIL import Image
 
 from android.android_support import CONSOLE_TOKEN, serving
 from browx_actors import open_runtime
-from browx_actors.actor import ActorRef
+from browx_actors.actor_ref import ActorRef
 from browx_actors.config import NativeConfig, RuntimeConfig, parse_capabilities
 from browx_actors.devices.adb import AdbAddress, AdbServer
 from browx_actors.devices.adb_output import DeviceEntry

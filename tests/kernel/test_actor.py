@@ -16,15 +16,8 @@ import trio.testing
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from browx_actors.actor import (
-    Actor,
-    ActorCrashed,
-    ActorRef,
-    ActorStopped,
-    ActorUnavailable,
-    CallFailed,
-    Later,
-)
+from browx_actors.actor import Actor, CallFailed, Later
+from browx_actors.actor_ref import ActorCrashed, ActorRef, ActorStopped, ActorUnavailable
 from browx_actors.errors import ToolError
 
 HOUR = 3600.0

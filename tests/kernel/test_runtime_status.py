@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from browx_actors.actor import ActorCrashed, ActorStopped, ActorUnavailable
+from browx_actors.actor_ref import ActorCrashed, ActorStopped, ActorUnavailable
 from browx_actors.errors import CODES
 from browx_actors.runtime_status import ended_code, ended_reason
 from browx_actors.sessions.chromium.losses import BrowserLost

@@ -14,7 +14,8 @@ import pytest
 import trio
 import trio.testing
 
-from browx_actors.actor import Actor, ActorCrashed, ActorRef, ActorStopped, Later
+from browx_actors.actor import Actor, Later
+from browx_actors.actor_ref import ActorCrashed, ActorRef, ActorStopped
 from browx_actors.errors import ToolError
 from browx_actors.supervision import (
     ChildInfo,

@@ -17,7 +17,7 @@ import attrs
 import pytest
 import trio
 
-from browx_actors.actor import ActorRef
+from browx_actors.actor_ref import ActorRef
 from browx_actors.daemon import Daemon
 from browx_actors.human.await_human import ask_operator
 from browx_actors.human.operator import OperatorChannel

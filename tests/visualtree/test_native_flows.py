@@ -18,7 +18,8 @@ from typing import Any
 import attrs
 import trio
 
-from browx_actors.actor import Actor, ActorRef
+from browx_actors.actor import Actor
+from browx_actors.actor_ref import ActorRef
 from browx_actors.config import DEFAULT_CAPABILITIES
 from browx_actors.devices.nodes import NativeNode, Rect
 from browx_actors.secrets import SecretBook

@@ -28,7 +28,7 @@ from typing import Any
 import attrs
 import trio
 
-from ...actor import ActorRef
+from ...actor_ref import ActorRef
 from ...cdp.launcher import CdpEndpointError, resolve_attach_endpoint
 from ...devices import adb_commands as commands
 from ...devices.adb import AdbAddress, AndroidDevice

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from ...actor import ActorRef
+from ...actor_ref import ActorRef
 from ...devices.adb import AdbAddress, AndroidDevice
 from ...devices.choice import find_android_device
 from ...devices.device_info import android_info

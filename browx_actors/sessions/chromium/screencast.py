@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from ...actor import ActorRef, ActorUnavailable
+from ...actor_ref import ActorRef, ActorUnavailable
 from ...cdp import CdpConnectionLost, CdpError, CdpFailure, CdpSession
 from ...errors import ToolError
 from ...streams.messages import FramesMoved, SessionEnding

@@ -54,7 +54,8 @@ from typing import Any
 
 import trio
 
-from ...actor import Actor, ActorRef, CallFailed, Later
+from ...actor import Actor, CallFailed, Later
+from ...actor_ref import ActorRef
 from ...cdp import CdpError
 from ...errors import ToolError
 from ...human.bridge import HumanBridge

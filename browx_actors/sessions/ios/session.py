@@ -22,7 +22,7 @@ from pathlib import Path
 
 import trio
 
-from ...actor import ActorRef
+from ...actor_ref import ActorRef
 from ...devices.simctl import already_booted, choose_simulator
 from ...devices.toolchain import Simctl, xcrun_binary
 from ...devices.wda_client import WdaClient, open_wda_client

@@ -32,7 +32,8 @@ from typing import Any
 
 import trio
 
-from ...actor import Actor, ActorRef, ActorUnavailable, CallFailed, Later
+from ...actor import Actor, CallFailed, Later
+from ...actor_ref import ActorRef, ActorUnavailable
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
 from ...streams.messages import SessionEnding, WatchFrames
