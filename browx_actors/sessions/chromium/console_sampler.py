@@ -40,7 +40,7 @@ from ...cdp import CdpFailure, CdpSession
 
 __all__ = ["HELD_BACK", "PAGE_BUDGET", "SAMPLER_JS", "held_back_counts", "install_sampler", "sample_new_documents"]
 
-#: Messages of each kind (errors; everything else) a flooding page sends on a second.
+#: Messages of each kind (errors; everything else) a flooding page sends each second.
 #: Below the tap's own rate (``tab_tap.SAMPLE_RATE``), so what arrives is all recorded.
 PAGE_BUDGET = 200
 
