@@ -28,6 +28,7 @@ from .launcher import (
     parse_devtools_active_port,
     resolve_attach_endpoint,
 )
+from .probe import answers
 from .protocol import (
     CdpConnectionLost,
     CdpEndpointError,
@@ -62,6 +63,7 @@ __all__ = [
     "ChromiumProcess",
     "ChromiumStartupError",
     "EventTap",
+    "answers",
     "chromium_command",
     "find_chromium",
     "launch_chromium",

@@ -33,7 +33,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from ...errors import ToolError
 from .losses import first_line
 
-__all__ = ["SELECTOR_MARKERS", "is_selector_error", "known_failure", "selector_refusals"]
+__all__ = ["SELECTOR_MARKERS", "is_selector_error", "known_failure", "selector_refusal", "selector_refusals"]
 
 #: Phrases Playwright (and the browser under it) use for a selector it cannot parse.
 SELECTOR_MARKERS = (
@@ -70,10 +70,13 @@ def known_failure(tool: str, args: Mapping[str, Any], err: Exception) -> ToolErr
     if isinstance(err, PlaywrightTimeout):
         return ToolError("timeout", f"{tool}: {first_line(err)}")
     if is_selector_error(err):
-        message = first_line(err)
-        field = _selector_field(args, message)
-        return ToolError("bad-arg", f"{field} is not a valid selector: {message}", field=field)
+        return selector_refusal(_selector_field(args, first_line(err)), err)
     return None
+
+
+def selector_refusal(field: str, err: BaseException) -> ToolError:
+    """``bad-arg`` naming ``field``, whose selector Playwright could not parse (``err``)."""
+    return ToolError("bad-arg", f"{field} is not a valid selector: {first_line(err)}", field=field)
 
 
 @contextmanager
@@ -85,4 +88,4 @@ def selector_refusals(field: str = "selector") -> Iterator[None]:
     except PlaywrightError as err:
         if not is_selector_error(err):
             raise
-        raise ToolError("bad-arg", f"{field} is not a valid selector: {first_line(err)}", field=field) from err
+        raise selector_refusal(field, err) from err

@@ -23,7 +23,7 @@ from ...errors import ToolError
 from ...tooling import Args, AtMostOne, Check, ExactlyOne, Excludes, Param, Reply, session_tool
 from ...workspace import file_to_write, write_file
 from ..params import ELEMENT, TIMEOUT_MS
-from .failures import is_selector_error
+from .failures import is_selector_error, selector_refusal
 from .losses import first_line
 from .pageagent import AGENT_KEY
 from .session import ChromiumSession
@@ -403,8 +403,7 @@ async def _wait(session: ChromiumSession, args: Args, condition: str) -> Reply:
     except PlaywrightError as err:
         message = first_line(err)
         if condition == "selector" and is_selector_error(err):
-            raise ToolError("bad-arg", f"wait_for selector is not a valid selector: {message}",
-                            field="selector") from err
+            raise selector_refusal("selector", err) from err
         raise ToolError("page-error", f"wait_for {condition}: {message}") from err
     return Reply.of(condition=condition, state=state, waitedMs=round((time.perf_counter() - started) * 1000, 1),
                     url=page.url)

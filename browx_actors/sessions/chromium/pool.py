@@ -19,7 +19,7 @@ import attrs
 import trio
 
 from ...actor import Actor
-from ...cdp import CdpFailure
+from ...cdp import answers
 from ...cdp.connection import CdpConnection, open_cdp_connection
 from ...cdp.launcher import launch_chromium, resolve_attach_endpoint
 from ...errors import ToolError
@@ -57,13 +57,7 @@ class Browser:
     async def answers(self, timeout: float) -> bool:
         """Whether the browser answers a probe within ``timeout`` seconds: a live one
         does, whatever became of the tab a call was on."""
-        with trio.move_on_after(timeout):
-            try:
-                await self.cdp.send("Browser.getVersion")
-            except CdpFailure:
-                return False
-            return True
-        return False
+        return await answers(self.cdp, "Browser.getVersion", timeout) is True
 
 
 @attrs.frozen

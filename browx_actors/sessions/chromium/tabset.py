@@ -17,9 +17,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import attrs
-import trio
 
-from ...cdp import CdpFailure
+from ...cdp import answers
 from ...errors import ToolError
 from .input_state import InputState
 
@@ -52,13 +51,7 @@ class Tab:
         """
         if self.cdp is None:
             return None
-        with trio.move_on_after(timeout):
-            try:
-                await self.cdp.send("Runtime.evaluate", {"expression": "0", "returnByValue": True})
-            except CdpFailure:
-                return False
-            return True
-        return None
+        return await answers(self.cdp, "Runtime.evaluate", timeout, {"expression": "0", "returnByValue": True})
 
 
 class TabSet:

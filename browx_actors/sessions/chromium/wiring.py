@@ -83,6 +83,7 @@ class TargetWiring:
         return keys
 
     def forget(self, target_id: str) -> None:
+        self._sampled_from_start.difference_update(self.keys_of(target_id))
         self._sessions.pop(target_id, None)
         for frame_id in [f for f, (_, page) in self.frames.items() if page == target_id]:
             del self.frames[frame_id]
