@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from e2e_support import browx_server, fails, ok
+from polling import poll_until
 
 pytestmark = pytest.mark.chromium
 
@@ -84,3 +85,27 @@ async def test_refs_reach_into_same_origin_and_out_of_process_frames(tmp_path: P
         assert "take a new snapshot" in stale["error"]
         assert (await ok(client, "frames_list"))["count"] == 2
         assert ref_on(after, "status [ref=e") == ref_on((await ok(client, "snapshot"))["snapshot"], "status [ref=e")
+
+
+async def test_a_control_its_parent_frame_scrolls_out_of_view_is_reached(tmp_path: Path, pages_url: str,
+                                                                        pages_url2: str) -> None:
+    # The nested frame's Send button is in view in its own document but below the part
+    # of the out-of-process frame around it that shows: input at its point would land on
+    # the top page. The click scrolls the frames above to it first, then lands.
+    other_site = pages_url2.replace("127.0.0.1", "localhost")
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/page_frames.html?other={other_site}"})
+        await ok(client, "wait_for", {"text": "A page with frames"})
+
+        async def loaded() -> str | None:
+            text: str = (await ok(client, "snapshot"))["snapshot"]
+            return text if 'heading "Frame nested"' in text else None
+
+        snap = await poll_until(loaded, interval=0.1, timeout=10)
+        send = ref_on(snap, "button", "Frame nested")
+        assert send.startswith("f3")
+        clicked = await ok(client, "click", {"ref": send})
+        assert clicked["settled"]["input"] == "cdp" and clicked["target"]["name"] == "Send"
+        after = (await ok(client, "snapshot"))["snapshot"]
+        assert re.search(r"status \[ref=f3e\d+\]: sent from nested", after), after
+        assert re.search(r"status \[ref=f2e\d+\]: nothing sent", after) and "status [ref=e" in after

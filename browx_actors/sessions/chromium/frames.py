@@ -30,6 +30,7 @@ from ...errors import ToolError
 from ...tooling import Args, Param, Reply, session_tool
 from .driver import REF_ENGINE
 from .frame_refs import FrameRef, parse_ref, qualify, qualify_refs, stitch
+from .frame_view import FrameView, OwnerBox, frame_view
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 from .redact import redact_url
 
@@ -37,8 +38,8 @@ if TYPE_CHECKING:
     from .host import SessionHost
     from .tabset import Tab
 
-__all__ = ["TOOLS", "Frame", "FrameBook", "agent_in_frame", "frame_locator", "frames_list", "routes_to_frame",
-           "with_frames"]
+__all__ = ["TOOLS", "Frame", "FrameBook", "agent_in_frame", "frame_locator", "frame_named",
+           "frame_tree", "frames_list", "owner_of", "routes_to_frame", "with_frames"]
 
 #: What a frame ref can appear in, per agent method: the field of the argument.
 _REF_FIELDS = {"aim": "ref", "describe": None, "snapshot": "scope", "find": "scope"}
@@ -49,16 +50,30 @@ _CALL = f"""([method, arg]) => {{
   return agent[method](arg);
 }}"""
 
-#: On an ``<iframe>`` element: its ref in its document's agent, and where its content
-#: box starts in its document's viewport (border and padding inside the box).
-_OWNER = f"""function () {{
+
+
+def _owner_function(key: str, identity: str) -> str:
+    """On an ``<iframe>`` element: under ``key``, what ``identity`` (an expression of
+    ``agent`` and ``this``) says of it in its document's agent, and its content box in
+    its document's viewport (``x``, ``y``, ``w``, ``h``: border, padding and scroll bars
+    outside it) with that viewport's size (``vw``, ``vh``, measured as the agent's aim
+    measures it): a :class:`~.frame_view.OwnerBox`."""
+    return f"""function () {{
   const agent = window[{AGENT_KEY!r}];
   const box = this.getBoundingClientRect();
   const style = getComputedStyle(this);
-  return {{ref: agent ? agent.refFor(this) : null,
-           x: box.left + this.clientLeft + parseFloat(style.paddingLeft || '0'),
-           y: box.top + this.clientTop + parseFloat(style.paddingTop || '0')}};
+  const pad = (side) => parseFloat(style['padding' + side] || '0');
+  const root = document.documentElement;
+  const css = document.compatMode === 'CSS1Compat' && root;
+  return {{{key}: agent ? {identity} : null,
+           x: box.left + this.clientLeft + pad('Left'), y: box.top + this.clientTop + pad('Top'),
+           w: this.clientWidth - pad('Left') - pad('Right'), h: this.clientHeight - pad('Top') - pad('Bottom'),
+           vw: css ? root.clientWidth : innerWidth, vh: css ? root.clientHeight : innerHeight}};
 }}"""
+
+
+#: ``{ref, x, y}``: the ``<iframe>``'s snapshot ref.
+_OWNER = _owner_function("ref", "agent.refFor(this)")
 
 
 @attrs.define(eq=False)
@@ -175,8 +190,10 @@ async def agent_in_frame(session: SessionHost, frame: Frame, method: str, arg: A
     return result
 
 
-async def _owner(session: SessionHost, frames: dict[str, Frame], frame: Frame) -> dict[str, Any] | None:
-    """``{ref, x, y}`` of the ``<iframe>`` holding ``frame``, in its parent's terms."""
+async def owner_of(session: SessionHost, frames: dict[str, Frame], frame: Frame,
+                   declaration: str = _OWNER) -> dict[str, Any] | None:
+    """What ``declaration`` answers on the ``<iframe>`` holding ``frame`` (by default
+    ``{ref, x, y}``), in its parent's terms; None when it cannot be asked."""
     parent = frames.get(frame.parent or "")
     if parent is None:
         return None
@@ -192,13 +209,26 @@ async def _owner(session: SessionHost, frames: dict[str, Frame], frame: Frame) -
         object_id = node["object"]["objectId"]
         try:
             reply = await parent.host.send("Runtime.callFunctionOn", {
-                "objectId": object_id, "functionDeclaration": _OWNER, "returnByValue": True})
+                "objectId": object_id, "functionDeclaration": declaration, "returnByValue": True})
         finally:
             await parent.host.send("Runtime.releaseObject", {"objectId": object_id})
     except (CdpFailure, KeyError):
         return None
     value: dict[str, Any] | None = reply.get("result", {}).get("value")
     return value
+
+
+async def frame_named(session: SessionHost, short: str) -> Frame | None:
+    """The current tab's frame ``short`` (``f2``), looked for afresh if the last look did
+    not know it or its session is gone; None when the tab has no such frame."""
+    tab = session.tabs.current
+    assert tab is not None
+    book = _book(session, tab)
+    frame = book.by_short(short)
+    if frame is None or frame.host.lost is not None:
+        await frame_tree(session, tab)  # it may be new since the last look
+        frame = book.by_short(short)
+    return frame
 
 
 def routes_to_frame(method: str, arg: Any) -> FrameRef | None:
@@ -232,11 +262,7 @@ async def call_in_frame(session: SessionHost, method: str, arg: Any, ref: FrameR
     """A page-agent call whose ref (or scope) lies in a frame, made in that frame."""
     tab = session.tabs.current
     assert tab is not None and ref.frame is not None
-    book = _book(session, tab)
-    frame = book.by_short(ref.frame)
-    if frame is None or frame.host.lost is not None:
-        await frame_tree(session, tab)  # it may be new since the last look
-        frame = book.by_short(ref.frame)
+    frame = await frame_named(session, ref.frame)
     if frame is None:
         if method == "aim":
             return {"stale": True}
@@ -248,38 +274,47 @@ async def call_in_frame(session: SessionHost, method: str, arg: Any, ref: FrameR
     if method == "snapshot" and isinstance(result, dict):
         result["text"] = await _nested(session, tab, frame, result.get("text", ""), arg)
     if method == "aim" and isinstance(result, dict) and not result.get("stale"):
-        chain, dx, dy = await _offsets(session, frame)
-        if chain is None:
+        found = await _chain(session, frame)
+        if found is None:
             return {"stale": True}
+        chain, view = found
         ready = result.get("ready")
         if isinstance(ready, list) and len(ready) == 2:
-            result["ready"] = [ready[0] + dx, ready[1] + dy]
+            point = view.to_tab(ready[0], ready[1])
+            if view.shows(*point):
+                result["ready"] = list(point)
+            elif arg.get("scroll", True) and not arg.get("reveal"):
+                # In view in its own document, not through the frames above it: scroll
+                # to it (the browser scrolls those frames too) and aim again.
+                return await call_in_frame(session, method, {**arg, "reveal": True, "mark": False}, ref)
+            else:
+                del result["ready"]
+                result["wait"] = "outside the part of its frame in view"
         result["frameChain"] = chain
         result["localRef"] = ref.local
     return result
 
 
-async def _offsets(session: SessionHost, frame: Frame) -> tuple[list[str] | None, float, float]:
+async def _chain(session: SessionHost, frame: Frame) -> tuple[list[str], FrameView] | None:
     """The ``<iframe>`` refs from the top document down to ``frame`` (each in its own
-    document's agent), and where the frame's viewport starts in the tab's."""
+    document's agent), and where the frame shows in the tab; None when one is gone."""
     tab = session.tabs.current
     assert tab is not None
     frames = _book(session, tab).frames
     chain: list[str] = []
-    dx = dy = 0.0
+    boxes: list[OwnerBox] = []
     current = frame
     while current.parent is not None:
-        owner = await _owner(session, frames, current)
+        owner = await owner_of(session, frames, current)
         if owner is None or owner.get("ref") is None:
-            return None, 0, 0
+            return None
         chain.insert(0, owner["ref"])
-        dx += float(owner["x"])
-        dy += float(owner["y"])
+        boxes.insert(0, OwnerBox.from_json(owner))
         parent = frames.get(current.parent)
         if parent is None:
-            return None, 0, 0
+            return None
         current = parent
-    return chain, dx, dy
+    return chain, frame_view(boxes)
 
 
 async def _nested(session: SessionHost, tab: Tab, top: Frame, text: str, arg: Any) -> str:
@@ -295,7 +330,7 @@ async def _nested(session: SessionHost, tab: Tab, top: Frame, text: str, arg: An
     for frame in frames:
         if frame.parent not in inside or budget <= 0:
             continue
-        owner = await _owner(session, by_id, frame)
+        owner = await owner_of(session, by_id, frame)
         parent = by_id[frame.parent] if frame.parent else None
         if owner is None or owner.get("ref") is None or parent is None:
             continue
@@ -366,7 +401,7 @@ async def frames_list(session: SessionHost, args: Args) -> Reply:
     top = frames[0]
     rows: list[Any] = []
     for frame in frames[1:]:
-        owner = await _owner(session, by_id, frame)
+        owner = await owner_of(session, by_id, frame)
         parent = by_id.get(frame.parent or "")
         owner_ref = None if owner is None or owner.get("ref") is None or parent is None else \
             qualify(parent.short, owner["ref"])

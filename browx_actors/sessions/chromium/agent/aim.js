@@ -50,14 +50,16 @@
   }
 
   /** Visible, enabled (for a click), still, in view and on top at its point. With
-   *  `scroll` false, an element partly out of view is aimed at in its visible part. */
-  function readyToPoint(el, needsEnabled, scroll) {
+   *  `scroll` false, an element partly out of view is aimed at in its visible part;
+   *  with `reveal` it is scrolled to even when this document's viewport shows it (the
+   *  frame that holds this document clips it: the browser scrolls the frames above). */
+  function readyToPoint(el, needsEnabled, scroll, reveal) {
     if (!isVisibleElement(el)) return { wait: 'not visible' };
     if (needsEnabled && isDisabled(el)) return { wait: 'not enabled' };
     if (isAnimating(el)) return { wait: 'animating' };
     const [vw, vh] = viewportSize();
     const box = getRect(el);
-    if (scroll && (box.top < 0 || box.left < 0 || box.bottom > vh || box.right > vw)) {
+    if (scroll && (reveal || box.top < 0 || box.left < 0 || box.bottom > vh || box.right > vw)) {
       // Centred when not wholly in view, as the browser's scrollIntoViewIfNeeded does;
       // 'instant' overrides a page's smooth scroll-behavior, so the point is final.
       scrollIntoView(el, { block: 'center', inline: 'center', behavior: 'instant' });
@@ -110,7 +112,7 @@
   /**
    * spec: {ref?, selector?, point?: [x, y], mode?: 'click' | 'hover' | 'fill', acting?,
    * mark?: false (keep the mark an earlier aim of the same call set), scroll?: false
-   * (aim at what is in view)}. With `acting` (an action will follow) a target that can
+   * (aim at what is in view), reveal?: true (scroll to it even if in view here)}. With `acting` (an action will follow) a target that can
    * never be acted on answers {count, target, cannot: reason} at once.
    * Returns {stale: true} | {notCss: true} (left to Playwright's selector engines: a
    * selector that is not CSS, or one the light DOM has no match for) |
@@ -150,7 +152,7 @@
     }
     const mode = spec.mode;
     const state = mode === 'fill' ? readyToType(el)
-      : mode === 'click' || mode === 'hover' ? readyToPoint(el, mode === 'click', spec.scroll !== false) : null;
+      : mode === 'click' || mode === 'hover' ? readyToPoint(el, mode === 'click', spec.scroll !== false, !!spec.reveal) : null;
     if (state && state.ready) out.ready = state.ready;
     else if (state) out.wait = state.wait;
     return out;
