@@ -69,7 +69,11 @@ page node that left the page, or a page that loaded another document). Colours a
 `maxNodes` and `rootNodeId` truncate: children beyond `maxDepth` are placeholders
 `{id, typeId, truncated: true, childCount}`, and `childCount` always counts every child.
 No payload nests more than 64 levels below its root (the MCP SDK's JSON parser refuses
-documents nested 200 deep): read deeper with `rootNodeId`. `ui.perform_action` on a page
+documents nested 200 deep): read deeper with `rootNodeId`. A page's frames (same-origin
+and out-of-process) hang under their `<iframe>` nodes: a frame's node ids carry its id
+from `frames_list` (`f2n5`), its bounds are in the tab's viewport, and a frame that could
+not be read counts as a child left out of its `<iframe>`, with a warning naming it.
+`ui.perform_action` on a page
 answers as `click` (tap, toggle), `fill` (setValue; `select` for a `<select>`) or the
 shared action result (focus, unfocus, typeText) does, with `action`, `performedWith`
 and the `reference`.

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import attrs
@@ -198,20 +198,23 @@ class RawNode:
 class RawTree:
     """What one capture hands over: the root, and what its node ids are relative to.
 
-    ``scope`` names the thing a provider's ids live in when that thing can be replaced
-    under the same ids: a DOM document (a navigation brings a new one whose agent
-    numbers its elements afresh) or ``None`` when ids are places in a tree that every
-    action re-resolves (native paths). A provider acts on a node only while its scope
-    is still the one it captured. ``omitted`` counts the nodes the provider's own limit
-    left out of the whole capture. ``fingerprint`` is the content hash of a provider that
-    reads its hierarchy as text (the DOM agent's JSON): hashing that text is cheaper than
-    walking the nodes and means the same, provided the text leaves secure values out.
+    ``scope`` names the things a provider's ids live in when they can be replaced under
+    the same ids: DOM documents (a navigation brings a new one whose agent numbers its
+    elements afresh) or ``None`` when ids are places in a tree that every action
+    re-resolves (native paths). It is opaque to all but its provider, which acts on a
+    node only while its scope is still the one it captured. ``omitted`` counts the
+    nodes the provider's own limit left out of the whole capture. ``fingerprint`` is the
+    content hash of a provider that reads its hierarchy as text (the DOM agent's JSON):
+    hashing that text is cheaper than walking the nodes and means the same, provided the
+    text leaves secure values out. ``warnings`` says what the provider could not read
+    (a frame still loading, say); they ride with the answer of the call that captured.
     """
 
     root: RawNode
-    scope: str | None = None
+    scope: Hashable | None = None
     omitted: int = 0
     fingerprint: str | None = None
+    warnings: tuple[str, ...] = ()
 
 
 @attrs.frozen

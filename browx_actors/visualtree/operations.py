@@ -25,7 +25,7 @@ import trio
 from browx_actors.errors import ToolError
 from browx_actors.tooling.reply import Reply
 
-from .model import CaptureOptions
+from .model import CaptureOptions, RawTree
 from .params import limits_of, query_of, reference_of
 from .payload import inspect_payload, matches_payload, tree_payload
 from .provider import Provider
@@ -42,29 +42,34 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def _omission_warning(reply: Reply, omitted: int) -> None:
-    if omitted:
-        reply.warn(f"the provider stopped capturing at its node limit: {omitted:,} nodes are left out (childCount "
-                   "counts them); read a subtree with rootNodeId")
+def _capture_warnings(reply: Reply, tree: RawTree | None) -> None:
+    """What the provider could not capture, said beside the answer built from it."""
+    if tree is None:
+        return
+    if tree.omitted:
+        reply.warn(f"the provider stopped capturing at its node limit: {tree.omitted:,} nodes are left out "
+                   "(childCount counts them); read a subtree with rootNodeId")
+    for warning in tree.warnings:
+        reply.warn(warning)
 
 
 async def capture(
     provider: Provider, book: SnapshotBook, *, properties: bool = False, clock: Clock = utc_now
-) -> tuple[Capture, int]:
-    """A fresh capture, recorded as the source's latest, and how many nodes its provider left out."""
+) -> tuple[Capture, RawTree]:
+    """A fresh capture, recorded as the source's latest, and what the provider handed over."""
     tree = await provider.capture(CaptureOptions(include_properties=properties))
     recorded = book.record(provider, tree.root, clock(), scope=tree.scope, with_properties=properties,
                            content_hash=tree.fingerprint)
-    return recorded, tree.omitted
+    return recorded, tree
 
 
 async def get_tree(provider: Provider, book: SnapshotBook, args: Args, *, clock: Clock = utc_now) -> Reply:
     """``ui.get_visual_tree``: a fresh capture as the compact v2 payload."""
-    shot, omitted = await capture(provider, book, properties=args["properties"], clock=clock)
+    shot, tree = await capture(provider, book, properties=args["properties"], clock=clock)
     payload = tree_payload(shot, limits=limits_of(args), root_node_id=args.get("rootNodeId"),
                            include_properties=args["properties"])
     reply = Reply(payload)
-    _omission_warning(reply, omitted)
+    _capture_warnings(reply, tree)
     return reply
 
 
@@ -74,12 +79,12 @@ async def query_nodes(provider: Provider, book: SnapshotBook, args: Args, *, clo
     shot = book.latest(provider.source) if args["reuse"] else None
     if shot is not None and properties and not shot.with_properties:
         shot = None  # the latest capture has no properties to show: take one that has
-    omitted = 0
+    tree = None
     if shot is None:
-        shot, omitted = await capture(provider, book, properties=properties, clock=clock)
+        shot, tree = await capture(provider, book, properties=properties, clock=clock)
     found = select(shot, query_of(args))
     reply = Reply(matches_payload(shot, found.nodes, limit=args["limit"], include_properties=properties))
-    _omission_warning(reply, omitted)
+    _capture_warnings(reply, tree)
     return reply
 
 
@@ -144,5 +149,5 @@ async def wait_for_nodes(provider: Provider, book: SnapshotBook, args: Args, *, 
     reply["condition"] = condition
     reply["attempts"] = attempts
     reply["waitedMs"] = round((trio.current_time() - started) * 1000, 1)
-    _omission_warning(reply, tree.omitted)
+    _capture_warnings(reply, tree)
     return reply

@@ -15,7 +15,7 @@ bounded however many captures a session takes.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from datetime import UTC, datetime
 
 import attrs
@@ -107,7 +107,7 @@ class Capture:
     captured_at: datetime
     root: RawNode
     #: What the provider's node ids are relative to (see :class:`~.model.RawTree`).
-    scope: str | None = None
+    scope: Hashable | None = None
     #: Whether the provider was asked for each node's properties.
     with_properties: bool = False
     _nodes: dict[str, RawNode] = attrs.field(init=False, eq=False, repr=False)
@@ -165,7 +165,7 @@ class SnapshotBook:
         root: RawNode,
         captured_at: datetime,
         *,
-        scope: str | None = None,
+        scope: Hashable | None = None,
         with_properties: bool = False,
         content_hash: str | None = None,
     ) -> Capture:

@@ -105,7 +105,15 @@ async def test_the_page_as_a_visual_tree(tmp_path: Path, pages_url: str) -> None
         assert (heading["role"], heading["visual"]["foreground"]) == ("heading", "#FFFFFFFF")
         assert found["shadow.button"]["label"] == "Inside shadow"  # through the open shadow root
         frame = next(node for node in nodes if payload["types"][node["typeId"]] == "iframe")
-        assert (frame["role"], frame["label"], frame["children"]) == ("webview", "Ads", [])
+        assert (frame["role"], frame["label"], frame["childCount"]) == ("webview", "Ads", 1)
+        # The frame's own document hangs under it (srcdoc: an ad's paragraph), its ids
+        # carrying the frame's id and its boxes in the tab's viewport, inside the frame's.
+        [document] = frame["children"]
+        ad = next(node for node in nodes_of(document) if node["visual"].get("text") == "ad")
+        assert document["id"].startswith("f") and ad["id"].startswith(document["id"].split("n")[0] + "n")
+        ad_box, outer = ad["bounds"], frame["bounds"]
+        assert outer["x"] < ad_box["x"] < outer["x"] + outer["width"]
+        assert outer["y"] < ad_box["y"] < outer["y"] + outer["height"]
         assert "properties" not in email
 
         # -- truncation: depth, nodes, a subtree, and properties on request ---------------

@@ -21,8 +21,10 @@ that the element is still there and the page still the captured document), and t
 
 A node id names an element of one document: after a navigation the new document's
 agent numbers its elements afresh, so an id alone could name another control. A
-capture keeps the document it read (its scope), and an action on a node of another
+capture keeps the documents it read (its scope), and an action on a node of another
 document, or on an element that has left the page since, is ``stale_node_reference``.
+A page's frames are read by their own agents and hung under their ``<iframe>`` nodes,
+their ids carrying the frame's id (``f2n5``): :mod:`.visual_frames`.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from ...visualtree.snapshots import REFRESH_WITH, Capture, text_fingerprint
 from . import actions
 from .losses import PageScriptError, first_line
 from .session import ChromiumSession
+from .visual_frames import DomScope, frame_ref, holds_frames, read_frames, split_node_id
 
 __all__ = ["DomProvider", "raw_tree"]
 
@@ -182,21 +185,32 @@ class DomProvider:
         tree = json.loads(answer)
         if tree["root"] is None:
             raise ToolError("page-error", "the page has no document element to read")
-        return RawTree(raw_tree(tree["root"]), scope=tree["document"], omitted=tree["omitted"],
-                       fingerprint=text_fingerprint(answer))
+        if not holds_frames(answer):
+            return RawTree(raw_tree(tree["root"]), scope=DomScope(tree["document"]), omitted=tree["omitted"],
+                           fingerprint=text_fingerprint(answer))
+        framed = await read_frames(self.session, tree, limit=MAX_NODES, properties=options.include_properties)
+        return RawTree(raw_tree(framed.root), scope=framed.scope, omitted=framed.omitted,
+                       fingerprint=text_fingerprint(answer + framed.read), warnings=framed.warnings)
 
     async def perform(self, capture: Capture, node: RawNode, action: Action, value: str | None = None) -> Reply:
         if action not in node.supported_actions:
             raise not_offered(node, action)
+        scope = capture.scope
+        assert isinstance(scope, DomScope)  # this provider's captures carry one
+        frame, local = split_node_id(node.id)
+        document = scope.document_of(frame)
         try:
-            ref = await self.session.agent("visualRef", {"document": capture.scope, "id": node.id})
+            if frame is None:
+                ref = await self.session.agent("visualRef", {"document": document, "id": local})
+            else:
+                ref = None if document is None else await frame_ref(self.session, frame, document, local)
         except PageScriptError as err:
             raise ToolError("page-error", f"finding the node failed in the page: {first_line(err)}") from err
         if ref is None:
             raise ToolError(
                 "stale_node_reference",
                 f"node {node.id!r} of {capture.snapshot_id} is no longer on the page (it was removed, or the page "
-                "loaded another document); query again",
+                "or its frame loaded another document); query again",
                 source=capture.source, nodeId=node.id, revision=capture.revision, refreshWith=REFRESH_WITH,
             )
         return await _ACTIONS[action](self.session, node, ref, value)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .host import SessionHost
     from .tabset import Tab
 
-__all__ = ["TOOLS", "Frame", "FrameBook", "agent_in_frame", "frame_locator", "frame_named",
+__all__ = ["TOOLS", "VISUAL_OWNER", "Frame", "FrameBook", "agent_in_frame", "frame_locator", "frame_named",
            "frame_tree", "frames_list", "owner_of", "routes_to_frame", "with_frames"]
 
 #: What a frame ref can appear in, per agent method: the field of the argument.
@@ -74,6 +74,8 @@ def _owner_function(key: str, identity: str) -> str:
 
 #: ``{ref, x, y}``: the ``<iframe>``'s snapshot ref.
 _OWNER = _owner_function("ref", "agent.refFor(this)")
+#: ``{node: {document, id}, x, y}``: the ``<iframe>``'s node in visual-tree captures.
+VISUAL_OWNER = _owner_function("node", "agent.visualIdOf(this)")
 
 
 @attrs.define(eq=False)

@@ -40,6 +40,8 @@ Methods of the agent object (all arguments and results are JSON-able, except tha
 - ``visualTree({properties?, limit?})`` -> ``{document, root, count, omitted, url, title}``:
   the whole element tree for the compact v2 visual tree (``agent/visualtree.js``)
 - ``visualRef({document, id})`` -> the ref of a captured node's element, or null
+- ``visualIdOf(element)`` -> ``{document, id}``: the element's node id in this
+  document's visual-tree captures
 
 Errors the agent throws start with a code and a colon (``stale-element: ...``); see
 :data:`AGENT_ERROR_CODES` and :func:`agent_error`.
@@ -92,7 +94,7 @@ AGENT_METHODS = frozenset({
     "snapshot", "resolve", "refFor", "describe", "find", "textSearch",
     "mark", "changes", "quiet", "markedUrl", "count", "hit", "aim",
     "anchorOf", "findAnchored", "findFeedback", "inspect", "findOption", "optionChosen", "labelOf",
-    "watchDrag", "dragState", "visualTree", "visualRef",
+    "watchDrag", "dragState", "visualTree", "visualRef", "visualIdOf",
 })
 
 #: Codes the agent puts in front of an error message (``"stale-element: ref e5 ..."``).

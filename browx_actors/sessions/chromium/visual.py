@@ -37,8 +37,9 @@ READ, ACTION = "read", "action"
 @session_tool(
     "ui.get_visual_tree", READ,
     "The page (or app screen) as the compact v2 visual tree: one capture with a new revision, a type registry and "
-    "nodes with role, automation id, label, supported actions, states, bounds and #AARRGGBB colours. maxDepth, "
-    "maxNodes and rootNodeId truncate; childCount counts what was left out.",
+    "nodes with role, automation id, label, supported actions, states, bounds and #AARRGGBB colours; a page's "
+    "frames hang under their iframe nodes (ids f2n5). maxDepth, maxNodes and rootNodeId truncate; childCount "
+    "counts what was left out.",
     params=TREE_PARAMS,
 )
 async def get_visual_tree(session: ChromiumSession, args: Args) -> Reply:

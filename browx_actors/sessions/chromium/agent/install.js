@@ -31,6 +31,7 @@
     dragState,
     visualTree,
     visualRef,
+    visualIdOf,
   });
   defineProperty(window, AGENT_KEY, {
     value: agent,

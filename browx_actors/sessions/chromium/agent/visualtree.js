@@ -1,7 +1,9 @@
 // visualtree.js: visualTree(), the DOM provider's capture of the compact v2 visual tree
 // in one walk (node ids, tag, automation id, label, neutral role, supported actions,
 // state flags, bounds, computed-style colours and opacity, bounded text and value, z),
-// and visualRef(), which turns a captured node back into an action's ref.
+// visualRef(), which turns a captured node back into an action's ref, and
+// visualIdOf(), an element's node id (how the server finds the <iframe> a frame's
+// own capture hangs under).
 // Relies on: prelude, tables, helpers, visibility, roles, names, states, mint (refs),
 // TYPE_INTO (aim).
 
@@ -250,6 +252,15 @@
       url: loc.href,
       title: doc.title,
     });
+  }
+
+  /**
+   * visualIdOf(element) -> {document, id}: the node id the element has (or will have) in
+   * this document's captures.
+   */
+  function visualIdOf(el) {
+    if (!el || el.nodeType !== 1) throw fail('bad-arg', 'visualIdOf needs an Element');
+    return { document: VT_DOCUMENT, id: vtId(el) };
   }
 
   /**

@@ -1,0 +1,204 @@
+"""A page's frames in its visual tree: each frame's own capture, hung under its ``<iframe>``.
+
+Every frame runs its own page agent, which reads only its own document
+(``visualTree``) and numbers its elements afresh (``n1``, ``n2``...). The DOM provider
+reads the top document first; when that holds an ``<iframe>`` or ``<frame>``, each
+frame of the tab is read by its own agent, parents before children
+(:func:`~.frames.frame_tree`: same-origin frames, and out-of-process ones through their
+own sessions), and its tree is hung under the node of the element that holds it. The
+page is then one tree, as its snapshot is one text:
+
+- A frame's node ids carry the frame's id in its tab: ``f2n5`` is node ``n5`` of frame
+  ``f2``, as the snapshot spells refs ``f2e5``. A bare ``nN`` is the top document's.
+- Bounds move from the frame's viewport to the tab's, by the content boxes of the
+  ``<iframe>`` elements above it, so a tap aimed by them lands.
+- A frame held by an element that is not visible is not visible either.
+- The provider's node limit is shared: a frame gets what the documents before it left.
+- A frame that cannot be read (still loading, gone, its agent broken) counts as one
+  child left out of its ``<iframe>``, so ``childCount`` never reads as an empty frame,
+  and a warning names it.
+
+The capture's scope (:class:`DomScope`) keeps the document each frame had, so an action
+on a frame's node reaches that document or refuses as stale, like one on the top's.
+A page without frames costs nothing here: the top document's answer is checked for a
+frame element's tag, and nothing more is asked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ...cdp import CdpFailure
+from ...errors import ToolError
+from .frames import VISUAL_OWNER, Frame, agent_in_frame, frame_named, frame_tree, owner_of
+from .redact import redact_url
+
+if TYPE_CHECKING:
+    from .host import SessionHost
+
+__all__ = ["DomScope", "FramedCapture", "frame_ref", "graft", "holds_frames", "read_frames", "split_node_id"]
+
+Node = dict[str, Any]
+
+_FRAME_TAGS = ("iframe", "frame")
+# The agent's JSON has no spaces, and a quote inside a string value is escaped, so this
+# only finds an element's tag.
+_FRAME_TAG_MARKS = tuple(f'"tag":"{tag}"' for tag in _FRAME_TAGS)
+_NODE_ID = re.compile(r"^(f\d+)?(n\d+)$")
+
+
+@attrs.frozen
+class DomScope:
+    """The documents one DOM capture read: the top document's id, and each frame's."""
+
+    top: str
+    #: ``(frame id, document id)`` for each frame read, in the order they were read.
+    frames: tuple[tuple[str, str], ...] = ()
+
+    def document_of(self, frame: str | None) -> str | None:
+        """The document the capture read in ``frame`` (None: the top document)."""
+        if frame is None:
+            return self.top
+        return next((document for short, document in self.frames if short == frame), None)
+
+
+@attrs.frozen
+class FramedCapture:
+    """The top document's agent answer with every frame that could be read hung in."""
+
+    root: Node
+    scope: DomScope
+    omitted: int
+    #: What was read, for the capture's fingerprint: the answers and where each went.
+    read: str
+    warnings: tuple[str, ...] = ()
+
+
+def holds_frames(answer: str) -> bool:
+    """Whether an agent's ``visualTree`` answer has a frame element in it."""
+    return any(mark in answer for mark in _FRAME_TAG_MARKS)
+
+
+def split_node_id(node_id: str) -> tuple[str | None, str]:
+    """``f2n5`` as (``f2``, ``n5``); ``n5`` as (None, ``n5``)."""
+    match = _NODE_ID.match(node_id)
+    if match is None:
+        return None, node_id
+    return match.group(1), match.group(2)
+
+
+def _walk(root: Node) -> list[Node]:
+    """Every node of an agent answer, without recursion (documents nest deep)."""
+    nodes, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        stack.extend(node.get("kids", ()))
+    return nodes
+
+
+def _holders(root: Node) -> dict[str, Node]:
+    """The frame elements of a (qualified) answer, by node id."""
+    return {node["id"]: node for node in _walk(root) if node["tag"] in _FRAME_TAGS}
+
+
+def graft(holder: Node, root: Node, frame: str, dx: float, dy: float, hidden: bool) -> None:
+    """Hang a frame's answer (``root``) under the element that holds it: ids qualified with
+    ``frame``, boxes moved by (``dx``, ``dy``), every node hidden when ``hidden``."""
+    for node in _walk(root):
+        node["id"] = frame + node["id"]
+        box = node.get("b")
+        if box is not None:
+            node["b"] = [box[0] + dx, box[1] + dy, box[2], box[3]]
+        if hidden:
+            node["hid"] = 1
+    holder["kids"] = [root]
+
+
+def _left_out(holder: Node) -> None:
+    holder["more"] = holder.get("more", 0) + 1
+
+
+async def read_frames(session: SessionHost, top: Node, *, limit: int, properties: bool) -> FramedCapture:
+    """``top`` (the top document's parsed answer) with the tab's frames read and hung in.
+
+    ``limit`` bounds the nodes of all documents together, ``top`` included.
+    """
+    scope = DomScope(top["document"])
+    root: Node = top["root"]
+    omitted, count = int(top["omitted"]), int(top["count"])
+    tab = session.tabs.current
+    assert tab is not None
+    try:
+        frames = await frame_tree(session, tab)
+    except CdpFailure:  # the tab is navigating: the top document stands alone
+        return FramedCapture(root, scope, omitted, "")
+    by_id = {frame.frame_id: frame for frame in frames}
+    holders = _holders(root)
+    # Where each document read sits in the tab: its offset, and whether it is hidden.
+    placed: dict[str, tuple[float, float, bool]] = {frames[0].frame_id: (0.0, 0.0, False)}
+    documents: dict[str, str] = {frames[0].frame_id: scope.top}
+    read: list[str] = []
+    warnings: list[str] = []
+    for frame in frames[1:]:
+        parent = by_id.get(frame.parent or "")
+        at = placed.get(frame.parent or "")
+        if parent is None or at is None or frame.short is None:
+            continue  # its parent was not read
+        owner = await owner_of(session, by_id, frame, VISUAL_OWNER)
+        node = (owner or {}).get("node")
+        if owner is None or not isinstance(node, dict) or node.get("document") != documents[parent.frame_id]:
+            continue  # not asked, or the parent's document changed since it was read
+        holder = holders.get((parent.short or "") + str(node.get("id")))
+        if holder is None:
+            continue  # its element is not in the capture (past the limit, or under an <svg>)
+        if count >= limit:
+            _left_out(holder)
+            omitted += 1
+            continue
+        try:
+            answer = await agent_in_frame(session, frame, "visualTree", {"properties": properties,
+                                                                          "limit": limit - count})
+            sub = json.loads(answer)
+        except (ToolError, CdpFailure) as err:
+            _left_out(holder)
+            warnings.append(_unread(frame, err))
+            continue
+        if sub["root"] is None:
+            continue  # a frame with no document element shows nothing, as an empty one does
+        dx, dy = at[0] + float(owner["x"]), at[1] + float(owner["y"])
+        hidden = at[2] or "hid" in holder
+        graft(holder, sub["root"], frame.short, dx, dy, hidden)
+        holders.update(_holders(sub["root"]))
+        placed[frame.frame_id] = (dx, dy, hidden)
+        documents[frame.frame_id] = sub["document"]
+        scope = DomScope(scope.top, (*scope.frames, (frame.short, sub["document"])))
+        count += int(sub["count"])
+        omitted += int(sub["omitted"])
+        read.append(f"{frame.short}@{dx},{dy},{hidden}:{answer}")
+    return FramedCapture(root, scope, omitted, "".join(read), tuple(warnings))
+
+
+def _unread(frame: Frame, err: ToolError | CdpFailure) -> str:
+    why = err.message if isinstance(err, ToolError) else str(err)
+    return (f"frame {frame.short} ({redact_url(frame.url)}) could not be read ({why}); its <iframe> counts it as "
+            "a child left out: capture again once it has loaded")
+
+
+async def frame_ref(session: SessionHost, frame: str, document: str, local: str) -> str | None:
+    """The snapshot ref (``f2e5``) of node ``local`` of ``document`` in ``frame``, minted
+    now; None when the element, its document or the frame is gone."""
+    found = await frame_named(session, frame)
+    if found is None:
+        return None
+    try:
+        ref = await agent_in_frame(session, found, "visualRef", {"document": document, "id": local})
+    except ToolError as err:
+        if err.code == "stale-element":  # the frame went away, or has no document yet
+            return None
+        raise
+    return frame + ref if isinstance(ref, str) else None
