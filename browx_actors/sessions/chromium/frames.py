@@ -1,4 +1,4 @@
-"""Frames: ``frames_list``, snapshots that include frames, and refs that act inside them.
+"""Frames: what a tab's frames are, how to reach each one's page agent, and ``frames_list``.
 
 A tab's frames come from two places: ``Page.getFrameTree`` on the tab's command
 session gives the frames its renderer hosts (same-origin ones, and cross-origin ones
@@ -7,14 +7,15 @@ its own (:mod:`.wiring` attaches them), with the frames *it* hosts. Each frame b
 top one gets an id ``fN`` in its tab (:class:`FrameBook`), and refs inside it are
 spelled ``fNeM`` (:mod:`.frame_refs`).
 
-Each frame runs its own page agent (the init script runs in every frame); a call with
-a frame ref goes to that frame's agent, in its main world: by context id on the command
-session for a frame the tab's renderer hosts, on the frame's own session for an
-out-of-process one. What comes back is re-spelled with the frame's id, and an aimed
-point is moved from the frame's viewport to the tab's, by the offsets of the
-``<iframe>`` elements it sits in, so the session's own input lands on it (the browser
-routes input into out-of-process frames itself). Playwright, when it acts instead,
-reaches the element through the same chain of ``<iframe>`` elements.
+Each frame runs its own page agent (the init script runs in every frame), reached in
+its main world: by context id on the command session for a frame the tab's renderer
+hosts, on the frame's own session for an out-of-process one. The ``<iframe>`` holding a
+frame is found through the browser (``DOM.getFrameOwner``) and asked what its document's
+agent calls it and where its content box is; the chain of them from the top document
+down says where the frame shows in the tab (:func:`frame_chain`). Calls routed into a
+frame by their refs, and snapshots with their frames stitched in, are
+:mod:`.frame_calls`; Playwright, when it acts instead, reaches the element through the
+same chain of ``<iframe>`` elements (:func:`frame_locator`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ...cdp import CdpError, CdpFailure, CdpSession
 from ...errors import ToolError
 from ...tooling import Args, Param, Reply, session_tool
 from .driver import REF_ENGINE
-from .frame_refs import FrameRef, parse_ref, qualify, qualify_refs, stitch
+from .frame_refs import qualify
 from .frame_view import FrameView, OwnerBox, frame_view
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 from .redact import redact_url
@@ -38,11 +39,8 @@ if TYPE_CHECKING:
     from .host import SessionHost
     from .tabset import Tab
 
-__all__ = ["TOOLS", "VISUAL_OWNER", "Frame", "FrameBook", "agent_in_frame", "frame_locator", "frame_named",
-           "frame_tree", "frames_list", "owner_of", "routes_to_frame", "with_frames"]
-
-#: What a frame ref can appear in, per agent method: the field of the argument.
-_REF_FIELDS = {"aim": "ref", "describe": None, "snapshot": "scope", "find": "scope"}
+__all__ = ["TOOLS", "VISUAL_OWNER", "Frame", "FrameBook", "agent_in_frame", "frame_chain", "frame_locator",
+           "frame_named", "frame_tree", "frames_list", "owner_of"]
 
 _CALL = f"""([method, arg]) => {{
   const agent = window[{AGENT_KEY!r}];
@@ -233,71 +231,7 @@ async def frame_named(session: SessionHost, short: str) -> Frame | None:
     return frame
 
 
-def routes_to_frame(method: str, arg: Any) -> FrameRef | None:
-    """The frame ref a page-agent call names, if it names one."""
-    if method not in _REF_FIELDS:
-        return None
-    field = _REF_FIELDS[method]
-    value = arg if field is None else (arg.get(field) if isinstance(arg, dict) else None)
-    ref = parse_ref(value)
-    return ref if ref is not None and ref.frame is not None else None
-
-
-def _requalify(value: Any, frame: str) -> Any:
-    """A frame agent's answer with its refs (and snapshot text) spelled for the tab."""
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            if key == "ref" and isinstance(item, str) and parse_ref(item) is not None:
-                out[key] = qualify(frame, item)
-            elif key == "text" and isinstance(item, str):
-                out[key] = qualify_refs(item, frame)
-            else:
-                out[key] = _requalify(item, frame)
-        return out
-    if isinstance(value, list):
-        return [_requalify(item, frame) for item in value]
-    return value
-
-
-async def call_in_frame(session: SessionHost, method: str, arg: Any, ref: FrameRef) -> Any:
-    """A page-agent call whose ref (or scope) lies in a frame, made in that frame."""
-    tab = session.tabs.current
-    assert tab is not None and ref.frame is not None
-    frame = await frame_named(session, ref.frame)
-    if frame is None:
-        if method == "aim":
-            return {"stale": True}
-        raise ToolError("stale-element", f"frame {ref.frame} is gone; take a new snapshot",
-                        ref=qualify(ref.frame, ref.local))
-    field = _REF_FIELDS[method]
-    local = ref.local if field is None else {**arg, field: ref.local}
-    result = _requalify(await agent_in_frame(session, frame, method, local), frame.short or "")
-    if method == "snapshot" and isinstance(result, dict):
-        result["text"] = await _nested(session, tab, frame, result.get("text", ""), arg)
-    if method == "aim" and isinstance(result, dict) and not result.get("stale"):
-        found = await _chain(session, frame)
-        if found is None:
-            return {"stale": True}
-        chain, view = found
-        ready = result.get("ready")
-        if isinstance(ready, list) and len(ready) == 2:
-            point = view.to_tab(ready[0], ready[1])
-            if view.shows(*point):
-                result["ready"] = list(point)
-            elif arg.get("scroll", True) and not arg.get("reveal"):
-                # In view in its own document, not through the frames above it: scroll
-                # to it (the browser scrolls those frames too) and aim again.
-                return await call_in_frame(session, method, {**arg, "reveal": True, "mark": False}, ref)
-            else:
-                del result["ready"]
-                result["wait"] = "outside the part of its frame in view"
-        result["frameChain"] = chain
-        result["localRef"] = ref.local
-    return result
-
-
-async def _chain(session: SessionHost, frame: Frame) -> tuple[list[str], FrameView] | None:
+async def frame_chain(session: SessionHost, frame: Frame) -> tuple[list[str], FrameView] | None:
     """The ``<iframe>`` refs from the top document down to ``frame`` (each in its own
     document's agent), and where the frame shows in the tab; None when one is gone."""
     tab = session.tabs.current
@@ -317,55 +251,6 @@ async def _chain(session: SessionHost, frame: Frame) -> tuple[list[str], FrameVi
             return None
         current = parent
     return chain, frame_view(boxes)
-
-
-async def _nested(session: SessionHost, tab: Tab, top: Frame, text: str, arg: Any) -> str:
-    """``text`` (a snapshot of ``top``) with the snapshots of the frames inside ``top``
-    stitched in under their ``<iframe>`` lines."""
-    if "iframe" not in text:
-        return text
-    frames = await frame_tree(session, tab)
-    by_id = {f.frame_id: f for f in frames}
-    inside = {top.frame_id}
-    budget = int((arg or {}).get("maxNodes") or 2000) - text.count("\n") - 1
-    options = {k: v for k, v in (arg or {}).items() if k in ("omit", "includeHidden", "urls")}
-    for frame in frames:
-        if frame.parent not in inside or budget <= 0:
-            continue
-        owner = await owner_of(session, by_id, frame)
-        parent = by_id[frame.parent] if frame.parent else None
-        if owner is None or owner.get("ref") is None or parent is None:
-            continue
-        owner_ref = qualify(parent.short, owner["ref"])
-        if f"[ref={owner_ref}]" not in text:
-            continue
-        try:
-            child = await agent_in_frame(session, frame, "snapshot", {**options, "maxNodes": budget})
-        except ToolError:
-            continue
-        child_text = qualify_refs(str((child or {}).get("text", "")), frame.short)
-        text, placed = stitch(text, owner_ref, child_text)
-        if placed:
-            inside.add(frame.frame_id)
-            budget -= child_text.count("\n") + 1
-    return text
-
-
-async def with_frames(session: SessionHost, result: dict[str, Any], arg: Any) -> dict[str, Any]:
-    """A top-document snapshot with its frames' snapshots stitched in (a page without
-    ``<iframe>`` lines costs nothing more)."""
-    if not isinstance(result, dict) or "iframe" not in str(result.get("text", "")):
-        return result
-    tab = session.tabs.current
-    if tab is None or tab.cdp is None:
-        return result
-    try:
-        frames = await frame_tree(session, tab)
-        text = await _nested(session, tab, frames[0], result["text"], arg)
-    except CdpFailure:
-        return result  # the tab is navigating: the top document's snapshot stands
-    refs = text.count("[ref=")
-    return {**result, "text": text, "nodeCount": text.count("\n") + 1 if text else 0, "refCount": refs}
 
 
 def frame_locator(page: Any, found: dict[str, Any]) -> Any:

@@ -63,7 +63,7 @@ from ...streams.messages import WatchFrames
 from ...tooling import Reply
 from ...visualtree.snapshots import SnapshotBook
 from ..contract import Describe, SessionCall
-from . import frames
+from . import frame_calls
 from .attached import close_pages, default_context, hold_attached_browser
 from .dialogs import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
 from .downloads import Downloads, list_new_downloads, safe_filename
@@ -219,17 +219,17 @@ class ChromiumSession(Actor):
     async def agent(self, method: str, arg: Any = None) -> Any:
         """Call the page agent's ``method(arg)`` in the page's main world; a call whose
         ref (or scope) is a frame's (``f2e5``) goes to that frame's agent, and a
-        snapshot of the page takes its frames in (:mod:`.frames`)."""
-        in_frame = frames.routes_to_frame(method, arg)
+        snapshot of the page takes its frames in (:mod:`.frame_calls`)."""
+        in_frame = frame_calls.routes_to_frame(method, arg)
         if in_frame is not None:
-            return await frames.call_in_frame(self, method, arg, in_frame)
+            return await frame_calls.call_in_frame(self, method, arg, in_frame)
         call = f"({AGENT_CALL})({json.dumps([method, arg])})"
         result = await self.evaluate(call)
         if isinstance(result, dict) and result.get("__browxMissing"):
             await self.evaluate(AGENT_SOURCE)
             result = await self.evaluate(call)
         if method == "snapshot":
-            result = await frames.with_frames(self, result, arg)
+            result = await frame_calls.with_frames(self, result, arg)
         return result
 
     # -- lifecycle --------------------------------------------------------------------
