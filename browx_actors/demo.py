@@ -3,8 +3,9 @@
 It serves the bundled page (a sign-up form and a member list) on loopback, starts
 ``browx-actors serve`` as a subprocess through the MCP SDK's stdio client, and plays
 what an agent would do: open a session, read the page, fill the form (the password as
-a registered secret), submit, verify, and save a screenshot to the workspace. Each
-step's result is printed as the agent would see it.
+a registered secret), submit, verify, save a screenshot to the workspace, then find a
+control in the compact v2 visual tree and act on it and verify the page's answer in one
+``tool.batch``. Each step's result is printed as the agent would see it.
 """
 
 from __future__ import annotations
@@ -73,18 +74,31 @@ async def run_demo(base_url: str, workspace: Path) -> int:
         ("verify_text", {"session": "demo", "text": "Welcome, linus@example.com!"}),
         ("verify_count", {"session": "demo", "selector": "#members li", "count": 3}),
         ("find", {"session": "demo", "role": "listitem", "text": "linus"}),
+        # The same page as the platform-neutral visual tree: find a button by its test
+        # id, then act on it and verify the page's answer in one round trip.
+        ("ui.query_nodes", {"session": "demo", "automationId": "count-members"}),
+        ("tool.batch", {"calls": [
+            {"tool": "ui.perform_action", "arguments": {"session": "demo", "reference": "<from ui.query_nodes>",
+                                                        "action": "tap"}},
+            {"tool": "ui.wait", "arguments": {"session": "demo", "automationId": "member-count",
+                                              "text": "3 members", "condition": "visible", "timeoutMs": 5000}},
+        ]}),
         ("screenshot", {"session": "demo", "path": "demo/after-signup.png"}),
         ("runtime_status", {}),
         ("close_session", {"session": "demo"}),
     ]
     failures = 0
     refs: dict[str, str] = {}
+    reference: dict[str, Any] = {}
     async with Client(params) as client:
         tools = await client.list_tools()
         print(f"server offers {len(tools.tools)} tools: {', '.join(t.name for t in tools.tools)}")
         for number, (tool, args) in enumerate(steps, 1):
             if args.get("ref", "").startswith("<ref"):
                 args = {**args, "ref": refs.get("Create account", "missing")}
+            if tool == "tool.batch":
+                args = {"calls": [{**call, "arguments": {**call["arguments"], "reference": reference}}
+                                  if "reference" in call["arguments"] else call for call in args["calls"]]}
             result = await client.call_tool(tool, args)
             first = result.content[0]
             assert isinstance(first, types.TextContent)
@@ -92,8 +106,10 @@ async def run_demo(base_url: str, workspace: Path) -> int:
             if tool == "snapshot":
                 # Act by ref, the way an agent reads refs out of the snapshot.
                 refs.update(re.findall(r'button "([^"]+)" \[ref=(e\d+)\]', envelope.get("snapshot", "")))
+            if tool == "ui.query_nodes" and envelope.get("matches"):
+                reference = envelope["matches"][0]["reference"]
             _print_step(number, tool, args, envelope)
-            if not envelope.get("ok"):
+            if not envelope.get("ok") or envelope.get("failed"):  # a batch answers ok with its failures counted
                 failures += 1
     print(f"\ndemo finished: {len(steps) - failures} of {len(steps)} steps ok; "
           f"screenshot in {workspace / 'demo' / 'after-signup.png'}")
