@@ -74,6 +74,22 @@ def test_the_agent_json_becomes_raw_nodes_with_its_defaults() -> None:
     assert nodes["n7"].omitted_children == 40 and len(nodes["n7"].children) == 1
 
 
+def test_every_field_the_agent_sends_lands_in_its_own() -> None:
+    child = {"id": "n2", "tag": "i", "role": "image"}
+    sent = {
+        "id": "n1", "tag": "input", "role": "input", "aid": "pin", "label": "PIN", "acts": ["typeText", "tap"],
+        "hid": 1, "dis": 1, "fcb": 1, "fcd": 1, "b": [1, 2.5, 3, 4], "fg": "red", "bg": "blue", "op": 0.5,
+        "text": "shown", "value": "typed", "sec": 1, "z": 7, "props": {"inputType": "password"}, "more": 9,
+        "kids": [child],
+    }
+    assert raw_tree(sent) == RawNode(
+        id="n1", type_name="input", role="input", automation_id="pin", label="PIN",
+        supported_actions=("tap", "typeText"), visible=False, enabled=False, focusable=True, focused=True,
+        bounds=Bounds(1, 2.5, 3, 4), visual=Visual("red", "blue", 0.5, "shown", "typed"), secure=True, z=7,
+        properties={"inputType": "password"}, children=(raw_tree(child),), omitted_children=9,
+    )  # fmt: skip
+
+
 def test_the_payload_of_a_dom_capture_keeps_the_contract() -> None:
     payload = check_tree(tree_payload(capture(raw_tree(PAGE), WEB)))
     assert payload["format"] == DOM_FORMAT == DomProvider.format
