@@ -65,7 +65,8 @@ def walk(root: RawNode) -> Iterator[tuple[RawNode, RawNode | None]]:
     while stack:
         node, parent = stack.pop()
         yield node, parent
-        stack.extend((child, node) for child in reversed(node.children))
+        for child in reversed(node.children):  # a loop, not a generator per node: ui.wait walks every poll
+            stack.append((child, node))
 
 
 def fingerprint(root: RawNode) -> str:
@@ -114,14 +115,21 @@ class Capture:
     _parents: dict[str, RawNode] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
+        # walk(), written out without its pairs: every capture is indexed, thousands of
+        # nodes for a page. Document order, which nodes() and so every query answers in.
         nodes: dict[str, RawNode] = {}
         parents: dict[str, RawNode] = {}
-        for node, parent in walk(self.root):
+        pending = [self.root]
+        while pending:
+            node = pending.pop()
             if node.id in nodes:
                 raise ValueError(f"node id {node.id!r} appears twice in one capture")
             nodes[node.id] = node
-            if parent is not None:
-                parents[node.id] = parent
+            children = node.children
+            if children:
+                for child in children:
+                    parents[child.id] = node
+                pending.extend(reversed(children))
         object.__setattr__(self, "_nodes", nodes)
         object.__setattr__(self, "_parents", parents)
 
