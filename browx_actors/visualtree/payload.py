@@ -41,8 +41,10 @@ Choices the contract leaves to the provider, made here and kept:
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -50,7 +52,7 @@ import attrs
 from browx_actors.errors import ToolError
 
 from .colors import to_argb
-from .model import RawNode
+from .model import Bounds, RawNode
 from .snapshots import Capture
 
 __all__ = [
@@ -112,12 +114,32 @@ class _TypeRegistry:
         return found
 
 
-def _number(value: float, places: int = 2) -> int | float:
+def _number(value: float, places: int) -> int | float:
     # Integral geometry reads as integers (Android pixels); CSS pixels keep two places.
     if type(value) is int:
         return value
     rounded = round(value, places)
     return int(rounded) if rounded.is_integer() else rounded
+
+
+# Rounding a float to two places is a decimal conversion, the costliest step of a node,
+# and a page repeats a few hundred coordinates on thousands of nodes: round each once
+# (typed, so that a cached 1.0 never answers for a True).
+@functools.lru_cache(maxsize=4096, typed=True)
+def _two_places(value: float) -> int | float:
+    return _number(value, 2)
+
+
+def _box(bounds: Bounds) -> Json:
+    """``bounds`` as the payload writes them: each edge as :func:`_number` with two places
+    (written out, not a call per edge: a page has thousands of boxes)."""
+    x, y, width, height = bounds.x, bounds.y, bounds.width, bounds.height
+    return {
+        "x": x if type(x) is int else _two_places(x),
+        "y": y if type(y) is int else _two_places(y),
+        "width": width if type(width) is int else _two_places(width),
+        "height": height if type(height) is int else _two_places(height),
+    }
 
 
 def _bounded(entry: Json, key: str, text: str) -> None:
@@ -128,14 +150,28 @@ def _bounded(entry: Json, key: str, text: str) -> None:
         entry[key] = text
 
 
+# A page paints thousands of nodes in a handful of colour and opacity combinations: work
+# out each once. Typed, so that True (no colour) is not taken for the int 1 (a colour).
+@functools.lru_cache(maxsize=1024, typed=True)
+def _appearance(
+    foreground: str | int | None, background: str | int | None, opacity: float
+) -> MappingProxyType[str, Any]:
+    """A visual's ``foreground``, ``background`` and ``opacity`` entries, in payload order.
+
+    Shared by every node that looks the same, so read-only: a node's entry is a copy.
+    """
+    entry: Json = {}
+    if (argb := to_argb(foreground)) is not None:
+        entry["foreground"] = argb
+    if (argb := to_argb(background)) is not None:
+        entry["background"] = argb
+    entry["opacity"] = _number(opacity, 3)
+    return MappingProxyType(entry)
+
+
 def _visual(node: RawNode) -> Json:
     visual = node.visual
-    entry: Json = {}
-    if visual.foreground is not None and (argb := to_argb(visual.foreground)) is not None:
-        entry["foreground"] = argb
-    if visual.background is not None and (argb := to_argb(visual.background)) is not None:
-        entry["background"] = argb
-    entry["opacity"] = _number(visual.opacity, 3)
+    entry = _appearance(visual.foreground, visual.background, visual.opacity).copy()
     if not node.secure:
         if visual.text:
             _bounded(entry, "text", visual.text)
@@ -161,10 +197,8 @@ def _full(node: RawNode, types: _TypeRegistry, include_properties: bool) -> Json
     if node.focused is not None:
         entry["focused"] = node.focused
     entry["childCount"] = len(node.children) + node.omitted_children
-    bounds = node.bounds
-    if bounds is not None:
-        entry["bounds"] = {"x": _number(bounds.x), "y": _number(bounds.y), "width": _number(bounds.width),
-                           "height": _number(bounds.height)}
+    if node.bounds is not None:
+        entry["bounds"] = _box(node.bounds)
     entry["visual"] = _visual(node)
     if node.z:
         entry["z"] = node.z
