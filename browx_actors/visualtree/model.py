@@ -8,17 +8,18 @@ into a type name, its roles into the neutral :data:`ROLES`, its flags into the
 colour normalisation, text bounds, secure omission, type registry, truncation) happens
 after the hand-over, so no provider can get it subtly different.
 
-Invariants are checked here, at construction: an unknown role or action, a duplicate
-action or an opacity outside ``[0, 1]`` is a provider bug and fails loudly rather than
-travelling into a payload.
+The invariants are stated here and checked by :func:`check_node` before anything is
+answered from a node: an unknown role or action, a duplicate action or an opacity
+outside ``[0, 1]`` is a provider bug and fails loudly rather than travelling into a
+payload. Not when a node is made: the node, its box and its look are named tuples, for
+speed (:class:`RawNode` says why), and a tuple checks nothing.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Hashable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 import attrs
 
@@ -43,6 +44,8 @@ __all__ = [
     "RawTree",
     "Source",
     "Visual",
+    "canonical_actions",
+    "check_node",
     "not_offered",
     "unsupported_action",
 ]
@@ -86,12 +89,12 @@ class Point:
     y: float
 
 
-@attrs.frozen
-class Bounds:
+class Bounds(NamedTuple):
     """A node's box, screen- or window-relative as its provider measures it.
 
     Geometry for queries only: edges are half-open (``x <= px < x + width``) so a point
-    on the line between two siblings belongs to one of them, not both.
+    on the line between two siblings belongs to one of them, not both. A named tuple, as
+    :class:`RawNode` is.
     """
 
     x: float
@@ -118,32 +121,28 @@ class Bounds:
         return self.x <= other.x and self.y <= other.y and other.right <= self.right and other.bottom <= self.bottom
 
 
-def _unit_interval(_instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if not (math.isfinite(value) and 0 <= value <= 1):
-        raise ValueError(f"{attribute.name} must be within [0, 1], got {value!r}")
-
-
-@attrs.frozen
-class Visual:
+class Visual(NamedTuple):
     """The small presentation snapshot of a node, as the provider read it.
 
     Colours are whatever the platform gives (a CSS colour string, an Android ARGB int);
     :mod:`.colors` normalises them, and an unreadable one is left out of the payload
-    rather than guessed. ``text`` is the displayed string, ``value`` the current value of
-    an editable or ranged control (``""`` is an empty field, ``None`` none at all). Both
-    are given whole: the payload bounds them.
+    rather than guessed. ``opacity`` is within ``[0, 1]`` (:func:`check_node`). ``text``
+    is the displayed string, ``value`` the current value of an editable or ranged
+    control (``""`` is an empty field, ``None`` none at all). Both are given whole: the
+    payload bounds them. A named tuple, as :class:`RawNode` is.
     """
 
     foreground: str | int | None = None
     background: str | int | None = None
-    opacity: float = attrs.field(default=1.0, validator=_unit_interval)
+    opacity: float = 1.0
     text: str | None = None
     value: str | None = None
 
 
-def _supported_actions(actions: Iterable[str]) -> tuple[str, ...]:
-    """The actions in :data:`ACTIONS` order (a provider may list them in any order; the
-    payload always says them the same way); unknown or repeated ones are a provider bug."""
+def canonical_actions(actions: Iterable[str]) -> tuple[str, ...]:
+    """``actions`` in :data:`ACTIONS` order, as payloads, refusals and content hashes list
+    a node's (a provider may list them in any order); an unknown or repeated one is a
+    provider bug (``ValueError``)."""
     return _canonical(actions if isinstance(actions, tuple) else tuple(actions))
 
 
@@ -158,29 +157,41 @@ def _canonical(actions: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(actions, key=ACTIONS.index))
 
 
-@attrs.frozen
-class RawNode:
+class RawNode(NamedTuple):
     """One node as its provider captured it, before any contract rule is applied.
 
     ``id`` is the provider's own identifier (a native path such as ``root.0.3``, a DOM
     agent's element id); it must be unique within one capture. ``type_name`` is the
     platform's class or tag (``android.widget.Button``, ``XCUIElementTypeButton``,
-    ``button``). ``focusable`` and ``focused`` are ``None`` when the provider does not
-    report them, and are then left out of the payload. ``secure`` marks a secure
-    text-entry or password field: its text and value never leave the capture. ``z`` is
-    the stacking priority relative to the siblings, ``0`` being the default order.
-    ``properties`` is provider-specific detail, captured only when asked for.
-    ``omitted_children`` counts children the provider itself left out (its own node
+    ``button``). ``supported_actions`` are the :data:`ACTIONS` it offers, each once, in
+    any order (whatever shows them puts them in :data:`ACTIONS` order:
+    :func:`canonical_actions`). ``focusable`` and ``focused`` are ``None`` when the
+    provider does not report them, and are then left out of the payload. ``secure``
+    marks a secure text-entry or password field: its text and value never leave the
+    capture. ``z`` is the stacking priority relative to the siblings, ``0`` being the
+    default order. ``properties`` is provider-specific detail, captured only when asked
+    for. ``omitted_children`` counts children the provider itself left out (its own node
     limit): the payload's ``childCount`` includes them, so a cut subtree never reads as
     a leaf.
+
+    A named tuple, not an attrs class, for the reason the native engines' ``NativeNode``
+    is one (``devices/nodes.py``): a capture builds thousands at a time, and a frozen
+    attrs class sets each of its seventeen fields through ``object.__setattr__``. For a
+    2,000-element page that was ~5 ms of the ~21 ms that Python spent on a capture; a
+    tuple is as immutable and is built in one piece. What attrs checked as a node was
+    made, :func:`check_node` checks before anything is answered from it. The price: a
+    named tuple's fields read by name about three times slower than a slotted class's
+    (the payload, which reads them all, unpacks a node once instead), a node compares
+    equal to a plain tuple of the same fields, and iterating one goes over its fields,
+    not its children.
     """
 
     id: str
     type_name: str
-    role: str = attrs.field(validator=attrs.validators.in_(ROLES))
+    role: str
     automation_id: str | None = None
     label: str | None = None
-    supported_actions: tuple[str, ...] = attrs.field(default=(), converter=_supported_actions)
+    supported_actions: tuple[str, ...] = ()
     visible: bool = True
     enabled: bool = True
     focusable: bool | None = None
@@ -192,6 +203,24 @@ class RawNode:
     properties: Mapping[str, Any] | None = None
     children: tuple[RawNode, ...] = ()
     omitted_children: int = 0
+
+
+def check_node(node: RawNode) -> None:
+    """Refuse a node that breaks an invariant: a provider bug (``ValueError``).
+
+    A role not in :data:`ROLES`, an action not in :data:`ACTIONS` or one listed twice,
+    an opacity outside ``[0, 1]`` or not a number. Every node is checked before
+    anything is answered from it: a recorded capture (:class:`~.snapshots.Capture`)
+    checks each node as it indexes it, and ``ui.wait``'s polls, whose trees are not
+    recorded, check each node as they match it (:func:`~.query.matching`).
+    """
+    if node.role not in ROLES:
+        raise ValueError(f"role must be one of {sorted(ROLES)}, got {node.role!r}")
+    if node.supported_actions:
+        canonical_actions(node.supported_actions)
+    opacity = node.visual.opacity
+    if not 0.0 <= opacity <= 1.0:  # NaN and the infinities fail it too; float bounds compare faster
+        raise ValueError(f"opacity must be within [0, 1], got {opacity!r}")
 
 
 @attrs.frozen
@@ -245,13 +274,14 @@ class ProviderIdentity(Protocol):
 
 def not_offered(node: RawNode, action: str) -> ToolError:
     """The refusal for an action the provider can do but ``node`` does not offer."""
-    offered = ", ".join(node.supported_actions) or "nothing"
+    actions = canonical_actions(node.supported_actions)
+    offered = ", ".join(actions) or "nothing"
     return ToolError(
         "action-failed",
         f"node {node.id} does not offer {action}; it offers {offered}",
         nodeId=node.id,
         action=action,
-        supportedActions=list(node.supported_actions),
+        supportedActions=list(actions),
     )
 
 

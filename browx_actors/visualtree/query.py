@@ -34,7 +34,7 @@ from typing import Literal
 
 import attrs
 
-from .model import ACTIONS, ROLES, Bounds, Point, RawNode
+from .model import ACTIONS, ROLES, Bounds, Point, RawNode, check_node
 from .snapshots import Capture, NodeReference, walk
 
 __all__ = [
@@ -131,9 +131,15 @@ def select(capture: Capture, query: NodeQuery) -> QueryResult:
 def matching(root: RawNode, query: NodeQuery) -> tuple[RawNode, ...]:
     """The nodes under ``root`` (itself included) that meet ``query``, in document order.
 
-    For a tree that is not (yet) a recorded capture: ``ui.wait`` polls with it.
+    For a tree that is not (yet) a recorded capture: ``ui.wait`` polls with it. Each node
+    is checked as a recorded capture's are (:func:`~.model.check_node`).
     """
-    return tuple(node for node, _parent in walk(root) if query.matches(node))
+    found: list[RawNode] = []
+    for node, _parent in walk(root):
+        check_node(node)
+        if query.matches(node):
+            found.append(node)
+    return tuple(found)
 
 
 def wait_satisfied(condition: WaitCondition, nodes: Sequence[RawNode]) -> bool:

@@ -22,7 +22,7 @@ import attrs
 
 from browx_actors.errors import ToolError
 
-from .model import ProviderIdentity, RawNode
+from .model import ProviderIdentity, RawNode, canonical_actions, check_node
 
 __all__ = ["REFRESH_WITH", "Capture", "NodeReference", "SnapshotBook", "fingerprint", "text_fingerprint", "walk"]
 
@@ -88,7 +88,7 @@ def _content(node: RawNode) -> tuple[object, ...]:
     bounds, visual = node.bounds, node.visual
     shown = (None, None) if node.secure else (visual.text, visual.value)
     return (
-        node.id, node.type_name, node.role, node.automation_id, node.label, node.supported_actions,
+        node.id, node.type_name, node.role, node.automation_id, node.label, canonical_actions(node.supported_actions),
         node.visible, node.enabled, node.focusable, node.focused,
         None if bounds is None else (bounds.x, bounds.y, bounds.width, bounds.height),
         visual.foreground, visual.background, visual.opacity, *shown,
@@ -116,15 +116,18 @@ class Capture:
 
     def __attrs_post_init__(self) -> None:
         # walk(), written out without its pairs: every capture is indexed, thousands of
-        # nodes for a page. Document order, which nodes() and so every query answers in.
+        # nodes for a page. Document order, which nodes() and so every query answers in;
+        # each node checked on the way, so that nothing is answered from a provider's bug.
         nodes: dict[str, RawNode] = {}
         parents: dict[str, RawNode] = {}
         pending = [self.root]
         while pending:
             node = pending.pop()
-            if node.id in nodes:
-                raise ValueError(f"node id {node.id!r} appears twice in one capture")
-            nodes[node.id] = node
+            node_id = node.id
+            if node_id in nodes:
+                raise ValueError(f"node id {node_id!r} appears twice in one capture")
+            check_node(node)
+            nodes[node_id] = node
             children = node.children
             if children:
                 for child in children:

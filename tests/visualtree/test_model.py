@@ -1,9 +1,10 @@
-"""The raw node's invariants: a provider bug fails loudly, before it can reach a payload.
+"""The raw node's invariants: a provider bug fails loudly, before anything is answered from it.
 
 An unknown role, an unknown or repeated supported action, and an opacity outside
-``[0, 1]`` (or not a number at all) are refused when the node is made, whichever way it
-is made: by hand, by the DOM provider from the page agent's JSON, or by the native
-provider from a ``NativeNode``.
+``[0, 1]`` (or not a number at all) are refused by ``check_node``. Nodes are named tuples
+and check nothing as they are made, so what matters is that no way from a provider to
+an answer skips the check: recording a capture (every ``ui.*`` answer is built from a
+recorded capture) and ``ui.wait``'s polls (which match trees they do not record).
 """
 
 from __future__ import annotations
@@ -12,46 +13,106 @@ import math
 from typing import Any
 
 import pytest
+import trio
 
 from browx_actors.devices.nodes import NativeNode
 from browx_actors.sessions.chromium.dom_provider import raw_tree
-from browx_actors.visualtree.model import ACTIONS, ROLES, RawNode, Visual
+from browx_actors.tooling import Reply, validate_args
+from browx_actors.visualtree import operations
+from browx_actors.visualtree.model import (
+    ACTIONS,
+    DOM_FORMAT,
+    ROLES,
+    Action,
+    CaptureOptions,
+    RawNode,
+    RawTree,
+    Visual,
+    canonical_actions,
+    check_node,
+    not_offered,
+)
 from browx_actors.visualtree.native_provider import to_raw_tree
+from browx_actors.visualtree.params import QUERY_PARAMS, TREE_PARAMS, WAIT_PARAMS
+from browx_actors.visualtree.query import NodeQuery, matching
+from browx_actors.visualtree.snapshots import Capture, SnapshotBook, fingerprint
+from visualtree.trees import CAPTURED_AT, WEB, capture, leaf
 
 BAD_OPACITIES = [-0.01, 1.01, 2, math.nan, math.inf, -math.inf]
+BAD_NODES = {
+    "an unknown role": leaf("bad", role="textbox"),
+    "an unknown action": leaf("bad", supported_actions=("tap", "click")),
+    "a repeated action": leaf("bad", supported_actions=("focus", "focus")),
+    **{f"opacity {opacity}": leaf("bad", visual=Visual(opacity=opacity)) for opacity in BAD_OPACITIES},
+}
 
 
 def test_every_role_and_no_other() -> None:
     for role in ROLES:
-        assert RawNode(id="n1", type_name="div", role=role).role == role
+        check_node(leaf("n1", role=role))
     for role in ("textbox", "Button", "", "generic"):
         with pytest.raises(ValueError, match="role"):
-            RawNode(id="n1", type_name="div", role=role)
+            check_node(leaf("n1", role=role))
 
 
-def test_actions_are_put_in_contract_order_and_checked() -> None:
-    node = RawNode(id="n1", type_name="input", role="input", supported_actions=["typeText", "tap", "focus"])
-    assert node.supported_actions == ("tap", "focus", "typeText")
-    assert RawNode(id="n1", type_name="div", role="container", supported_actions=ACTIONS[::-1]).supported_actions == (
-        ACTIONS
-    )
+def test_actions_are_checked_and_shown_in_contract_order() -> None:
+    assert canonical_actions(["typeText", "tap", "focus"]) == ("tap", "focus", "typeText")
+    assert canonical_actions(ACTIONS[::-1]) == ACTIONS
     with pytest.raises(ValueError, match="unknown actions"):
-        RawNode(id="n1", type_name="div", role="button", supported_actions=("tap", "click"))
+        check_node(leaf("n1", supported_actions=("tap", "click")))
     with pytest.raises(ValueError, match="twice"):
-        RawNode(id="n1", type_name="div", role="button", supported_actions=("tap", "tap"))
+        check_node(leaf("n1", supported_actions=("tap", "tap")))
+    # A provider may list them in any order: a refusal and the content hash read them in one.
+    listed = leaf("n1", supported_actions=("toggle", "tap"))
+    assert not_offered(listed, "focus").details["supportedActions"] == ["tap", "toggle"]
+    assert fingerprint(listed) == fingerprint(leaf("n1", supported_actions=("tap", "toggle")))
 
 
 @pytest.mark.parametrize("opacity", [0, 0.0, 0.5, 1, 1.0])
 def test_an_opacity_within_the_unit_interval(opacity: float) -> None:
-    assert Visual(opacity=opacity).opacity == opacity
+    check_node(leaf("n1", visual=Visual(opacity=opacity)))
 
 
 @pytest.mark.parametrize("opacity", BAD_OPACITIES)
 def test_an_opacity_outside_the_unit_interval_is_a_bug(opacity: float) -> None:
     with pytest.raises(ValueError, match="opacity"):
-        Visual(opacity=opacity)
-    with pytest.raises(ValueError, match="opacity"):
-        Visual("rgb(0, 0, 0)", None, opacity, "text", None)
+        check_node(leaf("n1", visual=Visual("rgb(0, 0, 0)", None, opacity, "text", None)))
+
+
+@pytest.mark.parametrize("bad", BAD_NODES.values(), ids=BAD_NODES.keys())
+def test_a_bad_node_anywhere_is_refused_when_recorded_and_when_matched(bad: RawNode) -> None:
+    root = leaf("root", children=(leaf("a"), leaf("b", children=(bad,))))
+    book = SnapshotBook()
+    with pytest.raises(ValueError):
+        book.record(WEB, root, CAPTURED_AT)
+    assert book.latest("dom") is None
+    with pytest.raises(ValueError):
+        matching(root, NodeQuery(node_id="never"))
+
+
+@pytest.mark.parametrize("bad", BAD_NODES.values(), ids=BAD_NODES.keys())
+async def test_no_ui_flow_answers_from_a_providers_bad_node(bad: RawNode) -> None:
+    class Provider:
+        source: Any = "dom"
+        platform: Any = "web"
+        format = DOM_FORMAT
+
+        async def capture(self, options: CaptureOptions) -> RawTree:
+            return RawTree(leaf("root", children=(leaf("a"), bad)), scope="document-1")
+
+        async def perform(self, capture: Capture, node: RawNode, action: Action, value: str | None = None) -> Reply:
+            raise AssertionError("never reached")
+
+    provider, book = Provider(), SnapshotBook()
+    with pytest.raises(ValueError):
+        await operations.get_tree(provider, book, validate_args(TREE_PARAMS, {}))
+    with pytest.raises(ValueError):
+        await operations.query_nodes(provider, book, validate_args(QUERY_PARAMS, {"text": "never"}))
+    # A wait whose condition never holds fails on its first poll, not at its timeout.
+    with trio.fail_after(5), pytest.raises(ValueError):
+        await operations.wait_for_nodes(provider, book, validate_args(WAIT_PARAMS, {"text": "never",
+                                                                                   "timeoutMs": 60_000}))
+    assert book.latest("dom") is None
 
 
 def _page(**fields: Any) -> dict[str, Any]:
@@ -69,10 +130,10 @@ def _page(**fields: Any) -> dict[str, Any]:
         *({"op": opacity} for opacity in BAD_OPACITIES),
     ],
 )
-def test_the_dom_provider_cannot_hand_over_a_bad_node(fields: dict[str, Any]) -> None:
-    assert raw_tree(_page()).children[0].role == "text"
+def test_the_dom_providers_bad_node_is_refused(fields: dict[str, Any]) -> None:
+    capture(raw_tree(_page()), WEB)
     with pytest.raises(ValueError):
-        raw_tree(_page(**fields))
+        capture(raw_tree(_page(**fields)), WEB)
 
 
 def test_the_dom_provider_orders_the_agents_actions() -> None:
@@ -83,3 +144,4 @@ def test_the_native_provider_makes_only_contract_nodes() -> None:
     odd = NativeNode(role="no-such-role", tag="Odd", clickable=True, checkable=True)
     node = to_raw_tree(NativeNode(role="window", tag="Window", children=(odd,)))
     assert node.children[0].role == "container" and node.children[0].supported_actions == ("tap", "toggle")
+    capture(node)

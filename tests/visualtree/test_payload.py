@@ -100,6 +100,26 @@ def test_absent_optional_fields_are_left_out_never_null() -> None:
     assert "null" not in json.dumps(payload)
 
 
+def test_every_field_of_a_node_lands_in_its_own_entry() -> None:
+    node = RawNode(
+        id="root", type_name="Edit", role="input", automation_id="pin", label="PIN",
+        supported_actions=("typeText", "tap"), visible=False, enabled=True, focusable=True, focused=False,
+        bounds=Bounds(1, 2.5, 3, 4.25), visual=Visual("red", "blue", 0.5, "shown", "typed"), secure=False, z=-1,
+        properties={"k": "v"}, children=(leaf("root.0"),), omitted_children=2,
+    )  # fmt: skip
+    entry = tree(node, include_properties=True)["root"]
+    del entry["children"]
+    assert entry == {
+        "id": "root", "typeId": 0, "automationId": "pin", "label": "PIN", "role": "input",
+        "supportedActions": ["tap", "typeText"], "interactable": False, "visible": False, "enabled": True,
+        "focusable": True, "focused": False, "childCount": 3, "bounds": {"x": 1, "y": 2.5, "width": 3, "height": 4.25},
+        "visual": {"foreground": "#FFFF0000", "background": "#FF0000FF", "opacity": 0.5, "text": "shown",
+                   "value": "typed"},
+        "z": -1, "properties": {"k": "v"},
+    }  # fmt: skip
+    assert "text" not in tree(node._replace(secure=True))["root"]["visual"]
+
+
 @pytest.mark.parametrize(
     ("visible", "enabled", "actions", "interactable"),
     [

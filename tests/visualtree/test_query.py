@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import attrs
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -216,7 +215,7 @@ DISABLED = leaf("c", enabled=False)
         ("enabled", (), False),
         ("enabled", (DISABLED,), False),
         ("enabled", (DISABLED, SHOWN), True),
-        ("enabled", (attrs.evolve(DISABLED, id="d", enabled=True, visible=False),), True),
+        ("enabled", (DISABLED._replace(id="d", enabled=True, visible=False),), True),
     ],
 )
 def test_wait_conditions(condition: str, nodes: tuple[RawNode, ...], satisfied: bool) -> None:
@@ -229,8 +228,8 @@ def test_an_unknown_wait_condition_is_a_bug() -> None:
 
 
 def test_waiting_for_a_button_to_enable_across_captures(shot: Capture) -> None:
-    later = attrs.evolve(screen(), children=tuple(
-        attrs.evolve(child, enabled=True) if child.id == "root.4" else child for child in screen().children
+    later = screen()._replace(children=tuple(
+        child._replace(enabled=True) if child.id == "root.4" else child for child in screen().children
     ))  # fmt: skip
     query = NodeQuery(text="pay later")
     assert not wait_satisfied("enabled", select(shot, query).nodes)

@@ -45,6 +45,7 @@ from ...visualtree.model import (
     RawTree,
     Source,
     Visual,
+    canonical_actions,
     not_offered,
 )
 from ...visualtree.params import MAX_NODES
@@ -60,35 +61,38 @@ __all__ = ["DomProvider", "raw_tree"]
 #: The presentation of a node that shows nothing of its own (most containers): one shared value.
 _PLAIN = Visual()
 _VISUAL_KEYS = frozenset({"fg", "bg", "op", "text", "value"})
+#: Builds a node, its box or its look from all its fields in order, skipping the named
+#: tuples' argument handling (as the uiautomator parser does): every field is given.
+_NEW = tuple.__new__
 
 
 def _node(data: dict[str, Any], children: tuple[RawNode, ...]) -> RawNode:
     get = data.get
-    box = get("b")
-    visual = _PLAIN if _VISUAL_KEYS.isdisjoint(data) else Visual(get("fg"), get("bg"), get("op", 1.0), get("text"),
-                                                                 get("value"))
-    # Positional, in the order of RawNode's fields: CPython packs the keywords of a call
-    # to a class into a dict and unpacks them again, which for seventeen fields took a
-    # quarter of a node's time. (test_dom_provider.py checks every field lands in its own.)
-    return RawNode(
+    box = get("b")  # [x, y, width, height], always all four
+    acts = get("acts")
+    visual = _PLAIN
+    if not _VISUAL_KEYS.isdisjoint(data):
+        visual = _NEW(Visual, (get("fg"), get("bg"), get("op", 1.0), get("text"), get("value")))
+    # In RawNode's field order (test_dom_provider.py holds each field the agent sends to its own).
+    return _NEW(RawNode, (
         data["id"],  # id
         data["tag"],  # type_name
         data["role"],  # role
         get("aid"),  # automation_id
         get("label"),  # label
-        get("acts", ()),  # supported_actions
+        canonical_actions(acts) if acts else (),  # supported_actions
         "hid" not in data,  # visible
         "dis" not in data,  # enabled
         "fcb" in data,  # focusable
         "fcd" in data,  # focused
-        None if box is None else Bounds(*box),  # bounds
+        None if box is None else _NEW(Bounds, box),  # bounds
         visual,  # visual
         "sec" in data,  # secure
         get("z", 0),  # z
         get("props"),  # properties
         children,  # children
         get("more", 0),  # omitted_children
-    )
+    ))
 
 
 def raw_tree(root: dict[str, Any]) -> RawNode:
