@@ -190,8 +190,7 @@ class SnapshotBook:
         if captured_at.tzinfo is None:
             raise ValueError("captured_at must be time-zone aware")
         revision = self._revisions.get(provider.source, 0) + 1
-        self._revisions[provider.source] = revision
-        capture = Capture(
+        capture = Capture(  # checks every node: a refused capture uses up no revision
             source=provider.source,
             platform=provider.platform,
             format=provider.format,
@@ -202,6 +201,7 @@ class SnapshotBook:
             scope=scope,
             with_properties=with_properties,
         )
+        self._revisions[provider.source] = revision
         self._latest[provider.source] = capture
         return capture
 

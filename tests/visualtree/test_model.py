@@ -86,6 +86,7 @@ def test_a_bad_node_anywhere_is_refused_when_recorded_and_when_matched(bad: RawN
     with pytest.raises(ValueError):
         book.record(WEB, root, CAPTURED_AT)
     assert book.latest("dom") is None
+    assert book.record(WEB, leaf("root"), CAPTURED_AT).revision == 1  # the refused one used none up
     with pytest.raises(ValueError):
         matching(root, NodeQuery(node_id="never"))
 
