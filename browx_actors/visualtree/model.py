@@ -163,9 +163,9 @@ class RawNode(NamedTuple):
     ``id`` is the provider's own identifier (a native path such as ``root.0.3``, a DOM
     agent's element id); it must be unique within one capture. ``type_name`` is the
     platform's class or tag (``android.widget.Button``, ``XCUIElementTypeButton``,
-    ``button``). ``supported_actions`` are the :data:`ACTIONS` it offers, each once, in
-    any order (whatever shows them puts them in :data:`ACTIONS` order:
-    :func:`canonical_actions`). ``focusable`` and ``focused`` are ``None`` when the
+    ``button``). ``supported_actions`` are the :data:`ACTIONS` it offers, each once and
+    in :data:`ACTIONS` order, as every payload lists them (a provider that gathers them in
+    another order puts them in it with :func:`canonical_actions`). ``focusable`` and ``focused`` are ``None`` when the
     provider does not report them, and are then left out of the payload. ``secure``
     marks a secure text-entry or password field: its text and value never leave the
     capture. ``z`` is the stacking priority relative to the siblings, ``0`` being the
@@ -208,16 +208,17 @@ class RawNode(NamedTuple):
 def check_node(node: RawNode) -> None:
     """Refuse a node that breaks an invariant: a provider bug (``ValueError``).
 
-    A role not in :data:`ROLES`, an action not in :data:`ACTIONS` or one listed twice,
-    an opacity outside ``[0, 1]`` or not a number. Every node is checked before
+    A role not in :data:`ROLES`; an action not in :data:`ACTIONS`, one listed twice or
+    actions out of :data:`ACTIONS` order; an opacity outside ``[0, 1]`` or not a number. Every node is checked before
     anything is answered from it: a recorded capture (:class:`~.snapshots.Capture`)
     checks each node as it indexes it, and ``ui.wait``'s polls, whose trees are not
     recorded, check each node as they match it (:func:`~.query.matching`).
     """
     if node.role not in ROLES:
         raise ValueError(f"role must be one of {sorted(ROLES)}, got {node.role!r}")
-    if node.supported_actions:
-        canonical_actions(node.supported_actions)
+    actions = node.supported_actions
+    if actions and canonical_actions(actions) != actions:
+        raise ValueError(f"supported actions must be listed in {ACTIONS!r} order, got {actions!r}")
     opacity = node.visual.opacity
     if not 0.0 <= opacity <= 1.0:  # NaN and the infinities fail it too; float bounds compare faster
         raise ValueError(f"opacity must be within [0, 1], got {opacity!r}")
@@ -274,14 +275,13 @@ class ProviderIdentity(Protocol):
 
 def not_offered(node: RawNode, action: str) -> ToolError:
     """The refusal for an action the provider can do but ``node`` does not offer."""
-    actions = canonical_actions(node.supported_actions)
-    offered = ", ".join(actions) or "nothing"
+    offered = ", ".join(node.supported_actions) or "nothing"
     return ToolError(
         "action-failed",
         f"node {node.id} does not offer {action}; it offers {offered}",
         nodeId=node.id,
         action=action,
-        supportedActions=list(actions),
+        supportedActions=list(node.supported_actions),
     )
 
 

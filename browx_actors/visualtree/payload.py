@@ -52,7 +52,7 @@ import attrs
 from browx_actors.errors import ToolError
 
 from .colors import to_argb
-from .model import Bounds, RawNode, Visual, canonical_actions
+from .model import Bounds, RawNode, Visual
 from .snapshots import Capture
 
 __all__ = [
@@ -191,7 +191,7 @@ def _full(node: RawNode, types: _TypeRegistry, include_properties: bool) -> Json
     if label:
         _bounded(entry, "label", label)
     entry["role"] = role
-    entry["supportedActions"] = list(canonical_actions(actions)) if actions else []
+    entry["supportedActions"] = list(actions)
     entry["interactable"] = visible and enabled and bool(actions)
     entry["visible"] = visible
     entry["enabled"] = enabled

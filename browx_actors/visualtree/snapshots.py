@@ -22,7 +22,7 @@ import attrs
 
 from browx_actors.errors import ToolError
 
-from .model import ProviderIdentity, RawNode, canonical_actions, check_node
+from .model import ProviderIdentity, RawNode, check_node
 
 __all__ = ["REFRESH_WITH", "Capture", "NodeReference", "SnapshotBook", "fingerprint", "text_fingerprint", "walk"]
 
@@ -88,7 +88,7 @@ def _content(node: RawNode) -> tuple[object, ...]:
     bounds, visual = node.bounds, node.visual
     shown = (None, None) if node.secure else (visual.text, visual.value)
     return (
-        node.id, node.type_name, node.role, node.automation_id, node.label, canonical_actions(node.supported_actions),
+        node.id, node.type_name, node.role, node.automation_id, node.label, node.supported_actions,
         node.visible, node.enabled, node.focusable, node.focused,
         None if bounds is None else (bounds.x, bounds.y, bounds.width, bounds.height),
         visual.foreground, visual.background, visual.opacity, *shown,

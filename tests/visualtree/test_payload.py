@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from browx_actors.errors import ToolError
-from browx_actors.visualtree.model import ACTIONS, Bounds, RawNode, Visual
+from browx_actors.visualtree.model import ACTIONS, Bounds, RawNode, Visual, canonical_actions
 from browx_actors.visualtree.payload import TEXT_LIMIT, TreeLimits, inspect_payload, tree_payload
 from visualtree.contract_schema import check_inspection, check_tree, nodes_of
 from visualtree.trees import WEB, capture, checkout, leaf, wide
@@ -103,7 +103,7 @@ def test_absent_optional_fields_are_left_out_never_null() -> None:
 def test_every_field_of_a_node_lands_in_its_own_entry() -> None:
     node = RawNode(
         id="root", type_name="Edit", role="input", automation_id="pin", label="PIN",
-        supported_actions=("typeText", "tap"), visible=False, enabled=True, focusable=True, focused=False,
+        supported_actions=("tap", "typeText"), visible=False, enabled=True, focusable=True, focused=False,
         bounds=Bounds(1, 2.5, 3, 4.25), visual=Visual("red", "blue", 0.5, "shown", "typed"), secure=False, z=-1,
         properties={"k": "v"}, children=(leaf("root.0"),), omitted_children=2,
     )  # fmt: skip
@@ -138,8 +138,12 @@ def test_interactable_is_visible_and_enabled_with_an_action(
 
 
 def test_supported_actions_are_listed_in_one_order() -> None:
-    node = only_node(leaf("root", supported_actions=("toggle", "tap", "setValue")))
+    # A provider that gathers them in another order sorts them; a node that is not sorted
+    # is a provider bug, refused before any payload is made from it.
+    node = only_node(leaf("root", supported_actions=canonical_actions(("toggle", "tap", "setValue"))))
     assert node["supportedActions"] == ["tap", "setValue", "toggle"]
+    with pytest.raises(ValueError, match="order"):
+        only_node(leaf("root", supported_actions=("toggle", "tap", "setValue")))
 
 
 def test_state_flags_appear_when_the_provider_reports_them() -> None:
@@ -350,7 +354,7 @@ node_fields = st.fixed_dictionaries(
     {
         "type_name": st.sampled_from(["Frame", "Button", "Text", "Edit"]),
         "label": st.none() | st.text(max_size=300),
-        "supported_actions": st.lists(st.sampled_from(ACTIONS), unique=True).map(tuple),
+        "supported_actions": st.lists(st.sampled_from(ACTIONS), unique=True).map(canonical_actions),
         "visible": st.booleans(),
         "enabled": st.booleans(),
         "focused": st.none() | st.booleans(),
