@@ -9,8 +9,8 @@ colour normalisation, text bounds, secure omission, type registry, truncation) h
 after the hand-over, so no provider can get it subtly different.
 
 The invariants are stated here and checked by :func:`check_node` before anything is
-answered from a node: an unknown role or action, a duplicate action or an opacity
-outside ``[0, 1]`` is a provider bug and fails loudly rather than travelling into a
+answered from a node: an unknown role or action, a duplicate action, actions out of
+order or an opacity outside ``[0, 1]`` is a provider bug and fails loudly rather than travelling into a
 payload. Not when a node is made: the node, its box and its look are named tuples, for
 speed (:class:`RawNode` says why), and a tuple checks nothing.
 """
@@ -19,15 +19,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Hashable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 import attrs
 
 from browx_actors.errors import ToolError
-
-if TYPE_CHECKING:
-
-    pass
 
 __all__ = [
     "ACTIONS",
@@ -140,9 +136,9 @@ class Visual(NamedTuple):
 
 
 def canonical_actions(actions: Iterable[str]) -> tuple[str, ...]:
-    """``actions`` in :data:`ACTIONS` order, as payloads, refusals and content hashes list
-    a node's (a provider may list them in any order); an unknown or repeated one is a
-    provider bug (``ValueError``)."""
+    """``actions`` in :data:`ACTIONS` order, the order a node lists them in (for a
+    provider that gathers them in another); an unknown or repeated one is a provider bug
+    (``ValueError``)."""
     return _canonical(actions if isinstance(actions, tuple) else tuple(actions))
 
 
@@ -164,9 +160,10 @@ class RawNode(NamedTuple):
     agent's element id); it must be unique within one capture. ``type_name`` is the
     platform's class or tag (``android.widget.Button``, ``XCUIElementTypeButton``,
     ``button``). ``supported_actions`` are the :data:`ACTIONS` it offers, each once and
-    in :data:`ACTIONS` order, as every payload lists them (a provider that gathers them in
-    another order puts them in it with :func:`canonical_actions`). ``focusable`` and ``focused`` are ``None`` when the
-    provider does not report them, and are then left out of the payload. ``secure``
+    in :data:`ACTIONS` order, as every payload lists them (a provider that gathers them
+    in another order sorts them with :func:`canonical_actions`). ``focusable`` and
+    ``focused`` are ``None`` when the provider does not report them, and are then left
+    out of the payload. ``secure``
     marks a secure text-entry or password field: its text and value never leave the
     capture. ``z`` is the stacking priority relative to the siblings, ``0`` being the
     default order. ``properties`` is provider-specific detail, captured only when asked

@@ -83,9 +83,9 @@ async def call_in_frame(session: SessionHost, method: str, arg: Any, ref: FrameR
                 # In view in its own document, not through the frames above it: scroll
                 # to it (the browser scrolls those frames too) and aim again.
                 return await call_in_frame(session, method, {**arg, "reveal": True, "mark": False}, ref)
-            else:
+            else:  # the reason aim gives for a point out of view, so a caller that does not scroll stops at once
                 del result["ready"]
-                result["wait"] = "outside the part of its frame in view"
+                result["wait"] = "outside the viewport"
         result["frameChain"] = chain
         result["localRef"] = ref.local
     return result

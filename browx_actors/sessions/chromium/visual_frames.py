@@ -141,7 +141,6 @@ async def read_frames(session: SessionHost, top: Node, *, limit: int, properties
     holders = _holders(root)
     # Where each document read sits in the tab: its offset, and whether it is hidden.
     placed: dict[str, tuple[float, float, bool]] = {frames[0].frame_id: (0.0, 0.0, False)}
-    documents: dict[str, str] = {frames[0].frame_id: scope.top}
     read: list[str] = []
     warnings: list[str] = []
     for frame in frames[1:]:
@@ -151,7 +150,7 @@ async def read_frames(session: SessionHost, top: Node, *, limit: int, properties
             continue  # its parent was not read
         owner = await owner_of(session, by_id, frame, VISUAL_OWNER)
         node = (owner or {}).get("node")
-        if owner is None or not isinstance(node, dict) or node.get("document") != documents[parent.frame_id]:
+        if owner is None or not isinstance(node, dict) or node.get("document") != scope.document_of(parent.short):
             continue  # not asked, or the parent's document changed since it was read
         holder = holders.get((parent.short or "") + str(node.get("id")))
         if holder is None:
@@ -175,7 +174,6 @@ async def read_frames(session: SessionHost, top: Node, *, limit: int, properties
         graft(holder, sub["root"], frame.short, dx, dy, hidden)
         holders.update(_holders(sub["root"]))
         placed[frame.frame_id] = (dx, dy, hidden)
-        documents[frame.frame_id] = sub["document"]
         scope = DomScope(scope.top, (*scope.frames, (frame.short, sub["document"])))
         count += int(sub["count"])
         omitted += int(sub["omitted"])
