@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+import trio
 
 from browx_actors.errors import ToolError
 from browx_actors.sessions.chromium import visual_frames
@@ -55,22 +56,32 @@ def frame(frame_id: str, short: str | None, parent: str | None) -> Frame:
 
 
 class Browser:
-    """The answers read_frames asks for, by frame id; what it asked, in order."""
+    """The answers read_frames asks for, by frame id; what it asked; how many of its
+    questions were out at once, at most."""
 
     def __init__(self, frames: list[Frame], owners: dict[str, Any], captures: dict[str, Any]) -> None:
         self.frames, self.owners, self.captures = frames, owners, captures
         self.asked: list[tuple[str, Any]] = []
+        self.out = self.most_out = 0
 
     async def frame_tree(self, session: Any, tab: Any) -> list[Frame]:
         return self.frames
 
     async def owner_of(self, session: Any, frames: Any, of: Frame, declaration: str) -> Any:
         assert declaration == visual_frames.VISUAL_OWNER
+        await self._round_trip()
         return self.owners.get(of.frame_id)
+
+    async def _round_trip(self) -> None:
+        self.out += 1
+        self.most_out = max(self.most_out, self.out)
+        await trio.lowlevel.checkpoint()  # the others asked at once are sent meanwhile
+        self.out -= 1
 
     async def agent_in_frame(self, session: Any, of: Frame, method: str, arg: Any) -> Any:
         assert method == "visualTree"
         self.asked.append((of.frame_id, arg))
+        await self._round_trip()
         found = self.captures[of.frame_id]
         if isinstance(found, Exception):
             raise found
@@ -137,10 +148,11 @@ async def test_frames_hang_under_their_iframes_with_ids_and_boxes_in_the_tab(mon
     assert framed.scope.document_of(None) == "top-doc" and framed.scope.document_of("f3") == "doc-c"
     assert framed.scope.document_of("f9") is None
     assert framed.omitted == 0 and framed.warnings == ()
-    # Each frame gets what the documents before it left of the limit, and the properties asked for.
-    # (The top has 4 nodes, frame A 3, frame B 4.)
-    assert browser.asked == [("A", {"properties": True, "limit": 996}), ("B", {"properties": True, "limit": 993}),
-                             ("C", {"properties": True, "limit": 989})]
+    # A and B (the top's frames) are asked at once for what the top left of the limit,
+    # then C (B's) for what all three left (the top has 4 nodes, A 3, B 4).
+    assert dict(browser.asked) == {"A": {"properties": True, "limit": 996}, "B": {"properties": True, "limit": 996},
+                                   "C": {"properties": True, "limit": 989}}
+    assert browser.most_out == 2
     # What was read, where it went, is in the fingerprint's text: a frame moved is a new capture.
     assert "f3@12.0,242.0,False:" in framed.read and "doc-c" in framed.read
 
@@ -171,8 +183,15 @@ async def test_the_node_limit_is_shared_and_a_frame_past_it_counts_as_left_out(m
     framed = await read_frames(session, top, limit=7, properties=False)
     first, second = framed.root["kids"][0]["kids"]
     assert first["kids"][0]["id"] == "f1n1"
+    # B was asked with A (3 nodes left each), but once A is in it no longer fits: left out whole.
     assert "kids" not in second and second["more"] == 1
-    assert framed.omitted == 1 and [frame_id for frame_id, _ in browser.asked] == ["A"]
+    assert framed.omitted == 3 and dict(browser.asked) == {"A": {"properties": False, "limit": 3},
+                                                           "B": {"properties": False, "limit": 3}}
+    # With nothing left after the top, no frame is asked; each counts as one node left out.
+    browser.asked.clear()
+    framed = await read_frames(session, page(), limit=4, properties=False)
+    assert browser.asked == [] and framed.omitted == 2
+    assert [holder["more"] for holder in framed.root["kids"][0]["kids"]] == [1, 1]
 
 
 async def test_a_frame_that_cannot_be_read_is_named_and_counted(monkeypatch: pytest.MonkeyPatch,
