@@ -21,6 +21,7 @@ BENCHMARKS = [
     "benchmarks.settle_fade",
     "benchmarks.settle_frame",
     "benchmarks.visual_tree",
+    "benchmarks.visual_frames",
     "benchmarks.live_view",
 ]
 

@@ -109,3 +109,22 @@ async def test_a_control_its_parent_frame_scrolls_out_of_view_is_reached(tmp_pat
         after = (await ok(client, "snapshot"))["snapshot"]
         assert re.search(r"status \[ref=f3e\d+\]: sent from nested", after), after
         assert re.search(r"status \[ref=f2e\d+\]: nothing sent", after) and "status [ref=e" in after
+
+
+async def test_a_snapshot_with_frames_keeps_to_max_nodes(tmp_path: Path, pages_url: str, pages_url2: str) -> None:
+    # Frames are read a generation at a time, all at once; each is stitched in cut to what
+    # the lines before it left, so the text keeps to maxNodes and its first lines are there.
+    other_site = pages_url2.replace("127.0.0.1", "localhost")
+    async with browx_server(tmp_path / "ws") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/page_frames.html?other={other_site}"})
+
+        async def loaded() -> str | None:
+            text: str = (await ok(client, "snapshot"))["snapshot"]
+            return text if 'heading "Frame nested"' in text else None
+
+        whole = await poll_until(loaded, interval=0.1, timeout=10)
+        lines = whole.split("\n")
+        assert len(lines) == 17, whole  # the top 4, the same-origin frame 4, the other 5, the nested 4
+        for limit in (9, 12, 16):  # the other site's frame cut to 1 line, to 4, the nested one to 3
+            cut = (await ok(client, "snapshot", {"maxNodes": limit}))["snapshot"]
+            assert cut == "\n".join(lines[:limit]), (limit, cut)

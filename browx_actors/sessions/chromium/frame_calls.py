@@ -11,12 +11,13 @@ frame's snapshot stitched in under its ``<iframe>`` line (:func:`with_frames`).
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from ...cdp import CdpFailure
 from ...errors import ToolError
 from .frame_refs import FrameRef, parse_ref, qualify, qualify_refs, stitch
-from .frames import Frame, agent_in_frame, frame_chain, frame_named, frame_tree, owner_of
+from .frames import Frame, agent_in_frame, ask_each, frame_chain, frame_named, frame_tree, owner_of
 
 if TYPE_CHECKING:
     from .host import SessionHost
@@ -93,34 +94,54 @@ async def call_in_frame(session: SessionHost, method: str, arg: Any, ref: FrameR
 
 async def _nested(session: SessionHost, tab: Tab, top: Frame, text: str, arg: Any) -> str:
     """``text`` (a snapshot of ``top``) with the snapshots of the frames inside ``top``
-    stitched in under their ``<iframe>`` lines."""
+    stitched in under their ``<iframe>`` lines.
+
+    A generation at a time, as the visual tree reads frames: the frames whose parents are
+    in are asked at once for their ``<iframe>`` refs, then for their snapshots (each with
+    what the text before its generation left of ``maxNodes``), and stitched in document
+    order, each cut to what those before it left.
+    """
     if "iframe" not in text:
         return text
     frames = await frame_tree(session, tab)
     by_id = {f.frame_id: f for f in frames}
     inside = {top.frame_id}
-    budget = int((arg or {}).get("maxNodes") or 2000) - text.count("\n") - 1
+    limit = int((arg or {}).get("maxNodes") or 2000)
     options = {k: v for k, v in (arg or {}).items() if k in ("omit", "includeHidden", "urls")}
-    for frame in frames:
-        if frame.parent not in inside or budget <= 0:
-            continue
-        owner = await owner_of(session, by_id, frame)
-        parent = by_id[frame.parent] if frame.parent else None
-        if owner is None or owner.get("ref") is None or parent is None:
-            continue
-        owner_ref = qualify(parent.short, owner["ref"])
-        if f"[ref={owner_ref}]" not in text:
-            continue
-        try:
-            child = await agent_in_frame(session, frame, "snapshot", {**options, "maxNodes": budget})
-        except ToolError:
-            continue
-        child_text = qualify_refs(str((child or {}).get("text", "")), frame.short)
-        text, placed = stitch(text, owner_ref, child_text)
-        if placed:
-            inside.add(frame.frame_id)
-            budget -= child_text.count("\n") + 1
+    waiting = [frame for frame in frames if frame.parent is not None]
+    while generation := [frame for frame in waiting if frame.parent in inside]:
+        waiting = [frame for frame in waiting if frame.parent not in inside]
+        budget = limit - text.count("\n") - 1
+        if budget <= 0:
+            break
+        owners = await ask_each(functools.partial(owner_of, session, by_id), generation)
+        held: list[tuple[Frame, str]] = []
+        for frame, owner in zip(generation, owners, strict=True):
+            parent = by_id[frame.parent or ""]
+            if owner is not None and owner.get("ref") is not None:
+                owner_ref = qualify(parent.short, owner["ref"])
+                if f"[ref={owner_ref}]" in text:
+                    held.append((frame, owner_ref))
+        ask = functools.partial(_snapshot, session, {**options, "maxNodes": budget})
+        children = await ask_each(ask, [frame for frame, _ in held])
+        for (frame, owner_ref), child_text in zip(held, children, strict=True):
+            room = limit - text.count("\n") - 1
+            if child_text is None or room <= 0:
+                continue  # not read, or no room left for it
+            # Cut to what is left, as its agent cuts a snapshot at maxNodes: its first lines.
+            text, placed = stitch(text, owner_ref, "\n".join(child_text.split("\n")[:room]))
+            if placed:
+                inside.add(frame.frame_id)
     return text
+
+
+async def _snapshot(session: SessionHost, arg: dict[str, Any], frame: Frame) -> str | None:
+    """The frame's snapshot text, its refs qualified; None when it cannot be read."""
+    try:
+        child = await agent_in_frame(session, frame, "snapshot", arg)
+    except ToolError:
+        return None
+    return qualify_refs(str((child or {}).get("text", "")), frame.short)
 
 
 async def with_frames(session: SessionHost, result: dict[str, Any], arg: Any) -> dict[str, Any]:

@@ -30,15 +30,13 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import trio
 
 from ...cdp import CdpFailure
 from ...errors import ToolError
-from .frames import VISUAL_OWNER, Frame, agent_in_frame, frame_named, frame_tree, owner_of
+from .frames import VISUAL_OWNER, Frame, agent_in_frame, ask_each, frame_named, frame_tree, owner_of
 from .redact import redact_url
 
 if TYPE_CHECKING:
@@ -47,8 +45,6 @@ if TYPE_CHECKING:
 __all__ = ["DomScope", "FramedCapture", "frame_ref", "graft", "holds_frames", "read_frames", "split_node_id"]
 
 Node = dict[str, Any]
-T = TypeVar("T")
-R = TypeVar("R")
 
 _FRAME_TAGS = ("iframe", "frame")
 # The agent's JSON has no spaces, and a quote inside a string value is escaped, so this
@@ -158,7 +154,7 @@ async def read_frames(session: SessionHost, top: Node, *, limit: int, properties
     waiting = [frame for frame in frames[1:] if frame.short is not None]
     while generation := [frame for frame in waiting if frame.parent in placed]:
         waiting = [frame for frame in waiting if frame.parent not in placed]
-        owners = await _each(functools.partial(owner_of, session, by_id, declaration=VISUAL_OWNER), generation)
+        owners = await ask_each(functools.partial(owner_of, session, by_id, declaration=VISUAL_OWNER), generation)
         held: list[tuple[Frame, dict[str, Any], Node]] = []
         for frame, owner in zip(generation, owners, strict=True):
             parent = by_id[frame.parent or ""]
@@ -172,7 +168,7 @@ async def read_frames(session: SessionHost, top: Node, *, limit: int, properties
         answers: list[tuple[str, Node] | ToolError | CdpFailure | None] = [None] * len(held)
         if room > 0:
             ask = functools.partial(_capture, session, limit=room, properties=properties)
-            answers = list(await _each(ask, [frame for frame, _, _ in held]))
+            answers = list(await ask_each(ask, [frame for frame, _, _ in held]))
         for (frame, owner, holder), answer in zip(held, answers, strict=True):
             assert frame.short is not None and frame.parent is not None
             if isinstance(answer, (ToolError, CdpFailure)):
@@ -207,19 +203,6 @@ async def _capture(session: SessionHost, frame: Frame, *, limit: int, properties
     except (ToolError, CdpFailure) as err:
         return err
     return text, json.loads(text)
-
-
-async def _each(ask: Callable[[T], Awaitable[R]], items: Sequence[T]) -> list[R]:
-    """``ask`` of every item at once; the answers in the items' order."""
-    answers: list[Any] = [None] * len(items)
-
-    async def one(index: int, item: T) -> None:
-        answers[index] = await ask(item)
-
-    async with trio.open_nursery() as nursery:
-        for index, item in enumerate(items):
-            nursery.start_soon(one, index, item)
-    return answers
 
 
 def _unread(frame: Frame, err: ToolError | CdpFailure) -> str:
