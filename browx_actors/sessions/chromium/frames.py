@@ -122,6 +122,35 @@ def _book(session: SessionHost, tab: Tab) -> FrameBook:
     return found
 
 
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+async def ask_each(ask: Callable[[T], Awaitable[R]], items: Sequence[T]) -> list[R]:
+    """``ask`` of every item (a frame, a frame's session) at once, the answers in the
+    items' order: what is asked of a frame (its tree, its ``<iframe>``, its agent) is a
+    few CDP round trips that do not wait on another frame's, so ten frames cost about
+    what one does, not ten times it."""
+    answers: list[Any] = [None] * len(items)
+
+    async def one(index: int, item: T) -> None:
+        answers[index] = await ask(item)
+
+    async with trio.open_nursery() as nursery:
+        for index, item in enumerate(items):
+            nursery.start_soon(one, index, item)
+    return answers
+
+
+async def _tree_of(host: CdpSession) -> dict[str, Any] | None:
+    """An out-of-process frame's own frame tree; None when its session is going."""
+    try:
+        tree: dict[str, Any] = (await host.send("Page.getFrameTree"))["frameTree"]
+    except CdpFailure:
+        return None
+    return tree
+
+
 async def frame_tree(session: SessionHost, tab: Tab) -> list[Frame]:
     """Every frame of the tab, the top document first, each after its parent."""
     assert tab.cdp is not None and tab.target_id is not None and session.wiring is not None
@@ -139,8 +168,10 @@ async def frame_tree(session: SessionHost, tab: Tab) -> list[Frame]:
             walk(child, host, frame_id, False, oop)
 
     walk((await tab.cdp.send("Page.getFrameTree"))["frameTree"], tab.cdp, None, True, False)
-    pending = [(child, frame_id) for frame_id, (child, page) in session.wiring.frames.items()
-               if page == tab.target_id and child.lost is None]
+    oop = [child for child, page in session.wiring.frames.values() if page == tab.target_id and child.lost is None]
+    # Their trees asked at once, then put in order.
+    trees = {child: tree for child, tree in zip(oop, await ask_each(_tree_of, oop), strict=True) if tree is not None}
+    pending = [(child, frame_id) for frame_id, (child, page) in session.wiring.frames.items() if child in trees]
     # An out-of-process frame goes after its parent, which may be one of them.
     for _ in range(len(pending) + 1):
         known = {f.frame_id for f in frames}
@@ -150,11 +181,7 @@ async def frame_tree(session: SessionHost, tab: Tab) -> list[Frame]:
             if parent not in known:
                 later.append((child, frame_id))
                 continue
-            try:
-                tree = (await child.send("Page.getFrameTree"))["frameTree"]
-            except CdpFailure:
-                continue
-            walk(tree, child, parent, True, True)
+            walk(trees[child], child, parent, True, True)
         if not later or len(later) == len(pending):
             break
         pending = later
@@ -253,24 +280,6 @@ async def frame_chain(session: SessionHost, frame: Frame) -> tuple[list[str], Fr
             return None
         current = parent
     return chain, frame_view(boxes)
-
-
-R = TypeVar("R")
-
-
-async def ask_each(ask: Callable[[Frame], Awaitable[R]], frames: Sequence[Frame]) -> list[R]:
-    """``ask`` of every frame at once, the answers in the frames' order: what is asked of
-    a frame (its ``<iframe>``, its agent) is a few CDP round trips that do not wait on
-    another frame's, so ten frames cost about what one does, not ten times it."""
-    answers: list[Any] = [None] * len(frames)
-
-    async def one(index: int, frame: Frame) -> None:
-        answers[index] = await ask(frame)
-
-    async with trio.open_nursery() as nursery:
-        for index, frame in enumerate(frames):
-            nursery.start_soon(one, index, frame)
-    return answers
 
 
 def frame_locator(page: Any, found: dict[str, Any]) -> Any:
