@@ -51,7 +51,6 @@ _CALL = f"""([method, arg]) => {{
 }}"""
 
 
-
 def _owner_function(key: str, identity: str) -> str:
     """On an ``<iframe>`` element: under ``key``, what ``identity`` (an expression of
     ``agent`` and ``this``) says of it in its document's agent, and its content box in
@@ -72,9 +71,9 @@ def _owner_function(key: str, identity: str) -> str:
 }}"""
 
 
-#: ``{ref, x, y}``: the ``<iframe>``'s snapshot ref.
+#: ``{ref, x, y, w, h, vw, vh}``: the ``<iframe>``'s snapshot ref and its box.
 _OWNER = _owner_function("ref", "agent.refFor(this)")
-#: ``{node: {document, id}, x, y}``: the ``<iframe>``'s node in visual-tree captures.
+#: ``{node: {document, id}, x, ...}``: the ``<iframe>``'s node in visual-tree captures, and its box.
 VISUAL_OWNER = _owner_function("node", "agent.visualIdOf(this)")
 
 
@@ -221,8 +220,8 @@ async def agent_in_frame(session: SessionHost, frame: Frame, method: str, arg: A
 
 async def owner_of(session: SessionHost, frames: dict[str, Frame], frame: Frame,
                    declaration: str = _OWNER) -> dict[str, Any] | None:
-    """What ``declaration`` answers on the ``<iframe>`` holding ``frame`` (by default
-    ``{ref, x, y}``), in its parent's terms; None when it cannot be asked."""
+    """What ``declaration`` answers on the ``<iframe>`` holding ``frame`` (by default its
+    snapshot ref and box), in its parent's terms; None when it cannot be asked."""
     parent = frames.get(frame.parent or "")
     if parent is None:
         return None
