@@ -128,3 +128,26 @@ async def test_a_snapshot_with_frames_keeps_to_max_nodes(tmp_path: Path, pages_u
         for limit in (9, 12, 16):  # the other site's frame cut to 1 line, to 4, the nested one to 3
             cut = (await ok(client, "snapshot", {"maxNodes": limit}))["snapshot"]
             assert cut == "\n".join(lines[:limit]), (limit, cut)
+
+
+async def test_a_control_in_a_frame_is_pressed_only_where_the_page_lets_a_pointer_reach_it(
+        tmp_path: Path, pages_url: str) -> None:
+    # Each button is in view and on top in its own frame, but the top page does not let a
+    # pointer reach it there: one frame is scrolled out of its container's view, the other
+    # lies under a cookie banner. Input at the button's point would press the container's
+    # neighbour or the banner; the click scrolls to it, and presses it once it is reached.
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/page_frames_covered.html"})
+
+        async def loaded() -> str | None:
+            text: str = (await ok(client, "snapshot"))["snapshot"]
+            return text if text.count('button "Press"') == 2 else None
+
+        snap = await poll_until(loaded, interval=0.1, timeout=10)
+        clipped, covered = re.findall(r'button "Press" \[ref=(f\d+e\d+)\]', snap)
+        status = "document.getElementById('status').textContent"
+        await ok(client, "click", {"ref": clipped})
+        assert await ok(client, "eval_js", {"expr": status}) == {"ok": True, "value": "clicked clipped"}
+        assert (await ok(client, "eval_js", {"expr": "document.getElementById('scroller').scrollTop > 0"}))["value"]
+        await ok(client, "click", {"ref": covered})
+        assert await ok(client, "eval_js", {"expr": status}) == {"ok": True, "value": "clicked covered"}

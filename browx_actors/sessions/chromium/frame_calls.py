@@ -4,8 +4,9 @@ A call whose ref (or scope) is a frame's (``f2e5``) goes to that frame's agent
 (:func:`call_in_frame`); what comes back is re-spelled with the frame's id, and an
 aimed point is moved from the frame's viewport to the tab's, by the offsets of the
 ``<iframe>`` elements it sits in, so the session's own input lands on it (the browser
-routes input into out-of-process frames itself). A point the frames above do not show
-is scrolled to first (:mod:`.frame_view`). A snapshot of the top document gets each
+routes input into out-of-process frames itself). A point that the documents above do not
+let input reach (scrolled out of a container, covered) is scrolled to first, and if it is
+still not reached the aim waits, as for an element covered in the top document. A snapshot of the top document gets each
 frame's snapshot stitched in under its ``<iframe>`` line (:func:`with_frames`).
 """
 
@@ -71,23 +72,22 @@ async def call_in_frame(session: SessionHost, method: str, arg: Any, ref: FrameR
     if method == "snapshot" and isinstance(result, dict):
         result["text"] = await _nested(session, tab, frame, result.get("text", ""), arg)
     if method == "aim" and isinstance(result, dict) and not result.get("stale"):
-        found = await frame_chain(session, frame)
-        if found is None:
-            return {"stale": True}
-        chain, view = found
         ready = result.get("ready")
-        if isinstance(ready, list) and len(ready) == 2:
-            point = view.to_tab(ready[0], ready[1])
-            if view.shows(*point):
-                result["ready"] = list(point)
-            elif arg.get("scroll", True) and not arg.get("reveal"):
-                # In view in its own document, not through the frames above it: scroll
-                # to it (the browser scrolls those frames too) and aim again.
+        point = (float(ready[0]), float(ready[1])) if isinstance(ready, list) and len(ready) == 2 else None
+        chain = await frame_chain(session, frame, point)
+        if chain is None:
+            return {"stale": True}
+        if chain.point is not None:
+            result["ready"] = list(chain.point)
+        elif chain.blocked is not None:
+            if arg.get("scroll", True) and not arg.get("reveal"):
+                # In view and on top in its own document, not through the documents above
+                # it (scrolled out of a container, covered by a banner): scroll to it (the
+                # browser scrolls the frames above too) and aim again.
                 return await call_in_frame(session, method, {**arg, "reveal": True, "mark": False}, ref)
-            else:  # the reason aim gives for a point out of view, so a caller that does not scroll stops at once
-                del result["ready"]
-                result["wait"] = "outside the viewport"
-        result["frameChain"] = chain
+            del result["ready"]  # input would land elsewhere: leave it to Playwright's wait
+            result["wait"] = chain.blocked
+        result["frameChain"] = chain.refs
         result["localRef"] = ref.local
     return result
 

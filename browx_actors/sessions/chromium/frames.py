@@ -12,7 +12,8 @@ its main world: by context id on the command session for a frame the tab's rende
 hosts, on the frame's own session for an out-of-process one. The ``<iframe>`` holding a
 frame is found through the browser (``DOM.getFrameOwner``) and asked what its document's
 agent calls it and where its content box is; the chain of them from the top document
-down says where the frame shows in the tab (:func:`frame_chain`). Calls routed into a
+down says where a point of the frame is in the tab, and whether input there reaches it
+(:func:`frame_chain`). Calls routed into a
 frame by their refs, and snapshots with their frames stitched in, are
 :mod:`.frame_calls`; Playwright, when it acts instead, reaches the element through the
 same chain of ``<iframe>`` elements (:func:`frame_locator`).
@@ -33,7 +34,6 @@ from ...errors import ToolError
 from ...tooling import Args, Param, Reply, session_tool
 from .driver import REF_ENGINE
 from .frame_refs import qualify
-from .frame_view import FrameView, OwnerBox, frame_view
 from .pageagent import AGENT_KEY, AGENT_SOURCE
 from .redact import redact_url
 
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from .host import SessionHost
     from .tabset import Tab
 
-__all__ = ["TOOLS", "VISUAL_OWNER", "Frame", "FrameBook", "agent_in_frame", "ask_each", "frame_chain",
+__all__ = ["TOOLS", "VISUAL_OWNER", "Frame", "FrameBook", "FrameChain", "agent_in_frame", "ask_each", "frame_chain",
            "frame_locator", "frame_named", "frame_tree", "frames_list", "owner_of"]
 
 _CALL = f"""([method, arg]) => {{
@@ -53,27 +53,36 @@ _CALL = f"""([method, arg]) => {{
 
 def _owner_function(key: str, identity: str) -> str:
     """On an ``<iframe>`` element: under ``key``, what ``identity`` (an expression of
-    ``agent`` and ``this``) says of it in its document's agent, and its content box in
-    its document's viewport (``x``, ``y``, ``w``, ``h``: border, padding and scroll bars
-    outside it) with that viewport's size (``vw``, ``vh``, measured as the agent's aim
-    measures it): a :class:`~.frame_view.OwnerBox`."""
-    return f"""function () {{
+    ``agent`` and ``this``) says of it in its document's agent, and where its content box
+    starts in its document's viewport (``x``, ``y``: border and padding inside the box).
+
+    Given a point of the frame's own viewport (``px``, ``py``), it also says where that
+    point is in its document's viewport (``at``) and whether the ``<iframe>`` is what a
+    pointer there hits (``hit``; else ``onTop``: the tag of what is, or null outside the
+    viewport): a frame's agent knows only its own document, and a point in view there
+    can be scrolled out of the ``<iframe>``'s container or covered by a banner here.
+    """
+    return f"""function (px, py) {{
   const agent = window[{AGENT_KEY!r}];
   const box = this.getBoundingClientRect();
   const style = getComputedStyle(this);
-  const pad = (side) => parseFloat(style['padding' + side] || '0');
-  const root = document.documentElement;
-  const css = document.compatMode === 'CSS1Compat' && root;
-  return {{{key}: agent ? {identity} : null,
-           x: box.left + this.clientLeft + pad('Left'), y: box.top + this.clientTop + pad('Top'),
-           w: this.clientWidth - pad('Left') - pad('Right'), h: this.clientHeight - pad('Top') - pad('Bottom'),
-           vw: css ? root.clientWidth : innerWidth, vh: css ? root.clientHeight : innerHeight}};
+  const x = box.left + this.clientLeft + parseFloat(style.paddingLeft || '0');
+  const y = box.top + this.clientTop + parseFloat(style.paddingTop || '0');
+  const out = {{{key}: agent ? {identity} : null, x, y}};
+  if (typeof px === 'number' && typeof py === 'number') {{
+    const root = this.getRootNode();
+    const hit = (root.elementFromPoint ? root : document).elementFromPoint(x + px, y + py);
+    out.at = [x + px, y + py];
+    out.hit = hit === this;
+    if (!out.hit) out.onTop = hit ? hit.localName : null;
+  }}
+  return out;
 }}"""
 
 
-#: ``{ref, x, y, w, h, vw, vh}``: the ``<iframe>``'s snapshot ref and its box.
+#: ``{ref, x, y}``, and ``at``, ``hit``, ``onTop`` for a point: the ``<iframe>``'s snapshot ref.
 _OWNER = _owner_function("ref", "agent.refFor(this)")
-#: ``{node: {document, id}, x, ...}``: the ``<iframe>``'s node in visual-tree captures, and its box.
+#: ``{node: {document, id}, x, y}``: the ``<iframe>``'s node in visual-tree captures.
 VISUAL_OWNER = _owner_function("node", "agent.visualIdOf(this)")
 
 
@@ -219,9 +228,11 @@ async def agent_in_frame(session: SessionHost, frame: Frame, method: str, arg: A
 
 
 async def owner_of(session: SessionHost, frames: dict[str, Frame], frame: Frame,
-                   declaration: str = _OWNER) -> dict[str, Any] | None:
+                   declaration: str = _OWNER, point: tuple[float, float] | None = None) -> dict[str, Any] | None:
     """What ``declaration`` answers on the ``<iframe>`` holding ``frame`` (by default its
-    snapshot ref and box), in its parent's terms; None when it cannot be asked."""
+    snapshot ref and where its content starts; with ``point``, of the frame's viewport,
+    where that is in the parent's and whether the ``<iframe>`` is on top there), in its
+    parent's terms; None when it cannot be asked."""
     parent = frames.get(frame.parent or "")
     if parent is None:
         return None
@@ -236,8 +247,10 @@ async def owner_of(session: SessionHost, frames: dict[str, Frame], frame: Frame,
         node = await parent.host.send("DOM.resolveNode", params)
         object_id = node["object"]["objectId"]
         try:
-            reply = await parent.host.send("Runtime.callFunctionOn", {
-                "objectId": object_id, "functionDeclaration": declaration, "returnByValue": True})
+            call: dict[str, Any] = {"objectId": object_id, "functionDeclaration": declaration, "returnByValue": True}
+            if point is not None:
+                call["arguments"] = [{"value": point[0]}, {"value": point[1]}]
+            reply = await parent.host.send("Runtime.callFunctionOn", call)
         finally:
             await parent.host.send("Runtime.releaseObject", {"objectId": object_id})
     except (CdpFailure, KeyError):
@@ -259,26 +272,45 @@ async def frame_named(session: SessionHost, short: str) -> Frame | None:
     return frame
 
 
-async def frame_chain(session: SessionHost, frame: Frame) -> tuple[list[str], FrameView] | None:
-    """The ``<iframe>`` refs from the top document down to ``frame`` (each in its own
-    document's agent), and where the frame shows in the tab; None when one is gone."""
+@attrs.frozen
+class FrameChain:
+    """How the tab reaches a frame: its ``<iframe>`` elements, and a point in it."""
+
+    #: The ``<iframe>`` refs from the top document down, each in its own document's agent.
+    refs: list[str]
+    #: The point asked about, in the tab's viewport (None when none was asked about).
+    point: tuple[float, float] | None = None
+    #: Why input at that point would not reach the frame, in the words the agent's aim
+    #: uses (``outside the viewport``, ``<div> is on top at its point``); None when it would.
+    blocked: str | None = None
+
+
+async def frame_chain(session: SessionHost, frame: Frame,
+                      point: tuple[float, float] | None = None) -> FrameChain | None:
+    """The ``<iframe>`` elements from the top document down to ``frame`` and, given a
+    point of the frame's viewport, where it is in the tab's and whether every ``<iframe>``
+    on the way is what a pointer there hits; None when one of them is gone."""
     tab = session.tabs.current
     assert tab is not None
     frames = _book(session, tab).frames
-    chain: list[str] = []
-    boxes: list[OwnerBox] = []
+    refs: list[str] = []
+    blocked: str | None = None
     current = frame
     while current.parent is not None:
-        owner = await owner_of(session, frames, current)
+        owner = await owner_of(session, frames, current, point=point if blocked is None else None)
         if owner is None or owner.get("ref") is None:
             return None
-        chain.insert(0, owner["ref"])
-        boxes.insert(0, OwnerBox.from_json(owner))
+        refs.insert(0, owner["ref"])
+        if point is not None and blocked is None:
+            point = (float(owner["at"][0]), float(owner["at"][1]))
+            if not owner.get("hit"):
+                top = owner.get("onTop")
+                blocked = f"<{top}> is on top at its point" if top else "outside the viewport"
         parent = frames.get(current.parent)
         if parent is None:
             return None
         current = parent
-    return chain, frame_view(boxes)
+    return FrameChain(refs, point if blocked is None else None, blocked)
 
 
 def frame_locator(page: Any, found: dict[str, Any]) -> Any:
