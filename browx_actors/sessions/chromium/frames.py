@@ -54,33 +54,44 @@ _CALL = f"""([method, arg]) => {{
 def _owner_function(key: str, identity: str) -> str:
     """On an ``<iframe>`` element: under ``key``, what ``identity`` (an expression of
     ``agent`` and ``this``) says of it in its document's agent, and where its content box
-    starts in its document's viewport (``x``, ``y``: border and padding inside the box).
+    starts in its document's viewport (``x``, ``y``: border and padding inside the box,
+    a scale of it or of what holds it applied).
 
     Given a point of the frame's own viewport (``px``, ``py``), it also says where that
-    point is in its document's viewport (``at``) and whether the ``<iframe>`` is what a
-    pointer there hits (``hit``; else ``onTop``: the tag of what is, or null outside the
-    viewport): a frame's agent knows only its own document, and a point in view there
-    can be scrolled out of the ``<iframe>``'s container or covered by a banner here.
+    point is in its document's viewport (``at``) and, when a pointer there would not reach
+    the frame, why (``blocked``, in the words of the agent's aim): a frame's agent knows
+    only its own document, and a point in view there can be scrolled out of the
+    ``<iframe>``'s container or covered by a banner here. A rotated or skewed
+    ``<iframe>`` (or ancestor) has no straight mapping of points, so it blocks too.
     """
     return f"""function (px, py) {{
   const agent = window[{AGENT_KEY!r}];
   const box = this.getBoundingClientRect();
   const style = getComputedStyle(this);
-  const x = box.left + this.clientLeft + parseFloat(style.paddingLeft || '0');
-  const y = box.top + this.clientTop + parseFloat(style.paddingTop || '0');
+  // getBoundingClientRect is after every transform above; offsetWidth before them.
+  const sx = this.offsetWidth ? box.width / this.offsetWidth : 1;
+  const sy = this.offsetHeight ? box.height / this.offsetHeight : 1;
+  const x = box.left + (this.clientLeft + parseFloat(style.paddingLeft || '0')) * sx;
+  const y = box.top + (this.clientTop + parseFloat(style.paddingTop || '0')) * sy;
   const out = {{{key}: agent ? {identity} : null, x, y}};
   if (typeof px === 'number' && typeof py === 'number') {{
+    out.at = [x + px * sx, y + py * sy];
+    for (let el = this; el; el = el.parentElement || (el.getRootNode() && el.getRootNode().host)) {{
+      const t = getComputedStyle(el).transform;
+      if (t && t !== 'none') {{
+        const m = new DOMMatrixReadOnly(t);
+        if (m.b || m.c) {{ out.blocked = 'its <iframe> is rotated or skewed'; return out; }}
+      }}
+    }}
     const root = this.getRootNode();
-    const hit = (root.elementFromPoint ? root : document).elementFromPoint(x + px, y + py);
-    out.at = [x + px, y + py];
-    out.hit = hit === this;
-    if (!out.hit) out.onTop = hit ? hit.localName : null;
+    const hit = (root.elementFromPoint ? root : document).elementFromPoint(out.at[0], out.at[1]);
+    if (hit !== this) out.blocked = hit ? '<' + hit.localName + '> is on top at its point' : 'outside the viewport';
   }}
   return out;
 }}"""
 
 
-#: ``{ref, x, y}``, and ``at``, ``hit``, ``onTop`` for a point: the ``<iframe>``'s snapshot ref.
+#: ``{ref, x, y}``, and ``at`` and ``blocked`` for a point: the ``<iframe>``'s snapshot ref.
 _OWNER = _owner_function("ref", "agent.refFor(this)")
 #: ``{node: {document, id}, x, y}``: the ``<iframe>``'s node in visual-tree captures.
 VISUAL_OWNER = _owner_function("node", "agent.visualIdOf(this)")
@@ -281,7 +292,8 @@ class FrameChain:
     #: The point asked about, in the tab's viewport (None when none was asked about).
     point: tuple[float, float] | None = None
     #: Why input at that point would not reach the frame, in the words the agent's aim
-    #: uses (``outside the viewport``, ``<div> is on top at its point``); None when it would.
+    #: uses (``outside the viewport``, ``<div> is on top at its point``, or that an
+    #: ``<iframe>`` is rotated or skewed); None when it would.
     blocked: str | None = None
 
 
@@ -303,9 +315,7 @@ async def frame_chain(session: SessionHost, frame: Frame,
         refs.insert(0, owner["ref"])
         if point is not None and blocked is None:
             point = (float(owner["at"][0]), float(owner["at"][1]))
-            if not owner.get("hit"):
-                top = owner.get("onTop")
-                blocked = f"<{top}> is on top at its point" if top else "outside the viewport"
+            blocked = owner.get("blocked")
         parent = frames.get(current.parent)
         if parent is None:
             return None
