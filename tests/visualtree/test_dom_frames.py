@@ -21,6 +21,7 @@ from browx_actors.sessions.chromium import visual_frames
 from browx_actors.sessions.chromium.frames import Frame
 from browx_actors.sessions.chromium.visual_frames import (
     DomScope,
+    Placement,
     graft,
     holds_frames,
     read_frames,
@@ -99,7 +100,7 @@ def install(monkeypatch: pytest.MonkeyPatch, browser: Browser) -> None:
 
 
 def owner(document: str, node_id: str, x: float, y: float) -> dict[str, Any]:
-    return {"node": {"document": document, "id": node_id}, "x": x, "y": y, "w": 300, "h": 150, "vw": 1280, "vh": 720}
+    return {"node": {"document": document, "id": node_id}, "x": x, "y": y, "sx": 1, "sy": 1}
 
 
 def page() -> dict[str, Any]:
@@ -154,7 +155,7 @@ async def test_frames_hang_under_their_iframes_with_ids_and_boxes_in_the_tab(mon
                                    "C": {"properties": True, "limit": 989}}
     assert browser.most_out == 2
     # What was read, where it went, is in the fingerprint's text: a frame moved is a new capture.
-    assert "f3@12.0,242.0,False:" in framed.read and "doc-c" in framed.read
+    assert "f3@(12.0, 242.0, 1.0, 1.0, False):" in framed.read and "doc-c" in framed.read
 
 
 async def test_a_frame_under_a_hidden_iframe_is_hidden_all_the_way_down(monkeypatch: pytest.MonkeyPatch,
@@ -236,7 +237,19 @@ def test_node_ids_and_frame_marks() -> None:
 def test_graft_qualifies_moves_and_hides() -> None:
     holder = element("n3", "iframe")
     root = element("n1", "html", element("n2", "body", box=[1, 2, 3, 4]))
-    graft(holder, root, "f4", 10, 20, hidden=True)
+    graft(holder, root, "f4", Placement(10, 20, hidden=True))
     assert holder["kids"] == [root]
     assert [(node["id"], node.get("b"), node.get("hid")) for node in _nodes(root)] == [
         ("f4n1", None, 1), ("f4n2", [11, 22, 3, 4], 1)]
+
+
+def test_placements_compose_offsets_and_scales_through_frames() -> None:
+    # A frame at half size at (100, 50) of the tab; inside it, an <iframe> at (20, 10) of
+    # its viewport, itself at twice the size.
+    outer = Placement().inside({"x": 100, "y": 50, "sx": 0.5, "sy": 0.5}, hidden=False)
+    inner = outer.inside({"x": 20, "y": 10, "sx": 2, "sy": 2}, hidden=True)
+    assert outer == Placement(100, 50, 0.5, 0.5, False)
+    assert inner == Placement(110, 55, 1.0, 1.0, True)
+    root = element("n1", "html", box=[4, 8, 200, 100])
+    graft(element("n3", "iframe"), root, "f2", outer)
+    assert root["b"] == [102, 54, 100, 50]

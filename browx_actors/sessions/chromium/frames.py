@@ -54,8 +54,8 @@ _CALL = f"""([method, arg]) => {{
 def _owner_function(key: str, identity: str) -> str:
     """On an ``<iframe>`` element: under ``key``, what ``identity`` (an expression of
     ``agent`` and ``this``) says of it in its document's agent, and where its content box
-    starts in its document's viewport (``x``, ``y``: border and padding inside the box,
-    a scale of it or of what holds it applied).
+    starts in its document's viewport (``x``, ``y``: border and padding inside the box)
+    and how much it is scaled there (``sx``, ``sy``: its transforms and its ancestors').
 
     Given a point of the frame's own viewport (``px``, ``py``), it also says where that
     point is in its document's viewport (``at``) and, when a pointer there would not reach
@@ -73,7 +73,7 @@ def _owner_function(key: str, identity: str) -> str:
   const sy = this.offsetHeight ? box.height / this.offsetHeight : 1;
   const x = box.left + (this.clientLeft + parseFloat(style.paddingLeft || '0')) * sx;
   const y = box.top + (this.clientTop + parseFloat(style.paddingTop || '0')) * sy;
-  const out = {{{key}: agent ? {identity} : null, x, y}};
+  const out = {{{key}: agent ? {identity} : null, x, y, sx, sy}};
   if (typeof px === 'number' && typeof py === 'number') {{
     out.at = [x + px * sx, y + py * sy];
     for (let el = this; el; el = el.parentElement || (el.getRootNode() && el.getRootNode().host)) {{
@@ -91,9 +91,9 @@ def _owner_function(key: str, identity: str) -> str:
 }}"""
 
 
-#: ``{ref, x, y}``, and ``at`` and ``blocked`` for a point: the ``<iframe>``'s snapshot ref.
+#: ``{ref, x, y, sx, sy}``, and ``at`` and ``blocked`` for a point: the ``<iframe>``'s snapshot ref.
 _OWNER = _owner_function("ref", "agent.refFor(this)")
-#: ``{node: {document, id}, x, y}``: the ``<iframe>``'s node in visual-tree captures.
+#: ``{node: {document, id}, x, y, sx, sy}``: the ``<iframe>``'s node in visual-tree captures.
 VISUAL_OWNER = _owner_function("node", "agent.visualIdOf(this)")
 
 

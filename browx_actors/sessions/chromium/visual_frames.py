@@ -11,7 +11,7 @@ page is then one tree, as its snapshot is one text:
 - A frame's node ids carry the frame's id in its tab: ``f2n5`` is node ``n5`` of frame
   ``f2``, as the snapshot spells refs ``f2e5``. A bare ``nN`` is the top document's.
 - Bounds move from the frame's viewport to the tab's, by the content boxes of the
-  ``<iframe>`` elements above it, so a tap aimed by them lands.
+  ``<iframe>`` elements above it and their scale (:class:`Placement`).
 - A frame held by an element that is not visible is not visible either.
 - The provider's node limit is shared: a frame gets what the documents before it left.
 - Frames are asked a generation at a time, all at once (:func:`read_frames`).
@@ -42,7 +42,8 @@ from .redact import redact_url
 if TYPE_CHECKING:
     from .host import SessionHost
 
-__all__ = ["DomScope", "FramedCapture", "frame_ref", "graft", "holds_frames", "read_frames", "split_node_id"]
+__all__ = ["DomScope", "FramedCapture", "Placement", "frame_ref", "graft", "holds_frames", "read_frames",
+           "split_node_id"]
 
 Node = dict[str, Any]
 
@@ -108,14 +109,34 @@ def _holders(root: Node) -> dict[str, Node]:
     return {node["id"]: node for node in _walk(root) if node["tag"] in _FRAME_TAGS}
 
 
-def graft(holder: Node, root: Node, frame: str, dx: float, dy: float, hidden: bool) -> None:
+@attrs.frozen
+class Placement:
+    """Where a document read sits in the tab: its viewport's origin in the tab's, how much
+    it is scaled there (an ``<iframe>`` shown at half size, say), and whether it is hidden."""
+
+    dx: float = 0.0
+    dy: float = 0.0
+    sx: float = 1.0
+    sy: float = 1.0
+    hidden: bool = False
+
+    def inside(self, owner: dict[str, Any], hidden: bool) -> Placement:
+        """The placement of a frame whose ``<iframe>`` (``owner``: ``x``, ``y``, ``sx``,
+        ``sy`` in this document's viewport) is in this document."""
+        return Placement(self.dx + float(owner["x"]) * self.sx, self.dy + float(owner["y"]) * self.sy,
+                         self.sx * float(owner["sx"]), self.sy * float(owner["sy"]),
+                         self.hidden or hidden)
+
+
+def graft(holder: Node, root: Node, frame: str, placement: Placement) -> None:
     """Hang a frame's answer (``root``) under the element that holds it: ids qualified with
-    ``frame``, boxes moved by (``dx``, ``dy``), every node hidden when ``hidden``."""
+    ``frame``, boxes put where ``placement`` says, every node hidden when it is."""
+    dx, dy, sx, sy, hidden = attrs.astuple(placement)
     for node in _walk(root):
         node["id"] = frame + node["id"]
         box = node.get("b")
         if box is not None:
-            node["b"] = [box[0] + dx, box[1] + dy, box[2], box[3]]
+            node["b"] = [dx + box[0] * sx, dy + box[1] * sy, box[2] * sx, box[3] * sy]
         if hidden:
             node["hid"] = 1
     holder["kids"] = [root]
@@ -147,8 +168,7 @@ async def read_frames(session: SessionHost, top: Node, *, limit: int, properties
         return FramedCapture(root, scope, omitted, "")
     by_id = {frame.frame_id: frame for frame in frames}
     holders = _holders(root)
-    # Where each document read sits in the tab: its offset, and whether it is hidden.
-    placed: dict[str, tuple[float, float, bool]] = {frames[0].frame_id: (0.0, 0.0, False)}
+    placed = {frames[0].frame_id: Placement()}
     read: list[str] = []
     warnings: list[str] = []
     waiting = [frame for frame in frames[1:] if frame.short is not None]
@@ -182,16 +202,14 @@ async def read_frames(session: SessionHost, top: Node, *, limit: int, properties
             text, sub = answer
             if sub["root"] is None:
                 continue  # a frame with no document element shows nothing, as an empty one does
-            at = placed[frame.parent]
-            dx, dy = at[0] + float(owner["x"]), at[1] + float(owner["y"])
-            hidden = at[2] or "hid" in holder
-            graft(holder, sub["root"], frame.short, dx, dy, hidden)
+            placement = placed[frame.parent].inside(owner, hidden="hid" in holder)
+            graft(holder, sub["root"], frame.short, placement)
             holders.update(_holders(sub["root"]))
-            placed[frame.frame_id] = (dx, dy, hidden)
+            placed[frame.frame_id] = placement
             scope = DomScope(scope.top, (*scope.frames, (frame.short, sub["document"])))
             count += int(sub["count"])
             omitted += int(sub["omitted"])
-            read.append(f"{frame.short}@{dx},{dy},{hidden}:{text}")
+            read.append(f"{frame.short}@{attrs.astuple(placement)}:{text}")
     return FramedCapture(root, scope, omitted, "".join(read), tuple(warnings))
 
 
