@@ -125,3 +125,21 @@ async def test_frames_in_the_visual_tree(tmp_path: Path, pages_url: str, pages_u
         inner = [node for node in nodes_of(hidden["root"]) if frame_of(node) in ("f2", "f3")]
         assert inner and not any(node["visible"] for node in inner)
         assert any(node["visible"] for node in nodes_of(hidden["root"]) if frame_of(node) == "f1")
+
+
+async def test_a_scaled_frame_is_placed_as_it_is_drawn(tmp_path: Path, pages_url: str) -> None:
+    # page_frames_reach.html: the same button page in a frame at full size and one at half.
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/page_frames_reach.html"})
+
+        async def buttons() -> dict[str, Any] | None:
+            found = await query(client, role="button")
+            return found if found["count"] == 4 else None
+
+        found = await poll_until(buttons, interval=0.1, timeout=10)
+        full, half = (match["node"]["bounds"] for match in found["matches"][:2])
+        assert abs(half["width"] * 2 - full["width"]) < 0.1 and abs(half["height"] * 2 - full["height"]) < 0.1
+        drawn = (await ok(client, "eval_js", {"expr": "(() => { const r = document.getElementById('scaled')"
+                                                      ".getBoundingClientRect(); return [r.x, r.y]; })()"}))["value"]
+        # The button is 60 px down its frame, so 30 px down the half-size <iframe>.
+        assert abs(half["y"] - (drawn[1] + 1 + 30)) < 1.5 and half["x"] >= drawn[0], (half, drawn)
