@@ -148,6 +148,10 @@ async def test_a_control_in_a_frame_is_pressed_only_where_the_page_lets_a_pointe
         refs = dict(zip(("clipped", "scaled", "rotated", "covered"),
                         re.findall(r'button "Press" \[ref=(f\d+e\d+)\]', snap), strict=True))
         status = "document.getElementById('status').textContent"
+        # The premise: in the top page, the covered frame's button lies under the banner.
+        under = ("(() => { const f = document.getElementById('covered').getBoundingClientRect(); "
+                 "const at = document.elementFromPoint(f.x + 2 + 30, f.y + 2 + 70); return at && at.id; })()")
+        assert (await ok(client, "eval_js", {"expr": under}))["value"] == "banner"
         for who, way in (("clipped", "cdp"), ("scaled", "cdp"), ("rotated", "playwright"), ("covered", None)):
             clicked = await ok(client, "click", {"ref": refs[who]})
             assert await ok(client, "eval_js", {"expr": status}) == {"ok": True, "value": f"clicked {who}"}, who
