@@ -53,7 +53,7 @@ from ...visualtree.snapshots import REFRESH_WITH, Capture, text_fingerprint
 from . import actions
 from .losses import PageScriptError, first_line
 from .session import ChromiumSession
-from .visual_frames import DomScope, frame_ref, holds_frames, read_frames, split_node_id
+from .visual_frames import DomScope, answer_nodes, frame_ref, holds_frames, read_frames, split_node_id
 
 __all__ = ["DomProvider", "raw_tree"]
 
@@ -100,17 +100,12 @@ def raw_tree(root: dict[str, Any]) -> RawNode:
 
     Built without recursion (a page can nest deeper than Python's recursion limit), in
     two passes. The first lists the nodes parents first, each node's children right to
-    left; the second builds them in the reverse of that order onto a stack, so that every
-    node comes after its descendants and finds its children on top, built, left to right.
+    left (:func:`~.visual_frames.answer_nodes`); the second builds them in the reverse of
+    that order onto a stack, so that every node comes after its descendants and finds its
+    children on top, built, left to right.
     """
-    order: list[dict[str, Any]] = []
-    pending = [root]
-    while pending:
-        data = pending.pop()
-        order.append(data)
-        pending.extend(data.get("kids", ()))
     built: list[RawNode] = []
-    for data in reversed(order):
+    for data in reversed(answer_nodes(root)):
         count = len(data.get("kids", ()))
         children: tuple[RawNode, ...] = ()
         if count:

@@ -42,8 +42,8 @@ from .redact import redact_url
 if TYPE_CHECKING:
     from .host import SessionHost
 
-__all__ = ["DomScope", "FramedCapture", "Placement", "frame_ref", "graft", "holds_frames", "read_frames",
-           "split_node_id"]
+__all__ = ["DomScope", "FramedCapture", "Placement", "answer_nodes", "frame_ref", "graft", "holds_frames",
+           "read_frames", "split_node_id"]
 
 Node = dict[str, Any]
 
@@ -94,8 +94,9 @@ def split_node_id(node_id: str) -> tuple[str | None, str]:
     return match.group(1), match.group(2)
 
 
-def _walk(root: Node) -> list[Node]:
-    """Every node of an agent answer, without recursion (documents nest deep)."""
+def answer_nodes(root: Node) -> list[Node]:
+    """Every node of an agent's ``visualTree`` answer, parents first and each node's
+    children right to left, without recursion (documents nest deep)."""
     nodes, stack = [], [root]
     while stack:
         node = stack.pop()
@@ -106,7 +107,7 @@ def _walk(root: Node) -> list[Node]:
 
 def _holders(root: Node) -> dict[str, Node]:
     """The frame elements of a (qualified) answer, by node id."""
-    return {node["id"]: node for node in _walk(root) if node["tag"] in _FRAME_TAGS}
+    return {node["id"]: node for node in answer_nodes(root) if node["tag"] in _FRAME_TAGS}
 
 
 @attrs.frozen
@@ -132,7 +133,7 @@ def graft(holder: Node, root: Node, frame: str, placement: Placement) -> None:
     """Hang a frame's answer (``root``) under the element that holds it: ids qualified with
     ``frame``, boxes put where ``placement`` says, every node hidden when it is."""
     dx, dy, sx, sy, hidden = attrs.astuple(placement)
-    for node in _walk(root):
+    for node in answer_nodes(root):
         node["id"] = frame + node["id"]
         box = node.get("b")
         if box is not None:

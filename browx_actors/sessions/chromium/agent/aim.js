@@ -112,8 +112,9 @@
   /**
    * spec: {ref?, selector?, point?: [x, y], mode?: 'click' | 'hover' | 'fill', acting?,
    * mark?: false (keep the mark an earlier aim of the same call set), scroll?: false
-   * (aim at what is in view), reveal?: true (scroll to it even if in view here)}. With `acting` (an action will follow) a target that can
-   * never be acted on answers {count, target, cannot: reason} at once.
+   * (aim at what is in view), reveal?: true (scroll to it even if in view here)}. With
+   * `acting` (an action will follow) a target that can never be acted on answers
+   * {count, target, cannot: reason} at once.
    * Returns {stale: true} | {notCss: true} (left to Playwright's selector engines: a
    * selector that is not CSS, or one the light DOM has no match for) |
    * {count, target, ready?: [x, y] | true, wait?: reason}. Without a ref or a
