@@ -32,7 +32,7 @@ import attrs
 import trio
 import trio.testing
 
-from browx_actors.actor import Actor
+from browx_actors.kernel.actor import Actor
 
 N = 20_000
 WARMUP = 2_000

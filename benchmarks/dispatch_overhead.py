@@ -43,11 +43,11 @@ import trio
 from browx_actors.config import ALL_CAPABILITIES
 from browx_actors.recorder import Flush, Recorder, RecorderInbox
 from browx_actors.recorder.store import read_records
-from browx_actors.secrets import SecretBook
-from browx_actors.server import registry
+from browx_actors.secret_book import SecretBook
+from browx_actors.server import dispatch
 from browx_actors.server.catalog import all_tools
-from browx_actors.server.registry import Dispatcher
-from browx_actors.tooling import Gates
+from browx_actors.server.dispatch import Dispatcher
+from browx_actors.tools import Gates
 
 CALLS = 60_000
 WARMUP = 3_000
@@ -74,7 +74,7 @@ def _without_hook() -> type[Dispatcher]:
     if len(kept) != len(fn.body) - 1:
         raise RuntimeError("could not find exactly one recorder statement in Dispatcher.dispatch")
     fn.body = kept
-    namespace = dict(vars(registry))
+    namespace = dict(vars(dispatch))
     exec(compile(ast.fix_missing_locations(tree), "<dispatch without hook>", "exec"), namespace)
 
     class NoHookDispatcher(Dispatcher):

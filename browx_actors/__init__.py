@@ -7,10 +7,10 @@ The library API::
         print((await runtime.call_tool("snapshot"))["snapshot"])
 """
 
-from .actor_ref import ActorCrashed, ActorStopped, ActorUnavailable
 from .config import RuntimeConfig
 from .errors import ToolError
-from .runtime import Runtime
+from .kernel.actor_ref import ActorCrashed, ActorStopped, ActorUnavailable
+from .runtime.tree import Runtime
 from .server.embed import open_runtime
 
 __all__ = [

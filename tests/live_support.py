@@ -26,9 +26,9 @@ import numpy as np
 import trio
 from PIL import Image
 
-from browx_actors.actor import Actor
-from browx_actors.actor_ref import ActorRef
 from browx_actors.errors import ToolError
+from browx_actors.kernel.actor import Actor
+from browx_actors.kernel.actor_ref import ActorRef
 from browx_actors.streams.messages import Acked, FramesMoved, SessionEnding, WatchFrames
 from browx_actors.streams.source import Deliver, SourceFailed, SourceFrame, SourceGone, SourceSettings
 

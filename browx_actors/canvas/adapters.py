@@ -11,7 +11,7 @@ point's name is the adapter's namespace and its object is a :class:`CanvasAdapte
 
 ``canvas_query({adapter, op, args})`` looks up ``<adapter>.<op>`` and forwards
 ``args``. Each op declares its own capability and its own parameters, and both are
-enforced by the dispatch path itself: the tool declares a :class:`~browx_actors.tooling.Delegation`
+enforced by the dispatch path itself: the tool declares a :class:`~browx_actors.tools.Delegation`
 (the op's qualified name, capability and parameters), so a denial reads, and is
 counted, like any other, and the op's arguments are checked like a tool's. Having
 ``canvas`` on is therefore not enough to run an op that declared ``eval``.
@@ -34,9 +34,9 @@ from typing import Any
 import attrs
 
 from ..errors import Code, ToolError, register_codes
-from ..tooling import SESSION, Args, Delegation, Param, Reply, runtime_tool
-from ..tooling.context import RuntimeContext
-from ..tooling.tool import SESSION_CALL_TIMEOUT
+from ..tools import SESSION, Args, Delegation, Param, Reply, runtime_tool
+from ..tools.context import RuntimeContext
+from ..tools.contract import SESSION_CALL_TIMEOUT
 
 __all__ = [
     "ENTRY_POINT_GROUP",

@@ -44,7 +44,7 @@ from ..cdp.protocol import CdpConnectionLost, CdpError, CdpTimeout
 from ..errors import ToolError
 from ..sessions.chromium.pageagent import AGENT_KEY
 from ..sessions.chromium.target import target_of
-from ..tooling import Args, AtMostOne, Param, Reply, session_tool
+from ..tools import Args, AtMostOne, Param, Reply, session_tool
 from .cache import MAX_BYTES, MAX_ENTRIES, cache_of
 
 __all__ = ["CAPTURE_JS", "CHUNK_CHARS", "FORMATS", "MAX_SIDE", "canvas_capture", "target_ref"]

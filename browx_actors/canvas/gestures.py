@@ -32,9 +32,9 @@ from typing import Any
 import attrs
 
 from ..errors import ToolError
-from ..tooling import Args, Check, Param, Reply, session_tool
-from ..tooling.params import COORDINATE, MAX_COORDINATE, MAX_ID
-from ..tooling.tool import SESSION_CALL_TIMEOUT
+from ..tools import Args, Check, Param, Reply, session_tool
+from ..tools.contract import SESSION_CALL_TIMEOUT
+from ..tools.params import COORDINATE, MAX_COORDINATE, MAX_ID
 
 __all__ = ["MAX_STEPS", "MAX_WAIT_MS", "MIN_MOVE_MS", "MULTI_TOUCH", "MULTI_TOUCH_TOOLS", "Plan", "Step",
            "gesture_chain", "plan_steps", "run_chain", "track_chain"]

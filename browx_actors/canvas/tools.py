@@ -24,10 +24,10 @@ import numpy as np
 import trio
 
 from ..errors import ToolError
-from ..tooling import SESSION, Args, Check, ExactlyOne, Param, Reply, runtime_tool
-from ..tooling.context import RuntimeContext
-from ..tooling.params import COORDINATE, MAX_COORDINATE
-from ..tooling.tool import SESSION_CALL_TIMEOUT
+from ..tools import SESSION, Args, Check, ExactlyOne, Param, Reply, runtime_tool
+from ..tools.context import RuntimeContext
+from ..tools.contract import SESSION_CALL_TIMEOUT
+from ..tools.params import COORDINATE, MAX_COORDINATE
 from . import adapters, capture, diff, gestures, transform
 from .cache import Capture, cache_of
 

@@ -34,7 +34,7 @@ import attrs
 
 from ..errors import ToolError
 from ..sessions.chromium.pageagent import AGENT_KEY
-from ..tooling import Reply
+from ..tools import Reply
 
 __all__ = [
     "HEURISTIC_WARNING",

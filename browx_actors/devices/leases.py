@@ -26,11 +26,11 @@ from typing import Any
 import attrs
 import trio
 
-from ..actor import Actor
-from ..actor_ref import ActorRef, ActorUnavailable
 from ..errors import ToolError
-from ..supervision import ChildSpec, EventLog, Restart, StartChild, Strategy, TerminateChild
-from ..supervisor import Supervisor
+from ..kernel.actor import Actor
+from ..kernel.actor_ref import ActorRef, ActorUnavailable
+from ..kernel.supervision import ChildSpec, EventLog, Restart, StartChild, Strategy, TerminateChild
+from ..kernel.supervisor import Supervisor
 
 __all__ = [
     "AcquireDevice",

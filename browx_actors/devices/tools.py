@@ -19,10 +19,10 @@ from typing import Any
 
 import trio
 
-from ..actor_ref import ActorUnavailable
 from ..errors import ToolError
-from ..tooling import Args, Param, Reply, runtime_tool
-from ..tooling.context import RuntimeContext
+from ..kernel.actor_ref import ActorUnavailable
+from ..tools import Args, Param, Reply, runtime_tool
+from ..tools.context import RuntimeContext
 from .adb import AdbAddress, AdbServer
 from .device_info import android_info
 from .emulator import boot_command, console_kill, free_console_port, probe_boot, spawn_emulator, wait_until_usable

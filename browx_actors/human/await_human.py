@@ -1,7 +1,7 @@
 """The body of ``await_human``: it runs inside the session actor and picks the channel.
 
 The tool is a session tool (ordered with the session's other calls), but a prompt may
-wait up to an hour, so the handler returns :class:`~browx_actors.actor.Later` at once:
+wait up to an hour, so the handler returns :class:`~browx_actors.kernel.actor.Later` at once:
 the wait is a task in the session's nursery, the mailbox keeps serving the session's
 other tools meanwhile, and closing the session cancels the wait with it.
 
@@ -22,9 +22,9 @@ from typing import Any
 
 import trio
 
-from ..actor import Later
-from ..actor_ref import ActorRef, ActorUnavailable
 from ..errors import ToolError
+from ..kernel.actor import Later
+from ..kernel.actor_ref import ActorRef, ActorUnavailable
 from .operator import CancelPrompt, OperatorPrompt
 from .prompts import Outcome, PromptSpec, result_envelope
 

@@ -48,9 +48,9 @@ from typing import Any
 import attrs
 import trio
 
-from ..actor import Actor, Later
-from ..actor_ref import ActorRef, ActorUnavailable
 from ..errors import ToolError
+from ..kernel.actor import Actor, Later
+from ..kernel.actor_ref import ActorRef, ActorUnavailable
 from ..operator_wire import (
     MAX_LINE,
     LineBuffer,

@@ -14,9 +14,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..tooling import Args, Check, Param, runtime_tool, session_param
-from ..tooling.context import RuntimeContext
-from ..tooling.params import MAX_ID
+from ..tools import Args, Check, Param, runtime_tool, session_param
+from ..tools.context import RuntimeContext
+from ..tools.params import MAX_ID
 from . import await_human as human
 from .prompts import DEFAULT_TIMEOUT_MS, KINDS, MAX_TIMEOUT_MS, parse_request
 

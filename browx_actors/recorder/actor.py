@@ -47,9 +47,9 @@ from typing import Any
 import attrs
 import trio
 
-from ..actor import Actor, Later
 from ..errors import ToolError
-from ..secrets import Secrets, mask_deep
+from ..kernel.actor import Actor, Later
+from ..secret_book import Secrets, mask_deep
 from .records import CallRecord, call_record, dropped_record, encode_line, file_stamp, note_record
 from .store import DiagnosticsStore, diagnostics_root, session_dir
 

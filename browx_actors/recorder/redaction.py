@@ -28,7 +28,7 @@ import json
 import re
 from typing import Any
 
-from ..secrets import SECRET_NAME
+from ..secret_book import SECRET_NAME
 
 __all__ = ["MAX_INLINE_BYTES", "MAX_INLINE_ITEMS", "redact_args", "redacted"]
 

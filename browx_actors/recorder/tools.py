@@ -17,11 +17,11 @@ from typing import Any
 
 import trio
 
-from ..actor_ref import ActorUnavailable
 from ..errors import ToolError
-from ..tooling import Args, Param, Reply, runtime_tool, session_param
-from ..tooling.context import RuntimeContext
-from ..tooling.params import MAX_ID
+from ..kernel.actor_ref import ActorUnavailable
+from ..tools import Args, Param, Reply, runtime_tool, session_param
+from ..tools.context import RuntimeContext
+from ..tools.params import MAX_ID
 from .actor import Flush, RecorderStats, RecordNote
 from .query import (
     REPORT_RECORDS_CAP,

@@ -1,6 +1,6 @@
 """The dispatch's ``after`` step: check the captures a call asks for, run them once it has run.
 
-``after`` is declared in :mod:`browx_actors.tooling.after`; this is what the dispatch
+``after`` is declared in :mod:`browx_actors.tools.after`; this is what the dispatch
 does with it, in two places of its one path:
 
 - with the call's arguments (:func:`check_after`): the request's own shape, then each
@@ -23,8 +23,8 @@ from typing import Any
 import attrs
 
 from ..errors import ToolError
-from ..tooling import AFTER, AFTER_TOOLS, Gates, Tool, ToolOutput, validate_args
-from ..tooling.context import RuntimeContext
+from ..tools import AFTER, AFTER_TOOLS, Gates, Tool, ToolOutput, validate_args
+from ..tools.context import RuntimeContext
 
 __all__ = ["AfterCapture", "check_after", "run_after"]
 

@@ -1,7 +1,7 @@
 """The registry: every capability's tool list, assembled into one catalog.
 
 Each module that implements tools exports them in a ``TOOLS`` list; another engine's
-handlers for a session tool declared elsewhere come as :class:`~browx_actors.tooling.
+handlers for a session tool declared elsewhere come as :class:`~browx_actors.tools.
 Implementation` values in an ``IMPLEMENTATIONS`` list. This is the only place that
 knows them all: the order here is the order of ``tools/list`` and of ``docs/tools.md``.
 """
@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .. import batch, runtime_tools
 from ..canvas import tools as canvas
 from ..devices import tools as devices
 from ..human import tools as human
 from ..recorder import tools as diagnostics
+from ..runtime import batch
+from ..runtime import handlers as runtime_handlers
 from ..sessions import android, chromium, ios
 from ..sessions.chromium import visual
 from ..sessions.native import lifecycle as native_lifecycle
-from ..tooling import AFTER, Implementation, Tool
+from ..tools import AFTER, Implementation, Tool
 
 __all__ = ["all_tools", "assemble", "runs_like"]
 
@@ -57,7 +58,7 @@ def all_tools() -> list[Tool]:
 
 def _assembled() -> list[Tool]:
     return assemble([
-        *runtime_tools.TOOLS,
+        *runtime_handlers.TOOLS,
         *batch.TOOLS,
         *devices.TOOLS,
         *chromium.TOOLS,

@@ -10,7 +10,7 @@ import sys
 
 from ..errors import CORE_CODES, WIRE_CODES
 from ..sessions.native.refusals import refusal_for
-from ..tooling import AFTER, AFTER_TOOLS, Param, Tool
+from ..tools import AFTER, AFTER_TOOLS, Param, Tool
 from .catalog import all_tools
 
 HEADER = """# Tools

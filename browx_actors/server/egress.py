@@ -44,7 +44,7 @@ import attrs
 
 from ..credentials import REDACTED, credential_name, redact_text
 from ..jsonsafe import compact_json, finite_numbers, first_surrogate, valid_unicode
-from ..secrets import Secrets, mask_deep
+from ..secret_book import Secrets, mask_deep
 
 __all__ = ["REDACTED", "Leaving", "credential_name", "finite_numbers", "leaving", "mask_secrets", "outgoing",
            "redact_text", "redact_urls", "valid_unicode"]

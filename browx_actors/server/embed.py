@@ -1,8 +1,8 @@
 """``open_runtime()``: the library entry point, the tree bound to the one dispatch path.
 
-The runtime (``browx_actors/runtime.py``) is the supervision tree and knows no tool;
+The runtime (``browx_actors/runtime/``) is the supervision tree and knows no tool;
 the catalog knows every tool and no tree. This module puts them together: it starts
-the tree, builds the :class:`~browx_actors.server.registry.Dispatcher` over the catalog
+the tree, builds the :class:`~browx_actors.server.dispatch.Dispatcher` over the catalog
 with the runtime as its context, and binds it, so ``Runtime.call_tool`` and the MCP
 server take the same path.
 """
@@ -15,14 +15,14 @@ from typing import Any
 
 import trio
 
-from ..actor_ref import ActorRef
 from ..config import RuntimeConfig, parse_capabilities
-from ..runtime import Runtime
+from ..kernel.actor_ref import ActorRef
+from ..runtime.tree import Runtime
 from ..sessions.chromium.aiobridge import open_asyncio_thread
 from ..sessions.chromium.driver import PlaywrightDriver
-from ..tooling import Tool
+from ..tools import Tool
 from .catalog import all_tools
-from .registry import Dispatcher
+from .dispatch import Dispatcher
 
 __all__ = ["open_dispatching_runtime", "open_runtime"]
 

@@ -14,7 +14,7 @@ import sys
 import trio
 
 from ..config import RuntimeConfig
-from ..runtime import Runtime
+from ..runtime.tree import Runtime
 from .embed import open_dispatching_runtime
 from .mcp_stdio import ToolSpec, serve_stdio
 

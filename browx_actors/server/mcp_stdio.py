@@ -39,7 +39,7 @@ from mcp.server import Server, ServerRequestContext
 from mcp.shared.message import SessionMessage
 
 from ..jsonsafe import compact_json
-from ..tooling.reply import ToolOutput
+from ..tools.reply import ToolOutput
 from .stdio_lines import decode_line, encode_message
 
 __all__ = ["Call", "ToolOutput", "ToolSpec", "build_server", "open_stdio_transport", "serve_stdio", "tool_result"]

@@ -11,7 +11,7 @@ the whole server.
 :func:`decode_line` reads a line the SDK's way first (the fast path, for every normal
 line) and, only when that fails, the lenient way: Python's ``json`` (which keeps lone
 surrogates), with integers past the digit limit and structures nested past
-:data:`WIRE_DEPTH` replaced by :class:`~browx_actors.tooling.params.Unreadable` marks.
+:data:`WIRE_DEPTH` replaced by :class:`~browx_actors.tools.params.Unreadable` marks.
 The request then reaches the dispatch, whose argument checks refuse the value with a
 ``bad-arg`` naming the field and the limit, as they would for a library caller. A line
 that is not JSON at all, or not a JSON-RPC message, is answered here with the
@@ -36,7 +36,7 @@ import mcp.types as types
 from pydantic import ValidationError
 
 from ..jsonsafe import MAX_INT_DIGITS, finite_numbers, valid_unicode
-from ..tooling.params import Unreadable
+from ..tools.params import Unreadable
 
 __all__ = ["WIRE_DEPTH", "decode_line", "encode_message", "internal_tool_result"]
 

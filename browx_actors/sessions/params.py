@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ToolError
-from ..tooling import AtMostOne, Check, ExactlyOne, Param
-from ..tooling.params import COORDINATE, MAX_COORDINATE
+from ..tools import AtMostOne, Check, ExactlyOne, Param
+from ..tools.params import COORDINATE, MAX_COORDINATE
 
 __all__ = [
     "COORDS",

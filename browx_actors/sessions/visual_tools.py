@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..actor import Later
-from ..tooling import Args, Implementation, Reply
+from ..kernel.actor import Later
+from ..tools import Args, Implementation, Reply
 from ..visualtree import operations
 from ..visualtree.provider import Provider
 from ..visualtree.snapshots import SnapshotBook

@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from ..actor_ref import ActorRef
+from ..kernel.actor_ref import ActorRef
 from .outlet import Outlet
 from .request import ViewRequest
 

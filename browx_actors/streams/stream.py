@@ -39,9 +39,9 @@ from typing import Any
 
 import trio
 
-from ..actor import Actor
-from ..actor_ref import ActorRef, ActorUnavailable
 from ..errors import ToolError
+from ..kernel.actor import Actor
+from ..kernel.actor_ref import ActorRef, ActorUnavailable
 from .framing import FrameTooLarge, NotJpeg, encode_frame, encode_frame_base64
 from .messages import Acked, DescribeStream, EndStream, FramesMoved, SessionEnding, StreamEnded, WatchFrames
 from .outlet import Outlet

@@ -34,11 +34,11 @@ from typing import Any
 import attrs
 import trio
 
-from ..actor import Later
-from ..actor_ref import ActorRef, ActorUnavailable
 from ..errors import ToolError
-from ..supervision import ChildSpec, EventLog, Restart, StartChild, Strategy
-from ..supervisor import Supervisor
+from ..kernel.actor import Later
+from ..kernel.actor_ref import ActorRef, ActorUnavailable
+from ..kernel.supervision import ChildSpec, EventLog, Restart, StartChild, Strategy
+from ..kernel.supervisor import Supervisor
 from .messages import (
     Acked,
     AckFrame,

@@ -34,7 +34,7 @@ import attrs
 
 from browx_actors.devices.nodes import NativeNode
 from browx_actors.errors import ToolError
-from browx_actors.tooling.reply import Reply
+from browx_actors.tools.reply import Reply
 
 from .model import (
     NATIVE_FORMAT,

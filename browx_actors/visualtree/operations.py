@@ -23,7 +23,7 @@ from typing import Any
 import trio
 
 from browx_actors.errors import ToolError
-from browx_actors.tooling.reply import Reply
+from browx_actors.tools.reply import Reply
 
 from .model import CaptureOptions, RawTree
 from .params import limits_of, query_of, reference_of

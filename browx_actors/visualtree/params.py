@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from browx_actors.errors import ToolError
-from browx_actors.tooling import Check, Param
-from browx_actors.tooling.params import COORDINATE, MAX_COORDINATE, MAX_ID
+from browx_actors.tools import Check, Param
+from browx_actors.tools.params import COORDINATE, MAX_COORDINATE, MAX_ID
 
 from .model import ACTIONS, ROLES, Bounds, Point
 from .payload import DEPTH_LIMIT, TreeLimits

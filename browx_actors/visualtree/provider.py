@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..tooling import Reply
+from ..tools import Reply
 from .model import Action, CaptureOptions, ProviderIdentity, RawNode, RawTree
 from .snapshots import Capture
 

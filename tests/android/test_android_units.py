@@ -17,7 +17,6 @@ from PIL import Image
 
 from android.android_support import CONSOLE_TOKEN, serving
 from browx_actors import open_runtime
-from browx_actors.actor_ref import ActorRef
 from browx_actors.config import NativeConfig, RuntimeConfig, parse_capabilities
 from browx_actors.devices.adb import AdbAddress, AdbServer
 from browx_actors.devices.adb_output import DeviceEntry
@@ -27,6 +26,7 @@ from browx_actors.devices.leases import AcquireDevice, DeviceRegistry, ListLease
 from browx_actors.devices.nodes import Rect
 from browx_actors.devices.tools import device_list
 from browx_actors.errors import ToolError
+from browx_actors.kernel.actor_ref import ActorRef
 from browx_actors.sessions.contract import SessionCall
 from browx_actors.sessions.native.actions import _fling_to, _swipes_by
 from browx_actors.sessions.native.capture import shape_capture
@@ -173,7 +173,7 @@ class _Holder:
 
 
 async def test_leases_are_exclusive_released_and_void_once_their_holder_is_gone() -> None:
-    from browx_actors.actor import Actor
+    from browx_actors.kernel.actor import Actor
 
     async with trio.open_nursery() as nursery:
         registry: ActorRef = await nursery.start(DeviceRegistry().run)
@@ -202,7 +202,7 @@ async def test_leases_are_exclusive_released_and_void_once_their_holder_is_gone(
 
 
 async def test_a_held_lease_is_released_when_its_task_is_cancelled() -> None:
-    from browx_actors.actor import Actor
+    from browx_actors.kernel.actor import Actor
 
     async with trio.open_nursery() as nursery:
         registry: ActorRef = await nursery.start(DeviceRegistry().run)
@@ -345,9 +345,9 @@ class _SlowToConnect(NativeSession):
 
 
 async def test_connecting_does_not_hold_up_the_session_supervisor(autojump_clock: trio.testing.MockClock) -> None:
+    from browx_actors.kernel.supervision import ChildSpec, LookupChild, Restart, StartChild
+    from browx_actors.kernel.supervisor import Supervisor
     from browx_actors.sessions.contract import AwaitReady, Describe
-    from browx_actors.supervision import ChildSpec, LookupChild, Restart, StartChild
-    from browx_actors.supervisor import Supervisor
 
     async def snapshot(session: Any, args: dict[str, Any]) -> None:
         await trio.lowlevel.checkpoint()

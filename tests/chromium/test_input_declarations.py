@@ -17,7 +17,7 @@ from browx_actors.sessions.chromium.forms import field_kind, wanted_checked
 from browx_actors.sessions.chromium.ref_names import MAX_NAMED_REFS, NamedRefBook, describe_anchor
 from browx_actors.sessions.chromium.target import _slots, ref_places
 from browx_actors.sessions.params import COORD_LIMIT, is_ref_name, one_point_target, point_target
-from browx_actors.tooling import Param, validate_args
+from browx_actors.tools import Param, validate_args
 
 TOOLS = {tool.name: tool for tool in all_tools()}
 NEW_TOOLS = ("mouse_down", "mouse_move", "mouse_up", "mouse_wheel", "double_click", "touch_start", "touch_move",

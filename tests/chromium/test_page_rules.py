@@ -19,7 +19,7 @@ from browx_actors.sessions.chromium.frame_refs import parse_ref, qualify_refs, s
 from browx_actors.sessions.chromium.pdf import count_pages
 from browx_actors.sessions.chromium.redact import REDACTED, redact_headers, redact_url
 from browx_actors.sessions.chromium.route_rules import continue_params, fetch_pattern, fulfill_params, glob_regex
-from browx_actors.tooling import Param, json_schema, validate_args
+from browx_actors.tools import Param, json_schema, validate_args
 
 
 def test_urls_lose_user_info_and_credential_parameters_and_nothing_else() -> None:

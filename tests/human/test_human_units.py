@@ -18,7 +18,6 @@ import trio
 from hypothesis import given
 from hypothesis import strategies as st
 
-from browx_actors.actor import Later
 from browx_actors.errors import ToolError
 from browx_actors.human import await_human
 from browx_actors.human.contexts import ContextBook, is_extension_origin
@@ -42,6 +41,7 @@ from browx_actors.human.prompts import (
     result_envelope,
 )
 from browx_actors.human.scripts import MAIN_HELPER, world_helper
+from browx_actors.kernel.actor import Later
 
 CHOOSE = PromptSpec("choose", "Which account?", ("alice", "bob", "carol"))
 SPECS = {

@@ -16,9 +16,9 @@ import trio.testing
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from browx_actors.actor import Actor, CallFailed, Later
-from browx_actors.actor_ref import ActorCrashed, ActorRef, ActorStopped, ActorUnavailable
 from browx_actors.errors import ToolError
+from browx_actors.kernel.actor import Actor, CallFailed, Later
+from browx_actors.kernel.actor_ref import ActorCrashed, ActorRef, ActorStopped, ActorUnavailable
 
 HOUR = 3600.0
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import trio
 import trio.testing
 
-from browx_actors.deadlines import DeadlineBook
+from browx_actors.kernel.deadlines import DeadlineBook
 
 
 class Call:

@@ -1,13 +1,13 @@
 """How an ended session answers its next call, without a browser: the mapping from
-the way its actor ended to the code and reason (``runtime_status.py``)."""
+the way its actor ended to the code and reason (``runtime/status.py``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from browx_actors.actor_ref import ActorCrashed, ActorStopped, ActorUnavailable
 from browx_actors.errors import CODES
-from browx_actors.runtime_status import ended_code, ended_reason
+from browx_actors.kernel.actor_ref import ActorCrashed, ActorStopped, ActorUnavailable
+from browx_actors.runtime.status import ended_code, ended_reason
 from browx_actors.sessions.chromium.losses import BrowserLost
 
 

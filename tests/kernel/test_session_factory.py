@@ -1,11 +1,11 @@
-"""Which engines the runtime can build a session for (``session_factory.py``)."""
+"""Which engines the runtime can build a session for (``runtime/factory.py``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from browx_actors.errors import ToolError
-from browx_actors.session_factory import CONNECTING_ENGINES, session_factory
+from browx_actors.runtime.factory import CONNECTING_ENGINES, session_factory
 
 
 @pytest.mark.parametrize("engine", ["chromium", "android-app", "ios-app", "chrome-android"])

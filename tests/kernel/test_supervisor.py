@@ -14,10 +14,10 @@ import pytest
 import trio
 import trio.testing
 
-from browx_actors.actor import Actor, Later
-from browx_actors.actor_ref import ActorCrashed, ActorRef, ActorStopped
 from browx_actors.errors import ToolError
-from browx_actors.supervision import (
+from browx_actors.kernel.actor import Actor, Later
+from browx_actors.kernel.actor_ref import ActorCrashed, ActorRef, ActorStopped
+from browx_actors.kernel.supervision import (
     ChildInfo,
     ChildSpec,
     EventLog,
@@ -28,7 +28,7 @@ from browx_actors.supervision import (
     TerminateChild,
     WhichChildren,
 )
-from browx_actors.supervisor import Supervisor
+from browx_actors.kernel.supervisor import Supervisor
 
 # -- a small test child ---------------------------------------------------------------
 
@@ -782,7 +782,7 @@ async def test_child_ref_follows_restarts_and_the_old_ref_is_crashed(autojump_cl
 async def test_a_lookup_that_only_asks_leaves_the_obituary_for_the_caller_it_is_meant_for(autojump_clock):
     # A live view asks whether a session is open; the agent's next call must still hear
     # why the crashed session ended.
-    from browx_actors.supervision import ChildGone, LookupChild
+    from browx_actors.kernel.supervision import ChildGone, LookupChild
 
     log: list[tuple[str, str]] = []
     sup = Supervisor("sessions")

@@ -15,9 +15,9 @@ import pytest
 import trio
 import trio.testing
 
-from browx_actors.actor import Later
-from browx_actors.actor_ref import ActorRef
 from browx_actors.errors import ToolError
+from browx_actors.kernel.actor import Later
+from browx_actors.kernel.actor_ref import ActorRef
 from browx_actors.sessions.contract import Describe, SessionCall
 from browx_actors.sessions.native.session import NativeSession
 

@@ -18,10 +18,10 @@ from browx_actors.errors import ToolError
 from browx_actors.recorder import Flush, Recorder, RecorderInbox, RecorderStats, RecordNote, SessionClosed, Sweep
 from browx_actors.recorder.records import CallRecord
 from browx_actors.recorder.store import read_records
-from browx_actors.secrets import SecretBook
-from browx_actors.server import registry
-from browx_actors.server.registry import Dispatcher
-from browx_actors.tooling import SESSION, Gates, Param, runtime_tool
+from browx_actors.secret_book import SecretBook
+from browx_actors.server import dispatch
+from browx_actors.server.dispatch import Dispatcher
+from browx_actors.tools import SESSION, Gates, Param, runtime_tool
 
 DAY = 86_400.0
 T0 = 1_780_000_000.0
@@ -76,7 +76,7 @@ async def test_off_is_one_check_that_builds_nothing(monkeypatch: pytest.MonkeyPa
     def no_record(*args: object) -> None:
         raise AssertionError("a CallRecord was built with the recorder off")
 
-    monkeypatch.setattr(registry, "CallRecord", no_record)
+    monkeypatch.setattr(dispatch, "CallRecord", no_record)
     dispatcher = Dispatcher([runtime_tool("ok", "read", "")(ok)], context=None,  # type: ignore[arg-type]
                             gates=Gates(DEFAULT_CAPABILITIES, DEFAULT_CAPABILITIES), secrets=SecretBook())
     assert dispatcher.recorder is None

@@ -20,7 +20,7 @@ from pathlib import Path
 import trio
 
 from browx_actors.recorder import Recorder, RecorderInbox, RecordNote
-from browx_actors.server.registry import CallRecord
+from browx_actors.server.dispatch import CallRecord
 
 SESSIONS = ("s1", "s2", "s3")
 

@@ -16,16 +16,16 @@ from typing import Any
 import attrs
 import pytest
 
-from browx_actors.batch import MAX_CALLS, tool_batch
 from browx_actors.config import DEFAULT_CAPABILITIES
 from browx_actors.errors import ToolError
 from browx_actors.recorder.records import CallRecord
-from browx_actors.secrets import SecretBook
+from browx_actors.runtime.batch import MAX_CALLS, tool_batch
+from browx_actors.secret_book import SecretBook
 from browx_actors.server.catalog import all_tools, assemble
+from browx_actors.server.dispatch import Dispatcher
 from browx_actors.server.docs import render
-from browx_actors.server.registry import Dispatcher
 from browx_actors.sessions.chromium import page, visual
-from browx_actors.tooling import AFTER, Gates, Implementation, Param, Reply, ToolOutput, runtime_tool, session_tool
+from browx_actors.tools import AFTER, Gates, Implementation, Param, Reply, ToolOutput, runtime_tool, session_tool
 
 PNG = b"\x89PNG fake"
 

@@ -16,11 +16,11 @@ import pytest
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.config import DEFAULT_CAPABILITIES
 from browx_actors.errors import CODES, CORE_CODES, FAILURE_KINDS, ToolError, UnknownErrorCode, failure_kind
-from browx_actors.secrets import SecretBook
+from browx_actors.secret_book import SecretBook
 from browx_actors.server.catalog import all_tools, assemble
+from browx_actors.server.dispatch import Dispatcher
 from browx_actors.server.docs import render
-from browx_actors.server.registry import Dispatcher
-from browx_actors.tooling import (
+from browx_actors.tools import (
     AtLeastOne,
     AtMostOne,
     CapabilityWhen,

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from browx_actors.config import DEFAULT_CAPABILITIES, RuntimeConfig, parse_capabilities
 from browx_actors.errors import ToolError
-from browx_actors.secrets import SecretBook, check_secret, mask_deep, substitute_deep
+from browx_actors.secret_book import SecretBook, check_secret, mask_deep, substitute_deep
+from browx_actors.server.dispatch import Dispatcher
 from browx_actors.server.docs import render
-from browx_actors.server.registry import Dispatcher
-from browx_actors.tooling import Gates, Param, json_schema, runtime_tool, validate_args
+from browx_actors.tools import Gates, Param, json_schema, runtime_tool, validate_args
 from browx_actors.workspace import resolve_in_workspace
 
 PARAMS = (

@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 
 from browx_actors.errors import ToolError
 from browx_actors.jsonsafe import finite_numbers, valid_unicode
-from browx_actors.secrets import SecretBook
+from browx_actors.secret_book import SecretBook
+from browx_actors.server.dispatch import Dispatcher
 from browx_actors.server.egress import outgoing
-from browx_actors.server.registry import Dispatcher
-from browx_actors.tooling import Gates, Param, Reply, runtime_tool, validate_args
-from browx_actors.tooling.params import MAX_DEPTH, Unreadable
+from browx_actors.tools import Gates, Param, Reply, runtime_tool, validate_args
+from browx_actors.tools.params import MAX_DEPTH, Unreadable
 
 
 def test_lone_surrogates_become_the_replacement_character_in_values_and_keys() -> None:

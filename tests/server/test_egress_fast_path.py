@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from browx_actors.jsonsafe import compact_json, finite_numbers, valid_unicode
-from browx_actors.secrets import mask_deep
+from browx_actors.secret_book import mask_deep
 from browx_actors.server.egress import leaving, redact_urls
 
 

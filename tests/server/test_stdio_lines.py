@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from browx_actors.errors import ToolError
 from browx_actors.jsonsafe import MAX_INT_DIGITS
 from browx_actors.server.stdio_lines import WIRE_DEPTH, decode_line, encode_message
-from browx_actors.tooling import Param, validate_args
-from browx_actors.tooling.params import MAX_DEPTH, Unreadable
+from browx_actors.tools import Param, validate_args
+from browx_actors.tools.params import MAX_DEPTH, Unreadable
 
 
 def _call(arguments: str, request_id: str = "7") -> bytes:

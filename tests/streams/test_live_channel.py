@@ -17,11 +17,11 @@ import attrs
 import pytest
 import trio
 
-from browx_actors.actor_ref import ActorRef
 from browx_actors.daemon import Daemon
 from browx_actors.human.await_human import ask_operator
 from browx_actors.human.operator import OperatorChannel
 from browx_actors.human.prompts import PromptSpec
+from browx_actors.kernel.actor_ref import ActorRef
 from browx_actors.streams.messages import StreamStatus
 from browx_actors.streams.supervisor import StreamSupervisor
 from live_support import FakeSession, FakeSource

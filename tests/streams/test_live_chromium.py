@@ -25,7 +25,7 @@ from PIL import Image
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.config import parse_capabilities
 from browx_actors.daemon import AckPolicy, Daemon, ack_after
-from browx_actors.runtime import Runtime
+from browx_actors.runtime.tree import Runtime
 from browx_actors.streams.framing import ReceivedFrame
 from browx_actors.streams.stepdown import SPEC_TIMINGS, Timings, level_table
 from e2e_support import session_actor

@@ -28,7 +28,7 @@ from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.cdp import launch_chromium
 from browx_actors.config import NativeConfig, parse_capabilities
 from browx_actors.daemon import Daemon
-from browx_actors.runtime import Runtime
+from browx_actors.runtime.tree import Runtime
 from browx_actors.sessions.android.chrome import DEVTOOLS_SOCKET
 from browx_actors.streams.framing import ReceivedFrame
 from polling import poll_until

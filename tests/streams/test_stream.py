@@ -21,7 +21,7 @@ import pytest
 import trio
 import trio.testing
 
-from browx_actors.actor_ref import ActorRef
+from browx_actors.kernel.actor_ref import ActorRef
 from browx_actors.streams.messages import Acked, DescribeStream, EndStream, FramesMoved, SessionEnding
 from browx_actors.streams.outlet import Outlet
 from browx_actors.streams.request import ViewRequest

@@ -16,7 +16,7 @@ import attrs
 import trio
 import trio.testing
 
-from browx_actors.actor_ref import ActorRef
+from browx_actors.kernel.actor_ref import ActorRef
 from browx_actors.streams.messages import AckFrame, ChannelDown, StartView, StopView, StreamStatus
 from browx_actors.streams.outlet import Outlet
 from browx_actors.streams.request import ViewRequest

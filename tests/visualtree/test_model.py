@@ -17,7 +17,7 @@ import trio
 
 from browx_actors.devices.nodes import NativeNode
 from browx_actors.sessions.chromium.dom_provider import raw_tree
-from browx_actors.tooling import Reply, validate_args
+from browx_actors.tools import Reply, validate_args
 from browx_actors.visualtree import operations
 from browx_actors.visualtree.model import (
     ACTIONS,

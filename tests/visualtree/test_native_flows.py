@@ -18,17 +18,17 @@ from typing import Any
 import attrs
 import trio
 
-from browx_actors.actor import Actor
-from browx_actors.actor_ref import ActorRef
 from browx_actors.config import DEFAULT_CAPABILITIES
 from browx_actors.devices.nodes import NativeNode, Rect
-from browx_actors.secrets import SecretBook
+from browx_actors.kernel.actor import Actor
+from browx_actors.kernel.actor_ref import ActorRef
+from browx_actors.secret_book import SecretBook
 from browx_actors.server.catalog import assemble
-from browx_actors.server.registry import Dispatcher
+from browx_actors.server.dispatch import Dispatcher
 from browx_actors.sessions.chromium import visual
 from browx_actors.sessions.contract import SessionCall
 from browx_actors.sessions.visual_tools import implementations
-from browx_actors.tooling import Gates, Reply, ToolOutput
+from browx_actors.tools import Gates, Reply, ToolOutput
 from browx_actors.visualtree.model import NATIVE_FORMAT, RawNode
 from browx_actors.visualtree.native_provider import NativeProvider, native_path
 from browx_actors.visualtree.snapshots import Capture, SnapshotBook

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from browx_actors.devices.nodes import NativeNode, Rect
 from browx_actors.devices.uiautomator import parse_dump
 from browx_actors.errors import ToolError
-from browx_actors.tooling import Reply
+from browx_actors.tools import Reply
 from browx_actors.visualtree.model import (
     NATIVE_FORMAT,
     ROLES,

@@ -15,7 +15,7 @@ import pytest
 import trio
 
 from browx_actors.errors import ToolError
-from browx_actors.tooling import Reply, validate_args
+from browx_actors.tools import Reply, validate_args
 from browx_actors.visualtree import operations
 from browx_actors.visualtree.model import DOM_FORMAT, Action, CaptureOptions, RawNode, RawTree, not_offered
 from browx_actors.visualtree.params import INSPECT_PARAMS, PERFORM_PARAMS, QUERY_PARAMS, TREE_PARAMS, WAIT_PARAMS

@@ -28,7 +28,6 @@ from typing import Any
 import attrs
 import trio
 
-from ...actor_ref import ActorRef
 from ...cdp.launcher import CdpEndpointError, resolve_attach_endpoint
 from ...devices import adb_commands as commands
 from ...devices.adb import AdbAddress, AndroidDevice
@@ -36,6 +35,7 @@ from ...devices.choice import find_android_device
 from ...devices.device_info import android_info
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
+from ...kernel.actor_ref import ActorRef
 from ..chromium.driver import PlaywrightDriver
 from ..chromium.options import SessionOptions
 from ..chromium.session import ChromiumSession

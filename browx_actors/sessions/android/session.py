@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from ...actor_ref import ActorRef
 from ...devices.adb import AdbAddress, AndroidDevice
 from ...devices.choice import find_android_device
 from ...devices.device_info import android_info
+from ...kernel.actor_ref import ActorRef
 from ..native.find import tilde_hint
 from ..native.session import NativeSession
 from .apps import AdbLifecycle

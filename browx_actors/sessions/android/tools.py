@@ -10,8 +10,8 @@ tools are declared with this engine's handlers (``sessions/native/lifecycle.py``
 
 from __future__ import annotations
 
-from ...tooling import Args, Implementation, Reply, implement
-from ...tooling.tool import Handler
+from ...tools import Args, Implementation, Reply, implement
+from ...tools.contract import Handler
 from ..native import actions, capture, gestures
 from ..native.common import COMMON_HANDLERS
 from ..native.visual import native_implementations

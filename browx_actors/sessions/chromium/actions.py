@@ -28,8 +28,8 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ...errors import ToolError
-from ...tooling import Args, Check, Param, Reply, session_tool
-from ...tooling.params import MAX_COORDINATE
+from ...tools import Args, Check, Param, Reply, session_tool
+from ...tools.params import MAX_COORDINATE
 from ..params import COORDS, ELEMENT, ONE_ELEMENT, ONE_TARGET, OPTIONAL_ELEMENT
 from .dialogs import dialog_warning
 from .input import MODIFIERS, Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tooling import Args, Excludes, Param, Reply, session_tool
-from ...tooling.params import MAX_ID
+from ...tools import Args, Excludes, Param, Reply, session_tool
+from ...tools.params import MAX_ID
 from .console_sampler import PAGE_BUDGET
 from .console_text import LEVELS, ConsoleEntry, level_rank, summary_line
 from .session import ChromiumSession

@@ -11,7 +11,7 @@ the mark of the action that opened the dialog.
 from __future__ import annotations
 
 from ...errors import ToolError
-from ...tooling import Args, Param, Reply, session_tool
+from ...tools import Args, Param, Reply, session_tool
 from .dialogs import DIALOG_POLICIES, dialog_warning
 from .input_send import releases_applied
 from .session import ChromiumSession

@@ -36,7 +36,7 @@ import attrs
 import trio
 
 from ...errors import ToolError
-from ...tooling import Reply
+from ...tools import Reply
 
 __all__ = ["DIALOG_POLICIES", "DialogBook", "DialogPolicy", "OpenDialog", "dialog_refusal", "dialog_warning",
            "interrupted_reply"]

@@ -34,7 +34,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...errors import ToolError
-from ...tooling import Reply, Tool, validate_args
+from ...tools import Reply, Tool, validate_args
 from ...visualtree.model import (
     DOM_FORMAT,
     Action,

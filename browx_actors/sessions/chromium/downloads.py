@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ...tooling import Reply
+from ...tools import Reply
 from ...workspace import file_to_write
 from .network_log import size_text
 from .redact import redact_url

@@ -26,7 +26,7 @@ from typing import Any
 import trio
 
 from ...cdp import CdpFailure
-from ...tooling import Args, Reply, session_tool
+from ...tools import Args, Reply, session_tool
 from ..params import STEPS, duration_ms, one_point_target, point_target
 from .actions import run_steps
 from .agent_calls import agent_await, agent_call

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...cdp import CdpError, CdpSession
 from ...errors import ToolError
-from ...tooling import Args, Check, Param, Reply, session_tool
+from ...tools import Args, Check, Param, Reply, session_tool
 from .session import ChromiumSession
 
 __all__ = ["FIELDS", "NETWORK_PRESETS", "PERMISSIONS", "TOOLS", "Emulation", "emulate", "media_features",

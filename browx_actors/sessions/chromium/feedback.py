@@ -14,7 +14,7 @@ began. The engines that read a native hierarchy implement the same name over it.
 
 from __future__ import annotations
 
-from ...tooling import Args, Param, Reply, session_tool
+from ...tools import Args, Param, Reply, session_tool
 from .agent_calls import agent_call
 from .session import ChromiumSession
 

@@ -20,7 +20,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from ...errors import ToolError
-from ...tooling import Args, Param, Reply, session_tool
+from ...tools import Args, Param, Reply, session_tool
 from ...workspace import resolve_in_workspace
 from ..params import ELEMENT, ONE_ELEMENT
 from .actions import ACTION_TIMEOUT_MS, run_action

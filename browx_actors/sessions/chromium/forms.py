@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tooling import Args, Check, Param, Reply, session_tool
+from ...tools import Args, Check, Param, Reply, session_tool
 from ..params import ELEMENT, ONE_ELEMENT, TIMEOUT_MS
 from .actions import ACTION_TIMEOUT_MS, clicking, filling, perform, run_steps, selecting
 from .agent_calls import agent_call

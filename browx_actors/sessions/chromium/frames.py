@@ -31,7 +31,7 @@ import trio
 
 from ...cdp import CdpError, CdpFailure, CdpSession
 from ...errors import ToolError
-from ...tooling import Args, Param, Reply, session_tool
+from ...tools import Args, Param, Reply, session_tool
 from .driver import REF_ENGINE
 from .frame_refs import qualify
 from .pageagent import AGENT_KEY, AGENT_SOURCE

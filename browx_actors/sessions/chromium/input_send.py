@@ -17,7 +17,7 @@ import trio
 
 from ...cdp import CdpError, CdpFailure, CdpSessionLost, CdpTimeout
 from ...errors import ToolError
-from ...tooling import Args
+from ...tools import Args
 from .input import Command
 from .session import ChromiumSession
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from ...cdp import CdpError, CdpFailure
 from ...errors import ToolError
-from ...tooling import Args, Check, Param, Reply, session_tool
+from ...tools import Args, Check, Param, Reply, session_tool
 from ..params import ELEMENT, ONE_ELEMENT
 from .agent_calls import agent_call
 from .pageagent import AGENT_KEY

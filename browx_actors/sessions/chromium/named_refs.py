@@ -14,7 +14,7 @@ when only a path was left, which holds only while the page keeps its structure.
 
 from __future__ import annotations
 
-from ...tooling import Args, Param, Reply, session_tool
+from ...tools import Args, Param, Reply, session_tool
 from ..params import REF, REF_NAME_PATTERN
 from .agent_calls import agent_call
 from .ref_names import describe_anchor

@@ -19,8 +19,8 @@ from typing import Any
 
 from ...cdp import CdpError, CdpFailure
 from ...errors import ToolError
-from ...tooling import Args, Excludes, Param, Reply, session_tool
-from ...tooling.params import MAX_ID
+from ...tools import Args, Excludes, Param, Reply, session_tool
+from ...tools.params import MAX_ID
 from .console import ALL_TABS, ONE_TAB, tab_number, tab_param, tabs_asked
 from .network_log import NetworkEntry, summary_line
 from .session import ChromiumSession

@@ -17,10 +17,10 @@ import trio
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from ...actor import Later
 from ...cdp import CdpFailure
 from ...errors import ToolError
-from ...tooling import Args, AtMostOne, Check, ExactlyOne, Excludes, Param, Reply, session_tool
+from ...kernel.actor import Later
+from ...tools import Args, AtMostOne, Check, ExactlyOne, Excludes, Param, Reply, session_tool
 from ...workspace import file_to_write, write_file
 from ..params import ELEMENT, TIMEOUT_MS
 from .failures import is_selector_error, selector_refusal

@@ -16,7 +16,7 @@ import trio
 
 from ...cdp import CdpError
 from ...errors import ToolError
-from ...tooling import Args, Param, Reply, session_tool
+from ...tools import Args, Param, Reply, session_tool
 from ...workspace import file_to_write, write_file
 from .session import ChromiumSession
 

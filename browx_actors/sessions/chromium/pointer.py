@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tooling import Args, Check, Param, Reply, session_tool
+from ...tools import Args, Check, Param, Reply, session_tool
 from ..params import COORDS, ELEMENT, OPTIONAL_TARGET, STEPS, duration_ms
 from .actions import BUTTON, MODIFIERS_PARAM, Report, click_as, run_steps
 from .input import BUTTONS, Command, mouse_move, mouse_press, mouse_release, mouse_wheel

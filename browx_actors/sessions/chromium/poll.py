@@ -27,10 +27,10 @@ from typing import Any, Generic, TypeVar
 import attrs
 import trio
 
-from ...actor import Later
 from ...cdp import CdpError, CdpFailure, CdpSessionLost, CdpTimeout
 from ...errors import ToolError
-from ...tooling import Args, Param, Reply, session_tool
+from ...kernel.actor import Later
+from ...tools import Args, Param, Reply, session_tool
 from .session import ChromiumSession
 
 __all__ = ["PollResult", "poll_eval", "poll_until"]

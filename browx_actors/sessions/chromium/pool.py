@@ -18,12 +18,12 @@ from typing import Any
 import attrs
 import trio
 
-from ...actor import Actor
 from ...cdp import answers
 from ...cdp.connection import CdpConnection, open_cdp_connection
 from ...cdp.launcher import launch_chromium, resolve_attach_endpoint
 from ...errors import ToolError
-from ...supervision import EventLog
+from ...kernel.actor import Actor
+from ...kernel.supervision import EventLog
 from .driver import PlaywrightDriver
 
 __all__ = ["AcquireBrowser", "Browser", "BrowserPool", "PoolConfig", "PoolStatus", "describe_exit"]

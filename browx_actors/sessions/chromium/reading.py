@@ -15,8 +15,8 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from ...errors import ToolError
-from ...tooling import Args, AtLeastOne, AtMostOne, Param, Reply, session_tool
-from ...tooling.params import MAX_ID
+from ...tools import Args, AtLeastOne, AtMostOne, Param, Reply, session_tool
+from ...tools.params import MAX_ID
 from ..params import ELEMENT, ONE_ELEMENT
 from .failures import selector_refusals
 from .losses import PageScriptError, first_line

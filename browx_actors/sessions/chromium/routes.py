@@ -25,8 +25,8 @@ import trio
 
 from ...cdp import CdpFailure, CdpSession, CdpSubscription
 from ...errors import ToolError
-from ...tooling import Args, AtMostOne, Check, Param, Reply, Requires, session_tool
-from ...tooling.params import MAX_ID
+from ...tools import Args, AtMostOne, Check, Param, Reply, Requires, session_tool
+from ...tools.params import MAX_ID
 from .redact import redact_url
 from .route_rules import ABORT_REASONS, ACTIONS, continue_params, fetch_pattern, fulfill_params, glob_regex
 from .session import ChromiumSession

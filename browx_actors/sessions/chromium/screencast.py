@@ -40,9 +40,9 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from ...actor_ref import ActorRef, ActorUnavailable
 from ...cdp import CdpConnectionLost, CdpError, CdpFailure, CdpSession
 from ...errors import ToolError
+from ...kernel.actor_ref import ActorRef, ActorUnavailable
 from ...streams.messages import FramesMoved, SessionEnding
 from ...streams.source import Deliver, SourceFailed, SourceFrame, SourceGone, SourceSettings
 from ...streams.stepdown import PACE_TOLERANCE

@@ -6,7 +6,7 @@ and one raw CDP flat session to each tab (:mod:`.wiring`), attached as the tab o
 (:mod:`.tab_lifecycle`), for what Trio must own: the console and network records
 (:mod:`.page_events`), screenshots, titles, the human bridge, emulation and routes. Tool
 calls arrive as :class:`SessionCall` messages and run one at a time, in order; a tool
-that waits long returns :class:`~browx_actors.actor.Later` so the mailbox keeps serving.
+that waits long returns :class:`~browx_actors.kernel.actor.Later` so the mailbox keeps serving.
 
 The session watches its browser. When Chromium dies, it fails every waiting caller at
 once with :class:`~.losses.BrowserLost` as the cause and ends; the runtime turns that
@@ -54,13 +54,13 @@ from typing import Any
 
 import trio
 
-from ...actor import Actor, CallFailed, Later
-from ...actor_ref import ActorRef
 from ...cdp import CdpError
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
+from ...kernel.actor import Actor, CallFailed, Later
+from ...kernel.actor_ref import ActorRef
 from ...streams.messages import WatchFrames
-from ...tooling import Reply
+from ...tools import Reply
 from ...visualtree.snapshots import SnapshotBook
 from ..contract import Describe, SessionCall
 from . import frame_calls

@@ -35,7 +35,7 @@ from typing import Any
 import attrs
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from ...tooling import Reply
+from ...tools import Reply
 from .pageagent import AGENT_KEY
 from .reads import PageGone, read_page
 from .session import ChromiumSession

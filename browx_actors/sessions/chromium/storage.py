@@ -25,7 +25,7 @@ import trio
 
 from ...cdp import CdpError, CdpFailure, CdpSession
 from ...errors import ToolError
-from ...tooling import Args, AtMostOne, Param, Reply, session_tool
+from ...tools import Args, AtMostOne, Param, Reply, session_tool
 from ...workspace import file_to_write, resolve_in_workspace, write_file
 from .session import ChromiumSession
 from .tabset import Tab

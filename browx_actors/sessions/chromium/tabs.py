@@ -17,8 +17,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ...tooling import Args, Check, Param, Reply, session_tool
-from ...tooling.params import MAX_ID
+from ...tools import Args, Check, Param, Reply, session_tool
+from ...tools.params import MAX_ID
 from . import page as page_tools
 from .session import ChromiumSession
 from .tabset import Tab

@@ -28,7 +28,7 @@ import attrs
 import trio
 
 from ...errors import ToolError
-from ...tooling import Param, Reply, Tool
+from ...tools import Param, Reply, Tool
 from ..params import is_ref_name, point_of_target
 from .agent_calls import agent_call
 from .driver import REF_ENGINE

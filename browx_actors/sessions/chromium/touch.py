@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tooling import Args, Check, Param, Reply, session_tool
+from ...tools import Args, Check, Param, Reply, session_tool
 from ..params import POINT_PROPERTIES, STEPS, duration_ms, one_point_target, point_target
 from .actions import Report, run_steps
 from .input_send import release_input, send_input

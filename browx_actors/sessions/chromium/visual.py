@@ -8,14 +8,14 @@ its provider (:class:`~.dom_provider.DomProvider`) and its session's
 five one-line handlers over its own provider (``NativeProvider`` for the native
 engines) with :func:`browx_actors.sessions.visual_tools.implementations`.
 
-``ui.wait`` answers later (:class:`~browx_actors.actor.Later`): its polling runs in the
+``ui.wait`` answers later (:class:`~browx_actors.kernel.actor.Later`): its polling runs in the
 session's nursery, so the session keeps serving other calls while it waits.
 """
 
 from __future__ import annotations
 
-from ...actor import Later
-from ...tooling import Args, Reply, session_tool
+from ...kernel.actor import Later
+from ...tools import Args, Reply, session_tool
 from ...visualtree import operations
 from ...visualtree.params import (
     INSPECT_PARAMS,

@@ -22,11 +22,11 @@ from pathlib import Path
 
 import trio
 
-from ...actor_ref import ActorRef
 from ...devices.simctl import already_booted, choose_simulator
 from ...devices.toolchain import Simctl, xcrun_binary
 from ...devices.wda_client import WdaClient, open_wda_client
 from ...errors import ToolError
+from ...kernel.actor_ref import ActorRef
 from ..native.find import identifier_hint
 from ..native.session import NativeSession
 from .apps import SimctlLifecycle

@@ -11,8 +11,8 @@ touch_*, go_back, app_uninstall and app_reset among them.
 
 from __future__ import annotations
 
-from ...tooling import Args, Implementation, Reply, implement
-from ...tooling.tool import Handler
+from ...tools import Args, Implementation, Reply, implement
+from ...tools.contract import Handler
 from ..native import capture, gestures, lifecycle
 from ..native.common import COMMON_HANDLERS
 from ..native.visual import native_implementations

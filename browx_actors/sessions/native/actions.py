@@ -20,8 +20,8 @@ from typing import Any
 
 from ...devices.nodes import NativeNode, Rect
 from ...errors import ToolError
-from ...secrets import mask_deep
-from ...tooling import Args, Reply
+from ...secret_book import mask_deep
+from ...tools import Args, Reply
 from .platform import unsupported
 from .refs import Hierarchy
 from .session import NativeSession

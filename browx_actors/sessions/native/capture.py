@@ -21,7 +21,7 @@ from PIL import Image
 
 from ...devices.nodes import Rect
 from ...errors import ToolError
-from ...tooling import Args, Reply
+from ...tools import Args, Reply
 from ...workspace import file_to_write, write_file
 from .platform import unsupported
 from .session import NativeSession

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from ...tooling.tool import Handler
+from ...tools.contract import Handler
 from . import actions, feedback, gestures, named, reading
 
 __all__ = ["COMMON_HANDLERS"]

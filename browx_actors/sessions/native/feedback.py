@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...devices.nodes import NativeNode
-from ...tooling import Args, Reply
+from ...tools import Args, Reply
 from .refs import Hierarchy, collapse, short_test_id
 from .session import NativeSession
 

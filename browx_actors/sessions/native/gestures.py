@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tooling import Args, Reply
+from ...tools import Args, Reply
 from .capture import screenshot as capture_screenshot
 from .platform import pinch_refusal, unsupported
 from .session import NativeSession

@@ -19,8 +19,8 @@ the ios-app engine.
 from __future__ import annotations
 
 from ...errors import ToolError
-from ...tooling import Args, Check, Param, Reply, session_tool
-from ...tooling.tool import Handler
+from ...tools import Args, Check, Param, Reply, session_tool
+from ...tools.contract import Handler
 from ...workspace import resolve_in_workspace
 from .session import NativeSession
 

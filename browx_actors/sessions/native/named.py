@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...tooling import Args, Reply
+from ...tools import Args, Reply
 from .refs import ElementKey
 from .session import NativeSession
 from .target import locate_in, target_json

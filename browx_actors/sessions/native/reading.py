@@ -14,7 +14,7 @@ from typing import Any
 
 from ...devices.nodes import NativeNode
 from ...errors import ToolError
-from ...tooling import Args, Reply
+from ...tools import Args, Reply
 from .find import find as find_nodes
 from .find import text_search as search_text
 from .refs import Hierarchy, collapse

@@ -32,10 +32,10 @@ from typing import Any
 
 import trio
 
-from ...actor import Actor, CallFailed, Later
-from ...actor_ref import ActorRef, ActorUnavailable
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
+from ...kernel.actor import Actor, CallFailed, Later
+from ...kernel.actor_ref import ActorRef, ActorUnavailable
 from ...streams.messages import SessionEnding, WatchFrames
 from ...streams.source import FrameSource
 from ...visualtree.snapshots import SnapshotBook

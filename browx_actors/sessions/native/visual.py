@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Literal, cast
 
 from ...devices.nodes import NativeNode
-from ...tooling import Implementation, Reply
+from ...tools import Implementation, Reply
 from ...visualtree.model import Action, RawNode
 from ...visualtree.native_provider import NativeAction, NativeProvider, moved, native_path, same_node
 from ...visualtree.snapshots import Capture, SnapshotBook

@@ -14,7 +14,7 @@ from typing import Any
 
 from browx_actors.errors import Code, ToolError
 from browx_actors.canvas.adapters import AdapterOp, CanvasAdapter
-from browx_actors.tooling import Param
+from browx_actors.tools import Param
 
 __all__ = ["ADAPTER"]
 

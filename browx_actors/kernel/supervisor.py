@@ -36,9 +36,9 @@ from typing import Any, NoReturn
 import attrs
 import trio
 
+from ..errors import ToolError
 from .actor import Actor, Later
 from .actor_ref import ActorRef, ActorUnavailable
-from .errors import ToolError
 from .supervision import (
     ChildGone,
     ChildInfo,

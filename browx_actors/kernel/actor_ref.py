@@ -4,7 +4,7 @@ hears when the actor is gone.
 Callers hold an :class:`ActorRef` and either ``call`` it (send a message with a one-shot
 reply slot and wait for the answer, under a deadline) or ``cast`` to it (send and move
 on). Three of the kernel's rules are kept here; the serving side
-(:mod:`browx_actors.actor`) keeps the rest:
+(:mod:`browx_actors.kernel.actor`) keeps the rest:
 
 * A full mailbox is backpressure. ``call`` and ``cast`` wait for room; nothing queues
   without bound.
@@ -16,10 +16,10 @@ on). Three of the kernel's rules are kept here; the serving side
   :class:`ActorCrashed` (or :class:`ActorStopped` after a clean stop).
 
 A call that finds room in the mailbox opens no cancel scope: it books its deadline with
-the actor's deadline keeper (:mod:`browx_actors.deadlines`), which fails the reply with
+the actor's deadline keeper (:mod:`browx_actors.kernel.deadlines`), which fails the reply with
 a timeout and, when the actor's handler is still running for it, cancels the scope the
 actor serves in. So the ref has a few underscored members that only
-:class:`~browx_actors.actor.Actor` touches (the serving scope, the served count, the
+:class:`~browx_actors.kernel.actor.Actor` touches (the serving scope, the served count, the
 deadline book, ``_expire`` and ``_mark_gone``): the two halves of one kernel, split so
 each reads on its own, and still one party.
 """
@@ -32,8 +32,8 @@ from typing import Any
 import attrs
 import trio
 
+from ..errors import ToolError
 from .deadlines import DeadlineBook
-from .errors import ToolError
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",

@@ -17,18 +17,18 @@ from typing import Any
 
 import attrs
 
-from .actor import Actor
-from .actor_ref import ActorRef
-from .config import RuntimeConfig
-from .devices.adb import AdbAddress
-from .errors import ToolError
-from .secrets import SecretBook
-from .sessions.android import AndroidSession
-from .sessions.android.chrome import ChromeAndroidSession
-from .sessions.chromium.driver import PlaywrightDriver
-from .sessions.chromium.options import SessionOptions
-from .sessions.chromium.session import ChromiumSession
-from .sessions.ios import IosSession
+from ..config import RuntimeConfig
+from ..devices.adb import AdbAddress
+from ..errors import ToolError
+from ..kernel.actor import Actor
+from ..kernel.actor_ref import ActorRef
+from ..secret_book import SecretBook
+from ..sessions.android import AndroidSession
+from ..sessions.android.chrome import ChromeAndroidSession
+from ..sessions.chromium.driver import PlaywrightDriver
+from ..sessions.chromium.options import SessionOptions
+from ..sessions.chromium.session import ChromiumSession
+from ..sessions.ios import IosSession
 
 __all__ = ["CONNECTING_ENGINES", "SessionFactory", "SessionParts", "session_factory"]
 

@@ -1,7 +1,7 @@
 """What a supervisor is made of and what it is told: child specs, restart types and
 strategies, the event log it writes, and the messages it answers.
 
-Plain data, kept apart from the :class:`~browx_actors.supervisor.Supervisor` actor so
+Plain data, kept apart from the :class:`~browx_actors.kernel.supervisor.Supervisor` actor so
 that the owner of a supervisor (the runtime) can build specs and read answers without
 the actor's machinery, and the actor's module holds only the OTP rules.
 """

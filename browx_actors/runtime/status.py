@@ -24,16 +24,16 @@ from typing import Any
 
 import attrs
 
-from .actor_ref import ActorCrashed, ActorRef, ActorUnavailable
-from .devices.leases import ListLeases
-from .errors import ToolError
-from .human.operator import OperatorStatus
-from .recorder import RecorderInbox
-from .sessions.chromium.losses import BrowserLost
-from .sessions.chromium.pool import PoolStatus
-from .supervision import ChildInfo, EventLog
-from .supervisor import Supervisor
-from .tooling import Gates
+from ..devices.leases import ListLeases
+from ..errors import ToolError
+from ..human.operator import OperatorStatus
+from ..kernel.actor_ref import ActorCrashed, ActorRef, ActorUnavailable
+from ..kernel.supervision import ChildInfo, EventLog
+from ..kernel.supervisor import Supervisor
+from ..recorder import RecorderInbox
+from ..sessions.chromium.losses import BrowserLost
+from ..sessions.chromium.pool import PoolStatus
+from ..tools import Gates
 
 __all__ = ["STREAMS", "StatusSource", "ask_status", "ended_code", "ended_reason", "tree_status"]
 

@@ -2,7 +2,7 @@
 
 Handlers are typed against these protocols, not against the runtime or an actor, so a
 tool module depends on what it uses and nothing else: the runtime is built above the
-tools (``browx_actors/runtime.py``), the tools below it, and neither imports the other.
+tools (``browx_actors/runtime/``), the tools below it, and neither imports the other.
 
 A session tool's handler gets its engine's session actor (``ChromiumSession``,
 ``AndroidSession``...), which satisfies :class:`SessionContext`; a runtime tool's
@@ -19,9 +19,9 @@ from .gates import Gates
 from .reply import ToolOutput
 
 if TYPE_CHECKING:
-    from ..actor_ref import ActorRef
     from ..config import RuntimeConfig
-    from ..secrets import SecretBook
+    from ..kernel.actor_ref import ActorRef
+    from ..secret_book import SecretBook
 
 __all__ = ["RuntimeContext", "SessionContext", "SessionFn"]
 

@@ -13,13 +13,13 @@ together in the module that implements the tool, written as a decorator::
 
 Each capability's module exports its tools in a ``TOOLS`` list; the server assembles
 the registry from the lists (``server/catalog.py``) and runs every call through the one
-dispatch path (``server/registry.py``), which validates, applies the rules and gates,
+dispatch path (``server/dispatch.py``), which validates, applies the rules and gates,
 substitutes and masks secrets, and records, so a handler does none of that itself.
 
 Two kinds of tool:
 
 * a **runtime tool** (:func:`runtime_tool`) runs in the dispatching task with the
-  :class:`~browx_actors.tooling.context.RuntimeContext`: sessions, secrets, status;
+  :class:`~browx_actors.tools.context.RuntimeContext`: sessions, secrets, status;
 * a **session tool** (:func:`session_tool`) runs inside the session's actor, ordered
   with the session's other calls, with that session as its context. Its handler is
   per engine: the declaring module gives the first engine's handler, and another engine

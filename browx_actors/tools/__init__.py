@@ -12,12 +12,8 @@ A tool module needs only this package (and the engine it drives):
 - :mod:`.context`: the protocols handlers are typed against.
 """
 
-from .after import AFTER, AFTER_TOOLS
-from .gates import Gates
-from .params import Param, json_schema, validate_args
-from .reply import Image, Reply, ToolOutput
-from .rules import AtLeastOne, AtMostOne, CapabilityWhen, Check, ExactlyOne, Excludes, Requires, Rule
-from .tool import (
+from ..tools.after import AFTER, AFTER_TOOLS
+from ..tools.contract import (
     SESSION,
     Args,
     Delegation,
@@ -28,6 +24,10 @@ from .tool import (
     session_param,
     session_tool,
 )
+from ..tools.gates import Gates
+from ..tools.params import Param, json_schema, validate_args
+from ..tools.reply import Image, Reply, ToolOutput
+from ..tools.rules import AtLeastOne, AtMostOne, CapabilityWhen, Check, ExactlyOne, Excludes, Requires, Rule
 
 __all__ = [
     "AFTER",

@@ -39,10 +39,10 @@ from typing import Any
 
 from ..errors import ToolError
 from ..recorder.records import CallRecord
-from ..secrets import SecretBook, mask_deep, substitute_deep
-from ..tooling import Gates, Tool, ToolOutput, validate_args
-from ..tooling.after import AFTER, split_after
-from ..tooling.context import RuntimeContext
+from ..secret_book import SecretBook, mask_deep, substitute_deep
+from ..tools import Gates, Tool, ToolOutput, validate_args
+from ..tools.after import AFTER, split_after
+from ..tools.context import RuntimeContext
 from .after import AfterCapture, check_after, run_after
 from .egress import leaving, outgoing
 

@@ -1,16 +1,16 @@
 """The tools about the runtime itself: sessions, registered secrets, and status.
 
-Runtime tools: their handlers get the :class:`~browx_actors.tooling.context.RuntimeContext`
+Runtime tools: their handlers get the :class:`~browx_actors.tools.context.RuntimeContext`
 and run in the dispatching task. What they need of the tree (starting a session actor,
 asking each session to describe itself, reading the supervisors) the runtime does.
 """
 
 from __future__ import annotations
 
-from .credentials import redact_url
-from .errors import ToolError
-from .tooling import Args, CapabilityWhen, Check, Param, Reply, runtime_tool, session_param
-from .tooling.context import RuntimeContext
+from ..credentials import redact_url
+from ..errors import ToolError
+from ..tools import Args, CapabilityWhen, Check, Param, Reply, runtime_tool, session_param
+from ..tools.context import RuntimeContext
 
 __all__ = ["ENGINES", "NATIVE_ENGINES", "TOOLS"]
 

@@ -26,9 +26,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .errors import ToolError
-from .tooling import Args, Check, Param, Reply, runtime_tool
-from .tooling.context import RuntimeContext
+from ..errors import ToolError
+from ..tools import Args, Check, Param, Reply, runtime_tool
+from ..tools.context import RuntimeContext
 
 __all__ = ["MAX_CALLS", "TOOLS", "tool_batch"]
 

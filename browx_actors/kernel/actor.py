@@ -2,9 +2,9 @@
 
 An actor is a nursery with a bounded mailbox. This module is the serving side: the
 :class:`Actor` that takes messages from its mailbox and answers them. The caller's side,
-the :class:`~browx_actors.actor_ref.ActorRef` callers ``call`` and ``cast`` through, its
+the :class:`~browx_actors.kernel.actor_ref.ActorRef` callers ``call`` and ``cast`` through, its
 reply slots and the exceptions a caller hears when the actor is gone, is
-:mod:`browx_actors.actor_ref`, which also keeps the rules about backpressure and dead
+:mod:`browx_actors.kernel.actor_ref`, which also keeps the rules about backpressure and dead
 actors. The rules kept here:
 
 * Expected failures are values. A handler that raises (or returns) :class:`ToolError`
@@ -22,8 +22,8 @@ actors. The rules kept here:
   is overdue (a scope per call, with its deadline, cost the hop 14 µs); a
   :class:`Later` task, rare and long, gets a scope of its own with the deadline.
 * The actor's end is its ref's news. However the actor's task ends, it marks its ref
-  gone (:class:`~browx_actors.actor_ref.ActorCrashed`, or
-  :class:`~browx_actors.actor_ref.ActorStopped` after a clean stop) before its nursery
+  gone (:class:`~browx_actors.kernel.actor_ref.ActorCrashed`, or
+  :class:`~browx_actors.kernel.actor_ref.ActorStopped` after a clean stop) before its nursery
   unwinds, so every pending caller fails at once.
 
 A handler that has to wait long returns :class:`Later`: the wait runs as a task in the
@@ -42,8 +42,8 @@ from typing import Any
 import attrs
 import trio
 
+from ..errors import ToolError
 from .actor_ref import ActorCrashed, ActorRef, ActorStopped, _Reply
-from .errors import ToolError
 
 __all__ = ["Actor", "CallFailed", "Later"]
 
@@ -93,7 +93,7 @@ class Actor:
     """Base class. Subclasses implement :meth:`handle`, optionally the lifecycle hooks.
 
     Run it with ``await nursery.start(actor.run)``, which returns its :class:`ActorRef`
-    once :meth:`on_start` has finished, or let a :class:`~browx_actors.supervisor.Supervisor`
+    once :meth:`on_start` has finished, or let a :class:`~browx_actors.kernel.supervisor.Supervisor`
     run it.
     """
 

@@ -22,7 +22,7 @@ escalating to the top and exiting. A misbehaving daemon can at worst lose its ow
 The device registry starts before the sessions and so stops after them: a native
 session releases its lease on the way out.
 
-The runtime also implements :class:`~browx_actors.tooling.context.RuntimeContext`, what
+The runtime also implements :class:`~browx_actors.tools.context.RuntimeContext`, what
 runtime tools are handed. It knows no tool: ``open_runtime`` (``server/embed.py``) assembles
 the registry and binds the one dispatch path to it, so an embedding Trio program gets
 exactly what an MCP client gets.
@@ -34,8 +34,8 @@ reaches sessions the same way, through :meth:`Runtime.find_session`, which never
 one and never takes the obituary a crashed session leaves for the agent's next call.
 
 Two parts live beside it: how each engine's session actor is built
-(``session_factory.py``), and what the runtime reports, the tree as ``runtime_status``
-shows it and how an ended session answers (``runtime_status.py``).
+(``factory.py``), and what the runtime reports, the tree as ``runtime_status``
+shows it and how an ended session answers (``status.py``).
 """
 
 from __future__ import annotations
@@ -47,22 +47,12 @@ from typing import Any
 
 import trio
 
-from .actor_ref import ActorRef, ActorUnavailable
-from .config import RuntimeConfig
-from .devices.leases import DeviceRegistry
-from .errors import ToolError
-from .human.operator import OperatorChannel
-from .recorder import Recorder, RecorderInbox, SessionClosed
-from .runtime_status import STREAMS, StatusSource, ask_status, ended_code, ended_reason, tree_status
-from .secrets import SecretBook
-from .session_factory import CONNECTING_ENGINES, SessionParts, session_factory
-from .sessions.chromium.driver import PlaywrightDriver
-from .sessions.chromium.pool import BrowserPool, PoolConfig
-from .sessions.contract import AwaitReady, Describe, SessionCall
-from .sessions.native.session import CONNECT_SECONDS
-from .streams.messages import StreamStatus
-from .streams.supervisor import StreamSupervisor
-from .supervision import (
+from ..config import RuntimeConfig
+from ..devices.leases import DeviceRegistry
+from ..errors import ToolError
+from ..human.operator import OperatorChannel
+from ..kernel.actor_ref import ActorRef, ActorUnavailable
+from ..kernel.supervision import (
     ChildGone,
     ChildInfo,
     ChildSpec,
@@ -75,14 +65,24 @@ from .supervision import (
     TerminateChild,
     WhichChildren,
 )
-from .supervisor import Supervisor
-from .tooling import Gates, ToolOutput
-from .tooling.context import SessionFn
-from .tooling.tool import SESSION_CALL_TIMEOUT
+from ..kernel.supervisor import Supervisor
+from ..recorder import Recorder, RecorderInbox, SessionClosed
+from ..secret_book import SecretBook
+from ..sessions.chromium.driver import PlaywrightDriver
+from ..sessions.chromium.pool import BrowserPool, PoolConfig
+from ..sessions.contract import AwaitReady, Describe, SessionCall
+from ..sessions.native.session import CONNECT_SECONDS
+from ..streams.messages import StreamStatus
+from ..streams.supervisor import StreamSupervisor
+from ..tools import Gates, ToolOutput
+from ..tools.context import SessionFn
+from ..tools.contract import SESSION_CALL_TIMEOUT
+from .factory import CONNECTING_ENGINES, SessionParts, session_factory
+from .status import STREAMS, StatusSource, ask_status, ended_code, ended_reason, tree_status
 
 __all__ = ["SESSION_CALL_TIMEOUT", "Runtime"]
 
-log = logging.getLogger("browx_actors.runtime")
+log = logging.getLogger("browx_actors.runtime.tree")
 
 #: The one dispatch path, bound by ``open_runtime``: ``(tool, arguments) -> ToolOutput``.
 Dispatch = Callable[[str, Any], Awaitable[ToolOutput]]
@@ -380,7 +380,7 @@ class Runtime:
     # -- status -----------------------------------------------------------------------
 
     async def status(self) -> dict[str, Any]:
-        """The tree as ``runtime_status`` shows it (``runtime_status.py`` builds it)."""
+        """The tree as ``runtime_status`` shows it (``status.py`` builds it)."""
         return await tree_status(StatusSource(
             self.root, self.events, self.gates, self.recorder_inbox, self.recording,
             operator_link=self._operator_link, session_children=self._session_children,
