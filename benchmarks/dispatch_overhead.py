@@ -1,8 +1,8 @@
 """Dispatch overhead of the diagnostics hook: off, on, and a build without the hook.
 
-One cheap real tool (``list_sessions`` from the tool registry, on a stub runtime with no
-sessions) is called through ``Dispatcher.dispatch`` three ways, in alternating batches
-of one run so drift lands on all three:
+One cheap real tool (``list_sessions`` from the real catalog, run by the runtime table's
+handler on a stub runtime with no sessions) is called through ``Dispatcher.dispatch``
+three ways, in alternating batches of one run so drift lands on all three:
 
 * **no hook**: the baseline, a copy of ``Dispatcher.dispatch`` built here from its own
   source with the ``if self.recorder is not None: ...`` statement removed (an AST
@@ -45,7 +45,7 @@ from browx_actors.recorder import Flush, Recorder, RecorderInbox
 from browx_actors.recorder.store import read_records
 from browx_actors.secret_book import SecretBook
 from browx_actors.server import dispatch
-from browx_actors.server.catalog import all_tools
+from browx_actors.server.catalog import Catalog, default_catalog
 from browx_actors.server.dispatch import Dispatcher
 from browx_actors.tools import Gates
 
@@ -83,8 +83,8 @@ def _without_hook() -> type[Dispatcher]:
     return NoHookDispatcher
 
 
-def _dispatcher(cls: type[Dispatcher]) -> Dispatcher:
-    return cls(all_tools(), context=StubRuntime(), gates=Gates(ALL_CAPABILITIES, ALL_CAPABILITIES),  # type: ignore[arg-type]
+def _dispatcher(cls: type[Dispatcher], catalog: Catalog) -> Dispatcher:
+    return cls(catalog, context=StubRuntime(), gates=Gates(ALL_CAPABILITIES, ALL_CAPABILITIES),  # type: ignore[arg-type]
                secrets=SecretBook())
 
 
@@ -114,14 +114,15 @@ async def main() -> None:
         recorder = Recorder(inbox, Path(workspace), recording=True, retention_days=0)
         async with trio.open_nursery() as nursery:
             await nursery.start(recorder.run)
-            on = _dispatcher(Dispatcher)
+            catalog = default_catalog()
+            on = _dispatcher(Dispatcher, catalog)
             on.recorder = inbox.submit
 
             async def flush() -> None:
                 await recorder.ref.call(Flush())
 
-            paths = {"no hook": (_dispatcher(_without_hook()), None), "off": (_dispatcher(Dispatcher), None),
-                     "on": (on, flush)}
+            paths = {"no hook": (_dispatcher(_without_hook(), catalog), None),
+                     "off": (_dispatcher(Dispatcher, catalog), None), "on": (on, flush)}
             latency: dict[str, list[float]] = {name: [] for name in paths}
             amortized: dict[str, list[float]] = {name: [] for name in paths}
             ratios: list[float] = []  # per round: off's batch median over no hook's

@@ -42,9 +42,10 @@ from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.cdp import launch_chromium
 from browx_actors.demo import serve_directory
 from browx_actors.sessions.chromium.dom_provider import DomProvider
+from browx_actors.tools import validate_args
+from browx_actors.tools.visual import VisualTreeArgs
 from browx_actors.visualtree import operations
 from browx_actors.visualtree.model import CaptureOptions
-from browx_actors.visualtree.params import TREE_PARAMS
 
 ROUNDS = 20
 WARM_UP = 3
@@ -180,7 +181,8 @@ async def _in_process(ws_url: str, url: str, rounds: int) -> dict[str, list[floa
 
         async def measure(session: Any, args: dict[str, Any]) -> None:
             provider = DomProvider(session)
-            full = {**{p.name: p.default for p in TREE_PARAMS}, "maxNodes": 20_000}
+            # The arguments as the dispatch hands them over: checked, defaults filled in.
+            full = VisualTreeArgs.of(validate_args(VisualTreeArgs.params(), {"maxNodes": 20_000}))
             steps = {
                 "snapshot": lambda: session.agent("snapshot", {"maxNodes": 20_000}),
                 "capture": lambda: provider.capture(CaptureOptions()),

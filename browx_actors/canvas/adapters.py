@@ -34,7 +34,8 @@ from typing import Any
 import attrs
 
 from ..errors import Code, ToolError, register_codes
-from ..tools import SESSION, Args, Delegation, Param, Reply, runtime_tool
+from ..tools import Args, Delegation, Param, Reply
+from ..tools.canvas import CanvasQueryArgs
 from ..tools.context import RuntimeContext
 from ..tools.contract import SESSION_CALL_TIMEOUT
 
@@ -152,26 +153,14 @@ def _lookup(registry: AdapterRegistry, adapter: str, op: str) -> AdapterOp:
     return handler
 
 
-def _delegation(runtime: Any, args: Args) -> Delegation:
+def delegation(runtime: Any, args: Args) -> Delegation:
     """The adapter op a call reaches: the dispatch gates its capability and checks its args."""
     adapter, op_name = args["adapter"], args["op"]
     op = _lookup(registry_for(runtime), adapter, op_name)
     return Delegation(f"{adapter}.{op_name}", op.capability, op.params, field="args")
 
 
-@runtime_tool(
-    "canvas_query", "canvas",
-    f"Run <adapter>.<op> of a canvas-app adapter plugin (Python entry point group {ENTRY_POINT_GROUP}) with "
-    "args, in the session. The op's own capability is enforced as well as canvas. no-adapter (with "
-    "requestedAdapter, requestedOp and registeredAdapters) when no plugin has that namespace; unknown-op when it "
-    "lacks the op.",
-    params=(Param("adapter", "string", "Adapter namespace, e.g. figma.", required=True),
-            Param("op", "string", "Operation name.", required=True),
-            Param("args", "object", "Arguments for the op."),
-            SESSION),
-    delegate=_delegation,
-)
-async def canvas_query(runtime: RuntimeContext, args: Args) -> Reply:
+async def canvas_query(runtime: RuntimeContext, args: CanvasQueryArgs) -> Reply:
     """Look the op up again (the dispatch already gated and checked it) and run it in the session."""
     adapter, op_name = args["adapter"], args["op"]
     op = _lookup(registry_for(runtime), adapter, op_name)

@@ -24,11 +24,13 @@ from typing import Any
 import attrs
 
 from ..errors import ToolError
+from ..tools.canvas import CACHE_BYTES, CACHE_ENTRIES
 
 __all__ = ["MAX_BYTES", "MAX_ENTRIES", "Capture", "CaptureCache", "cache_of"]
 
-MAX_ENTRIES = 16
-MAX_BYTES = 256 * 1024 * 1024
+#: The contract's bounds (``tools/canvas.py``), under this module's names.
+MAX_ENTRIES = CACHE_ENTRIES
+MAX_BYTES = CACHE_BYTES
 
 
 @attrs.frozen

@@ -44,14 +44,12 @@ from ..cdp.protocol import CdpConnectionLost, CdpError, CdpTimeout
 from ..errors import ToolError
 from ..sessions.chromium.pageagent import AGENT_KEY
 from ..sessions.chromium.target import target_of
-from ..tools import Args, AtMostOne, Param, Reply, session_tool
-from .cache import MAX_BYTES, MAX_ENTRIES, cache_of
+from ..tools import Args, Reply
+from ..tools.canvas import CAPTURE_MAX_SIDE, CanvasCaptureArgs
+from .cache import cache_of
 
-__all__ = ["CAPTURE_JS", "CHUNK_CHARS", "FORMATS", "MAX_SIDE", "canvas_capture", "target_ref"]
+__all__ = ["CAPTURE_JS", "CHUNK_CHARS", "canvas_capture", "target_ref"]
 
-FORMATS = ("png", "2d-imagedata", "webgl-framebuffer")
-#: Canvases larger than this on either side refuse with ``too-large`` (spec).
-MAX_SIDE = 16384
 #: Base64 characters per CDP reply; a multiple of 4 so every chunk decodes alone.
 CHUNK_CHARS = 16 * 1024 * 1024
 _OBJECT_GROUP = "browx-canvas-capture"
@@ -236,7 +234,7 @@ def _exception_text(reply: dict[str, Any]) -> str:
 
 async def read_canvas(session: Any, ref: str | None, fmt: str) -> tuple[dict[str, Any], list[str]]:
     """Run the page-side capture; ``(head, base64 chunks)``. Page-side failures raise."""
-    expression = (f"({CAPTURE_JS})({json.dumps(ref)}, {json.dumps(fmt)}, {CHUNK_CHARS}, {MAX_SIDE}, "
+    expression = (f"({CAPTURE_JS})({json.dumps(ref)}, {json.dumps(fmt)}, {CHUNK_CHARS}, {CAPTURE_MAX_SIDE}, "
                   f"{json.dumps(AGENT_KEY)})")
     try:
         reply = await session.cdp.send("Runtime.evaluate", {
@@ -278,32 +276,7 @@ def decode_chunks(chunks: list[str]) -> bytes:
         raise ToolError("capture-failed", f"the page returned malformed base64 ({err})") from err
 
 
-def capture_cache_rule() -> str:
-    return (f"{MAX_ENTRIES} most recently used captures, at most {MAX_BYTES // (1024 * 1024)} MiB, "
-            "least recently used evicted first")
-
-
-CANVAS_REF = Param("ref", "string", "Ref of the <canvas> (from snapshot or find); default: the first canvas.")
-CANVAS_SELECTOR = Param("selector", "string", "Selector of the <canvas> when no ref is at hand.")
-
-
-@session_tool(
-    "canvas_capture", "canvas",
-    "Read a <canvas> (ref, selector, or the first one): format png (toDataURL) returns "
-    "{format, contentBase64, byteLength, width, height}; 2d-imagedata returns RGBA (row-major, "
-    "top-left origin) with channelCount 4; webgl-framebuffer reads the WebGL drawing buffer "
-    "(flipped to top-left order) with isWebGL true. Every capture also returns captureId, kept "
-    f"by the session (the {capture_cache_rule()}) for canvas_diff beforeId/afterId, and box (the "
-    "canvas's viewport rectangle in CSS pixels). Refuses: too-large (over 16384x16384), "
-    "taint-or-encode / taint-or-read (tainted by cross-origin content), not-a-canvas, "
-    "context-mismatch (webgl-framebuffer on a 2D canvas), empty-canvas.",
-    params=(CANVAS_REF, CANVAS_SELECTOR,
-            Param("format", "string", "What to read.", required=True, enum=FORMATS),
-            Param("includeContent", "boolean", "Return contentBase64; false returns only captureId and the size, "
-                  "for diffs by id without shipping the pixels.", default=True)),
-    rules=(AtMostOne(("ref", "selector")),),
-)
-async def canvas_capture(session: Any, args: Args) -> Reply:
+async def canvas_capture(session: Any, args: CanvasCaptureArgs) -> Reply:
     """Inside the session actor: read the canvas, keep the capture, answer its shape."""
     fmt = args["format"]
     reply = Reply(warnings=[])

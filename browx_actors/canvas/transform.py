@@ -34,7 +34,8 @@ import attrs
 
 from ..errors import ToolError
 from ..sessions.chromium.pageagent import AGENT_KEY
-from ..tools import Reply
+from ..tools import Args, Reply
+from ..tools.canvas import check_transform
 
 __all__ = [
     "HEURISTIC_WARNING",
@@ -112,16 +113,8 @@ def _finite(*values: Any) -> bool:
 
 
 def explicit_transform(raw: dict[str, Any]) -> ExplicitTransform:
-    """The caller's ``transform`` argument, checked: finite numbers and a non-zero scale."""
-    for key in ("scale", "panX", "panY"):
-        if key not in raw:
-            raise ToolError("bad-arg", f"missing transform.{key}", field=f"transform.{key}")
-    for key, value in raw.items():
-        if not _finite(value):
-            raise ToolError("bad-arg", f"transform.{key} must be a finite number", field=f"transform.{key}")
-    if raw["scale"] == 0:
-        raise ToolError("bad-arg", "transform.scale must not be 0 (the transform would not be invertible)",
-                        field="transform.scale")
+    """The caller's ``transform`` argument, checked (``tools/canvas.py``) and made a transform."""
+    check_transform(raw)
     return ExplicitTransform(float(raw["scale"]), float(raw["panX"]), float(raw["panY"]),
                              float(raw.get("originX", 0.0)), float(raw.get("originY", 0.0)))
 
@@ -181,7 +174,7 @@ def interpret_probe(probe: dict[str, Any]) -> tuple[Discovered | None, list[str]
     return None, notes
 
 
-async def discover(session: Any, args: dict[str, Any], reply: Reply) -> Discovered:
+async def discover(session: Any, args: Args, reply: Reply) -> Discovered:
     """Run the probe in the session's page (inside the session actor); ``no-transform`` on failure."""
     from .capture import target_ref
 

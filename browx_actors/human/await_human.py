@@ -25,6 +25,7 @@ import trio
 from ..errors import ToolError
 from ..kernel.actor import Later
 from ..kernel.actor_ref import ActorRef, ActorUnavailable
+from ..tools import Args
 from .operator import CancelPrompt, OperatorPrompt
 from .prompts import Outcome, PromptSpec, result_envelope
 
@@ -35,7 +36,7 @@ __all__ = ["ask_operator", "in_session"]
 _CALL_GRACE = 10.0
 
 
-async def in_session(session: Any, args: dict[str, Any], *, spec: PromptSpec,
+async def in_session(session: Any, args: Args, *, spec: PromptSpec,
                      operator: ActorRef | None = None) -> Any:
     """``fn(session, args)`` for the session actor; ``spec`` is already validated."""
     if spec.kind == "pick_element":

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
 
-from ..errors import ToolError
 from ..operator_wire import encode
+from ..tools.human import DEFAULT_TIMEOUT_MS, KINDS, MAX_TIMEOUT_MS, PromptSpec, parse_request
 
 __all__ = [
     "ANSWER_METHODS",
@@ -47,13 +46,6 @@ __all__ = [
     "result_envelope",
 ]
 
-KINDS = ("acknowledge", "confirm", "choose", "input", "pick_element")
-DEFAULT_TIMEOUT_MS = 300_000
-MAX_TIMEOUT_MS = 3_600_000
-#: Limits that keep a prompt readable on a terminal and inside one 64 KiB operator line.
-MAX_PROMPT_CHARS = 8_000
-MAX_CHOICES = 100
-MAX_CHOICE_CHARS = 500
 MAX_INPUT_CHARS = 32_768
 #: A binding payload bigger than this is not an answer anyone typed; it is dropped unread.
 MAX_PAYLOAD_CHARS = 256 * 1024
@@ -89,62 +81,6 @@ def new_binding_name() -> str:
 def new_ticket() -> str:
     """A short ticket a human can type: six hex digits, fresh for every prompt."""
     return secrets.token_hex(3)
-
-
-# -- the request ----------------------------------------------------------------------
-
-
-@attrs.frozen
-class PromptSpec:
-    """One validated ``await_human`` request."""
-
-    kind: str
-    prompt: str
-    choices: tuple[str, ...] | None = None
-    timeout_ms: int = DEFAULT_TIMEOUT_MS
-
-    @property
-    def timeout_s(self) -> float:
-        return self.timeout_ms / 1000
-
-
-def clamp_timeout(timeout_ms: int | None) -> int:
-    """The default when absent, capped at :data:`MAX_TIMEOUT_MS` (a cap, not a refusal)."""
-    if timeout_ms is None:
-        return DEFAULT_TIMEOUT_MS
-    return max(0, min(int(timeout_ms), MAX_TIMEOUT_MS))
-
-
-def parse_request(args: Mapping[str, Any]) -> PromptSpec:
-    """A :class:`PromptSpec` from tool arguments, or ``bad-arg`` naming the field.
-
-    Types are already checked by the dispatch path; this adds what a schema cannot
-    say: choices belong to ``choose`` and it needs at least two, sizes stay bounded.
-    """
-    kind = args.get("kind") or "acknowledge"
-    if kind not in KINDS:
-        raise ToolError("bad-arg", f"kind must be one of {', '.join(KINDS)}, got {kind!r}", field="kind")
-    prompt = args.get("prompt")
-    if not isinstance(prompt, str) or not prompt.strip():
-        raise ToolError("bad-arg", "prompt must be a non-empty string", field="prompt")
-    if len(prompt) > MAX_PROMPT_CHARS:
-        raise ToolError("bad-arg", f"prompt is longer than {MAX_PROMPT_CHARS} characters", field="prompt")
-    raw_choices = args.get("choices")
-    choices: tuple[str, ...] | None = None
-    if kind == "choose":
-        if not isinstance(raw_choices, Sequence) or isinstance(raw_choices, str) or len(raw_choices) < 2:
-            raise ToolError("bad-arg", "kind choose needs choices: a list of at least two strings",
-                            field="choices")
-        if len(raw_choices) > MAX_CHOICES:
-            raise ToolError("bad-arg", f"at most {MAX_CHOICES} choices", field="choices")
-        for item in raw_choices:
-            if not isinstance(item, str) or not item.strip() or len(item) > MAX_CHOICE_CHARS:
-                raise ToolError("bad-arg", f"each choice must be a non-empty string of at most "
-                                f"{MAX_CHOICE_CHARS} characters", field="choices")
-        choices = tuple(raw_choices)
-    elif raw_choices:
-        raise ToolError("bad-arg", f"choices only apply to kind choose, not {kind}", field="choices")
-    return PromptSpec(kind, prompt, choices, clamp_timeout(args.get("timeoutMs")))
 
 
 # -- answers --------------------------------------------------------------------------

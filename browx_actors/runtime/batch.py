@@ -26,43 +26,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..errors import ToolError
-from ..tools import Args, Check, Param, Reply, runtime_tool
+from ..tools import Reply
 from ..tools.context import RuntimeContext
+from ..tools.sessions import BatchArgs
 
-__all__ = ["MAX_CALLS", "TOOLS", "tool_batch"]
-
-#: The most calls one batch may hold.
-MAX_CALLS = 32
-
-NAME = "tool.batch"
+__all__ = ["tool_batch"]
 
 
-def _calls_are_calls(args: Args) -> None:
-    for index, call in enumerate(args["calls"]):
-        field = f"calls[{index}].tool"
-        if not call["tool"]:
-            raise ToolError("bad-arg", f"{field} must name a tool", field=field)
-        if call["tool"] == NAME:
-            raise ToolError("bad-arg", f"calls[{index}]: a batch cannot hold {NAME}", field=field)
-
-
-@runtime_tool(
-    NAME, "read",
-    f"Run up to {MAX_CALLS} tool calls in order in one round trip, each exactly as if sent alone (validated, gated, "
-    "recorded); onError stop (default) leaves the rest unrun after a failure, continue runs them. Answers each "
-    "call's envelope in order.",
-    params=(
-        Param("calls", "array", f"The calls, in order: {{\"tool\": name, \"arguments\": {{...}}}}; at most "
-              f"{MAX_CALLS}, and no {NAME}.", required=True, items="object", min_items=1, max_items=MAX_CALLS,
-              properties={"tool": {"type": "string", "maxLength": 200}, "arguments": {"type": "object"}},
-              required_keys=("tool",), secrets="keep"),
-        Param("onError", "string", "What a failed call does to the rest: stop or continue.", default="stop",
-              enum=("stop", "continue")),
-    ),
-    rules=(Check(_calls_are_calls, f"each call names a tool, and none is `{NAME}`"),),
-)
-async def tool_batch(runtime: RuntimeContext, args: Args) -> Reply:
+async def tool_batch(runtime: RuntimeContext, args: BatchArgs) -> Reply:
     reply = Reply(warnings=[])
     results: list[dict[str, Any]] = []
     failed = 0
@@ -88,4 +59,3 @@ async def tool_batch(runtime: RuntimeContext, args: Args) -> Reply:
     return reply
 
 
-TOOLS = [tool_batch]

@@ -24,13 +24,17 @@ from ..kernel.actor import Actor
 from ..kernel.actor_ref import ActorRef
 from ..secret_book import SecretBook
 from ..sessions.android import AndroidSession
+from ..sessions.android import table as android_table
 from ..sessions.android.chrome import ChromeAndroidSession
+from ..sessions.chromium import table as chromium_table
 from ..sessions.chromium.driver import PlaywrightDriver
 from ..sessions.chromium.options import SessionOptions
 from ..sessions.chromium.session import ChromiumSession
 from ..sessions.ios import IosSession
+from ..sessions.ios import table as ios_table
+from ..tools import Table
 
-__all__ = ["CONNECTING_ENGINES", "SessionFactory", "SessionParts", "session_factory"]
+__all__ = ["CONNECTING_ENGINES", "TABLES", "SessionFactory", "SessionParts", "session_factory"]
 
 #: Engines whose sessions connect to their device after they start (``AwaitReady``).
 CONNECTING_ENGINES = frozenset({"android-app", "ios-app"})
@@ -60,22 +64,22 @@ def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[
                                      direct_input=config.action_input == "auto",
                                      record_page_events=config.page_recording,
                                      cdp_endpoint=options.get("cdpEndpoint"))
-    return ChromiumSession(session_id, pool=parts.pool, driver=parts.driver, options=session_options,
-                           workspace=config.workspace)
+    return ChromiumSession(session_id, table=TABLES["chromium"], pool=parts.pool, driver=parts.driver,
+                           options=session_options, workspace=config.workspace)
 
 
 def new_android_session(parts: SessionParts, session_id: str, options: Mapping[str, Any]) -> AndroidSession:
     native = parts.config.native
     secrets = parts.secrets
-    return AndroidSession(session_id, registry=parts.registry, adb=AdbAddress(native.adb_host, native.adb_port),
-                          serial=native.android_serial, workspace=parts.config.workspace,
-                          secrets=lambda: secrets.of(session_id))
+    return AndroidSession(session_id, table=TABLES["android-app"], registry=parts.registry,
+                          adb=AdbAddress(native.adb_host, native.adb_port), serial=native.android_serial,
+                          workspace=parts.config.workspace, secrets=lambda: secrets.of(session_id))
 
 
 def new_ios_session(parts: SessionParts, session_id: str, options: Mapping[str, Any]) -> IosSession:
     native = parts.config.native
     secrets = parts.secrets
-    return IosSession(session_id, registry=parts.registry, app_id=native.ios_app_id,
+    return IosSession(session_id, table=TABLES["ios-app"], registry=parts.registry, app_id=native.ios_app_id,
                       device=native.ios_device, app_path=native.ios_app_path, wda_url=native.ios_wda_url,
                       workspace=parts.config.workspace, secrets=lambda: secrets.of(session_id))
 
@@ -84,11 +88,19 @@ def new_chrome_android_session(parts: SessionParts, session_id: str,
                                options: Mapping[str, Any]) -> ChromeAndroidSession:
     config = parts.config
     native = config.native
-    return ChromeAndroidSession(session_id, registry=parts.registry,
+    return ChromeAndroidSession(session_id, table=TABLES["chrome-android"], registry=parts.registry,
                                 adb=AdbAddress(native.adb_host, native.adb_port), serial=native.android_serial,
                                 pool=parts.pool, driver=parts.driver, workspace=config.workspace,
                                 options=SessionOptions(direct_input=config.action_input == "auto"))
 
+
+#: Each engine's table: what it runs for every session tool, or why it refuses it.
+TABLES: Mapping[str, Table] = {
+    "chromium": chromium_table.TABLE,
+    "android-app": android_table.ANDROID_APP,
+    "ios-app": ios_table.IOS_APP,
+    "chrome-android": android_table.CHROME_ANDROID,
+}
 
 #: The engines this build has.
 _FACTORIES: dict[str, SessionFactory] = {

@@ -70,11 +70,11 @@ from ..recorder import Recorder, RecorderInbox, SessionClosed
 from ..secret_book import SecretBook
 from ..sessions.chromium.driver import PlaywrightDriver
 from ..sessions.chromium.pool import BrowserPool, PoolConfig
-from ..sessions.contract import AwaitReady, Describe, SessionCall
+from ..sessions.messages import AwaitReady, Describe, SessionCall, ToolCall
 from ..sessions.native.session import CONNECT_SECONDS
 from ..streams.messages import StreamStatus
 from ..streams.supervisor import StreamSupervisor
-from ..tools import Gates, ToolOutput
+from ..tools import Arguments, Gates, Tool, ToolOutput
 from ..tools.context import SessionFn
 from ..tools.contract import SESSION_CALL_TIMEOUT
 from .factory import CONNECTING_ENGINES, SessionParts, session_factory
@@ -347,11 +347,20 @@ class Runtime:
         found = await self._child("sessions").call(LookupChild(session_id, obituary=False))
         return found if isinstance(found, ActorRef) else None
 
-    async def call_session(self, session_id: str, name: str, fn: SessionFn, args: dict[str, Any], *,
+    async def run_tool(self, session_id: str, tool: Tool[Any], args: Arguments, *,
+                       timeout: float = SESSION_CALL_TIMEOUT) -> Any:
+        return await self._ask_session(session_id, ToolCall(tool, args, deadline=trio.current_time() + timeout),
+                                       timeout)
+
+    async def call_session(self, session_id: str, name: str, fn: SessionFn, args: Any, *,
                            timeout: float = SESSION_CALL_TIMEOUT) -> Any:
+        return await self._ask_session(session_id, SessionCall(name, fn, args, deadline=trio.current_time() + timeout),
+                                       timeout)
+
+    async def _ask_session(self, session_id: str, msg: ToolCall | SessionCall, timeout: float) -> Any:
         ref = await self.session_ref(session_id)
         try:
-            return await ref.call(SessionCall(name, fn, args, deadline=trio.current_time() + timeout), timeout=timeout)
+            return await ref.call(msg, timeout=timeout)
         except ActorUnavailable as gone:
             failure = ref.failure or gone
             # Reported here, once: the id is free again for the next call.

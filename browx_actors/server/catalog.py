@@ -1,73 +1,91 @@
-"""The registry: every capability's tool list, assembled into one catalog.
+"""The catalog: every tool's declaration and every table, held against each other at start.
 
-Each module that implements tools exports them in a ``TOOLS`` list; another engine's
-handlers for a session tool declared elsewhere come as :class:`~browx_actors.tools.
-Implementation` values in an ``IMPLEMENTATIONS`` list. This is the only place that
-knows them all: the order here is the order of ``tools/list`` and of ``docs/tools.md``.
+The declarations are ``browx_actors.tools.ALL`` (their order is that of ``tools/list``
+and ``docs/tools.md``); the runtime's table binds the runtime tools' handlers
+(``runtime/table.py``) and each engine's table binds or refuses every session tool
+(``runtime/factory.py`` names them). :meth:`Catalog.of` refuses to build a catalog that
+is not whole, listing every gap at once: a session tool some engine neither runs nor
+refuses, a runtime tool with no handler, a table line for a tool nobody declared (or of
+the wrong scope), a tool declared twice, a parameter named ``after``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
-from ..canvas import tools as canvas
-from ..devices import tools as devices
-from ..human import tools as human
-from ..recorder import tools as diagnostics
-from ..runtime import batch
-from ..runtime import handlers as runtime_handlers
-from ..sessions import android, chromium, ios
-from ..sessions.chromium import visual
-from ..sessions.native import lifecycle as native_lifecycle
-from ..tools import AFTER, Implementation, Tool
+import attrs
 
-__all__ = ["all_tools", "assemble", "runs_like"]
+from ..runtime.factory import TABLES
+from ..runtime.table import RUNTIME
+from ..tools import AFTER, ALL, Runs, Table, Tool
+
+__all__ = ["Catalog", "IncompleteCatalog", "default_catalog"]
 
 
-def assemble(tools: Iterable[Tool], implementations: Iterable[Implementation] = ()) -> list[Tool]:
-    """The tools, with each implementation attached to its tool; a duplicate name, an
-    implementation of a tool nobody declared, or a parameter named ``after`` (every
-    tool's, handled by the dispatch) is a bug, refused at start."""
-    by_name: dict[str, Tool] = {}
-    for tool in tools:
-        if tool.name in by_name:
-            raise ValueError(f"tool {tool.name!r} is declared twice")
-        if any(param.name == AFTER.name for param in tool.params):
-            raise ValueError(f"tool {tool.name!r} declares {AFTER.name!r}, which every tool takes from the dispatch")
-        by_name[tool.name] = tool
-    for impl in implementations:
-        if impl.tool not in by_name:
-            raise ValueError(f"{impl.engine} implements {impl.tool!r}, which no module declares")
-        by_name[impl.tool] = by_name[impl.tool].with_engine(impl.engine, impl.handler)
-    return list(by_name.values())
+class IncompleteCatalog(ValueError):
+    """The declarations and the tables disagree; ``problems`` says where, one line each."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("the tool catalog is not whole:\n  " + "\n  ".join(problems))
+        self.problems = problems
 
 
-def runs_like(tools: Iterable[Tool], engine: str, like: str) -> list[Tool]:
-    """Every session tool ``like`` implements, implemented for ``engine`` with the same
-    handler: an engine that is another one over a different transport (chrome-android is
-    the chromium engine attached to a device's Chrome)."""
-    return [tool.with_engine(engine, tool.engines[like]) if like in tool.engines else tool for tool in tools]
+@attrs.frozen
+class Catalog:
+    """The tools by name, in order, with the runtime's table and each engine's."""
+
+    tools: Mapping[str, Tool[Any]]
+    runtime: Table
+    engines: Mapping[str, Table]
+
+    @classmethod
+    def of(cls, tools: Iterable[Tool[Any]], runtime: Table, engines: Mapping[str, Table]) -> Catalog:
+        by_name: dict[str, Tool[Any]] = {}
+        problems: list[str] = []
+        for tool in tools:
+            if tool.name in by_name:
+                problems.append(f"{tool.name} is declared twice")
+            if any(param.name == AFTER.name for param in tool.params):
+                problems.append(f"{tool.name} declares {AFTER.name!r}, which every tool takes from the dispatch")
+            by_name[tool.name] = tool
+        problems += _gaps(by_name, runtime, engines)
+        if problems:
+            raise IncompleteCatalog(problems)
+        return cls(by_name, runtime, dict(engines))
+
+    def __iter__(self) -> Iterator[Tool[Any]]:
+        return iter(self.tools.values())
+
+    def get(self, name: str) -> Tool[Any] | None:
+        return self.tools.get(name)
 
 
-def all_tools() -> list[Tool]:
-    # Every chromium handler takes named refs (name_ref) wherever it takes a ref, and
-    # chrome-android runs the chromium handlers as they are.
-    named = [chromium.accept_named_refs(tool) for tool in _assembled()]
-    return runs_like(named, "chrome-android", "chromium")
+def _gaps(tools: Mapping[str, Tool[Any]], runtime: Table, engines: Mapping[str, Table]) -> list[str]:
+    problems = []
+    for table, scope in ((runtime, "runtime"), *((engine_table, "session") for engine_table in engines.values())):
+        for line in table:
+            declared = tools.get(line.tool.name)
+            if declared is None:
+                problems.append(f"the {table.engine} table names {line.tool.name}, which no declaration has")
+            elif declared is not line.tool:
+                problems.append(f"the {table.engine} table's {line.tool.name} is not the declared one")
+            elif declared.scope != scope:
+                problems.append(f"the {table.engine} table names {line.tool.name}, a {declared.scope} tool")
+    for engine, table in engines.items():
+        if table.engine != engine:
+            problems.append(f"the table of engine {engine} says it is {table.engine}'s")
+    for tool in tools.values():
+        if tool.scope == "runtime":
+            if not isinstance(runtime.entry(tool.name), Runs):
+                problems.append(f"runtime tool {tool.name} has no handler in the runtime table")
+            continue
+        for engine, table in engines.items():
+            if table.entry(tool.name) is None:
+                problems.append(f"session tool {tool.name} is neither run nor refused by the {engine} table")
+    return problems
 
 
-def _assembled() -> list[Tool]:
-    return assemble([
-        *runtime_handlers.TOOLS,
-        *batch.TOOLS,
-        *devices.TOOLS,
-        *chromium.TOOLS,
-        *visual.TOOLS,
-        *native_lifecycle.TOOLS,
-        *diagnostics.TOOLS,
-        *canvas.TOOLS,
-        *human.TOOLS,
-    ], [
-        *android.IMPLEMENTATIONS,
-        *ios.IMPLEMENTATIONS,
-    ])
+def default_catalog() -> Catalog:
+    """Every tool this build declares, with its runtime and engine tables."""
+    return Catalog.of(ALL, RUNTIME, TABLES)

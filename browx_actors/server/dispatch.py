@@ -13,8 +13,9 @@
    arguments against its own tool's declaration, and that tool's capability;
 5. substitute registered secrets into the arguments that take them (and mask them in
    the ones that leave the server, such as a prompt);
-6. prepare the arguments (a pure step: parse a program, build a prompt spec);
-7. run the handler: a runtime tool here, a session tool inside its session's actor;
+6. build the tool's argument class from the checked arguments;
+7. run the handler: a runtime tool's (from the runtime's table) here, a session tool
+   inside its session's actor (which runs what its engine's table names for it);
    a :class:`~browx_actors.errors.ToolError` becomes its envelope, any other
    exception an ``internal`` one;
 8. run the ``after`` captures, if any, through the same session path, into the
@@ -34,16 +35,17 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import ToolError
 from ..recorder.records import CallRecord
 from ..secret_book import SecretBook, mask_deep, substitute_deep
-from ..tools import Gates, Tool, ToolOutput, validate_args
+from ..tools import Gates, Runs, Tool, ToolOutput, validate_args
 from ..tools.after import AFTER, split_after
 from ..tools.context import RuntimeContext
 from .after import AfterCapture, check_after, run_after
+from .catalog import Catalog
 from .egress import leaving, outgoing
 
 __all__ = ["Dispatcher"]
@@ -52,18 +54,18 @@ log = logging.getLogger("browx_actors.dispatch")
 
 
 class Dispatcher:
-    """The registry (tools by name), the gates, the secrets and the recorder hook."""
+    """The catalog (tools by name, and the tables), the gates, the secrets and the recorder hook."""
 
     def __init__(
         self,
-        tools: Iterable[Tool],
+        catalog: Catalog,
         *,
         context: RuntimeContext,
         gates: Gates,
         secrets: SecretBook,
         recorder: Callable[[CallRecord], None] | None = None,
     ) -> None:
-        self.tools = {t.name: t for t in tools}
+        self.catalog = catalog
         self.context = context
         self.gates = gates
         self.secrets = secrets
@@ -78,7 +80,7 @@ class Dispatcher:
         after: tuple[AfterCapture, ...] = ()
         ran = False
         try:
-            tool = self.tools.get(name)
+            tool = self.catalog.get(name)
             if tool is None:
                 raise ToolError("unknown-tool", f"no tool named {name!r}", tool=name)
             own_args, after_request = split_after(raw_args)
@@ -87,12 +89,10 @@ class Dispatcher:
                 validate_args((AFTER,), {"after": after_request})
             args = self._checked(tool, own_args)
             if after_request is not None:
-                after = check_after(after_request, self.tools, self.gates)
+                after = check_after(after_request, self.catalog.tools, self.gates)
             session_id = args.get("session") or "default"
             recorded_args = args if after_request is None else {**args, "after": after_request}
             args = self._with_secrets(tool, args, str(session_id))
-            if tool.prepare is not None:
-                args = tool.prepare(args)
             ran = True
             output = ToolOutput.of(name, await self._run(tool, args))
             envelope, images = output.envelope, output.images
@@ -115,15 +115,16 @@ class Dispatcher:
             ))
         return ToolOutput(envelope, images, out.text)
 
-    def _checked(self, tool: Tool, raw_args: Any) -> dict[str, Any]:
+    def _checked(self, tool: Tool[Any], raw_args: Any) -> dict[str, Any]:
         """Steps 2 and 3: parameters, rules, gates, and a forwarded call's inner op."""
         args = validate_args(tool.params, raw_args)
         for rule in tool.rules:
             rule.check(args)
         for capability in tool.needed_capabilities(args):
             self.gates.require(capability, tool.name)
-        if tool.delegate is not None:
-            inner = tool.delegate(self.context, args)
+        entry = self.catalog.runtime.entry(tool.name) if tool.scope == "runtime" else None
+        if isinstance(entry, Runs) and entry.delegate is not None:
+            inner = entry.delegate(self.context, args)
             self.gates.require(inner.capability, inner.name)
             try:
                 args[inner.field] = validate_args(inner.params, args[inner.field] or {})
@@ -133,7 +134,7 @@ class Dispatcher:
                                 field=inner.field if field == "arguments" else f"{inner.field}.{field}") from err
         return args
 
-    def _with_secrets(self, tool: Tool, args: dict[str, Any], session_id: str) -> dict[str, Any]:
+    def _with_secrets(self, tool: Tool[Any], args: dict[str, Any], session_id: str) -> dict[str, Any]:
         """Step 5, per parameter as declared: substitute, mask, or keep."""
         own = self.secrets.of(session_id)
         masks = self.secrets.masks()
@@ -150,9 +151,11 @@ class Dispatcher:
                 out[param.name] = substitute_deep(value, own)
         return out
 
-    async def _run(self, tool: Tool, args: dict[str, Any]) -> Any:
+    async def _run(self, tool: Tool[Any], checked: dict[str, Any]) -> Any:
+        """Step 7: the checked arguments as the tool's argument class, to its handler."""
+        args = tool.args.of(checked)
         if tool.scope == "runtime":
-            assert tool.handler is not None
-            return await tool.handler(self.context, args)
-        return await self.context.call_session(args["session"], tool.name, tool.run_in, args,
-                                               timeout=tool.timeout_for(args))
+            entry = self.catalog.runtime.entry(tool.name)
+            assert isinstance(entry, Runs), "the catalog binds every runtime tool"
+            return await entry.handler(self.context, args)
+        return await self.context.run_tool(checked["session"], tool, args, timeout=tool.timeout_for(args))

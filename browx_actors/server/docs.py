@@ -1,17 +1,24 @@
-"""Render docs/tools.md from the tool declarations and the error table, so the
-reference cannot drift from either.
+"""Render docs/tools.md from the tool declarations and the error table, and
+docs/engines.md from the engines' tables, so the reference cannot drift from either.
 
-``python -m browx_actors.server.docs > docs/tools.md``; a test checks the file is current.
+``python -m browx_actors.server.docs`` writes both into ``docs/``; a test checks they are
+current.
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import Any
 
-from ..errors import CORE_CODES, WIRE_CODES
-from ..sessions.native.refusals import refusal_for
-from ..tools import AFTER, AFTER_TOOLS, Param, Tool
-from .catalog import all_tools
+from ..errors import CODES, CORE_CODES, WIRE_CODES
+from ..tools import AFTER, AFTER_TOOLS, Param, Refusal, Runs, Tool
+from .catalog import Catalog, default_catalog
+
+__all__ = ["ENGINE_ORDER", "render", "render_engines"]
+
+#: The engines' columns, in the order an agent meets them.
+ENGINE_ORDER = ("chromium", "chrome-android", "android-app", "ios-app")
 
 HEADER = """# Tools
 
@@ -138,9 +145,18 @@ def _errors() -> list[str]:
     return rows
 
 
-def _tool(tool: Tool) -> list[str]:
-    engines = "" if tool.scope == "runtime" else f" · engines: {', '.join(f'`{e}`' for e in tool.engines)}"
-    parts = [f"\n## `{tool.name}`\n\ncapability: `{tool.capability}`{engines}\n\n{tool.description}\n"]
+def _runs_on(catalog: Catalog, tool: Tool[Any]) -> list[str]:
+    return [engine for engine in _engines(catalog) if isinstance(catalog.engines[engine].entry(tool.name), Runs)]
+
+
+def _engines(catalog: Catalog) -> list[str]:
+    return sorted(catalog.engines, key=lambda e: ENGINE_ORDER.index(e) if e in ENGINE_ORDER else len(ENGINE_ORDER))
+
+
+def _tool(catalog: Catalog, tool: Tool[Any]) -> list[str]:
+    engines = "" if tool.scope == "runtime" else \
+        f" · engines: {', '.join(f'`{e}`' for e in _runs_on(catalog, tool))}"
+    parts = [f"\n## `{tool.name}`\n\ncapability: `{tool.capability}`{engines}\n\n{tool.text}\n"]
     if tool.params:
         parts.append("| argument | type | notes |\n| --- | --- | --- |")
         parts.extend(_param_row(p) for p in tool.params)
@@ -184,35 +200,72 @@ field errors in the hierarchy, `new` against the screen the last action acted on
 view (not a tool) of an `android-app` session streams screencap frames re-encoded as
 JPEG; `ios-app` answers `view-unsupported`.
 
-What each session tool does on the two app engines (a refusal is `not-supported` naming
-what the platform lacks, unless it says otherwise):
+What each session tool does on each engine, and why an engine refuses what it refuses,
+is in [engines.md](engines.md).
 """
 
 
-def _native() -> list[str]:
-    rows = [NATIVE, "| tool | android-app | ios-app |", "| --- | --- | --- |"]
-    for tool in all_tools():
-        if tool.scope != "session":
-            continue
-        cells = []
-        for engine in ("android-app", "ios-app"):
-            if engine in tool.engines:
-                cells.append("runs")
-            else:
-                reason = refusal_for(engine, tool.name)
-                cells.append("refuses: " + reason.split(": ", 1)[1] if reason else "refuses")
-        if tool.name == "gesture_pinch" and "android-app" in tool.engines:
-            cells[0] = "refuses: `native-pinch-needs-multitouch-driver`"
-        rows.append(f"| `{tool.name}` | {cells[0]} | {cells[1]} |".replace("<", "&lt;"))
-    return rows
-
-
-def render() -> str:
-    parts = [HEADER, *_after(), *_native(), *_errors()]
-    for tool in all_tools():
-        parts.extend(_tool(tool))
+def render(catalog: Catalog | None = None) -> str:
+    """docs/tools.md."""
+    catalog = default_catalog() if catalog is None else catalog
+    parts = [HEADER, *_after(), NATIVE, *_errors()]
+    for tool in catalog:
+        parts.extend(_tool(catalog, tool))
     return "\n".join(parts) + "\n"
 
 
+ENGINES_HEADER = """# Engines
+
+Generated from the engines' tables by `python -m browx_actors.server.docs`; do not edit by
+hand. Every session tool is declared once (`browx_actors/tools/`); each engine's table
+(`browx_actors/sessions/<engine>/table.py`) either runs it with a handler or refuses it,
+naming the code an agent gets and what the engine lacks. The server does not start if
+any engine's table leaves a session tool out. Runtime tools (`open_session`,
+`tool.batch`, `device_list`, `await_human`...) run outside any session and are not
+listed here.
+
+| tool | {engines} |
+| --- | {rules} |
+"""
+
+
+def _cell(line: Runs[Any, Any] | Refusal | None) -> str:
+    if isinstance(line, Runs):
+        return "runs"
+    if isinstance(line, Refusal):
+        return f"refuses `{line.code}`"
+    return "missing"
+
+
+def render_engines(catalog: Catalog | None = None) -> str:
+    """docs/engines.md: tool x engine -> runs, or refuses with its code; then each refusal's reason."""
+    catalog = default_catalog() if catalog is None else catalog
+    engines = _engines(catalog)
+    parts = [ENGINES_HEADER.format(engines=" | ".join(f"`{e}`" for e in engines),
+                                   rules=" | ".join("---" for _ in engines)).rstrip("\n")]
+    session_tools = [tool for tool in catalog if tool.scope == "session"]
+    for tool in session_tools:
+        cells = " | ".join(_cell(catalog.engines[e].entry(tool.name)) for e in engines)
+        parts.append(f"| `{tool.name}` | {cells} |")
+    for engine in engines:
+        refusals = [line for tool in session_tools
+                    if isinstance(line := catalog.engines[engine].entry(tool.name), Refusal)]
+        if not refusals:
+            continue
+        parts.append(f"\n## What `{engine}` refuses, and why\n")
+        for line in refusals:
+            code = "" if line.code == "not-supported" else f" (`{line.code}`: {CODES[line.code].meaning})"
+            parts.append(f"- `{line.tool.name}`{code}: {line.missing}".replace("<", "&lt;"))
+    parts.append("\nA refusal answers `{ok: false, code, error, engine, tool}`, the error saying "
+                 "`<tool> is not available on <engine>: <what it lacks>`.")
+    return "\n".join(parts) + "\n"
+
+
+def write(folder: Path) -> None:
+    catalog = default_catalog()
+    (folder / "tools.md").write_text(render(catalog))
+    (folder / "engines.md").write_text(render_engines(catalog))
+
+
 if __name__ == "__main__":
-    sys.stdout.write(render())
+    write(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs"))

@@ -20,8 +20,7 @@ from ..kernel.actor_ref import ActorRef
 from ..runtime.tree import Runtime
 from ..sessions.chromium.aiobridge import open_asyncio_thread
 from ..sessions.chromium.driver import PlaywrightDriver
-from ..tools import Tool
-from .catalog import all_tools
+from .catalog import Catalog, default_catalog
 from .dispatch import Dispatcher
 
 __all__ = ["open_dispatching_runtime", "open_runtime"]
@@ -32,25 +31,25 @@ async def open_runtime(
     *,
     capabilities: Iterable[str] | str | None = None,
     config: RuntimeConfig | None = None,
-    tools: Iterable[Tool] | None = None,
+    catalog: Catalog | None = None,
     **overrides: Any,
 ) -> AsyncIterator[Runtime]:
     """Run the tree for the duration of the ``async with`` block.
 
     ``capabilities`` is the client-side gate (default: read, navigation, action,
     human); the server side comes from ``config`` or the environment
-    (``BROWX_CAPABILITIES``). A call needs both. ``tools`` replaces the catalog (tests
-    and embedders that want a smaller surface).
+    (``BROWX_CAPABILITIES``). A call needs both. ``catalog`` replaces the tools and their
+    tables (tests and embedders that want a smaller surface).
     """
     if config is None:
         config = RuntimeConfig.from_env(**overrides)
-    async with open_dispatching_runtime(config, parse_capabilities(capabilities), tools) as (runtime, _):
+    async with open_dispatching_runtime(config, parse_capabilities(capabilities), catalog) as (runtime, _):
         yield runtime
 
 
 @asynccontextmanager
 async def open_dispatching_runtime(
-    config: RuntimeConfig, client_caps: frozenset[str], tools: Iterable[Tool] | None = None,
+    config: RuntimeConfig, client_caps: frozenset[str], catalog: Catalog | None = None,
 ) -> AsyncIterator[tuple[Runtime, Dispatcher]]:
     """The running tree and its dispatcher (the MCP server needs the tool specs too)."""
     async with open_asyncio_thread() as bridge:
@@ -59,7 +58,7 @@ async def open_dispatching_runtime(
             async with trio.open_nursery() as nursery:
                 runtime = Runtime(config, client_caps, driver)
                 dispatcher = Dispatcher(
-                    all_tools() if tools is None else tools, context=runtime, gates=runtime.gates,
+                    default_catalog() if catalog is None else catalog, context=runtime, gates=runtime.gates,
                     secrets=runtime.secrets,
                     recorder=runtime.recorder_inbox.submit if runtime.recording else None,
                 )

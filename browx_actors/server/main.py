@@ -29,7 +29,7 @@ async def serve(config: RuntimeConfig) -> None:
     # The server's own gate is the only gate for MCP clients: the client side allows
     # whatever the server grants.
     async with open_dispatching_runtime(config, config.capabilities) as (runtime, dispatcher):
-        specs = [ToolSpec(t.name, t.description, t.input_schema()) for t in dispatcher.tools.values()]
+        specs = [ToolSpec(t.name, t.text, t.input_schema()) for t in dispatcher.catalog]
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_shutdown_on_signal, runtime)
             await serve_stdio(specs, dispatcher.dispatch, instructions=INSTRUCTIONS)

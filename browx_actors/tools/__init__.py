@@ -1,39 +1,247 @@
-"""How tools are declared: parameters, rules between them, gates, replies, contexts.
+"""Every tool's contract, declared once and engine-neutral: the catalog's source.
 
-A tool module needs only this package (and the engine it drives):
+What a tool is lives here; how an engine runs it lives in that engine's table
+(``sessions/<engine>/table.py``, ``runtime/table.py``). This package imports no engine
+and no handler.
 
-- :mod:`.params`: :class:`Param`, one declaration for the JSON Schema and validation;
-- :mod:`.rules`: rules between arguments (:class:`ExactlyOne`, :class:`CapabilityWhen`...);
-- :mod:`.tool`: :class:`Tool` and the :func:`runtime_tool` / :func:`session_tool`
-  declarations, :func:`implement` for a second engine;
-- :mod:`.reply`: :class:`Reply`, a result's fields, warnings and images;
-- :mod:`.gates`: the server and client capability gates;
-- :mod:`.after`: the ``after`` request every tool takes, declared once;
-- :mod:`.context`: the protocols handlers are typed against.
+- :mod:`.contract`: :class:`~.contract.Tool` (name, title, annotations, summary and
+  description, capability, arguments, rules) and :func:`~.contract.session_tool` /
+  :func:`~.contract.runtime_tool`;
+- :mod:`.arguments`: argument classes, frozen attrs classes whose fields are declared by
+  :class:`~.params.Param`: the parameter list and the handler's type at once;
+- :mod:`.params`, :mod:`.rules`: one parameter's checks, and the rules between them;
+- :mod:`.targets`, :mod:`.shapes`: the parameters many tools share (ref, selector,
+  coords, point targets) and the JSON objects tools take;
+- :mod:`.table`: an engine's table, tool -> handler or named refusal;
+- :mod:`.reply`: what a handler answers; :mod:`.after`: the ``after`` captures;
+  :mod:`.gates`: the capability gates; :mod:`.context`: what runtime handlers reach;
+- one module per family of tools, each declaring its tools in the order of
+  :data:`ALL`: :mod:`.sessions`, :mod:`.devices`, :mod:`.navigation`,
+  :mod:`.reading`, :mod:`.actions`, :mod:`.pointer`, :mod:`.page`, :mod:`.network`,
+  :mod:`.storage`, :mod:`.visual`, :mod:`.diagnostics`, :mod:`.canvas`, :mod:`.human`.
 """
 
-from ..tools.after import AFTER, AFTER_TOOLS
-from ..tools.contract import (
-    SESSION,
-    Args,
-    Delegation,
-    Implementation,
-    Tool,
-    implement,
-    runtime_tool,
-    session_param,
-    session_tool,
+from typing import Any
+
+from . import (
+    actions,
+    canvas,
+    devices,
+    diagnostics,
+    human,
+    navigation,
+    network,
+    page,
+    pointer,
+    reading,
+    sessions,
+    storage,
+    visual,
 )
-from ..tools.gates import Gates
-from ..tools.params import Param, json_schema, validate_args
-from ..tools.reply import Image, Reply, ToolOutput
-from ..tools.rules import AtLeastOne, AtMostOne, CapabilityWhen, Check, ExactlyOne, Excludes, Requires, Rule
+from .actions import (
+    CHOOSE_OPTION,
+    CLICK,
+    FILL,
+    FILL_FORM,
+    HANDLE_DIALOG,
+    HOVER,
+    PRESS,
+    SCROLL,
+    SELECT,
+    SET_DIALOG_POLICY,
+    UPLOAD_FILE,
+)
+from .after import AFTER, AFTER_TOOLS
+from .arguments import UNSET, Args, Arguments, NoArgs, Unset, arg, arguments, param
+from .canvas import (
+    CANVAS_CAPTURE,
+    CANVAS_DIFF,
+    CANVAS_QUERY,
+    CANVAS_SCREEN_TO_WORLD,
+    CANVAS_WORLD_TO_SCREEN,
+    GESTURE_CHAIN,
+)
+from .contract import SESSION, SESSION_CALL_TIMEOUT, Hints, SessionArgs, Tool, runtime_tool, session_param, session_tool
+from .devices import (
+    APP_FOREGROUND,
+    APP_INSTALL,
+    APP_LAUNCH,
+    APP_LIST,
+    APP_RESET,
+    APP_TERMINATE,
+    APP_UNINSTALL,
+    DEVICE_BOOT,
+    DEVICE_LIST,
+    DEVICE_SHUTDOWN,
+)
+from .diagnostics import DIAGNOSTICS_NOTE, DIAGNOSTICS_REPORT, DIAGNOSTICS_SEARCH
+from .gates import Gates
+from .human import AWAIT_HUMAN
+from .navigation import CLOSE_TAB, GO_BACK, GO_FORWARD, LIST_TABS, NAVIGATE, NEW_TAB, SELECT_TAB
+from .network import CONSOLE_READ, NETWORK_BODY, NETWORK_READ, ROUTE, ROUTE_QUEUE, UNROUTE
+from .page import (
+    DOWNLOADS_LIST,
+    EMULATE,
+    EVAL_JS,
+    PDF_SAVE,
+    POLL_EVAL,
+    SCREENSHOT,
+    SCREENSHOT_REGION,
+    SET_VIEWPORT,
+    WAIT_FOR,
+)
+from .params import Param, json_schema, validate_args
+from .pointer import (
+    DOUBLE_CLICK,
+    DRAG,
+    GESTURE_PINCH,
+    GESTURE_SWIPE,
+    MOUSE_DOWN,
+    MOUSE_MOVE,
+    MOUSE_UP,
+    MOUSE_WHEEL,
+    TOUCH_END,
+    TOUCH_MOVE,
+    TOUCH_START,
+)
+from .reading import (
+    FIND,
+    FIND_FEEDBACK,
+    FRAMES_LIST,
+    INSPECT,
+    LIST_NAMED_REFS,
+    NAME_REF,
+    SNAPSHOT,
+    TEXT_SEARCH,
+    VERIFY_ATTRIBUTE,
+    VERIFY_COUNT,
+    VERIFY_TEXT,
+    VERIFY_VALUE,
+    VERIFY_VISIBLE,
+)
+from .reply import Image, Reply, ToolOutput
+from .rules import AtLeastOne, AtMostOne, CapabilityWhen, Check, ExactlyOne, Excludes, JsonArgs, Requires, Rule
+from .sessions import BATCH, CLOSE_SESSION, LIST_SESSIONS, OPEN_SESSION, REGISTER_SECRET, RUNTIME_STATUS
+from .storage import (
+    COOKIES_CLEAR,
+    COOKIES_DELETE,
+    COOKIES_LIST,
+    COOKIES_SET,
+    STORAGE_CLEAR,
+    STORAGE_GET,
+    STORAGE_SET,
+    STORAGE_STATE_LOAD,
+    STORAGE_STATE_SAVE,
+)
+from .table import Delegation, Handler, Refusal, Runs, Table, refuses, runs
+from .visual import GET_VISUAL_TREE, INSPECT_NODE, PERFORM_ACTION, QUERY_NODES, WAIT_NODES
 
 __all__ = [
     "AFTER",
     "AFTER_TOOLS",
+    "ALL",
+    "APP_FOREGROUND",
+    "APP_INSTALL",
+    "APP_LAUNCH",
+    "APP_LIST",
+    "APP_RESET",
+    "APP_TERMINATE",
+    "APP_UNINSTALL",
+    "AWAIT_HUMAN",
+    "BATCH",
+    "CANVAS_CAPTURE",
+    "CANVAS_DIFF",
+    "CANVAS_QUERY",
+    "CANVAS_SCREEN_TO_WORLD",
+    "CANVAS_WORLD_TO_SCREEN",
+    "CHOOSE_OPTION",
+    "CLICK",
+    "CLOSE_SESSION",
+    "CLOSE_TAB",
+    "CONSOLE_READ",
+    "COOKIES_CLEAR",
+    "COOKIES_DELETE",
+    "COOKIES_LIST",
+    "COOKIES_SET",
+    "DEVICE_BOOT",
+    "DEVICE_LIST",
+    "DEVICE_SHUTDOWN",
+    "DIAGNOSTICS_NOTE",
+    "DIAGNOSTICS_REPORT",
+    "DIAGNOSTICS_SEARCH",
+    "DOUBLE_CLICK",
+    "DOWNLOADS_LIST",
+    "DRAG",
+    "EMULATE",
+    "EVAL_JS",
+    "FILL",
+    "FILL_FORM",
+    "FIND",
+    "FIND_FEEDBACK",
+    "FRAMES_LIST",
+    "GESTURE_CHAIN",
+    "GESTURE_PINCH",
+    "GESTURE_SWIPE",
+    "GET_VISUAL_TREE",
+    "GO_BACK",
+    "GO_FORWARD",
+    "HANDLE_DIALOG",
+    "HOVER",
+    "INSPECT",
+    "INSPECT_NODE",
+    "LIST_NAMED_REFS",
+    "LIST_SESSIONS",
+    "LIST_TABS",
+    "MOUSE_DOWN",
+    "MOUSE_MOVE",
+    "MOUSE_UP",
+    "MOUSE_WHEEL",
+    "NAME_REF",
+    "NAVIGATE",
+    "NETWORK_BODY",
+    "NETWORK_READ",
+    "NEW_TAB",
+    "OPEN_SESSION",
+    "PDF_SAVE",
+    "PERFORM_ACTION",
+    "POLL_EVAL",
+    "PRESS",
+    "QUERY_NODES",
+    "REGISTER_SECRET",
+    "ROUTE",
+    "ROUTE_QUEUE",
+    "RUNTIME_STATUS",
+    "SCREENSHOT",
+    "SCREENSHOT_REGION",
+    "SCROLL",
+    "SELECT",
+    "SELECT_TAB",
     "SESSION",
+    "SESSION_CALL_TIMEOUT",
+    "SET_DIALOG_POLICY",
+    "SET_VIEWPORT",
+    "SNAPSHOT",
+    "STORAGE_CLEAR",
+    "STORAGE_GET",
+    "STORAGE_SET",
+    "STORAGE_STATE_LOAD",
+    "STORAGE_STATE_SAVE",
+    "TEXT_SEARCH",
+    "TOUCH_END",
+    "TOUCH_MOVE",
+    "TOUCH_START",
+    "UNROUTE",
+    "UNSET",
+    "UPLOAD_FILE",
+    "VERIFY_ATTRIBUTE",
+    "VERIFY_COUNT",
+    "VERIFY_TEXT",
+    "VERIFY_VALUE",
+    "VERIFY_VISIBLE",
+    "WAIT_FOR",
+    "WAIT_NODES",
     "Args",
+    "Arguments",
     "AtLeastOne",
     "AtMostOne",
     "CapabilityWhen",
@@ -42,18 +250,59 @@ __all__ = [
     "ExactlyOne",
     "Excludes",
     "Gates",
+    "Handler",
+    "Hints",
     "Image",
-    "Implementation",
+    "JsonArgs",
+    "NoArgs",
     "Param",
+    "Refusal",
     "Reply",
     "Requires",
     "Rule",
+    "Runs",
+    "SessionArgs",
+    "Table",
     "Tool",
     "ToolOutput",
-    "implement",
+    "Unset",
+    "actions",
+    "arg",
+    "arguments",
+    "canvas",
+    "devices",
+    "diagnostics",
+    "human",
     "json_schema",
+    "navigation",
+    "network",
+    "page",
+    "param",
+    "pointer",
+    "reading",
+    "refuses",
+    "runs",
     "runtime_tool",
     "session_param",
     "session_tool",
+    "sessions",
+    "storage",
     "validate_args",
+    "visual",
 ]
+
+#: Every tool, in the order of ``tools/list`` and ``docs/tools.md``.
+ALL: tuple[Tool[Any], ...] = (
+    OPEN_SESSION, CLOSE_SESSION, LIST_SESSIONS, REGISTER_SECRET, RUNTIME_STATUS, BATCH, DEVICE_LIST, DEVICE_BOOT,
+    DEVICE_SHUTDOWN, NAVIGATE, GO_BACK, GO_FORWARD, LIST_TABS, SELECT_TAB, NEW_TAB, CLOSE_TAB, SNAPSHOT, FIND,
+    TEXT_SEARCH, FRAMES_LIST, NAME_REF, LIST_NAMED_REFS, FIND_FEEDBACK, INSPECT, CLICK, HOVER, FILL, PRESS, SELECT,
+    SCROLL, UPLOAD_FILE, HANDLE_DIALOG, SET_DIALOG_POLICY, MOUSE_DOWN, MOUSE_MOVE, MOUSE_UP, MOUSE_WHEEL,
+    DOUBLE_CLICK, TOUCH_START, TOUCH_MOVE, TOUCH_END, GESTURE_SWIPE, GESTURE_PINCH, DRAG, FILL_FORM, CHOOSE_OPTION,
+    WAIT_FOR, SCREENSHOT, SCREENSHOT_REGION, PDF_SAVE, DOWNLOADS_LIST, SET_VIEWPORT, EMULATE, VERIFY_VISIBLE,
+    VERIFY_TEXT, VERIFY_VALUE, VERIFY_ATTRIBUTE, VERIFY_COUNT, EVAL_JS, POLL_EVAL, CONSOLE_READ, NETWORK_READ,
+    NETWORK_BODY, ROUTE, UNROUTE, ROUTE_QUEUE, COOKIES_LIST, COOKIES_SET, COOKIES_DELETE, COOKIES_CLEAR, STORAGE_GET,
+    STORAGE_SET, STORAGE_CLEAR, STORAGE_STATE_SAVE, STORAGE_STATE_LOAD, GET_VISUAL_TREE, QUERY_NODES, INSPECT_NODE,
+    PERFORM_ACTION, WAIT_NODES, APP_LIST, APP_INSTALL, APP_UNINSTALL, APP_LAUNCH, APP_TERMINATE, APP_RESET,
+    APP_FOREGROUND, DIAGNOSTICS_NOTE, DIAGNOSTICS_SEARCH, DIAGNOSTICS_REPORT, CANVAS_CAPTURE, CANVAS_DIFF,
+    GESTURE_CHAIN, CANVAS_WORLD_TO_SCREEN, CANVAS_SCREEN_TO_WORLD, CANVAS_QUERY, AWAIT_HUMAN,
+)

@@ -1,20 +1,19 @@
-"""What a handler may use: the runtime context and the session context.
+"""What a runtime tool's handler may use: the runtime context.
 
-Handlers are typed against these protocols, not against the runtime or an actor, so a
-tool module depends on what it uses and nothing else: the runtime is built above the
+Runtime handlers are typed against this protocol, not against the runtime, so a module
+of handlers depends on what it uses and nothing else: the runtime is built above the
 tools (``browx_actors/runtime/``), the tools below it, and neither imports the other.
-
-A session tool's handler gets its engine's session actor (``ChromiumSession``,
-``AndroidSession``...), which satisfies :class:`SessionContext`; a runtime tool's
-handler gets the :class:`RuntimeContext`.
+A session tool's handler gets its engine's session actor instead (``ChromiumSession``,
+``AndroidSession``...).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .arguments import Arguments
+from .contract import Tool
 from .gates import Gates
 from .reply import ToolOutput
 
@@ -23,21 +22,12 @@ if TYPE_CHECKING:
     from ..kernel.actor_ref import ActorRef
     from ..secret_book import SecretBook
 
-__all__ = ["RuntimeContext", "SessionContext", "SessionFn"]
+__all__ = ["RuntimeContext", "SessionFn"]
 
-#: A function run inside a session actor: ``fn(session, args)``.
-SessionFn = Callable[[Any, dict[str, Any]], Awaitable[Any]]
-
-
-class SessionContext(Protocol):
-    """The part of a session actor every engine has."""
-
-    session_id: str
-    engine: str
-    workspace: Path
-
-    def refusal(self, tool: str) -> str | None:
-        """Why this engine refuses ``tool``, naming the missing primitive (None: no reason known)."""
+#: A function run inside a session actor: ``fn(session, args)``. The session is whichever
+#: engine's actor holds the id, and the arguments are the runtime tool's own; each such
+#: function says which engine it needs (``Any`` here: the runtime knows no engine).
+SessionFn = Callable[[Any, Any], Awaitable[Any]]
 
 
 class RuntimeContext(Protocol):
@@ -64,7 +54,11 @@ class RuntimeContext(Protocol):
     async def describe_sessions(self) -> list[dict[str, Any]]:
         """Each open session's own description (engine, url...)."""
 
-    async def call_session(self, session_id: str, name: str, fn: SessionFn, args: dict[str, Any], *,
+    async def run_tool(self, session_id: str, tool: Tool[Any], args: Arguments, *, timeout: float) -> Any:
+        """Run ``tool`` inside the session's actor, as its engine's table says (``default``
+        opens on first use)."""
+
+    async def call_session(self, session_id: str, name: str, fn: SessionFn, args: Any, *,
                            timeout: float) -> Any:
         """Run ``fn(session, args)`` inside the session's actor (``default`` opens on first use)."""
 

@@ -1,60 +1,57 @@
-"""A tool is one declaration beside its handler.
+"""A tool's contract: one declaration, engine-neutral, with no handler.
 
-Name, capability, description, parameters, the rules between them and the handler sit
-together in the module that implements the tool, written as a decorator::
+A :class:`Tool` says what the tool is called, how a client shows it (``title``, the MCP
+annotations as :class:`Hints`), what an agent reads to choose it (``summary``, one line)
+and what it does in full (``description``, for ``docs/tools.md``), which capability gates
+it, what it takes (its :mod:`argument class <.arguments>`, which is its parameter list)
+and the rules between its arguments. It says nothing of how any engine runs it: each
+engine's table does (:mod:`.table`), and a session tool that an engine cannot run is a
+named refusal there, never a missing entry.
 
-    @session_tool(
-        "click", "action", "Click an element (ref or selector) or a point (coords).",
-        params=(REF, SELECTOR, COORDS, ...),
-        rules=(ExactlyOne(("ref", "selector", "coords")),),
-    )
-    async def click(session: ChromiumSession, args: Args) -> Reply:
-        ...
+Two scopes:
 
-Each capability's module exports its tools in a ``TOOLS`` list; the server assembles
-the registry from the lists (``server/catalog.py``) and runs every call through the one
-dispatch path (``server/dispatch.py``), which validates, applies the rules and gates,
-substitutes and masks secrets, and records, so a handler does none of that itself.
+* a **session tool** runs inside its session's actor, ordered with that session's other
+  calls; its argument class derives from :class:`SessionArgs` (the ``session`` argument);
+* a **runtime tool** runs in the dispatching task with the runtime context (sessions,
+  secrets, status); the runtime's table binds its handler.
 
-Two kinds of tool:
-
-* a **runtime tool** (:func:`runtime_tool`) runs in the dispatching task with the
-  :class:`~browx_actors.tools.context.RuntimeContext`: sessions, secrets, status;
-* a **session tool** (:func:`session_tool`) runs inside the session's actor, ordered
-  with the session's other calls, with that session as its context. Its handler is
-  per engine: the declaring module gives the first engine's handler, and another engine
-  adds its own with :func:`implement`, so one schema serves every engine and a session
-  whose engine has no handler refuses with ``not-supported`` naming what is missing.
+The dispatch (``server/dispatch.py``) validates, applies the rules and gates, substitutes
+and masks secrets, and records, for every tool alike; a handler does none of that.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, Literal, TypeVar
 
 import attrs
 
-from ..errors import ToolError
 from .after import AFTER
+from .arguments import Arguments, arg, arguments
 from .params import Param, json_schema
 from .rules import CapabilityWhen, Rule
 
 __all__ = [
+    "ACTS",
+    "CHANGES",
+    "DESTROYS",
+    "OPENS",
+    "READS",
     "SESSION",
+    "SESSION_CALL_TIMEOUT",
     "SESSION_ID_PATTERN",
-    "Args",
-    "Delegation",
-    "Implementation",
+    "Hints",
+    "Scope",
+    "SessionArgs",
     "Tool",
-    "implement",
     "runtime_tool",
     "session_param",
     "session_tool",
 ]
 
-Args = dict[str, Any]
-#: ``handler(context, args)``; the context is a RuntimeContext or an engine's session.
-Handler = Callable[[Any, Args], Awaitable[Any]]
+A = TypeVar("A", bound=Arguments)
+
+Scope = Literal["runtime", "session"]
 
 #: How long a session tool may run inside its session, unless it says otherwise.
 SESSION_CALL_TIMEOUT = 120.0
@@ -77,122 +74,97 @@ def session_param(description: str = "Session id.", *, required: bool = False, n
 SESSION = session_param()
 
 
-@attrs.frozen
-class Delegation:
-    """Where a call is forwarded to a plugin's operation (``canvas_query``): the
-    dispatch enforces the operation's own capability and parameters as well."""
+@arguments
+class SessionArgs(Arguments):
+    """The base of every session tool's arguments: which session runs it."""
 
-    #: The qualified name a denial is counted under (``figma.getNodeBounds``).
-    name: str
-    capability: str
-    params: tuple[Param, ...]
-    #: The argument that holds the operation's own arguments.
-    field: str
+    session: str = arg(SESSION)
 
 
 @attrs.frozen
-class Tool:
+class Hints:
+    """The MCP tool annotations: what a client may assume about a call before it runs."""
+
+    #: Changes nothing anywhere (a read).
+    read_only: bool
+    #: May undo what is there (close, delete, clear, reset): a client may ask first.
+    destructive: bool = False
+    #: The same call twice has the effect of one.
+    idempotent: bool = False
+    #: Reaches beyond the server and its sessions (the web, a device's apps).
+    open_world: bool = False
+
+    def annotations(self) -> dict[str, bool]:
+        return {"readOnlyHint": self.read_only, "destructiveHint": self.destructive,
+                "idempotentHint": self.idempotent, "openWorldHint": self.open_world}
+
+
+#: Reads and changes nothing.
+READS = Hints(read_only=True, idempotent=True)
+#: Acts on the page or screen: input whose effect the page decides.
+ACTS = Hints(read_only=False, open_world=True)
+#: Sets something of the session's own (a policy, a viewport): the same twice is once.
+CHANGES = Hints(read_only=False, idempotent=True)
+#: Goes somewhere: a navigation, a tab, a session.
+OPENS = Hints(read_only=False, open_world=True)
+#: Removes or resets what was there.
+DESTROYS = Hints(read_only=False, destructive=True, idempotent=True)
+
+
+@attrs.frozen
+class Tool(Generic[A]):
     name: str
+    #: The argument class, which is the parameter list (:mod:`.arguments`).
+    args: type[A]
+    scope: Scope
+    title: str
     capability: str
-    description: str
-    scope: Literal["runtime", "session"]
-    params: tuple[Param, ...] = ()
+    hints: Hints
+    #: What an agent reads to choose the tool: one line.
+    summary: str
+    #: The whole contract, for docs/tools.md (the summary when it says everything).
+    description: str = ""
     rules: tuple[Rule, ...] = ()
-    #: The runtime tool's handler.
-    handler: Handler | None = None
-    #: The session tool's handler per engine (``"chromium"``, ``"android-app"``, ...).
-    engines: Mapping[str, Handler] = attrs.field(factory=dict)
-    #: Pure: turns the checked arguments into what the handler takes (a parsed program,
-    #: a prompt spec). Runs after the gates and the secrets, before anything is acquired.
-    prepare: Callable[[Args], Args] | None = None
-    #: Seconds a session tool may take in its session, from its (prepared) arguments.
-    call_timeout: Callable[[Args], float] | None = None
-    #: A forwarded call's inner operation, looked up from the context and the arguments.
-    delegate: Callable[[Any, Args], Delegation] | None = None
+    #: Seconds a session tool may take in its session, from its arguments.
+    call_timeout: Callable[[A], float] | None = None
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        return self.args.params()
+
+    @property
+    def text(self) -> str:
+        """The full description (the summary when none is declared)."""
+        return self.description or self.summary
 
     def input_schema(self) -> dict[str, Any]:
         """The tool's arguments, and ``after``, which every tool takes (the dispatch handles it)."""
         return json_schema((*self.params, AFTER))
 
-    def needed_capabilities(self, args: Args) -> list[str]:
+    def needed_capabilities(self, args: Mapping[str, Any]) -> list[str]:
         """The tool's capability, then any its argument values add."""
         needed = [self.capability]
         for rule in self.rules:
             if isinstance(rule, CapabilityWhen):
-                extra = rule.needed(args)
+                extra = rule.needed(dict(args))
                 if extra is not None and extra not in needed:
                     needed.append(extra)
         return needed
 
-    def timeout_for(self, args: Args) -> float:
+    def timeout_for(self, args: A) -> float:
         return SESSION_CALL_TIMEOUT if self.call_timeout is None else self.call_timeout(args)
 
-    def with_engine(self, engine: str, handler: Handler) -> Tool:
-        if self.scope != "session":
-            raise ValueError(f"{self.name} is a runtime tool; engines implement session tools")
-        if engine in self.engines:
-            raise ValueError(f"{self.name} already has a {engine} handler")
-        return attrs.evolve(self, engines={**self.engines, engine: handler})
 
-    async def run_in(self, session: Any, args: Args) -> Any:
-        """Inside the session actor: the handler of the session's engine."""
-        handler = self.engines.get(session.engine)
-        if handler is None:
-            reason = session.refusal(self.name) if hasattr(session, "refusal") else None
-            raise ToolError(
-                "not-supported",
-                reason or f"{self.name} has no {session.engine} implementation "
-                f"(engines: {', '.join(sorted(self.engines)) or 'none'})",
-                engine=session.engine, tool=self.name,
-            )
-        return await handler(session, args)
+def session_tool(name: str, args: type[A], *, title: str, capability: str, hints: Hints, summary: str,
+                 description: str = "", rules: tuple[Rule, ...] = (),
+                 call_timeout: Callable[[A], float] | None = None) -> Tool[A]:
+    """Declare a session tool; ``args`` derives from :class:`SessionArgs`."""
+    if not issubclass(args, SessionArgs):
+        raise TypeError(f"{name}: a session tool's arguments derive from SessionArgs")
+    return Tool(name, args, "session", title, capability, hints, summary, description, rules, call_timeout)
 
 
-def runtime_tool(
-    name: str, capability: str, description: str, *,
-    params: tuple[Param, ...] = (), rules: tuple[Rule, ...] = (),
-    prepare: Callable[[Args], Args] | None = None,
-    delegate: Callable[[Any, Args], Delegation] | None = None,
-) -> Callable[[Handler], Tool]:
-    """Declare a runtime tool; the decorated coroutine is its handler."""
-
-    def declare(handler: Handler) -> Tool:
-        return Tool(name, capability, description, "runtime", params, rules, handler=handler,
-                    prepare=prepare, delegate=delegate)
-
-    return declare
-
-
-def session_tool(
-    name: str, capability: str, description: str, *,
-    engine: str = "chromium",
-    params: tuple[Param, ...] = (), rules: tuple[Rule, ...] = (),
-    prepare: Callable[[Args], Args] | None = None,
-    call_timeout: Callable[[Args], float] | None = None,
-) -> Callable[[Handler], Tool]:
-    """Declare a session tool; the decorated coroutine is ``engine``'s handler.
-
-    The ``session`` argument is added after ``params``.
-    """
-
-    def declare(handler: Handler) -> Tool:
-        return Tool(name, capability, description, "session", (*params, SESSION), rules,
-                    engines={engine: handler}, prepare=prepare, call_timeout=call_timeout)
-
-    return declare
-
-
-@attrs.frozen
-class Implementation:
-    """Another engine's handler for a session tool declared elsewhere."""
-
-    tool: str
-    engine: str
-    handler: Handler
-
-
-def implement(tool: str, engine: str) -> Callable[[Handler], Implementation]:
-    def declare(handler: Handler) -> Implementation:
-        return Implementation(tool, engine, handler)
-
-    return declare
+def runtime_tool(name: str, args: type[A], *, title: str, capability: str, hints: Hints, summary: str,
+                 description: str = "", rules: tuple[Rule, ...] = ()) -> Tool[A]:
+    """Declare a runtime tool."""
+    return Tool(name, args, "runtime", title, capability, hints, summary, description, rules)

@@ -29,20 +29,22 @@ __all__ = [
     "Check",
     "ExactlyOne",
     "Excludes",
+    "JsonArgs",
     "Requires",
     "Rule",
     "given",
 ]
 
-Args = dict[str, Any]
+#: Arguments as the dispatch checked them, by JSON name: what rules read.
+JsonArgs = dict[str, Any]
 
 
-def given(args: Args, field: str) -> bool:
+def given(args: JsonArgs, field: str) -> bool:
     return args.get(field) is not None
 
 
 class Rule(Protocol):
-    def check(self, args: Args) -> None:
+    def check(self, args: JsonArgs) -> None:
         """Raise ``bad-arg`` (or the rule's own code) naming the field; else nothing."""
 
     def describe(self) -> str:
@@ -60,7 +62,7 @@ class ExactlyOne:
 
     fields: tuple[str, ...]
 
-    def check(self, args: Args) -> None:
+    def check(self, args: JsonArgs) -> None:
         present = [f for f in self.fields if given(args, f)]
         if len(present) != 1:
             field = present[1] if len(present) > 1 else self.fields[0]
@@ -74,7 +76,7 @@ class ExactlyOne:
 class AtMostOne:
     fields: tuple[str, ...]
 
-    def check(self, args: Args) -> None:
+    def check(self, args: JsonArgs) -> None:
         present = [f for f in self.fields if given(args, f)]
         if len(present) > 1:
             raise _bad(f"give at most one of {', '.join(self.fields)}", present[1])
@@ -87,7 +89,7 @@ class AtMostOne:
 class AtLeastOne:
     fields: tuple[str, ...]
 
-    def check(self, args: Args) -> None:
+    def check(self, args: JsonArgs) -> None:
         if not any(given(args, f) for f in self.fields):
             raise _bad(f"give at least one of {', '.join(self.fields)}", self.fields[0])
 
@@ -102,7 +104,7 @@ class Requires:
     field: str
     needs: tuple[str, ...]
 
-    def check(self, args: Args) -> None:
+    def check(self, args: JsonArgs) -> None:
         if given(args, self.field):
             for other in self.needs:
                 if not given(args, other):
@@ -121,7 +123,7 @@ class Excludes:
     others: tuple[str, ...]
     message: str
 
-    def check(self, args: Args) -> None:
+    def check(self, args: JsonArgs) -> None:
         if args.get(self.field) and any(given(args, other) for other in self.others):
             raise _bad(self.message, self.field)
 
@@ -133,10 +135,10 @@ class Excludes:
 class Check:
     """A rule written as a pure function of the arguments that raises a ToolError."""
 
-    fn: Callable[[Args], None]
+    fn: Callable[[JsonArgs], None]
     description: str
 
-    def check(self, args: Args) -> None:
+    def check(self, args: JsonArgs) -> None:
         self.fn(args)
 
     def describe(self) -> str:
@@ -153,10 +155,10 @@ class CapabilityWhen:
     values: tuple[Any, ...]
     capability: str
 
-    def needed(self, args: Args) -> str | None:
+    def needed(self, args: JsonArgs) -> str | None:
         return self.capability if args.get(self.field) in self.values else None
 
-    def check(self, args: Args) -> None:
+    def check(self, args: JsonArgs) -> None:
         """Nothing: the gate applies it (a missing capability is not a bad argument)."""
 
     def describe(self) -> str:

@@ -23,7 +23,8 @@ from typing import Any, Literal, NamedTuple, Protocol
 
 import attrs
 
-from browx_actors.errors import ToolError
+from ..errors import ToolError
+from ..tools.visual import ACTIONS, ROLES, Action
 
 __all__ = [
     "ACTIONS",
@@ -48,26 +49,12 @@ __all__ = [
 
 Source = Literal["dom", "native"]
 Platform = Literal["web", "android", "ios"]
-Action = Literal["tap", "focus", "unfocus", "setValue", "typeText", "toggle"]
 
 #: The exact ``format`` of each source's payload.
 DOM_FORMAT = "ansight.dom.visual-tree.compact.v2"
 NATIVE_FORMAT = "ansight.native.visual-tree.compact.v2"
 
-#: The semantic actions ``ui.perform_action`` can ask of a provider, in the order a
-#: node's ``supportedActions`` lists them.
-ACTIONS: tuple[Action, ...] = ("tap", "focus", "unfocus", "setValue", "typeText", "toggle")
 
-#: The platform-neutral roles. Coarse on purpose: an agent asks for "a button" on the web
-#: and on a phone alike, and the platform's own class stays on the node's type name.
-#: ``container`` is every structural node (layouts, groups, windows, generic elements).
-ROLES = frozenset(
-    {
-        "button", "link", "text", "heading", "input", "checkbox", "radio", "switch", "slider",
-        "picker", "image", "list", "listitem", "tab", "menu", "menuitem", "dialog", "progress",
-        "webview", "container",
-    }
-)  # fmt: skip
 
 # Which engine a refusal names, by provider (the `not-supported` code's `engine` detail).
 _ENGINES: dict[tuple[str, str], str] = {

@@ -5,7 +5,7 @@ Each ``ui.*`` tool does the same thing on every engine: capture through the engi
 :class:`~.snapshots.SnapshotBook` (its revision, its ``snapshotId``, what makes older
 references stale), and answer with a payload built by :mod:`.payload`. Written once here,
 an engine's handler is one line: ``operations.get_tree(provider, session.visual_snapshots,
-args)``. The arguments are the checked ones the dispatch hands over (see :mod:`.params`).
+args)``. The arguments are the checked ones the dispatch hands over (see :mod:`.requests`).
 
 Unlike the rest of the package this module awaits: the provider does the I/O, and
 :func:`wait_for_nodes` reads Trio's clock, so its timing is tested under ``MockClock``.
@@ -18,23 +18,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import trio
 
-from browx_actors.errors import ToolError
-from browx_actors.tools.reply import Reply
-
+from ..errors import ToolError
+from ..tools.reply import Reply
+from ..tools.visual import (
+    Action,
+    InspectNodeArgs,
+    PerformActionArgs,
+    QueryNodesArgs,
+    VisualTreeArgs,
+    WaitCondition,
+    WaitNodesArgs,
+)
 from .model import CaptureOptions, RawTree
-from .params import limits_of, query_of, reference_of
 from .payload import inspect_payload, matches_payload, tree_payload
 from .provider import Provider
 from .query import matching, select, wait_satisfied
+from .requests import limits_of, query_of, reference_of
 from .snapshots import Capture, SnapshotBook
 
 __all__ = ["capture", "get_tree", "inspect_node", "perform_action", "query_nodes", "utc_now", "wait_for_nodes"]
 
-Args = dict[str, Any]
 Clock = Callable[[], datetime]
 
 
@@ -63,58 +70,61 @@ async def capture(
     return recorded, tree
 
 
-async def get_tree(provider: Provider, book: SnapshotBook, args: Args, *, clock: Clock = utc_now) -> Reply:
+async def get_tree(provider: Provider, book: SnapshotBook, args: VisualTreeArgs, *,
+                   clock: Clock = utc_now) -> Reply:
     """``ui.get_visual_tree``: a fresh capture as the compact v2 payload."""
-    shot, tree = await capture(provider, book, properties=args["properties"], clock=clock)
-    payload = tree_payload(shot, limits=limits_of(args), root_node_id=args.get("rootNodeId"),
-                           include_properties=args["properties"])
+    shot, tree = await capture(provider, book, properties=args.properties, clock=clock)
+    payload = tree_payload(shot, limits=limits_of(args), root_node_id=args.root_node_id,
+                           include_properties=args.properties)
     reply = Reply(payload)
     _capture_warnings(reply, tree)
     return reply
 
 
-async def query_nodes(provider: Provider, book: SnapshotBook, args: Args, *, clock: Clock = utc_now) -> Reply:
+async def query_nodes(provider: Provider, book: SnapshotBook, args: QueryNodesArgs, *,
+                      clock: Clock = utc_now) -> Reply:
     """``ui.query_nodes``: the matches of a fresh capture (or, with ``reuse``, of the latest)."""
-    properties = args["properties"]
-    shot = book.latest(provider.source) if args["reuse"] else None
+    properties = args.properties
+    shot = book.latest(provider.source) if args.reuse else None
     if shot is not None and properties and not shot.with_properties:
         shot = None  # the latest capture has no properties to show: take one that has
     tree = None
     if shot is None:
         shot, tree = await capture(provider, book, properties=properties, clock=clock)
     found = select(shot, query_of(args))
-    reply = Reply(matches_payload(shot, found.nodes, limit=args["limit"], include_properties=properties))
+    reply = Reply(matches_payload(shot, found.nodes, limit=args.limit, include_properties=properties))
     _capture_warnings(reply, tree)
     return reply
 
 
-def inspect_node(book: SnapshotBook, args: Args) -> Reply:
+def inspect_node(book: SnapshotBook, args: InspectNodeArgs) -> Reply:
     """``ui.inspect_node``: a node of the latest capture with its ancestors and descendants."""
-    shot, node = book.resolve(reference_of(args))
-    reply = Reply(inspect_payload(shot, node.id, limits=limits_of(args), include_properties=args["properties"]))
-    if args["properties"] and not shot.with_properties:
+    shot, node = book.resolve(reference_of(args.reference))
+    reply = Reply(inspect_payload(shot, node.id, limits=limits_of(args), include_properties=args.properties))
+    if args.properties and not shot.with_properties:
         reply.warn("this capture was taken without properties; capture with properties: true (ui.query_nodes or "
                    "ui.get_visual_tree) to see them")
     return reply
 
 
-async def perform_action(provider: Provider, book: SnapshotBook, args: Args) -> Reply:
+async def perform_action(provider: Provider, book: SnapshotBook, args: PerformActionArgs) -> Reply:
     """``ui.perform_action``: the provider's action on a node of the latest capture.
 
     The answer is what the engine's own action answered (a DOM tap answers as ``click``
     does), with ``action`` the semantic action, ``performedWith`` the engine's action
     where it names one, and the ``reference`` acted on.
     """
-    reference = reference_of(args)
+    reference = reference_of(args.reference)
     shot, node = book.resolve(reference)
-    done = await provider.perform(shot, node, args["action"], args.get("value"))
-    fields: Args = {"action": args["action"], "reference": reference.to_json()}
+    done = await provider.perform(shot, node, cast(Action, args.action), args.value)
+    fields: dict[str, Any] = {"action": args.action, "reference": reference.to_json()}
     for key, value in done.fields.items():
         fields["performedWith" if key == "action" else key] = value
     return Reply(fields, done.warnings, done.images)
 
 
-async def wait_for_nodes(provider: Provider, book: SnapshotBook, args: Args, *, clock: Clock = utc_now) -> Reply:
+async def wait_for_nodes(provider: Provider, book: SnapshotBook, args: WaitNodesArgs, *,
+                         clock: Clock = utc_now) -> Reply:
     """``ui.wait``: re-capture and re-select every ``intervalMs`` until ``condition`` holds.
 
     The first capture is taken at once; after that one capture per interval, the last
@@ -123,10 +133,10 @@ async def wait_for_nodes(provider: Provider, book: SnapshotBook, args: Args, *, 
     condition is recorded and answered like ``ui.query_nodes``; if none does in time,
     ``timeout`` says how many captures were taken and how many nodes the last matched.
     """
-    query, condition = query_of(args), args["condition"]
+    query, condition = query_of(args), cast(WaitCondition, args.condition)
     started = trio.current_time()
-    deadline = started + args["timeoutMs"] / 1000
-    interval = args["intervalMs"] / 1000
+    deadline = started + args.timeout_ms / 1000
+    interval = args.interval_ms / 1000
     attempts = 0
     while True:
         tree = await provider.capture(CaptureOptions())
@@ -138,14 +148,14 @@ async def wait_for_nodes(provider: Provider, book: SnapshotBook, args: Args, *, 
         if now >= deadline:
             raise ToolError(
                 "timeout",
-                f"ui.wait: {condition} did not hold within {args['timeoutMs']} ms ({attempts} captures; the last "
+                f"ui.wait: {condition} did not hold within {args.timeout_ms} ms ({attempts} captures; the last "
                 f"matched {len(found)} nodes)",
                 condition=condition, attempts=attempts, matched=len(found),
                 waitedMs=round((now - started) * 1000, 1),
             )
         await trio.sleep(min(interval, deadline - now))
     shot = book.record(provider, tree.root, clock(), scope=tree.scope, content_hash=tree.fingerprint)
-    reply = Reply(matches_payload(shot, found, limit=args["limit"]))
+    reply = Reply(matches_payload(shot, found, limit=args.limit))
     reply["condition"] = condition
     reply["attempts"] = attempts
     reply["waitedMs"] = round((trio.current_time() - started) * 1000, 1)

@@ -51,6 +51,7 @@ import attrs
 
 from browx_actors.errors import ToolError
 
+from ..tools.visual import DEPTH_LIMIT  # the deepest level a payload shows in full (see "Depth")
 from .colors import to_argb
 from .model import Bounds, RawNode, Visual
 from .snapshots import Capture
@@ -69,8 +70,6 @@ __all__ = [
 #: The longest ``label``, ``visual.text`` or ``visual.value`` a payload carries, in characters.
 TEXT_LIMIT = 256
 
-#: The deepest level any payload shows in full, its root being 0 (see "Depth" above).
-DEPTH_LIMIT = 64
 
 Json = dict[str, Any]
 

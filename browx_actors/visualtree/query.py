@@ -28,12 +28,12 @@ Matching rules, the same for every provider:
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from typing import Literal
 
 import attrs
 
+from ..tools.visual import WAIT_CONDITIONS, WaitCondition, normalise_text
 from .model import ACTIONS, ROLES, Bounds, Point, RawNode, check_node
 from .snapshots import Capture, NodeReference, walk
 
@@ -43,17 +43,6 @@ __all__ = [
 ]
 
 TextMatch = Literal["exact", "contains"]
-WaitCondition = Literal["exists", "notExists", "visible", "enabled"]
-
-#: The conditions ``ui.wait`` re-queries for, as the contract names them.
-WAIT_CONDITIONS: tuple[WaitCondition, ...] = ("exists", "notExists", "visible", "enabled")
-
-
-def normalise_text(text: str) -> str:
-    """``text`` without invisible format characters, its whitespace collapsed."""
-    if not text.isascii():  # ASCII has no format characters: skip the per-character pass
-        text = "".join(char for char in text if unicodedata.category(char) != "Cf")
-    return " ".join(text.split())
 
 
 def _searchable(_instance: object, _attribute: object, value: str | None) -> None:

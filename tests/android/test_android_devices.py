@@ -45,7 +45,8 @@ async def test_leases_are_exclusive_and_end_with_their_session(tmp_path: Path, a
         assert _tree_child(await ok(client, "runtime_status"), "devices")["leases"] == []
         # A browser session has no device: the lifecycle tools refuse it, naming the engine.
         browser = await fails(client, "app_list", {"session": "default"}, "not-supported")
-        assert browser["engine"] == "chromium" and "no chromium implementation" in browser["error"]
+        assert browser["engine"] == "chromium" and browser["tool"] == "app_list"
+        assert browser["error"].startswith("app_list is not available on chromium: a browser session has no device")
         opened = await ok(client, "open_session", {"session": "b", "engine": "android-app"})
         assert opened["device"]["id"] == "emulator-5554"
         assert adb.device().state == "device", "closing a session never shuts its device down"

@@ -16,23 +16,28 @@ import trio.testing
 from PIL import Image
 
 from android.android_support import CONSOLE_TOKEN, serving
-from browx_actors import open_runtime
+from browx_actors import open_runtime, tools
 from browx_actors.config import NativeConfig, RuntimeConfig, parse_capabilities
 from browx_actors.devices.adb import AdbAddress, AdbServer
 from browx_actors.devices.adb_output import DeviceEntry
 from browx_actors.devices.choice import choose_android_device
 from browx_actors.devices.emulator import BootProgress, console_kill, wait_until_usable
+from browx_actors.devices.handlers import device_list
 from browx_actors.devices.leases import AcquireDevice, DeviceRegistry, ListLeases, ReleaseDevice, hold_lease
 from browx_actors.devices.nodes import Rect
-from browx_actors.devices.tools import device_list
 from browx_actors.errors import ToolError
 from browx_actors.kernel.actor_ref import ActorRef
-from browx_actors.sessions.contract import SessionCall
+from browx_actors.server.catalog import default_catalog
+from browx_actors.sessions.android.table import ANDROID_APP, CHROME_ANDROID
+from browx_actors.sessions.chromium.table import TABLE as CHROMIUM
+from browx_actors.sessions.ios.table import IOS_APP
+from browx_actors.sessions.messages import SessionCall, ToolCall
 from browx_actors.sessions.native.actions import _fling_to, _swipes_by
 from browx_actors.sessions.native.capture import shape_capture
 from browx_actors.sessions.native.platform import Budget
-from browx_actors.sessions.native.refusals import refusal_for
+from browx_actors.sessions.native.refusals import NETWORK, STORAGE
 from browx_actors.sessions.native.session import NativeSession
+from browx_actors.tools import Refusal, Runs, validate_args
 
 # -- which device ------------------------------------------------------------------------
 
@@ -152,14 +157,49 @@ def test_captures_are_cropped_scaled_and_encoded_only_when_asked() -> None:
     assert caught.value.code == "bad-arg"
 
 
-def test_refusals_name_the_primitive_per_engine_and_family() -> None:
-    assert "two-finger" in (refusal_for("android-app", "gesture_pinch") or "")
-    assert "raw touch pipeline" in (refusal_for("ios-app", "touch_start") or "")
-    assert refusal_for("android-app", "touch_start") is None, "android runs touch_*"
-    assert "system proxy or VPN" in (refusal_for("ios-app", "network_har_export") or ""), "families by prefix"
-    assert "web storage" in (refusal_for("android-app", "cookies_clear") or "")
-    assert refusal_for("android-app", "no_such_tool") is None
-    assert refusal_for("chromium", "eval_js") is None
+def _refusal(table: Any, tool: str) -> Refusal:
+    line = table.entry(tool)
+    assert isinstance(line, Refusal), f"{table.engine} does not refuse {tool}: {line}"
+    return line
+
+
+def test_refusals_name_the_primitive_per_engine() -> None:
+    pinch = _refusal(ANDROID_APP, "gesture_pinch")
+    assert pinch.code == "native-pinch-needs-multitouch-driver" and "two-finger" in pinch.missing
+    touch = _refusal(IOS_APP, "touch_start")
+    assert touch.code == "not-supported" and "raw touch pipeline" in touch.missing
+    err = touch.error("ios-app")
+    assert (err.code, err.details) == ("not-supported", {"engine": "ios-app", "tool": "touch_start"})
+    assert err.message == f"touch_start is not available on ios-app: {touch.missing}"
+    assert isinstance(ANDROID_APP.entry("touch_start"), Runs), "android runs touch_*"
+    assert isinstance(IOS_APP.entry("gesture_pinch"), Runs), "WebDriverAgent pinches"
+    assert "system proxy or VPN" in _refusal(IOS_APP, "network_read").missing
+    assert "web storage" in _refusal(ANDROID_APP, "cookies_clear").missing
+    assert ANDROID_APP.entry("no_such_tool") is None, "a table holds declared tools only"
+    assert isinstance(CHROMIUM.entry("eval_js"), Runs) and isinstance(CHROME_ANDROID.entry("eval_js"), Runs)
+
+
+def test_every_network_and_storage_tool_is_its_own_refusal_line() -> None:
+    """No family by prefix: each tool is a line of its own, refused with its family's reason."""
+    families = {NETWORK: ("network_", "route", "unroute"), STORAGE: ("cookies_", "storage_")}
+    for reason, prefixes in families.items():
+        named = [tool.name for tool in tools.ALL if tool.name.startswith(prefixes)]
+        assert len(named) >= 5, named
+        for table in (ANDROID_APP, IOS_APP):
+            for name in named:
+                assert _refusal(table, name).missing == reason, (table.engine, name)
+                assert isinstance(CHROMIUM.entry(name), Runs), name
+
+
+def test_every_engine_has_a_line_for_every_session_tool() -> None:
+    catalog = default_catalog()
+    for tool in catalog:
+        for engine, table in catalog.engines.items():
+            line = table.entry(tool.name)
+            if tool.scope == "runtime":
+                assert line is None, (engine, tool.name)
+            else:
+                assert line is not None and line.tool is tool, (engine, tool.name)
 
 
 # -- the lease registry -------------------------------------------------------------------
@@ -281,12 +321,29 @@ async def test_a_call_runs_under_its_deadline(autojump_clock: trio.testing.MockC
         await trio.sleep(60)
 
     async with trio.open_nursery() as nursery:
-        session = _SlowSession("s", registry=lambda: None)  # type: ignore[arg-type, return-value]
+        session = _SlowSession("s", table=ANDROID_APP, registry=lambda: None)  # type: ignore[arg-type, return-value]
         ref = await nursery.start(session.run)
         with pytest.raises(ToolError) as caught:
             await ref.call(SessionCall("slow", slow, {}, deadline=trio.current_time() + 5), timeout=None)
         assert caught.value.code == "timeout" and "slow did not finish" in caught.value.message
         assert session.budget.deadline == math.inf
+        session.stop()
+
+
+async def test_a_refused_tool_is_refused_by_the_session_naming_what_is_missing() -> None:
+    from browx_actors.sessions.messages import Describe
+
+    async with trio.open_nursery() as nursery:
+        session = _SlowSession("s", table=ANDROID_APP, registry=lambda: None)  # type: ignore[arg-type, return-value]
+        ref = await nursery.start(session.run)
+        args = tools.COOKIES_CLEAR.args.of(validate_args(tools.COOKIES_CLEAR.params, {}))
+        with pytest.raises(ToolError) as caught:
+            await ref.call(ToolCall(tools.COOKIES_CLEAR, args), timeout=None)
+        assert caught.value.code == "not-supported"
+        assert caught.value.message == f"cookies_clear is not available on android-app: {STORAGE}"
+        assert caught.value.details == {"engine": "android-app", "tool": "cookies_clear"}
+        assert session.reads == 0, "nothing was read from the device"
+        assert (await ref.call(Describe()))["id"] == "s", "and the session serves on"
         session.stop()
 
 
@@ -325,7 +382,9 @@ async def test_an_absent_toolchain_is_an_empty_list(tmp_path: Path, monkeypatch:
     assert listed["ready"] == listed["simulatorsBooted"] == 0
     assert listed["warnings"] == ["no adb server at 127.0.0.1:1 and no `adb` on PATH to start one: no Android "
                                   "devices listed"]
-    assert device_list.capability == "native-device"
+    assert tools.DEVICE_LIST.capability == "native-device"
+    line = default_catalog().runtime.entry("device_list")
+    assert isinstance(line, Runs) and line.handler is device_list
 
 
 class _SlowToConnect(NativeSession):
@@ -334,7 +393,7 @@ class _SlowToConnect(NativeSession):
     engine = "ios-app"
 
     def __init__(self, fail: bool) -> None:
-        super().__init__("slow", registry=lambda: None)  # type: ignore[arg-type, return-value]
+        super().__init__("slow", table=IOS_APP, registry=lambda: None)  # type: ignore[arg-type, return-value]
         self.fail = fail
 
     async def connect(self) -> None:
@@ -347,7 +406,7 @@ class _SlowToConnect(NativeSession):
 async def test_connecting_does_not_hold_up_the_session_supervisor(autojump_clock: trio.testing.MockClock) -> None:
     from browx_actors.kernel.supervision import ChildSpec, LookupChild, Restart, StartChild
     from browx_actors.kernel.supervisor import Supervisor
-    from browx_actors.sessions.contract import AwaitReady, Describe
+    from browx_actors.sessions.messages import AwaitReady, Describe
 
     async def snapshot(session: Any, args: dict[str, Any]) -> None:
         await trio.lowlevel.checkpoint()

@@ -22,6 +22,7 @@ from browx_actors.devices.adb import AdbAddress
 from browx_actors.errors import ToolError
 from browx_actors.sessions.android import chrome
 from browx_actors.sessions.android.chrome import DEVTOOLS_SOCKET, ChromeAndroidSession
+from browx_actors.sessions.android.table import CHROME_ANDROID
 from browx_actors.sessions.chromium.options import SessionOptions
 from e2e_support import fails, ok
 
@@ -120,7 +121,7 @@ async def test_chrome_not_running_is_started_then_waited_for(monkeypatch: pytest
 
     monkeypatch.setattr(chrome, "resolve_attach_endpoint", resolve)
     session = ChromeAndroidSession(
-        "s", registry=lambda: None, adb=AdbAddress(), serial=None, pool=lambda: None,  # type: ignore[arg-type, return-value]
+        "s", table=CHROME_ANDROID, registry=lambda: None, adb=AdbAddress(), serial=None, pool=lambda: None,  # type: ignore[arg-type, return-value]
         driver=None, options=SessionOptions())  # type: ignore[arg-type]
     android = _Android()
     started = trio.current_time()

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from browx_actors import RuntimeConfig, open_runtime
-from browx_actors.canvas.gestures import MAX_STEPS, MAX_WAIT_MS, MIN_MOVE_MS, Step, plan_steps
 from browx_actors.errors import ToolError
+from browx_actors.tools.canvas import MAX_STEPS, MAX_WAIT_MS, MIN_MOVE_MS, Step, plan_steps
 
 
 def _refused(steps: object) -> ToolError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from playwright.async_api import Error as PlaywrightError
@@ -10,6 +11,8 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from browx_actors.errors import ToolError
 from browx_actors.sessions.chromium.failures import is_selector_error, known_failure, selector_refusals
+from browx_actors.sessions.chromium.table import TABLE
+from browx_actors.tools import FIND, Runs, validate_args
 
 #: What Playwright says, first line, for selectors it cannot parse (as recorded from it).
 UNPARSABLE = (
@@ -63,6 +66,10 @@ def test_the_field_is_the_argument_whose_text_the_message_quotes() -> None:
         "field": "selector"}
     assert known_failure("find", {"selector": "li", "scope": "bad=x"}, PlaywrightError(message)).details == {
         "field": "scope"}
+    # What the session's boundary hands it: the tool's argument class, read by JSON name.
+    typed = FIND.args.of(validate_args(FIND.params, {"text": "Save", "scope": "bad=x"}))
+    found = known_failure("find", typed, PlaywrightError(message))
+    assert found is not None and found.details == {"field": "scope"}
 
 
 class _TimingOutSession:
@@ -74,12 +81,18 @@ class _TimingOutSession:
         raise NOT_THE_SELECTOR[0]
 
 
-@pytest.mark.parametrize("tool", ["verify_text", "verify_visible", "verify_value", "verify_count"])
-async def test_a_read_that_times_out_is_not_blamed_on_its_selector(tool: str) -> None:
-    from browx_actors.sessions.chromium import reading
-
-    handler = {"verify_text": reading.verify_text, "verify_visible": reading.verify_visible,
-               "verify_value": reading.verify_value, "verify_count": reading.verify_count}[tool]
-    args = {"selector": "#out", "text": "x", "exact": False, "value": "x", "count": 1}
+@pytest.mark.parametrize(("tool", "args"), [
+    ("verify_text", {"selector": "#out", "text": "x"}),
+    ("verify_visible", {"selector": "#out"}),
+    ("verify_value", {"selector": "#out", "value": "x"}),
+    ("verify_count", {"selector": "#out", "count": 1}),
+])
+async def test_a_read_that_times_out_is_not_blamed_on_its_selector(tool: str, args: dict[str, Any]) -> None:
+    line = TABLE.entry(tool)
+    assert isinstance(line, Runs), tool
+    declared = line.tool
+    checked = validate_args(declared.params, args)
+    for rule in declared.rules:
+        rule.check(checked)
     with pytest.raises(PlaywrightTimeout):
-        await handler.engines["chromium"](_TimingOutSession(), args)  # type: ignore[arg-type]
+        await line.handler(_TimingOutSession(), declared.args.of(checked))

@@ -10,16 +10,18 @@ from typing import Any
 import pytest
 
 from browx_actors import RuntimeConfig, open_runtime
-from browx_actors.canvas.gestures import MULTI_TOUCH, MULTI_TOUCH_TOOLS, plan_steps
 from browx_actors.errors import ToolError
-from browx_actors.server.catalog import all_tools
+from browx_actors.server.catalog import default_catalog
 from browx_actors.sessions.chromium.forms import field_kind, wanted_checked
 from browx_actors.sessions.chromium.ref_names import MAX_NAMED_REFS, NamedRefBook, describe_anchor
+from browx_actors.sessions.chromium.table import TABLE
 from browx_actors.sessions.chromium.target import _slots, ref_places
-from browx_actors.sessions.params import COORD_LIMIT, is_ref_name, one_point_target, point_target
-from browx_actors.tools import Param, validate_args
+from browx_actors.tools import Param, Runs, validate_args
+from browx_actors.tools.canvas import MULTI_TOUCH, MULTI_TOUCH_TOOLS, plan_steps
+from browx_actors.tools.targets import COORD_LIMIT, is_ref_name, one_point_target, point_target
 
-TOOLS = {tool.name: tool for tool in all_tools()}
+CATALOG = default_catalog()
+TOOLS = {tool.name: tool for tool in CATALOG}
 NEW_TOOLS = ("mouse_down", "mouse_move", "mouse_up", "mouse_wheel", "double_click", "touch_start", "touch_move",
              "touch_end", "gesture_swipe", "gesture_pinch", "drag", "fill_form", "choose_option", "name_ref",
              "list_named_refs", "find_feedback", "poll_eval", "inspect", "screenshot_region")
@@ -36,7 +38,9 @@ def _refused(tool: str, args: dict[str, Any]) -> ToolError:
 
 def test_every_new_tool_is_declared_once_for_chromium_with_its_capability() -> None:
     for name in NEW_TOOLS:
-        assert "chromium" in TOOLS[name].engines, name
+        line = TABLE.entry(name)
+        assert isinstance(line, Runs) and line.tool is TOOLS[name] and TOOLS[name].scope == "session", name
+        assert CATALOG.engines["chromium"].entry(name) is line, name
     assert TOOLS["poll_eval"].capability == "eval"
     assert {TOOLS[n].capability for n in ("find_feedback", "inspect", "name_ref", "screenshot_region")} == {"read"}
     assert {TOOLS[n].capability for n in ("mouse_down", "touch_start", "drag", "fill_form")} == {"action"}
@@ -121,6 +125,8 @@ def test_an_optional_property_given_as_null_is_one_not_given() -> None:
     swipe = _checked("gesture_swipe", {"from": {"ref": None, "x": 1, "y": 2}, "to": {"ref": "e1", "x": None,
                                                                                      "y": None}})
     assert (swipe["from"], swipe["to"]) == ({"x": 1, "y": 2}, {"ref": "e1"})
+    typed = TOOLS["gesture_swipe"].args.of(swipe)  # what the handler gets: `from` is a keyword
+    assert (typed.from_, typed.to) == ({"x": 1, "y": 2}, {"ref": "e1"}) and typed.json() == swipe
     assert _checked("drag", {"from": {"selector": "#a", "ref": None}, "to": {"x": 0, "y": 0}})["from"] == \
         {"selector": "#a"}
     assert _checked("fill_form", {"fields": [{"ref": None, "selector": "#a", "value": "x"}]})["fields"] == \
@@ -166,8 +172,11 @@ def test_named_refs_are_looked_for_in_every_place_a_tool_takes_a_ref() -> None:
         [({"ref": "card"}, "ref")]
     fields = {"fields": [{"ref": "email", "value": "a"}, {"selector": "#b", "value": "b"}, {"ref": "e9", "value": "c"}]}
     assert len(_slots(fields, ref_places(TOOLS["fill_form"].params))) == 1
-    # Wrapped only where a ref can appear, and only for chromium: a runtime tool is left alone.
-    assert TOOLS["diagnostics_note"].handler is not None and not TOOLS["diagnostics_note"].engines
+    # Resolved only where a ref can appear, and only in a chromium session's calls: a runtime
+    # tool runs in the runtime (its table's handler) and no engine's table names it.
+    note = TOOLS["diagnostics_note"]
+    assert note.scope == "runtime" and isinstance(CATALOG.runtime.entry(note.name), Runs)
+    assert all(table.entry(note.name) is None for table in CATALOG.engines.values())
 
 
 def test_the_named_ref_book_is_bounded_and_says_what_it_knows() -> None:

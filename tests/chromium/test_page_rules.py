@@ -14,12 +14,14 @@ from hypothesis import strategies as st
 from browx_actors.errors import ToolError
 from browx_actors.sessions.chromium.console_text import format_args
 from browx_actors.sessions.chromium.downloads import free_name, safe_filename
-from browx_actors.sessions.chromium.emulation import emulate, media_features, network_conditions
+from browx_actors.sessions.chromium.emulation import media_features, network_conditions
 from browx_actors.sessions.chromium.frame_refs import parse_ref, qualify_refs, stitch
 from browx_actors.sessions.chromium.pdf import count_pages
 from browx_actors.sessions.chromium.redact import REDACTED, redact_headers, redact_url
-from browx_actors.sessions.chromium.route_rules import continue_params, fetch_pattern, fulfill_params, glob_regex
+from browx_actors.sessions.chromium.route_rules import continue_params, fetch_pattern, fulfill_params
+from browx_actors.tools import EMULATE as emulate
 from browx_actors.tools import Param, json_schema, validate_args
+from browx_actors.tools.network import glob_regex
 
 
 def test_urls_lose_user_info_and_credential_parameters_and_nothing_else() -> None:

@@ -10,6 +10,7 @@ import trio
 import trio.testing
 
 from browx_actors.sessions.chromium.session import ChromiumSession
+from browx_actors.sessions.chromium.table import TABLE
 from browx_actors.sessions.chromium.warmup import WARM_IDLE_S
 
 
@@ -28,7 +29,7 @@ class FakeDriver:
 
 async def _session(nursery: trio.Nursery) -> tuple[ChromiumSession, FakeBridge, object]:
     driver = FakeDriver()
-    session = ChromiumSession("s", pool=lambda: None, driver=driver)  # type: ignore[arg-type]
+    session = ChromiumSession("s", table=TABLE, pool=lambda: None, driver=driver)  # type: ignore[arg-type]
     session._nursery = nursery
     page = object()
     session.tabs.add(page)

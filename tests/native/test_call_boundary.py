@@ -18,7 +18,8 @@ import trio.testing
 from browx_actors.errors import ToolError
 from browx_actors.kernel.actor import Later
 from browx_actors.kernel.actor_ref import ActorRef
-from browx_actors.sessions.contract import Describe, SessionCall
+from browx_actors.sessions.android.table import ANDROID_APP
+from browx_actors.sessions.messages import Describe, SessionCall
 from browx_actors.sessions.native.session import NativeSession
 
 
@@ -60,7 +61,7 @@ async def test_a_handler_exception_fails_the_call_and_the_session_serves_on(
         mock_clock: trio.testing.MockClock) -> None:
     mock_clock.autojump_threshold = 0
     async with trio.open_nursery() as nursery:
-        ref = await nursery.start(Bare("p", registry=_registry).run)
+        ref = await nursery.start(Bare("p", table=ANDROID_APP, registry=_registry).run)
         for broken in (_broken, _later_broken):
             with pytest.raises((KeyError, ValueError)):
                 await ref.call(SessionCall(broken.__name__, broken, {}), timeout=10)
@@ -75,7 +76,7 @@ async def test_a_driver_that_errors_on_its_cancellation_still_answers_timeout(
         mock_clock: trio.testing.MockClock) -> None:
     mock_clock.autojump_threshold = 0
     async with trio.open_nursery() as nursery:
-        ref = await nursery.start(Bare("p", registry=_registry).run)
+        ref = await nursery.start(Bare("p", table=ANDROID_APP, registry=_registry).run)
         deadline = trio.current_time() + 5
         with pytest.raises(ToolError) as caught:
             await ref.call(SessionCall("stuck", _stuck, {}, deadline=deadline), timeout=30)

@@ -7,11 +7,16 @@ from typing import Any
 
 import pytest
 
+from browx_actors import tools
 from browx_actors.devices.nodes import NativeNode
 from browx_actors.devices.uiautomator import parse_dump
 from browx_actors.errors import ToolError
+from browx_actors.sessions.android.table import ANDROID_APP
+from browx_actors.sessions.ios.table import IOS_APP
+from browx_actors.sessions.messages import ToolCall
 from browx_actors.sessions.native import gestures
 from browx_actors.sessions.native.session import NativeSession
+from browx_actors.tools.pointer import GesturePinchArgs
 from fakes.adb_shop import emulator
 
 
@@ -52,8 +57,9 @@ def _session(screen: str = "catalog", engine: str = "android-app") -> tuple[Nati
     device = emulator()
     device.show("login")
     device.show(screen)
-    session = _Session("s", registry=lambda: None)  # type: ignore[arg-type, return-value]
-    session.engine = engine
+    table = IOS_APP if engine == "ios-app" else ANDROID_APP
+    session = _Session("s", table=table, registry=lambda: None)  # type: ignore[arg-type, return-value]
+    session.engine = engine  # type: ignore[misc]
     session.source = _Screen(parse_dump(device.dump()))
     recorder = _Recorder()
     session.driver = recorder  # type: ignore[assignment]
@@ -98,8 +104,9 @@ async def test_one_raw_finger_goes_down_moves_and_lifts() -> None:
 
 async def test_android_refuses_to_pinch_and_wda_pinches_around_the_centre() -> None:
     session, driver = _session()
-    with pytest.raises(ToolError) as caught:
-        await gestures.refuse_pinch(session, {})
+    pinch = GesturePinchArgs(center={"x": 540, "y": 897}, scale=0.5)
+    with pytest.raises(ToolError) as caught:  # the android-app table's refusal, before anything is read
+        await session.handle(ToolCall(tools.GESTURE_PINCH, pinch))
     assert caught.value.code == "native-pinch-needs-multitouch-driver" and session.reads == 0
     assert "UiAutomator2" in caught.value.message and driver.sent == []
     session.engine = "ios-app"

@@ -20,8 +20,10 @@ from browx_actors.recorder.records import CallRecord
 from browx_actors.recorder.store import read_records
 from browx_actors.secret_book import SecretBook
 from browx_actors.server import dispatch
+from browx_actors.server.catalog import Catalog
 from browx_actors.server.dispatch import Dispatcher
-from browx_actors.tools import SESSION, Gates, Param, runtime_tool
+from browx_actors.tools import Gates, NoArgs, SessionArgs, Table, arguments, param, runs, runtime_tool
+from browx_actors.tools.contract import READS
 
 DAY = 86_400.0
 T0 = 1_780_000_000.0
@@ -46,13 +48,22 @@ def _on_disk(workspace: Path, session: str | None = None) -> list[dict]:
     return read_records(workspace / "diagnostics", session)[0]
 
 
-async def test_dispatch_hands_every_call_to_disk(tmp_path: Path) -> None:
-    async def echo(context: object, args: dict) -> dict:
-        await trio.sleep(0.01)
-        return {"ok": True, "echo": args["text"]}
+@arguments
+class EchoArgs(SessionArgs):
+    text: str = param("text", "string", "", required=True)
 
-    tools = [runtime_tool("echo", "read", "", params=(Param("text", "string", "", required=True), SESSION))(echo)]
-    dispatcher = Dispatcher(tools, context=None, gates=Gates(DEFAULT_CAPABILITIES, DEFAULT_CAPABILITIES),  # type: ignore[arg-type]
+
+ECHO = runtime_tool("echo", EchoArgs, title="Echo", capability="read", hints=READS, summary="Echo text.")
+OK = runtime_tool("ok", NoArgs, title="Ok", capability="read", hints=READS, summary="Answer ok.")
+
+
+async def test_dispatch_hands_every_call_to_disk(tmp_path: Path) -> None:
+    async def echo(context: object, args: EchoArgs) -> dict:
+        await trio.sleep(0.01)
+        return {"ok": True, "echo": args.text}
+
+    catalog = Catalog.of([ECHO], Table.of("runtime", [runs(ECHO, echo)]), {})
+    dispatcher = Dispatcher(catalog, context=None, gates=Gates(DEFAULT_CAPABILITIES, DEFAULT_CAPABILITIES),  # type: ignore[arg-type]
                             secrets=SecretBook())
     async with _running(tmp_path) as recorder:
         dispatcher.recorder = recorder.inbox.submit
@@ -70,14 +81,15 @@ async def test_dispatch_hands_every_call_to_disk(tmp_path: Path) -> None:
 
 
 async def test_off_is_one_check_that_builds_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    async def ok(context: object, args: dict) -> dict:
+    async def ok(context: object, args: NoArgs) -> dict:
         return {"ok": True}
 
     def no_record(*args: object) -> None:
         raise AssertionError("a CallRecord was built with the recorder off")
 
     monkeypatch.setattr(dispatch, "CallRecord", no_record)
-    dispatcher = Dispatcher([runtime_tool("ok", "read", "")(ok)], context=None,  # type: ignore[arg-type]
+    catalog = Catalog.of([OK], Table.of("runtime", [runs(OK, ok)]), {})
+    dispatcher = Dispatcher(catalog, context=None,  # type: ignore[arg-type]
                             gates=Gates(DEFAULT_CAPABILITIES, DEFAULT_CAPABILITIES), secrets=SecretBook())
     assert dispatcher.recorder is None
     assert (await dispatcher.dispatch("ok", {})).envelope == {"ok": True}

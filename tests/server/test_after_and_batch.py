@@ -1,9 +1,10 @@
 """``after`` and ``tool.batch`` in the one dispatch path, without a browser.
 
 The dispatcher runs over a small runtime context whose sessions are plain objects of a
-``fake`` engine; ``ui.get_visual_tree`` and ``screenshot`` are the real declarations
-with a fake engine's handlers attached, so ``after`` is checked against the very
-parameters and rules the real captures have. What is shown: what ``after`` adds to a
+``fake`` engine, with its own table; ``ui.get_visual_tree`` and ``screenshot`` are the
+real declarations with the fake engine's handlers in its table, so ``after`` is checked
+against the very parameters and rules the real captures have, and ``tool.batch`` is the
+real declaration run by the real handler. What is shown: what ``after`` adds to a
 result and when it runs (never for a refused call, also for a failed one, never in its
 place); that a batch's calls each take the whole path (order, gates, secrets, the
 recorder), and what a batch refuses before any call runs.
@@ -16,16 +17,37 @@ from typing import Any
 import attrs
 import pytest
 
+from browx_actors import tools
 from browx_actors.config import DEFAULT_CAPABILITIES
 from browx_actors.errors import ToolError
 from browx_actors.recorder.records import CallRecord
-from browx_actors.runtime.batch import MAX_CALLS, tool_batch
+from browx_actors.runtime.batch import tool_batch
 from browx_actors.secret_book import SecretBook
-from browx_actors.server.catalog import all_tools, assemble
+from browx_actors.server.catalog import Catalog, IncompleteCatalog
 from browx_actors.server.dispatch import Dispatcher
 from browx_actors.server.docs import render
-from browx_actors.sessions.chromium import page, visual
-from browx_actors.tools import AFTER, Gates, Implementation, Param, Reply, ToolOutput, runtime_tool, session_tool
+from browx_actors.tools import (
+    AFTER,
+    Arguments,
+    Gates,
+    NoArgs,
+    Refusal,
+    Reply,
+    SessionArgs,
+    Table,
+    Tool,
+    ToolOutput,
+    arguments,
+    param,
+    refuses,
+    runs,
+    runtime_tool,
+    session_tool,
+)
+from browx_actors.tools.contract import ACTS, READS
+from browx_actors.tools.page import ScreenshotArgs
+from browx_actors.tools.sessions import MAX_CALLS
+from browx_actors.tools.visual import VisualTreeArgs
 
 PNG = b"\x89PNG fake"
 
@@ -38,9 +60,6 @@ class FakeSession:
     fail_capture: bool = False
     calls: list[tuple[str, dict[str, Any]]] = attrs.Factory(list)
 
-    def refusal(self, tool: str) -> str | None:
-        return None
-
 
 @attrs.define
 class Context:
@@ -52,62 +71,87 @@ class Context:
     async def session_ids(self) -> list[str]:
         return list(self.sessions)
 
-    async def call_session(self, session_id: str, name: str, fn: Any, args: dict[str, Any], *,
-                           timeout: float) -> Any:
+    async def run_tool(self, session_id: str, tool: Tool[Any], args: Arguments, *, timeout: float) -> Any:
+        """What a session actor does with a tool call: its engine's line, run or refused."""
         if session_id not in self.sessions:
             raise ToolError("unknown-session", f"no open session {session_id!r}", session=session_id)
-        return await fn(self.sessions[session_id], args)
+        line = FAKE.entry(tool.name)
+        assert line is not None, "the catalog holds the fake table whole"
+        if isinstance(line, Refusal):
+            raise line.error(FAKE.engine)
+        return await line.handler(self.sessions[session_id], args)
 
     async def dispatch(self, name: str, args: Any) -> ToolOutput:
         assert self.dispatcher is not None
         return await self.dispatcher.dispatch(name, args)
 
 
-async def fake_tree(session: FakeSession, args: dict[str, Any]) -> Reply:
+async def fake_tree(session: FakeSession, args: VisualTreeArgs) -> Reply:
     session.captures += 1
     if session.fail_capture:
         raise ToolError("page-error", "the page went away")
-    return Reply.of(format="fake-tree", revision=session.captures, maxDepth=args["maxDepth"])
+    return Reply.of(format="fake-tree", revision=session.captures, maxDepth=args.max_depth)
 
 
-async def fake_screenshot(session: FakeSession, args: dict[str, Any]) -> Reply:
-    reply = Reply.of(format=args["format"])
+async def fake_screenshot(session: FakeSession, args: ScreenshotArgs) -> Reply:
+    reply = Reply.of(format=args.format)
     reply.attach("image/png", PNG)
     return reply
 
 
-@session_tool("poke", "action", "Record a call; fail with `fail` when given.", engine="fake",
-              params=(Param("fail", "string", "A code to fail with."), Param("text", "string", "Echoed.")))
-async def poke(session: FakeSession, args: dict[str, Any]) -> Reply:
-    session.calls.append(("poke", dict(args)))
-    if args["fail"]:
-        raise ToolError(args["fail"], "asked to fail")
-    reply = Reply.of(echo=args["text"], call=len(session.calls))
+@arguments
+class PokeArgs(SessionArgs):
+    fail: str | None = param("fail", "string", "A code to fail with.")
+    text: str | None = param("text", "string", "Echoed.")
+
+
+POKE = session_tool("poke", PokeArgs, title="Poke", capability="action", hints=ACTS,
+                    summary="Record a call; fail with `fail` when given.")
+PEEK = session_tool("peek", SessionArgs, title="Peek", capability="eval", hints=READS,
+                    summary="A tool behind the eval capability.")
+NUDGE = session_tool("nudge", SessionArgs, title="Nudge", capability="action", hints=ACTS,
+                     summary="A tool the fake engine refuses.")
+LISTING = runtime_tool("listing", NoArgs, title="Listing", capability="read", hints=READS,
+                       summary="A runtime tool without a session argument.")
+
+
+async def poke(session: FakeSession, args: PokeArgs) -> Reply:
+    session.calls.append(("poke", args.json()))
+    if args.fail:
+        raise ToolError(args.fail, "asked to fail")
+    reply = Reply.of(echo=args.text, call=len(session.calls))
     reply.attach("image/png", b"poke" + bytes([len(session.calls)]))
     return reply
 
 
-@session_tool("peek", "eval", "A tool behind the eval capability.", engine="fake")
-async def peek(session: FakeSession, args: dict[str, Any]) -> Reply:
-    session.calls.append(("peek", dict(args)))
+async def peek(session: FakeSession, args: SessionArgs) -> Reply:
+    session.calls.append(("peek", args.json()))
     return Reply.of(peeked=True)
 
 
-@runtime_tool("listing", "read", "A runtime tool without a session argument.")
-async def listing(context: Any, args: dict[str, Any]) -> Reply:
+async def listing(context: Any, args: NoArgs) -> Reply:
     return Reply.of(listed=True)
+
+
+#: The fake engine's table: the real captures' declarations, run by its own handlers.
+FAKE = Table.of("fake", [
+    runs(tools.GET_VISUAL_TREE, fake_tree),
+    runs(tools.SCREENSHOT, fake_screenshot),
+    runs(POKE, poke),
+    runs(PEEK, peek),
+    refuses(NUDGE, "it has nothing to nudge", code="not-supported"),
+])
+RUNTIME = Table.of("runtime", [runs(LISTING, listing), runs(tools.BATCH, tool_batch)])
 
 
 def dispatcher(client: frozenset[str] = DEFAULT_CAPABILITIES,
                secrets: SecretBook | None = None) -> tuple[Dispatcher, Context, list[CallRecord]]:
-    tools = assemble(
-        [visual.get_visual_tree, page.screenshot, poke, peek, listing, tool_batch],
-        [Implementation("ui.get_visual_tree", "fake", fake_tree), Implementation("screenshot", "fake",
-                                                                                  fake_screenshot)],
-    )
-    context, records = Context(), []
+    catalog = Catalog.of([tools.GET_VISUAL_TREE, tools.SCREENSHOT, POKE, PEEK, NUDGE, LISTING, tools.BATCH],
+                         RUNTIME, {"fake": FAKE})
+    context = Context()
+    records: list[CallRecord] = []
     gates = Gates(DEFAULT_CAPABILITIES | {"eval"}, client)
-    found = Dispatcher(tools, context=context, gates=gates,  # type: ignore[arg-type]
+    found = Dispatcher(catalog, context=context, gates=gates,  # type: ignore[arg-type]
                        secrets=secrets or SecretBook(), recorder=records.append)
     context.dispatcher = found
     return found, context, records
@@ -179,6 +223,15 @@ async def test_after_never_opens_a_session() -> None:
     assert context.sessions == {}
 
 
+async def test_a_tool_the_engine_refuses_answers_its_refusal_and_after_still_captures() -> None:
+    dispatch, context, records = dispatcher()
+    out = (await dispatch.dispatch("nudge", {"after": {"visualTree": {}}})).envelope
+    assert out == {"ok": False, "code": "not-supported", "error": "nudge is not available on fake: it has nothing "
+                   "to nudge", "engine": "fake", "tool": "nudge",
+                   "after": {"visualTree": {"ok": True, "format": "fake-tree", "revision": 1, "maxDepth": None}}}
+    assert default(context).calls == [] and records[0].envelope["code"] == "not-supported"
+
+
 async def test_the_recorder_sees_the_after_request() -> None:
     dispatch, _, records = dispatcher()
     await dispatch.dispatch("poke", {"text": "x", "after": {"visualTree": {"maxDepth": 1}}})
@@ -188,19 +241,25 @@ async def test_the_recorder_sees_the_after_request() -> None:
 
 
 def test_every_tool_takes_after_and_the_reference_says_so() -> None:
-    for tool in all_tools():
+    for tool in tools.ALL:
         assert tool.input_schema()["properties"]["after"] == AFTER.schema(), tool.name
         assert "after" not in tool.input_schema()["required"]
     assert "## `after`" in render() and AFTER.description in render()
 
 
 def test_no_tool_may_declare_after_itself() -> None:
-    @runtime_tool("greedy", "read", "", params=(Param("after", "string", ""),))
-    async def greedy(context: Any, args: dict[str, Any]) -> Reply:
+    @arguments
+    class GreedyArgs(Arguments):
+        after: str | None = param("after", "string", "")
+
+    greedy = runtime_tool("greedy", GreedyArgs, title="Greedy", capability="read", hints=READS, summary="Greedy.")
+
+    async def handler(context: Any, args: GreedyArgs) -> Reply:
         return Reply.of()
 
-    with pytest.raises(ValueError, match="after"):
-        assemble([greedy])
+    with pytest.raises(IncompleteCatalog, match="after") as caught:
+        Catalog.of([greedy], Table.of("runtime", [runs(greedy, handler)]), {})
+    assert caught.value.problems == ["greedy declares 'after', which every tool takes from the dispatch"]
 
 
 # -- tool.batch ----------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -12,9 +13,23 @@ from hypothesis import strategies as st
 from browx_actors.config import DEFAULT_CAPABILITIES, RuntimeConfig, parse_capabilities
 from browx_actors.errors import ToolError
 from browx_actors.secret_book import SecretBook, check_secret, mask_deep, substitute_deep
+from browx_actors.server.catalog import Catalog
 from browx_actors.server.dispatch import Dispatcher
-from browx_actors.server.docs import render
-from browx_actors.tools import Gates, Param, json_schema, runtime_tool, validate_args
+from browx_actors.server.docs import render, render_engines
+from browx_actors.tools import (
+    Arguments,
+    Gates,
+    NoArgs,
+    Param,
+    Table,
+    arguments,
+    json_schema,
+    param,
+    runs,
+    runtime_tool,
+    validate_args,
+)
+from browx_actors.tools.contract import READS
 from browx_actors.workspace import resolve_in_workspace
 
 PARAMS = (
@@ -132,26 +147,38 @@ def test_workspace_chokepoint(tmp_path: Path) -> None:
         assert caught.value.message == "path must stay inside the workspace"
 
 
+@arguments
+class EchoArgs(Arguments):
+    value: str = param("value", "string", "", required=True)
+    session: str = param("session", "string", "", default="default")
+
+
+ECHO = runtime_tool("echo", EchoArgs, title="Echo", capability="read", hints=READS, summary="Echo value.")
+SECRET_OP = runtime_tool("secret_op", NoArgs, title="Secret op", capability="eval", hints=READS,
+                         summary="Behind eval.")
+
+
 async def test_dispatch_orders_validation_gate_substitution_and_masking() -> None:
-    seen: list[dict] = []
+    seen: list[Any] = []
 
-    async def echo(context: object, args: dict) -> dict:
+    async def echo(context: object, args: EchoArgs) -> dict:
         seen.append(args)
-        return {"ok": True, "echo": args["value"]}
+        return {"ok": True, "echo": args.value}
 
-    tools = [
-        runtime_tool("echo", "read", "", params=(Param("value", "string", "", required=True),
-                                                 Param("session", "string", "", default="default")))(echo),
-        runtime_tool("secret_op", "eval", "")(echo),
-    ]
+    async def secret_op(context: object, args: NoArgs) -> dict:
+        seen.append(args)
+        return {"ok": True}
+
+    catalog = Catalog.of([ECHO, SECRET_OP], Table.of("runtime", [runs(ECHO, echo), runs(SECRET_OP, secret_op)]), {})
     secrets = SecretBook()
     secrets.register("default", "PASSWORD", "hunter22")
     gates = Gates(DEFAULT_CAPABILITIES, DEFAULT_CAPABILITIES | {"eval"})
     records: list = []
-    dispatcher = Dispatcher(tools, context=None, gates=gates, secrets=secrets,  # type: ignore[arg-type]
+    dispatcher = Dispatcher(catalog, context=None, gates=gates, secrets=secrets,  # type: ignore[arg-type]
                             recorder=records.append)
     out = await dispatcher.dispatch("echo", {"value": "pw=<PASSWORD>"})
-    assert seen == [{"value": "pw=hunter22", "session": "default"}]  # the handler saw the value
+    assert seen == [EchoArgs(value="pw=hunter22", session="default")]  # the handler saw the value
+    assert seen[0].json() == {"value": "pw=hunter22", "session": "default"}
     assert out.envelope == {"ok": True, "echo": "pw=<PASSWORD>"}  # the result did not
     assert records[0].args == {"value": "pw=<PASSWORD>", "session": "default"}
     bad = (await dispatcher.dispatch("echo", {})).envelope
@@ -165,8 +192,10 @@ async def test_dispatch_orders_validation_gate_substitution_and_masking() -> Non
 
 
 def test_docs_are_current() -> None:
-    docs = Path(__file__).parents[2] / "docs" / "tools.md"
-    assert docs.read_text() == render(), "regenerate: python -m browx_actors.server.docs > docs/tools.md"
+    docs = Path(__file__).parents[2] / "docs"
+    hint = "regenerate: python -m browx_actors.server.docs"
+    assert (docs / "tools.md").read_text() == render(), hint
+    assert (docs / "engines.md").read_text() == render_engines(), hint
 
 
 def test_mask_covers_escaped_and_clipped_forms_but_not_binary_payloads() -> None:

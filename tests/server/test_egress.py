@@ -21,9 +21,11 @@ from hypothesis import strategies as st
 from browx_actors.errors import ToolError
 from browx_actors.jsonsafe import finite_numbers, valid_unicode
 from browx_actors.secret_book import SecretBook
+from browx_actors.server.catalog import Catalog
 from browx_actors.server.dispatch import Dispatcher
 from browx_actors.server.egress import outgoing
-from browx_actors.tools import Gates, Param, Reply, runtime_tool, validate_args
+from browx_actors.tools import Gates, NoArgs, Param, Reply, Table, runs, runtime_tool, validate_args
+from browx_actors.tools.contract import READS
 from browx_actors.tools.params import MAX_DEPTH, Unreadable
 
 
@@ -105,14 +107,18 @@ def test_nesting_up_to_the_limit_is_accepted() -> None:
     assert validate_args(PARAMS, {"data": {"deep": _nested(MAX_DEPTH - 1)}})["data"]["deep"] == _nested(MAX_DEPTH - 1)
 
 
-@runtime_tool("page_text", "read", "Answer what a hostile page would.")
-async def _page_text(context: Any, args: dict[str, Any]) -> Reply:
+PAGE_TEXT = runtime_tool("page_text", NoArgs, title="Page text", capability="read", hints=READS,
+                         summary="Answer what a hostile page would.")
+
+
+async def _page_text(context: Any, args: NoArgs) -> Reply:
     return Reply.of(title="\ud800", ratio=math.nan, items=[math.inf])
 
 
 async def test_the_dispatch_writes_a_hostile_page_valid_for_every_reader() -> None:
     recorded: list[Any] = []
-    dispatcher = Dispatcher([_page_text], context=None,  # type: ignore[arg-type]
+    catalog = Catalog.of([PAGE_TEXT], Table.of("runtime", [runs(PAGE_TEXT, _page_text)]), {})
+    dispatcher = Dispatcher(catalog, context=None,  # type: ignore[arg-type]
                             gates=Gates(frozenset({"read"}), frozenset({"read"})),
                             secrets=SecretBook(), recorder=recorded.append)
     output = await dispatcher.dispatch("page_text", {})

@@ -18,6 +18,7 @@ import trio
 from browx_actors.devices.nodes import NativeNode
 from browx_actors.sessions.chromium.dom_provider import raw_tree
 from browx_actors.tools import Reply, validate_args
+from browx_actors.tools.visual import QueryNodesArgs, VisualTreeArgs, WaitNodesArgs
 from browx_actors.visualtree import operations
 from browx_actors.visualtree.model import (
     ACTIONS,
@@ -33,7 +34,6 @@ from browx_actors.visualtree.model import (
     not_offered,
 )
 from browx_actors.visualtree.native_provider import to_raw_tree
-from browx_actors.visualtree.params import QUERY_PARAMS, TREE_PARAMS, WAIT_PARAMS
 from browx_actors.visualtree.query import NodeQuery, matching
 from browx_actors.visualtree.snapshots import Capture, SnapshotBook
 from visualtree.trees import CAPTURED_AT, WEB, capture, leaf
@@ -110,13 +110,14 @@ async def test_no_ui_flow_answers_from_a_providers_bad_node(bad: RawNode) -> Non
 
     provider, book = Provider(), SnapshotBook()
     with pytest.raises(ValueError):
-        await operations.get_tree(provider, book, validate_args(TREE_PARAMS, {}))
+        await operations.get_tree(provider, book, VisualTreeArgs.of(validate_args(VisualTreeArgs.params(), {})))
     with pytest.raises(ValueError):
-        await operations.query_nodes(provider, book, validate_args(QUERY_PARAMS, {"text": "never"}))
+        await operations.query_nodes(provider, book, QueryNodesArgs.of(validate_args(QueryNodesArgs.params(),
+                                                                                     {"text": "never"})))
     # A wait whose condition never holds fails on its first poll, not at its timeout.
+    waiting = WaitNodesArgs.of(validate_args(WaitNodesArgs.params(), {"text": "never", "timeoutMs": 60_000}))
     with trio.fail_after(5), pytest.raises(ValueError):
-        await operations.wait_for_nodes(provider, book, validate_args(WAIT_PARAMS, {"text": "never",
-                                                                                   "timeoutMs": 60_000}))
+        await operations.wait_for_nodes(provider, book, waiting)
     assert book.latest("dom") is None
 
 

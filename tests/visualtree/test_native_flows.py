@@ -1,39 +1,55 @@
 """The ui.* tools on a native engine, through the seam a native engine plugs into.
 
-The engine here is a small session actor of the real actor kernel that holds a scripted
-NativeNode screen and two primitives (tap, setValue), so the timing of ``ui.wait`` runs
-under Trio's MockClock; ``sessions/visual_tools.py`` gives it the five ``ui.*`` handlers
-over :class:`NativeProvider`, as it gives them to the real engines, and the calls go
-through the real declarations and the one dispatch path. What is shown: the native
-payload and its format, query, act and wait (answered later, the session serving
-meanwhile), stale references, and the refusal of an action the engine has no primitive
-for, naming the provider. The real android-app and ios-app sessions, over the fake adb
-server and the fake WebDriverAgent, are ``test_e2e_native.py``.
+The engine here is a small session actor of the real actor kernel (a
+:class:`~browx_actors.sessions.session.Session`) that holds a scripted NativeNode screen
+and two primitives (tap, setValue), so the timing of ``ui.wait`` runs under Trio's
+MockClock; its :meth:`visual_provider` is a :class:`NativeProvider` over them, and its
+table is the ``ui.*`` lines of the real android-app table, whose handlers
+(``sessions/visual.py``) every engine runs. The calls go through the real declarations,
+the catalog and the one dispatch path, and reach the session as
+:class:`~browx_actors.sessions.messages.ToolCall`. What is shown: the native payload and
+its format, query, act and wait (answered later, the session serving meanwhile), stale
+references, and the refusal of an action the engine has no primitive for, naming the
+provider. The real android-app and ios-app sessions, over the fake adb server and the
+fake WebDriverAgent, are ``test_e2e_native.py``.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import attrs
+import pytest
 import trio
 
+from browx_actors import tools
 from browx_actors.config import DEFAULT_CAPABILITIES
 from browx_actors.devices.nodes import NativeNode, Rect
-from browx_actors.kernel.actor import Actor
 from browx_actors.kernel.actor_ref import ActorRef
 from browx_actors.secret_book import SecretBook
-from browx_actors.server.catalog import assemble
+from browx_actors.server.catalog import Catalog, default_catalog
 from browx_actors.server.dispatch import Dispatcher
-from browx_actors.sessions.chromium import visual
-from browx_actors.sessions.contract import SessionCall
-from browx_actors.sessions.visual_tools import implementations
-from browx_actors.tools import Gates, Reply, ToolOutput
+from browx_actors.sessions import visual
+from browx_actors.sessions.android.table import ANDROID_APP
+from browx_actors.sessions.messages import SessionCall, ToolCall
+from browx_actors.sessions.session import Session
+from browx_actors.tools import Arguments, Gates, Reply, Runs, Table, Tool, ToolOutput
 from browx_actors.visualtree.model import NATIVE_FORMAT, RawNode
 from browx_actors.visualtree.native_provider import NativeProvider, native_path
-from browx_actors.visualtree.snapshots import Capture, SnapshotBook
+from browx_actors.visualtree.snapshots import Capture
 from visualtree.contract_schema import check_matches, check_tree, payload_of
 
+#: The ui.* tools, in the catalog's order, and the handler every engine runs each with.
+UI_TOOLS: dict[Tool[Any], Any] = {
+    tools.GET_VISUAL_TREE: visual.get_visual_tree,
+    tools.QUERY_NODES: visual.query_nodes,
+    tools.INSPECT_NODE: visual.inspect_node,
+    tools.PERFORM_ACTION: visual.perform_action,
+    tools.WAIT_NODES: visual.wait,
+}
+#: The phone's table: the ui.* lines of the android-app engine's own.
+PHONE_TABLE = Table.of("android-app", [line for tool in UI_TOOLS if (line := ANDROID_APP.entry(tool.name))])
 WAITED = ("condition", "attempts", "waitedMs")
 
 
@@ -54,24 +70,19 @@ def screen(*, signed_in: bool, email: str) -> NativeNode:
                       children=tuple(children))
 
 
-class Phone(Actor):
-    """A native engine's session: a screen, its primitives, the visual tree's book."""
+class Phone(Session):
+    """A native engine's session: a screen, its primitives, the visual tree's book (the base's)."""
 
     engine = "android-app"
 
     def __init__(self) -> None:
-        super().__init__("session:phone")
-        self.session_id = "phone"
+        super().__init__("phone", table=PHONE_TABLE, workspace=Path("."))
         self.email = "ann@example.com"
         self.signed_in_at: float | None = None
-        self.visual_snapshots = SnapshotBook()
         self.done: list[tuple[str, tuple[int, ...], str | None]] = []
 
-    async def handle(self, msg: SessionCall) -> Any:
-        return await msg.fn(self, msg.args)
-
-    def refusal(self, tool: str) -> str | None:
-        return None
+    def visual_provider(self) -> NativeProvider:
+        return NativeProvider("android", self.read_hierarchy, {"tap": self.tap, "setValue": self.set_value})
 
     async def read_hierarchy(self) -> NativeNode:
         # The app answers a sign-in 0.3 s after the tap, as a real one takes its time.
@@ -91,10 +102,6 @@ class Phone(Actor):
         return Reply.of()
 
 
-def provider_of(phone: Phone) -> NativeProvider:
-    return NativeProvider("android", phone.read_hierarchy, {"tap": phone.tap, "setValue": phone.set_value})
-
-
 @attrs.define
 class Runtime:
     """What the dispatcher reaches: the one session, through its mailbox."""
@@ -105,9 +112,13 @@ class Runtime:
     async def session_ids(self) -> list[str]:
         return ["phone"]
 
-    async def call_session(self, session_id: str, name: str, fn: Any, args: dict[str, Any], *,
-                           timeout: float) -> Any:
-        return await self.phone.call(SessionCall(name, fn, args), timeout=timeout)
+    async def run_tool(self, session_id: str, tool: Tool[Any], args: Arguments, *, timeout: float) -> Any:
+        assert session_id == "phone"
+        return await self.phone.call(ToolCall(tool, args, deadline=trio.current_time() + timeout), timeout=timeout)
+
+    async def call_session(self, session_id: str, name: str, fn: Any, args: Any, *, timeout: float) -> Any:
+        return await self.phone.call(SessionCall(name, fn, args, deadline=trio.current_time() + timeout),
+                                     timeout=timeout)
 
     async def dispatch(self, name: str, args: Any) -> ToolOutput:
         assert self.dispatcher is not None
@@ -119,13 +130,12 @@ async def call(dispatcher: Dispatcher, tool: str, **args: Any) -> dict[str, Any]
 
 
 async def test_query_act_and_wait_on_a_native_screen(autojump_clock: Any) -> None:
-    tools = assemble(visual.TOOLS, implementations("android-app", provider=provider_of,
-                                                   book=lambda phone: phone.visual_snapshots))
+    catalog = Catalog.of(UI_TOOLS, Table.of("runtime", []), {"android-app": PHONE_TABLE})
     async with trio.open_nursery() as nursery:
         phone = Phone()
         ref = await nursery.start(phone.run)
         runtime = Runtime(ref)
-        dispatcher = Dispatcher(tools, context=runtime, gates=Gates(DEFAULT_CAPABILITIES, DEFAULT_CAPABILITIES),  # type: ignore[arg-type]
+        dispatcher = Dispatcher(catalog, context=runtime, gates=Gates(DEFAULT_CAPABILITIES, DEFAULT_CAPABILITIES),  # type: ignore[arg-type]
                                 secrets=SecretBook())
         runtime.dispatcher = dispatcher
 
@@ -169,8 +179,17 @@ async def test_query_act_and_wait_on_a_native_screen(autojump_clock: Any) -> Non
         phone.stop()
 
 
-def test_the_seam_gives_every_ui_tool_one_handler() -> None:
-    found = implementations("ios-app", provider=provider_of, book=lambda phone: phone.visual_snapshots)
-    assert [impl.tool for impl in found] == [tool.name for tool in visual.TOOLS]
-    tools = assemble(visual.TOOLS, found)
-    assert all(set(tool.engines) == {"chromium", "ios-app"} for tool in tools)
+def test_the_phone_runs_the_android_app_tables_ui_lines() -> None:
+    assert [line.tool for line in PHONE_TABLE] == list(UI_TOOLS)
+    assert all(isinstance(line, Runs) and line.handler is UI_TOOLS[line.tool] for line in PHONE_TABLE)
+
+
+@pytest.mark.parametrize("engine", ["chromium", "android-app", "ios-app", "chrome-android"])
+def test_every_engine_runs_every_ui_tool_with_the_one_handler(engine: str) -> None:
+    catalog = default_catalog()
+    table = catalog.engines[engine]
+    for tool, handler in UI_TOOLS.items():
+        assert catalog.get(tool.name) is tool and tool.scope == "session"
+        line = table.entry(tool.name)
+        assert isinstance(line, Runs) and line.tool is tool, (engine, tool.name)
+        assert line.handler is handler, (engine, tool.name)

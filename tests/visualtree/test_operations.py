@@ -8,18 +8,31 @@ schema.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import pytest
 import trio
 
 from browx_actors.errors import ToolError
-from browx_actors.tools import Reply, validate_args
+from browx_actors.tools import Arguments, Reply, validate_args
+from browx_actors.tools.shapes import NodeReferenceJson
+from browx_actors.tools.visual import InspectNodeArgs, PerformActionArgs, QueryNodesArgs, VisualTreeArgs, WaitNodesArgs
 from browx_actors.visualtree import operations
-from browx_actors.visualtree.model import DOM_FORMAT, Action, CaptureOptions, RawNode, RawTree, not_offered
-from browx_actors.visualtree.params import INSPECT_PARAMS, PERFORM_PARAMS, QUERY_PARAMS, TREE_PARAMS, WAIT_PARAMS
-from browx_actors.visualtree.snapshots import Capture, SnapshotBook
+from browx_actors.visualtree.model import (
+    DOM_FORMAT,
+    Action,
+    Bounds,
+    CaptureOptions,
+    Point,
+    RawNode,
+    RawTree,
+    not_offered,
+)
+from browx_actors.visualtree.payload import TreeLimits
+from browx_actors.visualtree.query import NodeQuery
+from browx_actors.visualtree.requests import limits_of, query_of, reference_of
+from browx_actors.visualtree.snapshots import Capture, NodeReference, SnapshotBook
 from visualtree.contract_schema import check_inspection, check_matches, check_tree, payload_of
 from visualtree.trees import CAPTURED_AT, leaf
 
@@ -59,8 +72,12 @@ class Screens:
         return Reply.of(action="click", target={"id": node.id}, warnings=["acted"])
 
 
-def args_of(params: tuple[Any, ...], **given: Any) -> dict[str, Any]:
-    return validate_args(params, given)
+A = TypeVar("A", bound=Arguments)
+
+
+def args_of(kind: type[A], **given: Any) -> A:
+    """``given`` (by JSON name) as the dispatch hands them over: checked, defaults filled in."""
+    return kind.of(validate_args(kind.params(), given))
 
 
 def fixed_clock() -> Any:
@@ -68,13 +85,32 @@ def fixed_clock() -> Any:
 
 
 async def query(screens: Screens, book: SnapshotBook, **given: Any) -> dict[str, Any]:
-    reply = await operations.query_nodes(screens, book, args_of(QUERY_PARAMS, **given), clock=fixed_clock)
+    reply = await operations.query_nodes(screens, book, args_of(QueryNodesArgs, **given), clock=fixed_clock)
     return check_matches(payload_of(reply.envelope()))
+
+
+def test_the_checked_arguments_become_a_query_limits_and_a_reference() -> None:
+    given = {"role": "button", "type": "Button", "text": "Pay", "textMatch": "exact",
+             "intersects": {"x": 0, "y": 0, "width": 10, "height": 10}, "contains": {"x": 5, "y": 5}}
+    args = args_of(QueryNodesArgs, **given)
+    assert (args.role, args.type, args.text_match, args.limit, args.reuse) == ("button", "Button", "exact", 50, False)
+    assert QueryNodesArgs.of(args.json()) == args and args["automationId"] is None  # by JSON name too
+    assert query_of(args) == NodeQuery(role="button", type_name="Button", text="Pay", text_match="exact",
+                                       intersects=Bounds(0, 0, 10, 10), contains=Point(5, 5))
+    # contains is a point {x, y} or a whole rectangle; ui.wait selects as ui.query_nodes does.
+    rectangle = {"x": 1, "y": 2, "width": 3, "height": 4}
+    assert query_of(args_of(QueryNodesArgs, contains=rectangle)).contains == Bounds(1, 2, 3, 4)
+    assert query_of(args_of(WaitNodesArgs, automationId="pay")) == NodeQuery(automation_id="pay")
+    reference: NodeReferenceJson = {"source": "dom", "snapshotId": "s1", "revision": 3, "nodeId": "n2"}
+    assert reference_of(reference) == NodeReference("dom", "s1", 3, "n2")
+    assert limits_of(args_of(VisualTreeArgs)) == TreeLimits(max_depth=None, max_nodes=2000)
+    assert limits_of(args_of(InspectNodeArgs, reference=reference, maxDepth=2)) == TreeLimits(max_depth=2,
+                                                                                            max_nodes=200)
 
 
 async def test_every_capture_is_a_new_revision_of_the_source() -> None:
     screens, book = Screens([(0, page())]), SnapshotBook()
-    tree = payload_of((await operations.get_tree(screens, book, args_of(TREE_PARAMS), clock=fixed_clock)).envelope())
+    tree = payload_of((await operations.get_tree(screens, book, args_of(VisualTreeArgs), clock=fixed_clock)).envelope())
     check_tree(tree)
     assert (tree["revision"], tree["source"], tree["format"]) == (1, "dom", DOM_FORMAT)
     assert (await query(screens, book, role="button"))["revision"] == 2
@@ -87,7 +123,7 @@ async def test_reuse_selects_in_the_latest_capture_and_keeps_its_references() ->
     again = await query(screens, book, automationId="terms", reuse=True)
     assert again["snapshotId"] == first["snapshotId"] and len(screens.captures) == 1
     reference = first["matches"][0]["reference"]
-    inspected = operations.inspect_node(book, args_of(INSPECT_PARAMS, reference=reference))
+    inspected = operations.inspect_node(book, args_of(InspectNodeArgs, reference=reference))
     check_inspection(payload_of(inspected.envelope()))
     fresh = await query(screens, book, automationId="terms")
     assert fresh["revision"] == 2 and len(screens.captures) == 2
@@ -103,9 +139,9 @@ async def test_a_reference_older_than_the_latest_capture_is_stale_everywhere() -
     old = (await query(screens, book, automationId="pay"))["matches"][0]["reference"]
     await query(screens, book, automationId="pay")
     with pytest.raises(ToolError) as inspected:
-        operations.inspect_node(book, args_of(INSPECT_PARAMS, reference=old))
+        operations.inspect_node(book, args_of(InspectNodeArgs, reference=old))
     with pytest.raises(ToolError) as acted:
-        await operations.perform_action(screens, book, args_of(PERFORM_PARAMS, reference=old, action="tap"))
+        await operations.perform_action(screens, book, args_of(PerformActionArgs, reference=old, action="tap"))
     for caught in (inspected, acted):
         assert caught.value.code == "stale_node_reference"
         assert caught.value.details["refreshWith"] == "ui.query_nodes"
@@ -116,13 +152,13 @@ async def test_a_reference_older_than_the_latest_capture_is_stale_everywhere() -
 async def test_an_action_answers_as_the_engine_action_did_with_the_reference() -> None:
     screens, book = Screens([(0, page())]), SnapshotBook()
     reference = (await query(screens, book, automationId="terms"))["matches"][0]["reference"]
-    reply = await operations.perform_action(screens, book, args_of(PERFORM_PARAMS, reference=reference,
+    reply = await operations.perform_action(screens, book, args_of(PerformActionArgs, reference=reference,
                                                                    action="toggle"))
     assert reply.envelope() == {"ok": True, "action": "toggle", "reference": reference, "performedWith": "click",
                                 "target": {"id": "n2"}, "warnings": ["acted"]}
     assert screens.done == [("toggle", "n2", None, "document-1")]
     with pytest.raises(ToolError) as caught:
-        await operations.perform_action(screens, book, args_of(PERFORM_PARAMS, reference=reference,
+        await operations.perform_action(screens, book, args_of(PerformActionArgs, reference=reference,
                                                                action="setValue", value="x"))
     assert caught.value.code == "action-failed" and caught.value.details["supportedActions"] == ["tap", "toggle"]
 
@@ -130,7 +166,7 @@ async def test_an_action_answers_as_the_engine_action_did_with_the_reference() -
 async def test_properties_are_captured_only_when_asked_and_inspection_says_so() -> None:
     screens, book = Screens([(0, page())]), SnapshotBook()
     reference = (await query(screens, book, automationId="pay"))["matches"][0]["reference"]
-    reply = operations.inspect_node(book, args_of(INSPECT_PARAMS, reference=reference, properties=True))
+    reply = operations.inspect_node(book, args_of(InspectNodeArgs, reference=reference, properties=True))
     assert reply.warnings and "without properties" in reply.warnings[0]
     await query(screens, book, automationId="pay", properties=True, reuse=True)
     assert book.latest("dom").with_properties and len(screens.captures) == 2  # type: ignore[union-attr]
@@ -139,8 +175,8 @@ async def test_properties_are_captured_only_when_asked_and_inspection_says_so() 
 # -- ui.wait -------------------------------------------------------------------------
 
 
-def wait_args(**given: Any) -> dict[str, Any]:
-    return args_of(WAIT_PARAMS, **given)
+def wait_args(**given: Any) -> WaitNodesArgs:
+    return args_of(WaitNodesArgs, **given)
 
 
 async def wait(screens: Screens, book: SnapshotBook, **given: Any) -> dict[str, Any]:
@@ -164,7 +200,7 @@ async def test_only_the_capture_that_answers_is_recorded(autojump_clock: Any) ->
 
     async def act_meanwhile() -> None:
         await trio.sleep(0.15)  # while the wait polls, the reference taken before it still works
-        await operations.perform_action(screens, book, args_of(PERFORM_PARAMS, reference=held, action="tap"))
+        await operations.perform_action(screens, book, args_of(PerformActionArgs, reference=held, action="tap"))
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(act_meanwhile)

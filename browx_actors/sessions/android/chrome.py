@@ -36,6 +36,7 @@ from ...devices.device_info import android_info
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
 from ...kernel.actor_ref import ActorRef
+from ...tools import Table
 from ..chromium.driver import PlaywrightDriver
 from ..chromium.options import SessionOptions
 from ..chromium.session import ChromiumSession
@@ -57,6 +58,7 @@ class ChromeAndroidSession(ChromiumSession):
         self,
         session_id: str,
         *,
+        table: Table,
         registry: Callable[[], ActorRef],
         adb: AdbAddress,
         serial: str | None,
@@ -65,7 +67,7 @@ class ChromeAndroidSession(ChromiumSession):
         options: SessionOptions,
         workspace: Path = Path(".browx"),
     ) -> None:
-        super().__init__(session_id, pool=pool, driver=driver, options=options, workspace=workspace)
+        super().__init__(session_id, table=table, pool=pool, driver=driver, options=options, workspace=workspace)
         self._registry = registry
         self.adb = adb
         self.wanted_serial = serial

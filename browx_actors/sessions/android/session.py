@@ -21,6 +21,7 @@ from ...devices.adb import AdbAddress, AndroidDevice
 from ...devices.choice import find_android_device
 from ...devices.device_info import android_info
 from ...kernel.actor_ref import ActorRef
+from ...tools import Table
 from ..native.find import tilde_hint
 from ..native.session import NativeSession
 from .apps import AdbLifecycle
@@ -40,13 +41,14 @@ class AndroidSession(NativeSession):
         self,
         session_id: str,
         *,
+        table: Table,
         registry: Callable[[], ActorRef],
         adb: AdbAddress,
         serial: str | None = None,
         workspace: Path = Path(".browx"),
         secrets: Callable[[], Mapping[str, str]] = dict,
     ) -> None:
-        super().__init__(session_id, registry=registry, workspace=workspace, secrets=secrets)
+        super().__init__(session_id, table=table, registry=registry, workspace=workspace, secrets=secrets)
         self.adb = adb
         self.wanted_serial = serial
         self.android: AndroidDevice | None = None

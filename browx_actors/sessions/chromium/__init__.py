@@ -34,56 +34,6 @@
 - :mod:`.driver`, :mod:`.aiobridge`, :mod:`.portal`: Playwright on its asyncio thread,
   driven from Trio, and the way back.
 
-``TOOLS`` is every tool this engine implements, in the order the reference lists them.
-:func:`accept_named_refs` makes a tool's chromium handler take named refs wherever it
-takes a ref; the catalog applies it to every tool.
+:mod:`.table` is the engine's table: every session tool, mapped to its handler here or
+to a named refusal.
 """
-
-from . import (
-    actions,
-    console,
-    dialog_tools,
-    drag,
-    emulation,
-    feedback,
-    files,
-    forms,
-    frames,
-    inspect,
-    named_refs,
-    network,
-    page,
-    pdf,
-    pointer,
-    poll,
-    reading,
-    routes,
-    storage,
-    tabs,
-    touch,
-)
-from .target import accept_named_refs
-
-__all__ = ["TOOLS", "accept_named_refs"]
-
-TOOLS = [
-    page.navigate, page.go_back, page.go_forward,
-    *tabs.TOOLS,
-    reading.snapshot, reading.find, reading.text_search, *frames.TOOLS,
-    *named_refs.TOOLS,
-    *feedback.TOOLS,
-    *inspect.TOOLS,
-    *actions.TOOLS, files.upload_file,
-    *dialog_tools.TOOLS,
-    *pointer.TOOLS,
-    *touch.TOOLS,
-    *drag.TOOLS,
-    *forms.TOOLS,
-    page.wait_for, page.screenshot, page.screenshot_region, *pdf.TOOLS, files.downloads_list, page.set_viewport,
-    *emulation.TOOLS,
-    reading.verify_visible, reading.verify_text, reading.verify_value, reading.verify_attribute,
-    reading.verify_count,
-    page.eval_js,
-    *poll.TOOLS,
-    *console.TOOLS, *network.TOOLS, *routes.TOOLS, *storage.TOOLS,
-]

@@ -28,25 +28,19 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ...errors import ToolError
-from ...tools import Args, Check, Param, Reply, session_tool
-from ...tools.params import MAX_COORDINATE
-from ..params import COORDS, ELEMENT, ONE_ELEMENT, ONE_TARGET, OPTIONAL_ELEMENT
+from ...tools import Args, Reply
+from ...tools.actions import ClickArgs, FillArgs, HoverArgs, PressArgs, ScrollArgs, SelectArgs
 from .dialogs import dialog_warning
-from .input import MODIFIERS, Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
+from .input import Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
 from .input_send import ACTION_TIMEOUT_MS, send_input, target_label
 from .losses import first_line
 from .session import ChromiumSession
 from .settle import Before, settle
 from .target import aim, check_found, locator_for
 
-__all__ = ["ACTION_TIMEOUT_MS", "BUTTON", "MODIFIERS_PARAM", "TOOLS", "Act", "Report", "click", "click_as",
-           "clicking", "fill", "filling", "hover", "perform", "press", "report_opened", "run_action", "run_steps",
-           "scroll", "select", "selecting"]
+__all__ = ["ACTION_TIMEOUT_MS", "Act", "Report", "click", "click_as", "clicking", "fill", "filling", "hover",
+           "perform", "press", "report_opened", "run_action", "run_steps", "scroll", "select", "selecting"]
 
-#: Largest scroll delta, in CSS pixels either way (a very long page, in one call).
-MAX_SCROLL = 10 * MAX_COORDINATE
-
-ACTION = "action"
 
 #: Builds the direct input from aim's answer, or None to leave the action to Playwright.
 DirectInput = Callable[[dict[str, Any]], "list[Command] | None"]
@@ -238,21 +232,7 @@ def _point(args: Args, found: dict[str, Any]) -> tuple[float, float] | None:
 # -- the actions ----------------------------------------------------------------------
 
 
-#: The mouse button of a click or a press.
-BUTTON = Param("button", "string", "Mouse button.", default="left", enum=("left", "right", "middle"))
-#: Keys held during a click.
-MODIFIERS_PARAM = Param("modifiers", "array", "Keys held during the click: Alt, Control, ControlOrMeta, Meta, Shift.",
-                        items="string", item_enum=tuple(sorted(MODIFIERS)), max_items=len(MODIFIERS))
-
-
-@session_tool(
-    "click", ACTION, "Click an element (ref or selector) or a point (coords).",
-    params=(*ELEMENT, COORDS, BUTTON,
-            Param("clickCount", "integer", "2 for a double click.", default=1, minimum=1, maximum=3),
-            MODIFIERS_PARAM),
-    rules=(ONE_TARGET,),
-)
-async def click(session: ChromiumSession, args: Args) -> Reply:
+async def click(session: ChromiumSession, args: ClickArgs) -> Reply:
     return await click_as(session, "click", args, args["clickCount"])
 
 
@@ -328,9 +308,7 @@ def selecting(values: list[str], field: str = "values") -> Act:
     return act
 
 
-@session_tool("hover", ACTION, "Move the mouse over an element or a point.",
-              params=(*ELEMENT, COORDS), rules=(ONE_TARGET,))
-async def hover(session: ChromiumSession, args: Args) -> Reply:
+async def hover(session: ChromiumSession, args: HoverArgs) -> Reply:
     def direct(found: dict[str, Any]) -> list[Command] | None:
         point = _point(args, found)
         # A button held since mouse_down stays held over the move, as a hand's would.
@@ -346,24 +324,12 @@ async def hover(session: ChromiumSession, args: Args) -> Reply:
     return await run_action(session, "hover", args, act, mode="hover", direct=direct)
 
 
-@session_tool(
-    "fill", ACTION, "Replace the value of a text field.",
-    params=(*ELEMENT,
-            Param("value", "string", "New value; <NAME> for a registered secret.", required=True),
-            Param("submit", "boolean", "Press Enter afterwards.", default=False)),
-    rules=(ONE_ELEMENT,),
-)
-async def fill(session: ChromiumSession, args: Args) -> Reply:
+async def fill(session: ChromiumSession, args: FillArgs) -> Reply:
     direct, act = filling(args["value"], args["submit"])
     return await run_action(session, "fill", args, act, mode="fill", direct=direct)
 
 
-@session_tool(
-    "press", ACTION, "Press a key or chord (Enter, Control+A) on an element or the page.",
-    params=(Param("key", "string", "Key name.", required=True), *ELEMENT),
-    rules=(OPTIONAL_ELEMENT,),
-)
-async def press(session: ChromiumSession, args: Args) -> Reply:
+async def press(session: ChromiumSession, args: PressArgs) -> Reply:
     async def act(page: Any, locator: Any) -> None:
         if locator is None:
             await page.keyboard.press(args["key"])
@@ -378,23 +344,8 @@ async def press(session: ChromiumSession, args: Args) -> Reply:
         raise
 
 
-@session_tool(
-    "select", ACTION, "Choose options of a <select> by value or label.",
-    params=(*ELEMENT, Param("values", "array", "Values or labels to select.", required=True, items="string")),
-    rules=(ONE_ELEMENT,),
-)
-async def select(session: ChromiumSession, args: Args) -> Reply:
+async def select(session: ChromiumSession, args: SelectArgs) -> Reply:
     return await run_action(session, "select", args, selecting(args["values"]))
-
-
-def _scroll_has_effect(args: Args) -> None:
-    targeted = args.get("ref") is not None or args.get("selector") is not None
-    moved = args["deltaX"] != 0 or args["deltaY"] != 0
-    if args.get("to") is not None and moved:
-        raise ToolError("bad-arg", "give to or a deltaX/deltaY, not both", field="to")
-    if not targeted and not moved and args.get("to") is None:
-        raise ToolError("bad-arg", "give a target to scroll into view, to, or a non-zero deltaX/deltaY",
-                        field="deltaY")
 
 
 #: ``scroll {to}``: the scroll position each end means, as (left, top) in JavaScript.
@@ -402,16 +353,7 @@ _SCROLL_ENDS = {"top": "[el.scrollLeft, 0]", "bottom": "[el.scrollLeft, el.scrol
                 "left": "[0, el.scrollTop]", "right": "[el.scrollWidth, el.scrollTop]"}
 
 
-@session_tool(
-    "scroll", ACTION, "Scroll an element into view, scroll it or the page by a delta, or to an end (to).",
-    params=(*ELEMENT, Param("deltaX", "number", "Horizontal pixels.", default=0, minimum=-MAX_SCROLL,
-                            maximum=MAX_SCROLL),
-            Param("deltaY", "number", "Vertical pixels.", default=0, minimum=-MAX_SCROLL, maximum=MAX_SCROLL),
-            Param("to", "string", "Scroll to an end of the element or page.", enum=tuple(_SCROLL_ENDS))),
-    rules=(OPTIONAL_ELEMENT, Check(_scroll_has_effect, "a target, `to`, or a non-zero `deltaX` / `deltaY` "
-                                   "(`to` excludes the deltas)")),
-)
-async def scroll(session: ChromiumSession, args: Args) -> Reply:
+async def scroll(session: ChromiumSession, args: ScrollArgs) -> Reply:
     dx, dy, to = args["deltaX"], args["deltaY"], args.get("to")
 
     async def act(page: Any, locator: Any) -> None:
@@ -435,4 +377,3 @@ async def scroll(session: ChromiumSession, args: Args) -> Reply:
     return reply
 
 
-TOOLS = [click, hover, fill, press, select, scroll]

@@ -15,26 +15,22 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tools import Args, Excludes, Param, Reply, session_tool
+from ...tools import Args, Param, Reply
+from ...tools.network import ConsoleReadArgs
 from ...tools.params import MAX_ID
 from .console_sampler import PAGE_BUDGET
-from .console_text import LEVELS, ConsoleEntry, level_rank, summary_line
+from .console_text import ConsoleEntry, level_rank, summary_line
 from .session import ChromiumSession
 from .tabset import Tab
 
-__all__ = ["ALL_TABS", "ONE_TAB", "TOOLS", "console_read", "tab_param", "tabs_asked"]
+__all__ = ["console_read", "tab_param", "tabs_asked"]
 
-READ = "read"
 DEFAULT_LIMIT = 50
 
 
 def tab_param(what: str) -> Param:
     return Param("tab", "integer", f"Tab id whose {what} to read (default: the current tab).", minimum=1,
                  maximum=MAX_ID)
-
-
-ALL_TABS = Param("allTabs", "boolean", "Read every tab of the session.", default=False)
-ONE_TAB = Excludes("allTabs", ("tab",), "allTabs reads every tab; drop tab")
 
 
 def tabs_asked(session: ChromiumSession, args: Args) -> list[Tab]:
@@ -61,28 +57,7 @@ def _matches(entry: ConsoleEntry, args: Args) -> bool:
     return text is None or text.lower() in entry.text.lower()
 
 
-@session_tool(
-    "console_read", READ,
-    "What the session's pages logged: console messages, uncaught exceptions and the browser's own messages "
-    "(failed loads, blocked requests), one line each (`#id level text (file:line)`), oldest first. `since` the "
-    "`last` id of a previous read gives only what came after; `id` gives one entry's details (stack included). "
-    "Kept per tab, newest 1,000; a flood is sampled (in the page itself while it floods: `sampledInPage`), "
-    "and what was dropped or sampled out is counted.",
-    params=(
-        Param("since", "integer", "Only entries after this id (a previous result's `last`).",
-              minimum=0, maximum=MAX_ID),
-        Param("level", "string", "Least severe level to include.", enum=LEVELS),
-        Param("text", "string", "Only entries whose text contains this (case-insensitive).", max_length=1000),
-        Param("limit", "integer", f"Most entries to return, the newest (default {DEFAULT_LIMIT}).", minimum=1,
-              maximum=1000),
-        Param("clear", "boolean", "Empty the tabs' buffers after reading.", default=False),
-        Param("id", "integer", "Return this one entry's details instead of a list.", minimum=1, maximum=MAX_ID),
-        tab_param("console"), ALL_TABS,
-    ),
-    rules=(ONE_TAB,
-           Excludes("id", ("since", "level", "text", "limit"), "id reads one entry; drop the list filters")),
-)
-async def console_read(session: ChromiumSession, args: Args) -> Reply:
+async def console_read(session: ChromiumSession, args: ConsoleReadArgs) -> Reply:
     log = session.console
     warnings = [] if session.events.record else [
         "page recording is off (BROWX_PAGE_RECORDING=off): only errors are kept"]
@@ -122,4 +97,3 @@ async def console_read(session: ChromiumSession, args: Args) -> Reply:
     return reply
 
 
-TOOLS = [console_read]

@@ -11,26 +11,19 @@ the mark of the action that opened the dialog.
 from __future__ import annotations
 
 from ...errors import ToolError
-from ...tools import Args, Param, Reply, session_tool
-from .dialogs import DIALOG_POLICIES, dialog_warning
+from ...tools import Reply
+from ...tools.actions import HandleDialogArgs, SetDialogPolicyArgs
+from .dialogs import dialog_warning
 from .input_send import releases_applied
 from .session import ChromiumSession
 from .settle import Before, settle
 
-__all__ = ["TOOLS", "handle_dialog", "set_dialog_policy"]
+__all__ = ["handle_dialog", "set_dialog_policy"]
 
 ACTION = "action"
 
 
-@session_tool(
-    "handle_dialog", ACTION,
-    "Answer the JavaScript dialog (alert, confirm, prompt, beforeunload) open on the current tab: accept (OK) "
-    "or dismiss (Cancel), with promptText for a prompt; then report what the page did, like an action.",
-    params=(Param("accept", "boolean", "true: OK / Leave; false: Cancel / Stay.", required=True),
-            Param("promptText", "string", "Text a prompt answers with (accept only; <NAME> for a registered "
-                  "secret). Without it a prompt answers its default value.", max_length=100_000)),
-)
-async def handle_dialog(session: ChromiumSession, args: Args) -> Reply:
+async def handle_dialog(session: ChromiumSession, args: HandleDialogArgs) -> Reply:
     page = session.page
     pending = session.dialogs.open_on(page)
     if pending is None:
@@ -52,14 +45,7 @@ async def handle_dialog(session: ChromiumSession, args: Args) -> Reply:
     return reply
 
 
-@session_tool(
-    "set_dialog_policy", ACTION,
-    "How the session answers JavaScript dialogs from now on: ask (default: the dialog stays open, the call "
-    "that met it reports it, handle_dialog answers), accept or dismiss (answered at once, still listed in "
-    "the next result as dialogs: [...]).",
-    params=(Param("policy", "string", "accept, dismiss or ask.", required=True, enum=DIALOG_POLICIES),),
-)
-async def set_dialog_policy(session: ChromiumSession, args: Args) -> Reply:
+async def set_dialog_policy(session: ChromiumSession, args: SetDialogPolicyArgs) -> Reply:
     previous = session.dialogs.policy
     session.dialogs.policy = args["policy"]
     reply = Reply.of(policy=args["policy"], previous=previous, warnings=[])
@@ -68,4 +54,3 @@ async def set_dialog_policy(session: ChromiumSession, args: Args) -> Reply:
     return reply
 
 
-TOOLS = [handle_dialog, set_dialog_policy]

@@ -34,7 +34,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...errors import ToolError
-from ...tools import Reply, Tool, validate_args
+from ...tools import Reply
+from ...tools.actions import ClickArgs, FillArgs, SelectArgs
+from ...tools.visual import MAX_NODES
 from ...visualtree.model import (
     DOM_FORMAT,
     Action,
@@ -48,7 +50,6 @@ from ...visualtree.model import (
     canonical_actions,
     not_offered,
 )
-from ...visualtree.params import MAX_NODES
 from ...visualtree.snapshots import REFRESH_WITH, Capture, text_fingerprint
 from . import actions
 from .losses import PageScriptError, first_line
@@ -115,23 +116,16 @@ def raw_tree(root: dict[str, Any]) -> RawNode:
     return built[0]
 
 
-async def _as(tool: Tool, session: ChromiumSession, **args: Any) -> Reply:
-    """Run ``tool``'s chromium handler as a call with ``args`` would: its declaration fills
-    in the defaults (these arguments are ours, already right)."""
-    result: Reply = await tool.run_in(session, validate_args(tool.params, args))
-    return result
-
-
 async def _tap(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
-    return await _as(actions.click, session, ref=ref)
+    return await actions.click(session, ClickArgs(ref=ref))
 
 
 async def _set_value(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
     assert value is not None  # the tool's rules insist
     if node.type_name != "select":
-        return await _as(actions.fill, session, ref=ref, value=value)
+        return await actions.fill(session, FillArgs(ref=ref, value=value))
     try:
-        return await _as(actions.select, session, ref=ref, values=[value])
+        return await actions.select(session, SelectArgs(ref=ref, values=[value]))
     except ToolError as err:
         if err.details.get("field") == "values":
             raise ToolError("bad-arg", err.message, field="value") from err

@@ -26,8 +26,8 @@ from typing import Any
 import trio
 
 from ...cdp import CdpFailure
-from ...tools import Args, Reply, session_tool
-from ..params import STEPS, duration_ms, one_point_target, point_target
+from ...tools import Args, Reply
+from ...tools.pointer import DragArgs
 from .actions import run_steps
 from .agent_calls import agent_await, agent_call
 from .drag_input import DRAG_INTERCEPTED, drag_event, intercept_drags
@@ -39,7 +39,7 @@ from .pointer import pointer_report, state_of
 from .session import ChromiumSession
 from .target import aimed_at, point_for
 
-__all__ = ["DRAG_THRESHOLD_PX", "TOOLS", "drag"]
+__all__ = ["DRAG_THRESHOLD_PX", "drag"]
 
 ACTION = "action"
 #: How far the mouse must move from the press before a page can start an HTML5 drag
@@ -127,17 +127,7 @@ class _Drag:
         await release_input(self.session, "drag", self.args, commands)
 
 
-@session_tool(
-    "drag", ACTION,
-    "Drag from one point to another with the mouse (press, paced moves with the button held, release); a page "
-    "that uses HTML5 drag and drop gets dragstart, dragenter, dragover, drop and dragend. from and to are each "
-    "{ref}, {selector} or {x, y}.",
-    params=(point_target("from", "Where the drag starts (pressed)."),
-            point_target("to", "Where it ends (released, dropped)."),
-            duration_ms(250, "the drag"), STEPS),
-    rules=(one_point_target("from", "to"),),
-)
-async def drag(session: ChromiumSession, args: Args) -> Reply:
+async def drag(session: ChromiumSession, args: DragArgs) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
         if state.buttons:
@@ -173,4 +163,3 @@ async def drag(session: ChromiumSession, args: Args) -> Reply:
     return await run_steps(session, "drag", steps, report=pointer_report(session))
 
 
-TOOLS = [drag]

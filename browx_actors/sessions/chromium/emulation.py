@@ -13,19 +13,16 @@ too. Permissions are the browser context's (``Browser.grantPermissions``).
 
 from __future__ import annotations
 
-import functools
-import zoneinfo
 from typing import Any
 
 from ...cdp import CdpError, CdpSession
 from ...errors import ToolError
-from ...tools import Args, Check, Param, Reply, session_tool
+from ...tools import Reply
+from ...tools.page import EMULATED, EmulateArgs
 from .session import ChromiumSession
 
-__all__ = ["FIELDS", "NETWORK_PRESETS", "PERMISSIONS", "TOOLS", "Emulation", "emulate", "media_features",
-           "network_conditions"]
+__all__ = ["NETWORK_PRESETS", "PERMISSIONS", "Emulation", "emulate", "media_features", "network_conditions"]
 
-ACTION = "action"
 
 #: DevTools' throttling presets: latency in ms, throughput in bytes per second.
 NETWORK_PRESETS: dict[str, dict[str, float]] = {
@@ -45,8 +42,6 @@ PERMISSIONS: dict[str, str] = {
     "window-management": "windowManagement",
 }
 
-FIELDS = ("colorScheme", "reducedMotion", "locale", "timezone", "geolocation", "userAgent", "network",
-          "networkConditions", "cpuSlowdown", "permissions")
 
 
 def media_features(state: dict[str, Any]) -> list[dict[str, str]]:
@@ -143,78 +138,21 @@ class Emulation:
             await browser.cdp.send("Browser.grantPermissions", {"permissions": names, **context})
 
 
-def _check_timezone(args: Args) -> None:
-    """Chromium takes an unknown zone without a word and runs the page in UTC, so the
-    name is checked against the system's time zone database (when it has one)."""
-    zone = args.get("timezone")
-    if zone is None or not _known_zones():
-        return
-    try:
-        zoneinfo.ZoneInfo(zone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError) as err:
-        raise ToolError("bad-arg", f"unknown time zone {zone!r} (IANA names, e.g. Europe/Paris)",
-                        field="timezone") from err
-
-
-@functools.cache
-def _known_zones() -> bool:
-    return bool(zoneinfo.available_timezones())
-
-
-def _check_custom(args: Args) -> None:
-    if args.get("network") == "custom" and not args.get("networkConditions"):
-        raise ToolError("bad-arg", "network custom needs networkConditions", field="networkConditions")
-    if args.get("networkConditions") and args.get("network") not in ("custom", None):
-        raise ToolError("bad-arg", "networkConditions go with network custom", field="networkConditions")
-
-
-@session_tool(
-    "emulate", ACTION,
-    "Emulate, for every tab of the session: colorScheme, reducedMotion, locale, timezone, geolocation, userAgent, "
-    "network (offline, slow-3g, fast-3g, or custom with networkConditions), cpuSlowdown, permissions. A field left "
-    "out keeps its value, null clears it; {} reports what is in force.",
-    params=(
-        Param("colorScheme", "string", "prefers-color-scheme.", enum=("light", "dark", "no-preference"),
-              nullable=True),
-        Param("reducedMotion", "string", "prefers-reduced-motion.", enum=("reduce", "no-preference"), nullable=True),
-        Param("locale", "string", "BCP 47 locale for Intl, navigator.language and Accept-Language, e.g. de-DE.",
-              pattern=r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*", max_length=35, nullable=True),
-        Param("timezone", "string", "IANA time zone, e.g. Asia/Tokyo.", max_length=64, pattern=r"[A-Za-z0-9_+\-/]+",
-              nullable=True),
-        Param("geolocation", "object", "Position reported to the Geolocation API (grant the geolocation "
-              "permission for pages to read it).",
-              properties={"latitude": {"type": "number", "minimum": -90, "maximum": 90},
-                          "longitude": {"type": "number", "minimum": -180, "maximum": 180},
-                          "accuracy": {"type": "number", "minimum": 0, "maximum": 1_000_000}},
-              required_keys=("latitude", "longitude"), nullable=True),
-        Param("userAgent", "string", "User-Agent header and navigator.userAgent.", max_length=1000, nullable=True),
-        Param("network", "string", "Network conditions.", enum=("offline", "slow-3g", "fast-3g", "custom"),
-              nullable=True),
-        Param("networkConditions", "object", "For network custom: latency and throughput.",
-              properties={"latencyMs": {"type": "number", "minimum": 0, "maximum": 60_000},
-                          "downloadKbps": {"type": "number", "minimum": 1, "maximum": 10_000_000},
-                          "uploadKbps": {"type": "number", "minimum": 1, "maximum": 10_000_000}}, nullable=True),
-        Param("cpuSlowdown", "number", "CPU slowdown factor (1 is none).", minimum=1, maximum=20, nullable=True),
-        Param("permissions", "array", "Permissions granted to the session's pages (null revokes them all).",
-              items="string", item_enum=tuple(PERMISSIONS), max_items=len(PERMISSIONS), nullable=True),
-    ),
-    rules=(Check(_check_custom, "`networkConditions` goes with `network` custom, which needs it"),
-           Check(_check_timezone, "`timezone` is a known IANA time zone")),
-)
-async def emulate(session: ChromiumSession, args: Args) -> Reply:
+async def emulate(session: ChromiumSession, args: EmulateArgs) -> Reply:
     emulation = await Emulation.of(session)
-    asked = sorted(name for name in FIELDS if name in args)
+    given = args.json()  # by JSON name; a nullable field left out is absent, one sent as null is None
+    asked = sorted(name for name in EMULATED if name in given)
     changed = set(asked)
-    if "network" in args and args["network"] != "custom":
+    if "network" in given and given["network"] != "custom":
         # Custom conditions go with network custom: any other value, or null, drops them.
         changed.add("networkConditions")
-        args = {**args, "networkConditions": None}
+        given["networkConditions"] = None
     previous = dict(emulation.state)
     for name in changed:
-        if args[name] is None:
+        if given[name] is None:
             emulation.state.pop(name, None)
         else:
-            emulation.state[name] = args[name]
+            emulation.state[name] = given[name]
     page_fields = changed - {"permissions"}
     if page_fields:
         await session.tab_lifecycle.attach_current()
@@ -242,4 +180,3 @@ async def emulate(session: ChromiumSession, args: Args) -> Reply:
     return reply
 
 
-TOOLS = [emulate]

@@ -14,21 +14,15 @@ began. The engines that read a native hierarchy implement the same name over it.
 
 from __future__ import annotations
 
-from ...tools import Args, Param, Reply, session_tool
+from ...tools import Reply
+from ...tools.reading import FindFeedbackArgs
 from .agent_calls import agent_call
 from .session import ChromiumSession
 
-__all__ = ["TOOLS", "find_feedback"]
+__all__ = ["find_feedback"]
 
 
-@session_tool(
-    "find_feedback", "read",
-    "What the page is telling the user: alerts, status and live regions, toasts, invalid fields with their "
-    "messages; each with a ref, and new: true when it appeared or changed since the last action began.",
-    params=(Param("limit", "integer", "Most items to return.", default=20, minimum=1, maximum=200),
-            Param("newOnly", "boolean", "Only what is new since the last action.", default=False)),
-)
-async def find_feedback(session: ChromiumSession, args: Args) -> Reply:
+async def find_feedback(session: ChromiumSession, args: FindFeedbackArgs) -> Reply:
     found = await agent_call(session, "findFeedback", {"limit": 10_000 if args["newOnly"] else args["limit"]})
     items = found["items"]
     count = found["count"]
@@ -39,4 +33,3 @@ async def find_feedback(session: ChromiumSession, args: Args) -> Reply:
     return Reply.of(items=items, count=count, truncated=count > len(items), sinceAction=found["baseline"])
 
 
-TOOLS = [find_feedback]

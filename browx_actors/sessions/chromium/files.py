@@ -20,13 +20,14 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from ...errors import ToolError
-from ...tools import Args, Param, Reply, session_tool
+from ...tools import Reply
+from ...tools.actions import UploadFileArgs
+from ...tools.page import DownloadsListArgs
 from ...workspace import resolve_in_workspace
-from ..params import ELEMENT, ONE_ELEMENT
 from .actions import ACTION_TIMEOUT_MS, run_action
 from .session import ChromiumSession
 
-__all__ = ["TOOLS", "downloads_list", "upload_file", "workspace_files"]
+__all__ = ["downloads_list", "upload_file", "workspace_files"]
 
 #: Playwright's words for a target that is not a file input.
 _NOT_FILE_INPUT = ("not an HTMLInputElement", "not an input element", "Node is not an")
@@ -43,16 +44,7 @@ def workspace_files(workspace: Path, paths: list[str]) -> list[Path]:
     return files
 
 
-@session_tool(
-    "upload_file", "action",
-    "Give a file input (ref or selector) files from the workspace; a button that opens a file chooser works too. "
-    "Reports what changed, like every action.",
-    params=(*ELEMENT,
-            Param("paths", "array", "Files under the workspace, e.g. uploads/cv.pdf.", required=True, items="string",
-                  min_items=1, max_items=20)),
-    rules=(ONE_ELEMENT,),
-)
-async def upload_file(session: ChromiumSession, args: Args) -> Reply:
+async def upload_file(session: ChromiumSession, args: UploadFileArgs) -> Reply:
     files = [str(p) for p in workspace_files(session.workspace, args["paths"])]
 
     async def act(page: Any, locator: Any) -> None:
@@ -74,17 +66,10 @@ async def upload_file(session: ChromiumSession, args: Args) -> Reply:
     return reply
 
 
-@session_tool(
-    "downloads_list", "read",
-    "The session's downloads, saved into the workspace under downloads/<session>/: one line each "
-    "(`dN state name size path from url`), or whole with `details`.",
-    params=(Param("details", "boolean", "Each download as an object.", default=False),),
-)
-async def downloads_list(session: ChromiumSession, args: Args) -> Reply:
+async def downloads_list(session: ChromiumSession, args: DownloadsListArgs) -> Reply:
     records = list(session.downloads.records)
     if args["details"]:
         return Reply.of(downloads=[r.describe() for r in records], count=len(records))
     return Reply.of(downloads=[r.line() for r in records], count=len(records))
 
 
-TOOLS = [upload_file, downloads_list]

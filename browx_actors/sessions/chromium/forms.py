@@ -23,15 +23,15 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tools import Args, Check, Param, Reply, session_tool
-from ..params import ELEMENT, ONE_ELEMENT, TIMEOUT_MS
+from ...tools import Args, Reply
+from ...tools.actions import ChooseOptionArgs, FillFormArgs
 from .actions import ACTION_TIMEOUT_MS, clicking, filling, perform, run_steps, selecting
 from .agent_calls import agent_call
 from .poll import poll_until
 from .session import ChromiumSession
 from .target import aim, target_of
 
-__all__ = ["MAX_FIELDS", "TOOLS", "choose_option", "field_kind", "fill_form", "wanted_checked"]
+__all__ = ["MAX_FIELDS", "choose_option", "field_kind", "fill_form", "wanted_checked"]
 
 ACTION = "action"
 MAX_FIELDS = 100
@@ -46,27 +46,6 @@ _VERIFY_TIMEOUT_S = 2.0
 #: How long an editable combobox's options get to show after the click before the
 #: option's name is typed into it.
 _TYPE_AFTER_S = 0.5
-
-_FIELDS = Param(
-    "fields", "array",
-    "The fields in order: {ref or selector, value}. value is a string for text fields, true/false for checkboxes, "
-    "switches and radios, an option's value or label (or a list of them) for a <select>.",
-    required=True, items="object", min_items=1, max_items=MAX_FIELDS,
-    properties={"ref": {"type": "string", "maxLength": 200}, "selector": {"type": "string"},
-                "value": {"type": ["string", "boolean", "array"]}},
-    required_keys=("value",),
-)
-
-
-def _check_fields(args: Args) -> None:
-    for i, field in enumerate(args["fields"]):
-        given = [key for key in ("ref", "selector") if key in field]
-        if len(given) != 1:
-            raise ToolError("bad-arg", f"fields[{i}] takes exactly one of ref or selector", field=f"fields[{i}]")
-        value = field["value"]
-        if isinstance(value, list) and not all(isinstance(item, str) for item in value):
-            raise ToolError("bad-arg", f"fields[{i}].value: a list holds option values or labels (strings)",
-                            field=f"fields[{i}].value")
 
 
 def field_kind(target: dict[str, Any]) -> str:
@@ -120,14 +99,7 @@ async def _set_checked(session: ChromiumSession, index: int, target_args: Args, 
     return used
 
 
-@session_tool(
-    "fill_form", ACTION,
-    "Fill several fields in one call (text fields, checkboxes, switches, radios, selects), then settle once: "
-    "fields: [{ref or selector, value}].",
-    params=(_FIELDS,),
-    rules=(Check(_check_fields, "each of `fields` has exactly one of `ref` or `selector`"),),
-)
-async def fill_form(session: ChromiumSession, args: Args) -> Reply:
+async def fill_form(session: ChromiumSession, args: FillFormArgs) -> Reply:
     done: list[dict[str, Any]] = []
     #: The field being set, and its target once found.
     at: list[Any] = [0, None]
@@ -198,19 +170,7 @@ async def _find_option(session: ChromiumSession, trigger: str, args: Args, timeo
     return result.value
 
 
-@session_tool(
-    "choose_option", ACTION,
-    "Choose an option by its name from a dropdown, listbox, menu or combobox (a <select> too): opens it, finds "
-    "the option (in the popup it controls, or on the page; typed into an editable combobox when none shows), "
-    "clicks it and checks the choice took.",
-    params=(*ELEMENT,
-            Param("option", "string", "The option's accessible name (exact, then ignoring case, then a part of it "
-                  "unless exact).", required=True, max_length=500),
-            Param("exact", "boolean", "Match the name exactly.", default=False),
-            TIMEOUT_MS),
-    rules=(ONE_ELEMENT,),
-)
-async def choose_option(session: ChromiumSession, args: Args) -> Reply:
+async def choose_option(session: ChromiumSession, args: ChooseOptionArgs) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         target_args = {key: args[key] for key in ("ref", "selector") if args.get(key) is not None}
         target = await target_of(session, target_args, reply)
@@ -263,4 +223,3 @@ async def choose_option(session: ChromiumSession, args: Args) -> Reply:
     return await run_steps(session, "choose_option", steps)
 
 
-TOOLS = [fill_form, choose_option]

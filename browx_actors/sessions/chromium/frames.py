@@ -31,7 +31,8 @@ import trio
 
 from ...cdp import CdpError, CdpFailure, CdpSession
 from ...errors import ToolError
-from ...tools import Args, Param, Reply, session_tool
+from ...tools import Reply
+from ...tools.reading import FramesListArgs
 from .driver import REF_ENGINE
 from .frame_refs import qualify
 from .pageagent import AGENT_KEY, AGENT_SOURCE
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from .host import SessionHost
     from .tabset import Tab
 
-__all__ = ["TOOLS", "VISUAL_OWNER", "Frame", "FrameBook", "FrameChain", "agent_in_frame", "ask_each", "frame_chain",
+__all__ = ["VISUAL_OWNER", "Frame", "FrameBook", "FrameChain", "agent_in_frame", "ask_each", "frame_chain",
            "frame_locator", "frame_named", "frame_tree", "frames_list", "owner_of"]
 
 _CALL = f"""([method, arg]) => {{
@@ -343,14 +344,7 @@ def _line(frame: Frame, top_origin: str, owner: str | None) -> str:
     return f"{frame.short} {redact_url(frame.url)}{name} ({where}{process}){held}"
 
 
-@session_tool(
-    "frames_list", "read",
-    "The current tab's frames: `fN url name (same-origin | cross-origin, out-of-process) in <iframe ref>`, each "
-    "after its parent. Refs inside a frame are spelled fNeM (snapshot shows them); click, fill and the rest take "
-    "them like any ref.",
-    params=(Param("details", "boolean", "Each frame as an object.", default=False),),
-)
-async def frames_list(session: SessionHost, args: Args) -> Reply:
+async def frames_list(session: SessionHost, args: FramesListArgs) -> Reply:
     tab = session.tabs.current
     assert tab is not None
     frames = await frame_tree(session, tab)
@@ -371,4 +365,3 @@ async def frames_list(session: SessionHost, args: Args) -> Reply:
     return Reply.of(url=redact_url(top.url), frames=rows, count=len(rows))
 
 
-TOOLS = [frames_list]

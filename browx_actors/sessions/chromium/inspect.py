@@ -15,29 +15,21 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 from typing import Any
 
 from ...cdp import CdpError, CdpFailure
 from ...errors import ToolError
-from ...tools import Args, Check, Param, Reply, session_tool
-from ..params import ELEMENT, ONE_ELEMENT
+from ...tools import Reply
+from ...tools.reading import InspectArgs
 from .agent_calls import agent_call
 from .pageagent import AGENT_KEY
 from .session import ChromiumSession
 from .target import target_of
 
-__all__ = ["MAX_STYLES", "TOOLS", "accessibility_of", "inspect"]
+__all__ = ["MAX_STYLES", "accessibility_of", "inspect"]
 
 MAX_STYLES = 50
-_STYLE_NAME = re.compile(r"(--)?[A-Za-z][A-Za-z0-9-]{0,99}")
 _GROUP = "browx-inspect"
-
-
-def _check_styles(args: Args) -> None:
-    for i, name in enumerate(args["styles"] or []):
-        if _STYLE_NAME.fullmatch(name) is None:
-            raise ToolError("bad-arg", f"styles[{i}] {name!r} is not a CSS property name", field="styles")
 
 
 async def accessibility_of(session: ChromiumSession, ref: str) -> dict[str, Any] | None:
@@ -75,16 +67,7 @@ async def accessibility_of(session: ChromiumSession, ref: str) -> dict[str, Any]
     return out
 
 
-@session_tool(
-    "inspect", "read",
-    "One element's state, box (viewport CSS pixels), the computed styles asked for, attributes, and the "
-    "accessibility properties the browser computed, in one call.",
-    params=(*ELEMENT,
-            Param("styles", "array", f"Computed styles to read (CSS names, camelCase or --custom; at most "
-                  f"{MAX_STYLES}).", items="string", max_items=MAX_STYLES)),
-    rules=(ONE_ELEMENT, Check(_check_styles, "each of `styles` is a CSS property name")),
-)
-async def inspect(session: ChromiumSession, args: Args) -> Reply:
+async def inspect(session: ChromiumSession, args: InspectArgs) -> Reply:
     reply = Reply(warnings=[])
     target = await target_of(session, args, reply, mark=False)
     assert target is not None
@@ -100,4 +83,3 @@ async def inspect(session: ChromiumSession, args: Args) -> Reply:
     return reply
 
 
-TOOLS = [inspect]

@@ -20,7 +20,7 @@ import math
 
 import attrs
 
-from ..params import GESTURE_MAX_MS, GESTURE_MAX_STEPS
+from ...tools.targets import GESTURE_MAX_MS, GESTURE_MAX_STEPS
 
 __all__ = [
     "FRAME_MS",

@@ -8,34 +8,23 @@ accessible name, or its path from the nearest ancestor with one of those; see
 (:class:`~.ref_names.NamedRefBook`). From then on ``name`` works wherever a ref does:
 ``click {ref: "checkout"}``, ``drag {from: {ref: "card"}, ...}``, ``fill_form`` fields,
 ``verify_*``; it is resolved to the element the anchor finds at that moment
-(:func:`~.target.accept_named_refs`). The result says which anchor was chosen and warns
+(:func:`~.target.run_with_named_refs`). The result says which anchor was chosen and warns
 when only a path was left, which holds only while the page keeps its structure.
 """
 
 from __future__ import annotations
 
-from ...tools import Args, Param, Reply, session_tool
-from ..params import REF, REF_NAME_PATTERN
+from ...tools import Reply
+from ...tools.contract import SessionArgs
+from ...tools.reading import NameRefArgs
 from .agent_calls import agent_call
 from .ref_names import describe_anchor
 from .session import ChromiumSession
 
-__all__ = ["TOOLS", "list_named_refs", "name_ref"]
-
-READ = "read"
+__all__ = ["list_named_refs", "name_ref"]
 
 
-@session_tool(
-    "name_ref", READ,
-    "Give an element a name for this session that survives re-renders where its identity does (a test id, an "
-    "id, its role and name, or a stable path); the name then works anywhere a ref does.",
-    params=(Param("ref", "string", "Ref of the element (from a snapshot or find), or a name.", required=True,
-                  max_length=REF.max_length),
-            Param("name", "string", "The name: a letter or _ first, then letters, digits, _ . : -; not a ref "
-                  "(e<digits>, f<digits>e<digits>).",
-                  required=True, pattern=REF_NAME_PATTERN, max_length=64)),
-)
-async def name_ref(session: ChromiumSession, args: Args) -> Reply:
+async def name_ref(session: ChromiumSession, args: NameRefArgs) -> Reply:
     found = await agent_call(session, "anchorOf", {"ref": args["ref"]})
     anchor = found["anchor"]
     replaced = session.named_refs.add(args["name"], anchor, session.page.url)
@@ -50,12 +39,7 @@ async def name_ref(session: ChromiumSession, args: Args) -> Reply:
     return reply
 
 
-@session_tool(
-    "list_named_refs", READ,
-    "The session's named refs: each name, its anchor, and the ref it resolves to on the current page (null: "
-    "nothing matches here).",
-)
-async def list_named_refs(session: ChromiumSession, args: Args) -> Reply:
+async def list_named_refs(session: ChromiumSession, args: SessionArgs) -> Reply:
     entries = list(session.named_refs)
     found = await agent_call(session, "findAnchored", [entry.anchor for entry in entries]) if entries else []
     named = [{"name": entry.name, "by": entry.anchor["by"], "anchor": entry.anchor,
@@ -65,4 +49,3 @@ async def list_named_refs(session: ChromiumSession, args: Args) -> Reply:
     return Reply.of(named=named, count=len(named))
 
 
-TOOLS = [name_ref, list_named_refs]

@@ -19,15 +19,14 @@ from typing import Any
 
 from ...cdp import CdpError, CdpFailure
 from ...errors import ToolError
-from ...tools import Args, Excludes, Param, Reply, session_tool
-from ...tools.params import MAX_ID
-from .console import ALL_TABS, ONE_TAB, tab_number, tab_param, tabs_asked
+from ...tools import Args, Reply
+from ...tools.network import NetworkBodyArgs, NetworkReadArgs
+from .console import tab_number, tabs_asked
 from .network_log import NetworkEntry, summary_line
 from .session import ChromiumSession
 
-__all__ = ["TOOLS", "is_text_mime", "network_body", "network_read"]
+__all__ = ["is_text_mime", "network_body", "network_read"]
 
-READ = "read"
 DEFAULT_LIMIT = 50
 #: Resource types as the Network domain names them (lower case).
 TYPES = ("document", "stylesheet", "image", "media", "font", "script", "texttrack", "xhr", "fetch", "prefetch",
@@ -73,30 +72,7 @@ def _find(session: ChromiumSession, entry_id: int) -> NetworkEntry:
                     field="id")
 
 
-@session_tool(
-    "network_read", READ,
-    "The requests of the session's pages, one line each (`#id METHOD status type size time url`), oldest first: "
-    "`filter` by URL (text, or a glob such as */api/*), `types`, `failed`, `method`; `since` a previous result's "
-    "`last` gives only what came after; `id` gives one request's details (headers, timing, initiator, failure). "
-    "Credentials in URLs and headers (authorization, cookie, set-cookie...) come back redacted. Bodies: "
-    "network_body.",
-    params=(
-        Param("filter", "string", "URL text to look for, or a glob over the whole URL.", max_length=2000),
-        Param("types", "array", "Resource types to include.", items="string", item_enum=TYPES, max_items=len(TYPES)),
-        Param("failed", "boolean", "true: only failed requests; false: only those that did not fail."),
-        Param("method", "string", "HTTP method to include (GET, POST...).", max_length=20),
-        Param("since", "integer", "Only requests after this id (a previous result's `last`).",
-              minimum=0, maximum=MAX_ID),
-        Param("limit", "integer", f"Most requests to return, the newest (default {DEFAULT_LIMIT}).", minimum=1,
-              maximum=1000),
-        Param("id", "integer", "Return this one request's details instead of a list.", minimum=1, maximum=MAX_ID),
-        tab_param("requests"), ALL_TABS,
-    ),
-    rules=(ONE_TAB,
-           Excludes("id", ("filter", "types", "failed", "method", "since", "limit"),
-                    "id reads one request; drop the list filters")),
-)
-async def network_read(session: ChromiumSession, args: Args) -> Reply:
+async def network_read(session: ChromiumSession, args: NetworkReadArgs) -> Reply:
     if not session.events.record:
         raise ToolError("recording-off", "page recording is off (BROWX_PAGE_RECORDING=off): requests are not "
                         "recorded")
@@ -127,19 +103,7 @@ async def network_read(session: ChromiumSession, args: Args) -> Reply:
     return reply
 
 
-@session_tool(
-    "network_body", READ,
-    "A recorded request's response body (or, with part: request, what it sent), capped at maxBytes: text for "
-    "text types (HTML, JSON, JS, CSS, XML...), base64 otherwise. The browser keeps the newest bodies of each tab; "
-    "an older one may be gone.",
-    params=(
-        Param("id", "integer", "Request id from network_read.", required=True, minimum=1, maximum=MAX_ID),
-        Param("part", "string", "Which body.", default="response", enum=("response", "request")),
-        Param("maxBytes", "integer", "Most characters of text (bytes of binary) to return.", default=20_000,
-              minimum=1, maximum=2_000_000),
-    ),
-)
-async def network_body(session: ChromiumSession, args: Args) -> Reply:
+async def network_body(session: ChromiumSession, args: NetworkBodyArgs) -> Reply:
     entry = _find(session, args["id"])
     part, cap = args["part"], args["maxBytes"]
     source = entry.source
@@ -183,4 +147,3 @@ def _body(data: str, base64_encoded: bool, mime: str, cap: int) -> dict[str, Any
             "truncated": len(data) > cap}
 
 
-TOOLS = [network_read, network_body]

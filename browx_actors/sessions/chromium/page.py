@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 import time
 from typing import Any
 
@@ -20,21 +19,20 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from ...cdp import CdpFailure
 from ...errors import ToolError
 from ...kernel.actor import Later
-from ...tools import Args, AtMostOne, Check, ExactlyOne, Excludes, Param, Reply, session_tool
+from ...tools import Args, Reply
+from ...tools.contract import SessionArgs
+from ...tools.navigation import WEB_SCHEMES, NavigateArgs, url_to_load
+from ...tools.page import EvalJsArgs, ScreenshotArgs, ScreenshotRegionArgs, SetViewportArgs, WaitForArgs
 from ...workspace import file_to_write, write_file
-from ..params import ELEMENT, TIMEOUT_MS
 from .failures import is_selector_error, selector_refusal
 from .losses import first_line
 from .pageagent import AGENT_KEY
 from .session import ChromiumSession
 from .target import resolve_target
 
-__all__ = ["TOOLS", "eval_js", "go_back", "go_forward", "navigate", "screenshot", "screenshot_region", "set_viewport",
+__all__ = ["eval_js", "go_back", "go_forward", "navigate", "screenshot", "screenshot_region", "set_viewport",
            "wait_for"]
 
-#: What navigate loads. Not ``file:``: the workspace is the only part of the disk the
-#: server reads or writes, and a file page could go on to any other file by itself.
-_SCHEMES = ("http://", "https://", "about:", "data:")
 NAVIGATION, READ, ACTION = "navigation", "read", "action"
 #: A width or height in CSS pixels.
 
@@ -109,51 +107,9 @@ async def _navigation_result(session: ChromiumSession, action: str, from_url: st
     )
 
 
-#: Schemes no session navigates to: script URLs, the browser's own pages, and network
-#: protocols that are no app's deep link.
-_REFUSED_SCHEMES = frozenset({"javascript", "vbscript", "chrome", "chrome-extension", "chrome-untrusted",
-                              "devtools", "view-source", "blob", "filesystem", "intent", "ftp", "ftps", "sftp",
-                              "ws", "wss"})
-_APP_LINK = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://\S+$")
-#: A scheme, as opposed to a bare host with a port (``localhost:8080``).
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:(?!\d)")
-
-
-def _url_of(args: Args) -> str:
-    """The URL to load: a bare host gets ``https://``."""
-    url = str(args["url"])
-    if not url.startswith(_SCHEMES) and _SCHEME.match(url) is None:
-        url = "https://" + url
-    return url
-
-
-def _check_url(args: Args) -> None:
-    """A web URL, a bare host, or an app deep link (``myapp://checkout/42``) for a native
-    session; never a script URL or one of the browser's own pages."""
-    url = str(args["url"])
-    if url[:5].lower() == "file:":
-        raise ToolError("bad-arg", "file: URLs are refused: the server reads no file outside its workspace; serve "
-                        "the page over http(s) instead", field="url")
-    if url.startswith(_SCHEMES) or _SCHEME.match(url) is None:
-        return
-    link = _APP_LINK.match(url)
-    if link is None or link.group(1).lower() in _REFUSED_SCHEMES:
-        raise ToolError("bad-arg", f"unsupported URL scheme in {url!r}", field="url")
-
-
-@session_tool(
-    "navigate", NAVIGATION, "Load a URL in the session's page and wait for it.",
-    params=(Param("url", "string", "Absolute URL (https:// is assumed without a scheme); on android-app and "
-                  "ios-app, a deep link with the app's scheme.", required=True),
-            Param("waitUntil", "string", "Load state to wait for.", default="load",
-                  enum=("load", "domcontentloaded", "networkidle", "commit")),
-            Param("timeoutMs", "integer", "Navigation timeout.", default=30_000, minimum=0, maximum=120_000)),
-    rules=(Check(_check_url, "`url` is http(s), about or data (file: is refused; a bare host gets https://), or "
-                 "an app deep link (`myapp://...`) on android-app and ios-app"),),
-)
-async def navigate(session: ChromiumSession, args: Args) -> Reply:
-    url = _url_of(args)
-    if not url.startswith(_SCHEMES):
+async def navigate(session: ChromiumSession, args: NavigateArgs) -> Reply:
+    url = url_to_load(str(args["url"]))
+    if not url.startswith(WEB_SCHEMES):
         raise ToolError("not-supported", f"chromium loads http(s), about and data URLs; {url!r} is an app "
                         "deep link, which android-app and ios-app sessions open", engine="chromium", url=url)
     page = session.page
@@ -191,22 +147,15 @@ async def _history(session: ChromiumSession, direction: str) -> Reply:
     return result
 
 
-@session_tool("go_back", NAVIGATION, "Go back in the session's history.")
-async def go_back(session: ChromiumSession, args: Args) -> Reply:
+async def go_back(session: ChromiumSession, args: SessionArgs) -> Reply:
     return await _history(session, "back")
 
 
-@session_tool("go_forward", NAVIGATION, "Go forward in the session's history.")
-async def go_forward(session: ChromiumSession, args: Args) -> Reply:
+async def go_forward(session: ChromiumSession, args: SessionArgs) -> Reply:
     return await _history(session, "forward")
 
 
-@session_tool(
-    "set_viewport", ACTION, "Resize the session's viewport.",
-    params=(Param("width", "integer", "CSS pixels.", required=True, minimum=100, maximum=7680),
-            Param("height", "integer", "CSS pixels.", required=True, minimum=100, maximum=4320)),
-)
-async def set_viewport(session: ChromiumSession, args: Args) -> Reply:
+async def set_viewport(session: ChromiumSession, args: SetViewportArgs) -> Reply:
     size = {"width": args["width"], "height": args["height"]}
     await session.pw(session.page.set_viewport_size, size)
     return Reply.of(viewport=size)
@@ -228,51 +177,11 @@ async def _element_box(session: ChromiumSession, args: Args, reply: Reply) -> di
     return await session.pw(box)
 
 
-_IMAGE = (Param("format", "string", "Image format.", default="png", enum=("png", "jpeg")),
-          Param("quality", "integer", "JPEG quality.", default=80, minimum=1, maximum=100))
-_OUTPUT = (Param("maxDimension", "integer", "Longest side in pixels.", default=2000, minimum=16, maximum=8000),
-           Param("path", "string", "Also save under the workspace at this relative path (not in diagnostics/).",
-                 max_length=4096, secrets="mask"))
-#: A region's corner may lie this far either side of the viewport's origin; its sides
-#: are at least one CSS pixel (a thinner one captures nothing, and is refused before the
-#: session is touched) and at most this long (Chromium's largest capture side).
-_REGION_LIMIT = 16_384
-_REGION_PROPERTIES: dict[str, dict[str, Any]] = {
-    "x": {"type": "number", "minimum": -_REGION_LIMIT, "maximum": _REGION_LIMIT},
-    "y": {"type": "number", "minimum": -_REGION_LIMIT, "maximum": _REGION_LIMIT},
-    "width": {"type": "number", "minimum": 1, "maximum": _REGION_LIMIT},
-    "height": {"type": "number", "minimum": 1, "maximum": _REGION_LIMIT},
-}
-
-
-@session_tool(
-    "screenshot", READ,
-    "Capture the viewport, the full page, an element or a region as PNG or JPEG, scaled so the longest side "
-    "fits maxDimension.",
-    params=(*_IMAGE,
-            Param("fullPage", "boolean", "Capture the whole scrollable page.", default=False),
-            *ELEMENT,
-            Param("region", "object", "Viewport rectangle in CSS pixels.",
-                  properties=_REGION_PROPERTIES, required_keys=("x", "y", "width", "height")),
-            *_OUTPUT),
-    rules=(AtMostOne(("ref", "selector", "region")),
-           Excludes("fullPage", ("ref", "selector", "region"),
-                    "fullPage captures the whole page; drop it to capture a part")),
-)
-async def screenshot(session: ChromiumSession, args: Args) -> Reply:
+async def screenshot(session: ChromiumSession, args: ScreenshotArgs) -> Reply:
     return await _capture(session, args)
 
 
-@session_tool(
-    "screenshot_region", READ,
-    "Capture a rectangle of the viewport (x, y, width, height in CSS pixels) as PNG or JPEG: screenshot with a "
-    "region.",
-    params=(*(Param(key, "number", f"The region's {key} in viewport CSS pixels.", required=True,
-                    minimum=_REGION_PROPERTIES[key]["minimum"], maximum=_REGION_PROPERTIES[key]["maximum"])
-              for key in ("x", "y", "width", "height")),
-            *_IMAGE, *_OUTPUT),
-)
-async def screenshot_region(session: ChromiumSession, args: Args) -> Reply:
+async def screenshot_region(session: ChromiumSession, args: ScreenshotRegionArgs) -> Reply:
     region = {key: args[key] for key in ("x", "y", "width", "height")}
     return await _capture(session, {**args, "region": region, "fullPage": False, "ref": None, "selector": None})
 
@@ -328,16 +237,7 @@ async def _capture(session: ChromiumSession, args: Args) -> Reply:
 # -- eval and waits -------------------------------------------------------------------
 
 
-@session_tool(
-    "eval_js", "eval",
-    "Evaluate JavaScript in the page (an expression or a function source) and return its JSON value.",
-    params=(Param("expr", "string", "Expression or function source.", required=True),
-            Param("returnType", "string", "json returns the value; void discards it.", default="json",
-                  enum=("json", "void")),
-            Param("maxBytes", "integer", "Largest JSON value to return.", default=1_000_000, minimum=1,
-                  maximum=10_000_000)),
-)
-async def eval_js(session: ChromiumSession, args: Args) -> Reply:
+async def eval_js(session: ChromiumSession, args: EvalJsArgs) -> Reply:
     try:
         value = await session.pw(session.page.evaluate, args["expr"])
     except PlaywrightError as err:
@@ -351,24 +251,9 @@ async def eval_js(session: ChromiumSession, args: Args) -> Reply:
     return Reply.of(value=value)
 
 
-_CONDITIONS = ("text", "textGone", "selector", "ref", "url")
-
-
-@session_tool(
-    "wait_for", READ, "Wait for text, a selector, a ref or a URL to reach a state.",
-    params=(Param("text", "string", "Visible text to wait for."),
-            Param("textGone", "string", "Text to wait to disappear."),
-            Param("selector", "string", "Selector to wait for."),
-            Param("ref", "string", "Ref to wait for."),
-            Param("url", "string", "URL (glob) to wait for."),
-            Param("state", "string", "State to reach.", default="visible",
-                  enum=("visible", "hidden", "attached", "detached")),
-            TIMEOUT_MS),
-    rules=(ExactlyOne(_CONDITIONS),),
-)
-async def wait_for(session: ChromiumSession, args: Args) -> Later:
+async def wait_for(session: ChromiumSession, args: WaitForArgs) -> Later:
     """Waits run as a task in the session's nursery, so the session keeps serving."""
-    condition = next(n for n in _CONDITIONS if args.get(n) is not None)
+    condition = next(n for n in ("text", "textGone", "selector", "ref", "url") if args.get(n) is not None)
     return Later.of(_wait, session, args, condition)
 
 
@@ -409,4 +294,3 @@ async def _wait(session: ChromiumSession, args: Args, condition: str) -> Reply:
                     url=page.url)
 
 
-TOOLS = [navigate, go_back, go_forward, set_viewport, screenshot, screenshot_region, eval_js, wait_for]

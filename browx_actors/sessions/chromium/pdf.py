@@ -16,11 +16,12 @@ import trio
 
 from ...cdp import CdpError
 from ...errors import ToolError
-from ...tools import Args, Param, Reply, session_tool
+from ...tools import Reply
+from ...tools.page import PdfSaveArgs
 from ...workspace import file_to_write, write_file
 from .session import ChromiumSession
 
-__all__ = ["PAPER", "TOOLS", "count_pages", "default_path", "pdf_save"]
+__all__ = ["PAPER", "count_pages", "default_path", "pdf_save"]
 
 #: Paper formats: (width, height) in inches, portrait.
 PAPER: dict[str, tuple[float, float]] = {
@@ -43,20 +44,7 @@ def default_path(session_id: str, now: float) -> str:
     return f"pdf/{safe}-{stamp}-{int(now * 1000) % 1000:03d}.pdf"
 
 
-@session_tool(
-    "pdf_save", "read",
-    "Print the current page to PDF (print media styles) and save it in the workspace; returns the path, size and "
-    "page count.",
-    params=(Param("path", "string", "File under the workspace (default pdf/<session>-<time>.pdf).",
-                  max_length=1024),
-            Param("format", "string", "Paper format.", default="Letter", enum=tuple(PAPER)),
-            Param("landscape", "boolean", "Landscape orientation.", default=False),
-            Param("printBackground", "boolean", "Print background colours and images.", default=True),
-            Param("scale", "number", "Rendering scale.", default=1, minimum=0.1, maximum=2),
-            Param("pageRanges", "string", "Pages to print, e.g. 1-3, 5 (default all).", max_length=200,
-                  pattern=r"\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*")),
-)
-async def pdf_save(session: ChromiumSession, args: Args) -> Reply:
+async def pdf_save(session: ChromiumSession, args: PdfSaveArgs) -> Reply:
     # The chokepoint for files a tool writes: inside the workspace, a file (not ".", "out/"
     # or a folder), a name the OS can hold, never in diagnostics/.
     target = file_to_write(session.workspace, args.get("path") or default_path(session.session_id, time.time()))
@@ -80,4 +68,3 @@ async def pdf_save(session: ChromiumSession, args: Args) -> Reply:
                     landscape=args["landscape"])
 
 
-TOOLS = [pdf_save]

@@ -23,9 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tools import Args, Check, Param, Reply, session_tool
-from ..params import COORDS, ELEMENT, OPTIONAL_TARGET, STEPS, duration_ms
-from .actions import BUTTON, MODIFIERS_PARAM, Report, click_as, run_steps
+from ...tools import Args, Reply
+from ...tools.pointer import DoubleClickArgs, MouseButtonArgs, MouseMoveArgs, MouseWheelArgs
+from .actions import Report, click_as, run_steps
 from .input import BUTTONS, Command, mouse_move, mouse_press, mouse_release, mouse_wheel
 from .input_send import send_input
 from .input_state import InputState
@@ -34,16 +34,12 @@ from .playback import play
 from .session import ChromiumSession
 from .target import aim, aimed_at, point_at
 
-__all__ = ["TOOLS", "WHEEL_LIMIT", "double_click", "mouse_down", "mouse_move_tool", "mouse_up", "mouse_wheel_tool",
+__all__ = ["WHEEL_LIMIT", "double_click", "mouse_down", "mouse_move_tool", "mouse_up", "mouse_wheel_tool",
            "pointer_report", "state_of", "where"]
 
 ACTION = "action"
 #: The largest wheel delta one call turns, either way, in CSS pixels.
 WHEEL_LIMIT = 10_000
-
-_WHERE = (*ELEMENT, COORDS)
-_CLICK_COUNT = Param("clickCount", "integer", "The press's click count (2 for the second press of a double click).",
-                     default=1, minimum=1, maximum=3)
 
 
 def state_of(session: ChromiumSession) -> InputState:
@@ -87,14 +83,7 @@ def _move_there(state: InputState, point: Point) -> list[Command]:
     return [] if state.position() == point else mouse_move(*point, buttons=state.buttons)
 
 
-@session_tool(
-    "mouse_down", ACTION,
-    "Press a mouse button at coords, an element (ref or selector), or where the pointer is; it stays down until "
-    "mouse_up. Moves there first.",
-    params=(*_WHERE, BUTTON, _CLICK_COUNT),
-    rules=(OPTIONAL_TARGET,),
-)
-async def mouse_down(session: ChromiumSession, args: Args) -> Reply:
+async def mouse_down(session: ChromiumSession, args: MouseButtonArgs) -> Reply:
     button = args["button"]
 
     async def steps(reply: Reply) -> tuple[Any, str]:
@@ -111,14 +100,7 @@ async def mouse_down(session: ChromiumSession, args: Args) -> Reply:
     return await run_steps(session, "mouse_down", steps, report=pointer_report(session))
 
 
-@session_tool(
-    "mouse_up", ACTION,
-    "Release a mouse button at coords, an element (ref or selector), or where the pointer is (moving there "
-    "first, with the button still held).",
-    params=(*_WHERE, BUTTON, _CLICK_COUNT),
-    rules=(OPTIONAL_TARGET,),
-)
-async def mouse_up(session: ChromiumSession, args: Args) -> Reply:
+async def mouse_up(session: ChromiumSession, args: MouseButtonArgs) -> Reply:
     button = args["button"]
 
     async def steps(reply: Reply) -> tuple[Any, str]:
@@ -134,15 +116,7 @@ async def mouse_up(session: ChromiumSession, args: Args) -> Reply:
     return await run_steps(session, "mouse_up", steps, report=pointer_report(session))
 
 
-@session_tool(
-    "mouse_move", ACTION,
-    "Move the mouse to coords or an element (ref or selector), with any held buttons (a drag); durationMs paces "
-    "the move from where the pointer is in steps (one per frame by default; with durationMs 0 the steps go back "
-    "to back and a page may see them coalesced). Without a target, moves in place.",
-    params=(*_WHERE, STEPS, duration_ms(0, "the move")),
-    rules=(OPTIONAL_TARGET,),
-)
-async def mouse_move_tool(session: ChromiumSession, args: Args) -> Reply:
+async def mouse_move_tool(session: ChromiumSession, args: MouseMoveArgs) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
         end, target = await where(session, args, reply)
@@ -163,25 +137,7 @@ async def mouse_move_tool(session: ChromiumSession, args: Args) -> Reply:
     return await run_steps(session, "mouse_move", steps, report=pointer_report(session), frame=True)
 
 
-def _wheel_turns(args: Args) -> None:
-    if args["deltaX"] == 0 and args["deltaY"] == 0:
-        raise ToolError("bad-arg", "give a non-zero deltaX or deltaY", field="deltaY")
-
-
-
-
-@session_tool(
-    "mouse_wheel", ACTION,
-    "Turn the mouse wheel by deltaX / deltaY CSS pixels over coords, an element (ref or selector), or where the "
-    "pointer is: what scrolls is what is under the pointer, as for a user.",
-    params=(Param("deltaX", "number", "Horizontal pixels (positive: right).", default=0,
-                  minimum=-WHEEL_LIMIT, maximum=WHEEL_LIMIT),
-            Param("deltaY", "number", "Vertical pixels (positive: down).", default=0,
-                  minimum=-WHEEL_LIMIT, maximum=WHEEL_LIMIT),
-            *_WHERE),
-    rules=(OPTIONAL_TARGET, Check(_wheel_turns, "a non-zero `deltaX` or `deltaY`")),
-)
-async def mouse_wheel_tool(session: ChromiumSession, args: Args) -> Reply:
+async def mouse_wheel_tool(session: ChromiumSession, args: MouseWheelArgs) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
         point, target = await where(session, args, reply)
@@ -192,23 +148,15 @@ async def mouse_wheel_tool(session: ChromiumSession, args: Args) -> Reply:
     return await run_steps(session, "mouse_wheel", steps, report=pointer_report(session), frame=True)
 
 
-@session_tool(
-    "double_click", ACTION,
-    "Double-click an element (ref or selector), coords, or where the pointer is: two presses with rising click "
-    "counts, so the page sees dblclick.",
-    params=(*_WHERE, BUTTON, MODIFIERS_PARAM),
-    rules=(OPTIONAL_TARGET,),
-)
-async def double_click(session: ChromiumSession, args: Args) -> Reply:
-    if args.get("ref") is None and args.get("selector") is None and args.get("coords") is None:
+async def double_click(session: ChromiumSession, args: DoubleClickArgs) -> Reply:
+    if args.ref is None and args.selector is None and args.coords is None:
         known = state_of(session).position()
         if known is None:
             raise ToolError("bad-arg", "this tab's pointer position is not known: give coords, ref or selector",
                             field="coords")
-        args = {**args, "coords": {"x": known[0], "y": known[1]}}
+        args = args.replace(coords={"x": known[0], "y": known[1]})
     reply = await click_as(session, "double_click", args, 2)
     reply["pointer"] = state_of(session).describe()
     return reply
 
 
-TOOLS = [mouse_down, mouse_move_tool, mouse_up, mouse_wheel_tool, double_click]

@@ -30,7 +30,8 @@ import trio
 from ...cdp import CdpError, CdpFailure, CdpSessionLost, CdpTimeout
 from ...errors import ToolError
 from ...kernel.actor import Later
-from ...tools import Args, Param, Reply, session_tool
+from ...tools import Args, Reply
+from ...tools.page import PollEvalArgs
 from .session import ChromiumSession
 
 __all__ = ["PollResult", "poll_eval", "poll_until"]
@@ -186,26 +187,7 @@ def _sized(value: Any, max_bytes: int) -> tuple[Any, int]:
     return value, size
 
 
-def _call_timeout(args: Args) -> float:
-    return args["timeoutMs"] / 1000 + 30
-
-
-@session_tool(
-    "poll_eval", "eval",
-    "Evaluate JavaScript (an expression or a function source, as eval_js) every intervalMs until its value is "
-    "truthy, or until the predicate until (a function source: value => boolean) holds; returns the value, the "
-    "attempts and the time taken, or timeout.",
-    params=(Param("expr", "string", "Expression or function source.", required=True, max_length=100_000),
-            Param("until", "string", "Function source called with the value; the poll ends when it returns true "
-                  "(default: the value is truthy).", max_length=100_000),
-            Param("intervalMs", "integer", "Between attempts, from the start of one to the next.", default=100,
-                  minimum=10, maximum=10_000),
-            Param("timeoutMs", "integer", "How long to poll.", default=5000, minimum=0, maximum=60_000),
-            Param("maxBytes", "integer", "Largest JSON value to return.", default=1_000_000, minimum=1,
-                  maximum=10_000_000)),
-    call_timeout=_call_timeout,
-)
-async def poll_eval(session: ChromiumSession, args: Args) -> Later:
+async def poll_eval(session: ChromiumSession, args: PollEvalArgs) -> Later:
     return Later.of(_poll, session.cdp, args)
 
 
@@ -234,4 +216,3 @@ async def _poll(cdp: Any, args: Args) -> Reply:
             await evaluator.close()
 
 
-TOOLS = [poll_eval]

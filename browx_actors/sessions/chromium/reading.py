@@ -15,16 +15,24 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from ...errors import ToolError
-from ...tools import Args, AtLeastOne, AtMostOne, Param, Reply, session_tool
-from ...tools.params import MAX_ID
-from ..params import ELEMENT, ONE_ELEMENT
+from ...tools import Args, Param, Reply
+from ...tools.reading import (
+    FindArgs,
+    SnapshotArgs,
+    TextSearchArgs,
+    VerifyAttributeArgs,
+    VerifyCountArgs,
+    VerifyTextArgs,
+    VerifyValueArgs,
+    VerifyVisibleArgs,
+)
 from .failures import selector_refusals
 from .losses import PageScriptError, first_line
 from .pageagent import AGENT_KEY, agent_error
 from .session import ChromiumSession
 
-__all__ = ["TOOLS", "find", "snapshot", "text_search", "verify_attribute", "verify_count", "verify_text",
-           "verify_value", "verify_visible"]
+__all__ = ["find", "snapshot", "text_search", "verify_attribute", "verify_count", "verify_text", "verify_value",
+           "verify_visible"]
 
 READ = "read"
 LIMIT = Param("limit", "integer", "Most matches to return.", default=20, minimum=1, maximum=500)
@@ -53,15 +61,7 @@ async def _agent(session: ChromiumSession, method: str, arg: Any) -> Any:
         raise ToolError(_AGENT_CODES.get(code, code), detail) from err
 
 
-@session_tool(
-    "snapshot", READ,
-    "Accessibility snapshot as compact indented text: role \"name\" [ref=eN] [states]. Refs stay stable while "
-    "their element lives.",
-    params=(Param("scope", "string", "Ref or selector of a subtree to snapshot."),
-            Param("maxNodes", "integer", "Stop after this many lines.", default=2000, minimum=1, maximum=20_000),
-            Param("omit", "array", "Roles to leave out (their children stay).", items="string")),
-)
-async def snapshot(session: ChromiumSession, args: Args) -> Reply:
+async def snapshot(session: ChromiumSession, args: SnapshotArgs) -> Reply:
     result = await _agent(session, "snapshot", {
         "scope": args.get("scope"),
         "maxNodes": args["maxNodes"],
@@ -74,18 +74,7 @@ async def snapshot(session: ChromiumSession, args: Args) -> Reply:
 _FIND_KEYS = ("role", "name", "text", "testId")
 
 
-@session_tool(
-    "find", READ, "Find elements by role, accessible name, text or test id; returns refs and reusable selector hints.",
-    params=(Param("role", "string", "ARIA role, e.g. button."),
-            Param("name", "string", "Accessible name (substring unless exact)."),
-            Param("text", "string", "Visible text (substring unless exact)."),
-            Param("testId", "string", "data-testid value."),
-            Param("exact", "boolean", "Match name/text exactly.", default=False),
-            Param("scope", "string", "Ref or selector to search under."),
-            LIMIT),
-    rules=(AtLeastOne(_FIND_KEYS),),
-)
-async def find(session: ChromiumSession, args: Args) -> Reply:
+async def find(session: ChromiumSession, args: FindArgs) -> Reply:
     query = {k: args[k] for k in _FIND_KEYS if args.get(k) is not None}
     result = await _agent(session, "find", {**query, "exact": args["exact"], "limit": args["limit"],
                                             "scope": args.get("scope")})
@@ -93,13 +82,7 @@ async def find(session: ChromiumSession, args: Args) -> Reply:
                     truncated=result["count"] > len(result["matches"]))
 
 
-@session_tool(
-    "text_search", READ, "Search the page's visible text; each match names the ref of its nearest element.",
-    params=(Param("query", "string", "Text to look for.", required=True),
-            Param("caseSensitive", "boolean", "Match case.", default=False),
-            LIMIT),
-)
-async def text_search(session: ChromiumSession, args: Args) -> Reply:
+async def text_search(session: ChromiumSession, args: TextSearchArgs) -> Reply:
     result = await _agent(session, "textSearch", {"query": args["query"], "limit": args["limit"],
                                                   "caseSensitive": args["caseSensitive"]})
     return Reply.of(matches=result["matches"], count=result["count"],
@@ -127,7 +110,7 @@ def _one_target(args: Args) -> dict[str, Any]:
     return {name: args[name]}
 
 
-async def _describe(session: ChromiumSession, args: dict[str, Any]) -> dict[str, Any] | None:
+async def _describe(session: ChromiumSession, args: Args) -> dict[str, Any] | None:
     """The target's state, or None when a selector matches nothing."""
     target = _one_target(args)
     if "ref" in target:
@@ -147,20 +130,13 @@ async def _describe(session: ChromiumSession, args: dict[str, Any]) -> dict[str,
         return await session.pw(by_selector)
 
 
-@session_tool("verify_visible", READ, "Check that an element is visible.", params=ELEMENT, rules=(ONE_ELEMENT,))
-async def verify_visible(session: ChromiumSession, args: Args) -> Reply:
+async def verify_visible(session: ChromiumSession, args: VerifyVisibleArgs) -> Reply:
     state = await _describe(session, args)
     visible = bool(state and state["visible"])
     return _verdict("visible", visible, True, visible, element=state)
 
 
-@session_tool(
-    "verify_text", READ, "Check that text is on the page, or in an element.",
-    params=(Param("text", "string", "Expected text.", required=True), *ELEMENT,
-            Param("exact", "boolean", "Element text equals it exactly.", default=False)),
-    rules=(AtMostOne(("ref", "selector")),),
-)
-async def verify_text(session: ChromiumSession, args: Args) -> Reply:
+async def verify_text(session: ChromiumSession, args: VerifyTextArgs) -> Reply:
     text = args["text"]
     if args.get("ref") is None and args.get("selector") is None:
         found = await _agent(session, "textSearch", {"query": text, "limit": 1, "caseSensitive": True})
@@ -172,12 +148,7 @@ async def verify_text(session: ChromiumSession, args: Args) -> Reply:
     return _verdict("text", passed, text, actual)
 
 
-@session_tool(
-    "verify_value", READ, "Check a form field's current value.",
-    params=(*ELEMENT, Param("value", "string", "Expected value.", required=True)),
-    rules=(ONE_ELEMENT,),
-)
-async def verify_value(session: ChromiumSession, args: Args) -> Reply:
+async def verify_value(session: ChromiumSession, args: VerifyValueArgs) -> Reply:
     state = await _describe(session, args)
     if state is None:
         raise ToolError("target-not-found", "no element matches the selector")
@@ -185,13 +156,7 @@ async def verify_value(session: ChromiumSession, args: Args) -> Reply:
     return _verdict("value", actual == args["value"], args["value"], actual)
 
 
-@session_tool(
-    "verify_attribute", READ, "Check an element attribute.",
-    params=(*ELEMENT, Param("name", "string", "Attribute name.", required=True),
-            Param("value", "string", "Expected value.", required=True)),
-    rules=(ONE_ELEMENT,),
-)
-async def verify_attribute(session: ChromiumSession, args: Args) -> Reply:
+async def verify_attribute(session: ChromiumSession, args: VerifyAttributeArgs) -> Reply:
     target = _one_target(args)
     name = args["name"]
     if "ref" in target:
@@ -217,15 +182,9 @@ async def verify_attribute(session: ChromiumSession, args: Args) -> Reply:
     return _verdict(f"attribute {name}", actual == args["value"], args["value"], actual)
 
 
-@session_tool(
-    "verify_count", READ, "Check how many elements match a selector.",
-    params=(Param("selector", "string", "Selector to count.", required=True),
-            Param("count", "integer", "Expected count.", required=True, minimum=0, maximum=MAX_ID)),
-)
-async def verify_count(session: ChromiumSession, args: Args) -> Reply:
+async def verify_count(session: ChromiumSession, args: VerifyCountArgs) -> Reply:
     with selector_refusals():
         actual = await session.pw(session.page.locator(args["selector"]).count)
     return _verdict("count", actual == args["count"], args["count"], actual)
 
 
-TOOLS = [snapshot, find, text_search, verify_visible, verify_text, verify_value, verify_attribute, verify_count]

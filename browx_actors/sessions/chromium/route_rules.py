@@ -13,53 +13,10 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = [
-    "ABORT_REASONS",
-    "ACTIONS",
-    "continue_params",
-    "fetch_pattern",
-    "fulfill_params",
-    "glob_regex",
-]
-
-ACTIONS = ("fulfill", "abort", "continue", "pause")
-#: ``Fetch.failRequest`` error reasons, as the protocol names them.
-ABORT_REASONS = ("Failed", "Aborted", "TimedOut", "AccessDenied", "ConnectionClosed", "ConnectionReset",
-                 "ConnectionRefused", "ConnectionAborted", "ConnectionFailed", "NameNotResolved",
-                 "InternetDisconnected", "AddressUnreachable", "BlockedByClient", "BlockedByResponse")
-
-
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """The compiled regular expression of a route glob, anchored at both ends."""
-    out: list[str] = []
-    i = 0
-    in_group = False
-    while i < len(pattern):
-        ch = pattern[i]
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "{" and not in_group:
-            out.append("(?:")
-            in_group = True
-        elif ch == "}" and in_group:
-            out.append(")")
-            in_group = False
-        elif ch == "," and in_group:
-            out.append("|")
-        else:
-            out.append(re.escape(ch))
-        i += 1
-    if in_group:
-        raise ValueError(f"unclosed {{ in route pattern {pattern!r}")
-    return re.compile("".join(out) + r"\Z")
+__all__ = ["continue_params", "fetch_pattern", "fulfill_params"]
 
 
 def fetch_pattern(pattern: str) -> str:

@@ -25,17 +25,16 @@ import trio
 
 from ...cdp import CdpFailure, CdpSession, CdpSubscription
 from ...errors import ToolError
-from ...tools import Args, AtMostOne, Check, Param, Reply, Requires, session_tool
-from ...tools.params import MAX_ID
+from ...tools import Args, Reply
+from ...tools.network import RouteArgs, RouteQueueArgs, UnrouteArgs, glob_regex
 from .redact import redact_url
-from .route_rules import ABORT_REASONS, ACTIONS, continue_params, fetch_pattern, fulfill_params, glob_regex
+from .route_rules import continue_params, fetch_pattern, fulfill_params
 from .session import ChromiumSession
 
-__all__ = ["QUEUE_MAX", "TOOLS", "Routes", "route", "route_queue", "unroute"]
+__all__ = ["QUEUE_MAX", "Routes", "route", "route_queue", "unroute"]
 
 log = logging.getLogger("browx_actors.chromium.routes")
 
-CAPABILITY = "network-control"
 #: Requests a pause route holds at once.
 QUEUE_MAX = 100
 ROUTES_MAX = 100
@@ -180,35 +179,6 @@ async def answer(cdp: CdpSession, request_id: str, original_headers: dict[str, A
 # -- the tools ------------------------------------------------------------------------
 
 
-def _check_pattern(args: Args) -> None:
-    try:
-        glob_regex(args["pattern"])
-    except ValueError as err:
-        raise ToolError("bad-arg", str(err), field="pattern") from err
-
-
-def _check_answer_fields(args: Args) -> None:
-    action = args.get("action")
-    wrong = {None: ANSWER_NAMES, "pause": ANSWER_NAMES, "fulfill": ("errorReason",),
-             "abort": ("status", "body", "contentType", "headers"),
-             "continue": ("status", "body", "contentType", "errorReason")}[action]
-    for name in wrong:
-        if args.get(name) is not None:
-            what = f"action {action}" if action else "a listing (give id and action to answer)"
-            raise ToolError("bad-arg", f"{name} does not go with {what}", field=name)
-
-
-HEADERS = Param("headers", "object", "Headers: of the response for fulfill, set on the request for continue "
-                "(an empty value removes one).")
-STATUS = Param("status", "integer", "Response status for fulfill (default 200).", minimum=100, maximum=599)
-BODY = Param("body", "string", "Response body for fulfill (text).", max_length=5_000_000)
-CONTENT_TYPE = Param("contentType", "string", "Content-Type for fulfill (default: JSON if the body parses, else "
-                     "text).", max_length=200)
-REASON = Param("errorReason", "string", "Network error for abort.", enum=ABORT_REASONS)
-ANSWER_FIELDS = (STATUS, HEADERS, BODY, CONTENT_TYPE, REASON)
-ANSWER_NAMES = tuple(p.name for p in ANSWER_FIELDS)
-
-
 def _string_headers(args: Args) -> dict[str, str] | None:
     headers = args.get("headers")
     if headers is None:
@@ -219,20 +189,7 @@ def _string_headers(args: Args) -> dict[str, str] | None:
     return dict(headers)
 
 
-@session_tool(
-    "route", CAPABILITY,
-    "Answer the session's requests whose URL matches `pattern` (a glob: ** anything, * anything but /, {a,b}): "
-    "fulfill them with status, headers and body, abort them with a network error, continue them (headers "
-    "changed), or pause them until route_queue answers. The newest matching route wins; routes cover every tab "
-    "and end with the session.",
-    params=(Param("pattern", "string", "URL glob, e.g. **/api/items*.", required=True, max_length=2000),
-            Param("action", "string", "What matching requests get.", required=True, enum=ACTIONS),
-            *ANSWER_FIELDS),
-    rules=(Check(_check_pattern, "`pattern` is a valid glob"),
-           Check(_check_answer_fields, "`status`, `body`, `contentType` go with fulfill; `errorReason` with abort; "
-                 "`headers` with fulfill or continue")),
-)
-async def route(session: ChromiumSession, args: Args) -> Reply:
+async def route(session: ChromiumSession, args: RouteArgs) -> Reply:
     routes = await Routes.of(session)
     if len(routes.routes) >= ROUTES_MAX:
         raise ToolError("too-large", f"a session holds at most {ROUTES_MAX} routes; unroute some first")
@@ -249,15 +206,7 @@ async def _apply(session: ChromiumSession, routes: Routes) -> None:
     await session.wiring.reapply(routes.setup)
 
 
-@session_tool(
-    "unroute", CAPABILITY,
-    "Remove routes: the one with `id`, those with `pattern`, or all of them. Requests already paused stay in "
-    "route_queue.",
-    params=(Param("id", "integer", "Route id.", minimum=1, maximum=MAX_ID),
-            Param("pattern", "string", "Remove the routes with this pattern.", max_length=2000)),
-    rules=(AtMostOne(("id", "pattern")),),
-)
-async def unroute(session: ChromiumSession, args: Args) -> Reply:
+async def unroute(session: ChromiumSession, args: UnrouteArgs) -> Reply:
     routes = await Routes.of(session)
     before = len(routes.routes)
     if args.get("id") is not None:
@@ -273,17 +222,7 @@ async def unroute(session: ChromiumSession, args: Args) -> Reply:
     return Reply.of(removed=before - len(routes.routes), routes=[r.describe() for r in routes.routes])
 
 
-@session_tool(
-    "route_queue", CAPABILITY,
-    "Requests paused by a route with action pause: without `id`, list them (`qN METHOD type url`); with `id` "
-    "and `action`, answer that one (fulfill, abort or continue, with the same fields as route).",
-    params=(Param("id", "integer", "Paused request id (qN is N).", minimum=1, maximum=MAX_ID),
-            Param("action", "string", "How to answer it.", enum=("fulfill", "abort", "continue")),
-            *ANSWER_FIELDS),
-    rules=(Requires("id", ("action",)), Requires("action", ("id",)),
-           Check(_check_answer_fields, "the answer's fields go with its action, as for route")),
-)
-async def route_queue(session: ChromiumSession, args: Args) -> Reply:
+async def route_queue(session: ChromiumSession, args: RouteQueueArgs) -> Reply:
     routes = await Routes.of(session)
     if args.get("id") is None:
         return Reply.of(queue=routes.lines(), count=len(routes.queue), overflowed=routes.overflowed,
@@ -304,4 +243,3 @@ async def route_queue(session: ChromiumSession, args: Args) -> Reply:
                     count=len(routes.queue))
 
 
-TOOLS = [route, unroute, route_queue]

@@ -4,18 +4,18 @@ A session owns a Playwright ``BrowserContext`` (its own cookies and storage) in 
 pool's browser, the pages in it as tabs (:mod:`.tabs`; tools act on the current one),
 and one raw CDP flat session to each tab (:mod:`.wiring`), attached as the tab opens
 (:mod:`.tab_lifecycle`), for what Trio must own: the console and network records
-(:mod:`.page_events`), screenshots, titles, the human bridge, emulation and routes. Tool
-calls arrive as :class:`SessionCall` messages and run one at a time, in order; a tool
-that waits long returns :class:`~browx_actors.kernel.actor.Later` so the mailbox keeps serving.
+(:mod:`.page_events`), screenshots, titles, the human bridge, emulation and routes. It
+is a :class:`~browx_actors.sessions.session.Session`: calls run one at a time, in order,
+each under its deadline; a tool that waits long returns
+:class:`~browx_actors.kernel.actor.Later` so the mailbox keeps serving.
 
 The session watches its browser. When Chromium dies, it fails every waiting caller at
 once with :class:`~.losses.BrowserLost` as the cause and ends; the runtime turns that
 into the ``browser-crashed`` code for the agent.
 
-**The call is the boundary of a handler's failure.** The kernel's rule is that a bug
-crashes its actor; here that would cost the agent its page, its logged-in state and
-its tabs for one bad argument (an invalid selector, a file name the OS refuses). So
-:meth:`ChromiumSession.handle` runs each tool's handler as one call: an exception it
+**The call is the boundary of a handler's failure** (``sessions/session.py``): a bug
+would otherwise cost the agent its page, its logged-in state and its tabs for one bad
+argument (an invalid selector, a file name the OS refuses). An exception a handler
 raises fails that call (``bad-arg`` or ``timeout`` when it is about the caller's input,
 see ``failures.py``; ``tab-closed`` or ``tab-crashed`` when the page went away under it,
 see ``losses.py``; ``internal`` otherwise) and the session serves the next one. The
@@ -57,12 +57,11 @@ import trio
 from ...cdp import CdpError
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
-from ...kernel.actor import Actor, CallFailed, Later
+from ...kernel.actor import Later
 from ...kernel.actor_ref import ActorRef
-from ...streams.messages import WatchFrames
-from ...tools import Reply
-from ...visualtree.snapshots import SnapshotBook
-from ..contract import Describe, SessionCall
+from ...tools import Arguments, Handler, Reply, Table, Tool
+from ...visualtree.provider import Provider
+from ..session import Session, Work
 from . import frame_calls
 from .attached import close_pages, default_context, hold_attached_browser
 from .dialogs import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
@@ -97,25 +96,23 @@ _PROBE_TIMEOUT = 1.0
 _CRASH_SAFE = frozenset({"navigate", "list_tabs", "select_tab", "close_tab"})
 
 
-class ChromiumSession(Actor):
+class ChromiumSession(Session):
     engine = "chromium"
 
     def __init__(
         self,
         session_id: str,
         *,
+        table: Table,
         pool: Callable[[], ActorRef],
         driver: PlaywrightDriver,
         options: SessionOptions = SessionOptions(),  # noqa: B008 (frozen: one default serves all)
         workspace: Path = Path(".browx"),
     ) -> None:
-        super().__init__(f"session:{session_id}")
-        self.session_id = session_id
+        super().__init__(session_id, table=table, workspace=workspace)
         self._pool = pool
         self.driver = driver
         self.options = options
-        #: Root for files this session writes (screenshots), via the workspace chokepoint.
-        self.workspace = workspace
         self.browser: Browser | None = None
         self.context: Any = None
         #: The session's pages; tools act on ``tabs.current`` (see :attr:`page`).
@@ -159,11 +156,8 @@ class ChromiumSession(Actor):
         self.emulation: Any = None
         #: Each tab's frame ids (fN), by the tab's target id (browx_actors.sessions.chromium.frames).
         self.frame_books: dict[str, Any] = {}
-        #: The visual tree's captures of this session's page (revisions, stale references).
-        self.visual_snapshots = SnapshotBook()
         #: Live-view streams watching this session, and the screencast of its current tab.
         self.viewers = LiveViewers(self)
-        self.started_at = trio.current_time()
         #: Playwright's selectors warmed in a new document while the agent reads (:mod:`.warmup`).
         self.warmup = SelectorWarmup(self)
 
@@ -282,31 +276,38 @@ class ChromiumSession(Actor):
             else:
                 await self.pw(self.context.close)
 
-    async def handle(self, msg: Any) -> Any:
-        if isinstance(msg, Describe):
-            return self.describe()
-        if isinstance(msg, WatchFrames):
-            return await self._unless_browser_lost(self.viewers.watch, msg.stream)
-        if not isinstance(msg, SessionCall):
-            raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
+    # -- the session's hooks (sessions/session.py) -------------------------------------
+
+    async def watch(self, stream: ActorRef) -> Any:
+        return await self._unless_browser_lost(self.viewers.watch, stream)
+
+    async def perform(self, tool: str, work: Work, args: Any) -> Any:
         self.warmup.call_started()
         try:
-            result = await self._as_call(msg, self._run_call, msg)
+            return await self._run_call(tool, work, args)
         finally:
             self.warmup.call_ended()
             self.viewers.check_current()
-        if isinstance(result, Later):
-            # A wait that outlives the handler gets the same treatment when it fails,
-            # and is cut short by a dialog like any call.
-            return Later.of(self._as_call, msg, self._until_dialog, msg.tool, result.fn, *result.args)
-        return result
 
-    async def _as_call(self, msg: SessionCall, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
-        """Run one call's work with the call as the boundary of its failure (see the
-        module notes): what it raises fails the call, unless it broke the session."""
+    async def run_tool(self, tool: Tool[Any], handler: Handler[Any, Any], args: Arguments) -> Any:
+        # Imported here: the targeting helpers are typed against this actor.
+        from .target import run_with_named_refs
+
+        return await run_with_named_refs(self, tool, handler, args)
+
+    def later(self, tool: str, wait: Later) -> Later:
+        # A wait that outlives the handler is cut short by a dialog like any call.
+        return Later.of(self._until_dialog, tool, wait.fn, *wait.args)
+
+    def fatal(self, exc: BaseException) -> bool:
+        return isinstance(exc, BrowserLost)
+
+    async def guard(self, tool: str, work: Callable[[], Awaitable[Any]]) -> Any:
+        """Run the call's work; a call that failed because its page or browser went away,
+        or its renderer crashed under it, says which (see the module notes)."""
         tab = self.tabs.current
         try:
-            return await self._unless_browser_lost(fn, *args, tab=tab)
+            return await self._unless_browser_lost(work, tab=tab)
         except (BrowserLost, MemoryError):
             raise
         except Exception as exc:
@@ -316,12 +317,16 @@ class ChromiumSession(Actor):
                 # because the renderer crashed under it.
                 tab.crashed = True
                 raise tab_crashed(tab) from exc
-            if isinstance(exc, ToolError):
-                raise
-            known = known_failure(msg.tool, msg.args, exc)
-            if known is not None:
-                raise known from exc
-            raise CallFailed(exc) from exc
+            raise
+
+    async def explain(self, tool: str, args: Any, exc: Exception) -> ToolError | None:
+        return None if isinstance(exc, ToolError) else known_failure(tool, args, exc)
+
+    def visual_provider(self) -> Provider:
+        # Imported here: the provider is typed against this actor.
+        from .dom_provider import DomProvider
+
+        return DomProvider(self)
 
     async def _until_dialog(self, tool: str, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
         page = self.page
@@ -329,28 +334,28 @@ class ChromiumSession(Actor):
             return await fn(*args)
         return interrupted_reply(self.dialogs.open_on(page), tool, None if page is None else page.url)
 
-    async def _run_call(self, msg: SessionCall) -> Any:
+    async def _run_call(self, tool: str, work: Work, args: Any) -> Any:
         """Run the tool, unless its tab crashed or a dialog blocks it; a dialog that opens
         meanwhile interrupts it (an action reports that itself, with its own result)."""
         tab = self.tabs.current
         if tab is not None and tab.crashed:
-            if msg.tool == "navigate":
+            if tool == "navigate":
                 await self.tab_lifecycle.replace_crashed(tab)
-            elif msg.tool not in _CRASH_SAFE:
+            elif tool not in _CRASH_SAFE:
                 raise tab_crashed(tab)
         await self.tab_lifecycle.attach_current()
         page = self.page
-        exempt = msg.tool in DIALOG_EXEMPT
+        exempt = tool in DIALOG_EXEMPT
         if not exempt:
-            self.refuse_if_dialog(msg.tool)
+            self.refuse_if_dialog(tool)
         downloads, begun = self.downloads.last_id, self.events.downloads_begun
         with self.dialogs.interruptible(page, open_already=not exempt) as scope:
-            result = await msg.fn(self, msg.args)
+            result = await work(self, args)
         if scope.cancelled_caught:
-            result = self.interrupted_by_dialog(msg.tool)
+            result = self.interrupted_by_dialog(tool)
         if isinstance(result, Reply):
             if self.downloads.last_id != downloads or self.events.downloads_begun != begun:
-                await list_new_downloads(self, result, msg.tool, downloads, begun)
+                await list_new_downloads(self, result, tool, downloads, begun)
             self.refs_shown = max(self.refs_shown, highest_ref(result.fields))
             answered = self.dialogs.take_answered()
             if answered:
@@ -358,7 +363,7 @@ class ChromiumSession(Actor):
             pending = self.dialogs.open_on(page)
             if pending is not None and "dialog" not in result.fields:  # opened as the call ended
                 result["dialog"] = pending.describe()
-                result.warn(dialog_warning(result["dialog"], msg.tool))
+                result.warn(dialog_warning(result["dialog"], tool))
         return result
 
     def ref_was_shown(self, ref: str) -> bool:
@@ -412,10 +417,6 @@ class ChromiumSession(Actor):
         raise lost
 
     # -- helpers for tools ------------------------------------------------------------
-
-    def refusal(self, tool: str) -> str | None:
-        """Chromium implements every session tool it is asked for; no refusals to explain."""
-        return None
 
     def describe(self) -> dict[str, Any]:
         return {

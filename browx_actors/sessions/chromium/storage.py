@@ -25,12 +25,22 @@ import trio
 
 from ...cdp import CdpError, CdpFailure, CdpSession
 from ...errors import ToolError
-from ...tools import Args, AtMostOne, Param, Reply, session_tool
+from ...tools import Args, Param, Reply
+from ...tools.contract import SessionArgs
+from ...tools.storage import (
+    CookiesDeleteArgs,
+    CookiesListArgs,
+    CookiesSetArgs,
+    StorageClearArgs,
+    StorageGetArgs,
+    StorageSetArgs,
+    StorageStateArgs,
+)
 from ...workspace import file_to_write, resolve_in_workspace, write_file
 from .session import ChromiumSession
 from .tabset import Tab
 
-__all__ = ["TOOLS", "cookie_line", "origin_of", "parse_state"]
+__all__ = ["cookie_line", "origin_of", "parse_state"]
 
 CAPABILITY = "storage"
 VALUE_MAX = 200
@@ -87,13 +97,7 @@ URL = Param("url", "string", "Page URL the cookie belongs to (default: the curre
 DOMAIN = Param("domain", "string", "Cookie domain (instead of url).", max_length=255)
 
 
-@session_tool(
-    "cookies_list", CAPABILITY,
-    "The session's cookies, one line each (`name=value (domain path, expiry, flags)`), values clipped; "
-    "`name` gives those cookies whole. `domain` narrows to a site.",
-    params=(Param("name", "string", "Only cookies with this name, whole.", max_length=4096), DOMAIN),
-)
-async def cookies_list(session: ChromiumSession, args: Args) -> Reply:
+async def cookies_list(session: ChromiumSession, args: CookiesListArgs) -> Reply:
     cookies = await _cookies(session)
     if args.get("domain"):
         cookies = [c for c in cookies if _domain_matches(c, args["domain"])]
@@ -103,21 +107,7 @@ async def cookies_list(session: ChromiumSession, args: Args) -> Reply:
     return Reply.of(cookies=[cookie_line(c) for c in cookies], count=len(cookies))
 
 
-@session_tool(
-    "cookies_set", CAPABILITY,
-    "Set a cookie in the session (for `url`, default the current page, or for `domain` and `path`).",
-    params=(Param("name", "string", "Cookie name.", required=True, max_length=4096),
-            Param("value", "string", "Cookie value; <NAME> for a registered secret.", required=True,
-                  max_length=4096),
-            URL, DOMAIN, Param("path", "string", "Cookie path (with domain).", max_length=1024),
-            Param("expires", "number", "Expiry in seconds since the epoch (default: a session cookie).",
-                  minimum=0, maximum=1e11),
-            Param("httpOnly", "boolean", "Hidden from page scripts."),
-            Param("secure", "boolean", "Sent over HTTPS only."),
-            Param("sameSite", "string", "SameSite policy.", enum=_SAME_SITE)),
-    rules=(AtMostOne(("url", "domain")),),
-)
-async def cookies_set(session: ChromiumSession, args: Args) -> Reply:
+async def cookies_set(session: ChromiumSession, args: CookiesSetArgs) -> Reply:
     cookie: dict[str, Any] = {"name": args["name"], "value": args["value"]}
     if args.get("domain"):
         cookie.update(domain=args["domain"], path=args.get("path") or "/")
@@ -141,14 +131,7 @@ async def cookies_set(session: ChromiumSession, args: Args) -> Reply:
     return Reply.of(set=args["name"], cookies=[cookie_line(c) for c in stored])
 
 
-@session_tool(
-    "cookies_delete", CAPABILITY,
-    "Delete the session's cookies named `name` (for `url` or `domain`, default every domain; `path` narrows).",
-    params=(Param("name", "string", "Cookie name.", required=True, max_length=4096), URL, DOMAIN,
-            Param("path", "string", "Only cookies with this path.", max_length=1024)),
-    rules=(AtMostOne(("url", "domain")),),
-)
-async def cookies_delete(session: ChromiumSession, args: Args) -> Reply:
+async def cookies_delete(session: ChromiumSession, args: CookiesDeleteArgs) -> Reply:
     cookies = await _cookies(session)
     doomed = [c for c in cookies if c.get("name") == args["name"]
               and (not args.get("domain") or _domain_matches(c, args["domain"]))
@@ -162,8 +145,7 @@ async def cookies_delete(session: ChromiumSession, args: Args) -> Reply:
     return Reply.of(deleted=len(doomed), count=len(await _cookies(session)))
 
 
-@session_tool("cookies_clear", CAPABILITY, "Delete every cookie of the session.")
-async def cookies_clear(session: ChromiumSession, args: Args) -> Reply:
+async def cookies_clear(session: ChromiumSession, args: SessionArgs) -> Reply:
     before = len(await _cookies(session))
     assert session.browser is not None
     await session.browser.cdp.send("Storage.clearCookies", _context(session))
@@ -225,13 +207,7 @@ async def _storage_id(session: ChromiumSession, args: Args) -> tuple[CdpSession,
     return cdp, {"storageKey": key, "isLocalStorage": args["kind"] == "local"}, origin
 
 
-@session_tool(
-    "storage_get", CAPABILITY,
-    "localStorage (or sessionStorage) of the current page's origin, or of a frame's `origin`: every key with its "
-    "value clipped, or one `key` whole.",
-    params=(KIND, Param("key", "string", "One key, its value whole.", max_length=4096), ORIGIN),
-)
-async def storage_get(session: ChromiumSession, args: Args) -> Reply:
+async def storage_get(session: ChromiumSession, args: StorageGetArgs) -> Reply:
     cdp, storage_id, origin = await _storage_id(session, args)
     entries = (await cdp.send("DOMStorage.getDOMStorageItems", {"storageId": storage_id}))["entries"]
     if args.get("key") is not None:
@@ -241,25 +217,14 @@ async def storage_get(session: ChromiumSession, args: Args) -> Reply:
                     count=len(entries))
 
 
-@session_tool(
-    "storage_set", CAPABILITY, "Set one key of localStorage (or sessionStorage) of the current page's origin.",
-    params=(KIND, Param("key", "string", "Key.", required=True, max_length=4096),
-            Param("value", "string", "Value; <NAME> for a registered secret.", required=True, max_length=5_000_000),
-            ORIGIN),
-)
-async def storage_set(session: ChromiumSession, args: Args) -> Reply:
+async def storage_set(session: ChromiumSession, args: StorageSetArgs) -> Reply:
     cdp, storage_id, origin = await _storage_id(session, args)
     await cdp.send("DOMStorage.setDOMStorageItem",
                    {"storageId": storage_id, "key": args["key"], "value": args["value"]})
     return Reply.of(origin=origin, kind=args["kind"], set=args["key"])
 
 
-@session_tool(
-    "storage_clear", CAPABILITY, "Remove one key, or every key, of localStorage (or sessionStorage) of the current "
-    "page's origin.",
-    params=(KIND, Param("key", "string", "Only this key.", max_length=4096), ORIGIN),
-)
-async def storage_clear(session: ChromiumSession, args: Args) -> Reply:
+async def storage_clear(session: ChromiumSession, args: StorageClearArgs) -> Reply:
     cdp, storage_id, origin = await _storage_id(session, args)
     if args.get("key") is not None:
         await cdp.send("DOMStorage.removeDOMStorageItem", {"storageId": storage_id, "key": args["key"]})
@@ -273,13 +238,7 @@ async def storage_clear(session: ChromiumSession, args: Args) -> Reply:
 PATH = Param("path", "string", "File under the workspace, e.g. state/login.json.", required=True, max_length=1024)
 
 
-@session_tool(
-    "storage_state_save", CAPABILITY,
-    "Save the session's cookies and the localStorage of its open tabs' origins to a JSON file in the workspace "
-    "(Playwright's storageState format), to load into a later session with storage_state_load.",
-    params=(PATH,),
-)
-async def storage_state_save(session: ChromiumSession, args: Args) -> Reply:
+async def storage_state_save(session: ChromiumSession, args: StorageStateArgs) -> Reply:
     target = file_to_write(session.workspace, args["path"])
     cookies = [_public(c) for c in await _cookies(session)]
     origins: dict[str, list[dict[str, str]]] = {}
@@ -337,13 +296,7 @@ def parse_state(text: str) -> tuple[list[dict[str, Any]], list[tuple[str, list[t
     return cookies, origins
 
 
-@session_tool(
-    "storage_state_load", CAPABILITY,
-    "Load cookies and localStorage from a storage-state file in the workspace (as storage_state_save or "
-    "Playwright write it) into the session.",
-    params=(PATH,),
-)
-async def storage_state_load(session: ChromiumSession, args: Args) -> Reply:
+async def storage_state_load(session: ChromiumSession, args: StorageStateArgs) -> Reply:
     source = resolve_in_workspace(session.workspace, args["path"])
     try:
         text = await trio.to_thread.run_sync(_read, source)
@@ -399,5 +352,3 @@ async def _through_helper(session: ChromiumSession, origin: str, pairs: list[tup
     await session.pw(fill)
 
 
-TOOLS = [cookies_list, cookies_set, cookies_delete, cookies_clear, storage_get, storage_set, storage_clear,
-         storage_state_save, storage_state_load]

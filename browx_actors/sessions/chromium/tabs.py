@@ -17,13 +17,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ...tools import Args, Check, Param, Reply, session_tool
-from ...tools.params import MAX_ID
+from ...tools import Reply
+from ...tools.contract import SessionArgs
+from ...tools.navigation import CloseTabArgs, NavigateArgs, NewTabArgs, SelectTabArgs
 from . import page as page_tools
 from .session import ChromiumSession
 from .tabset import Tab
 
-__all__ = ["TOOLS", "close_tab", "list_tabs", "new_tab", "select_tab"]
+__all__ = ["close_tab", "list_tabs", "new_tab", "select_tab"]
 
 #: A tab's title is read with this bound: a page busy in a long script answers late.
 TITLE_TIMEOUT_S = 2.0
@@ -62,24 +63,13 @@ def _current_id(tabs: list[dict[str, Any]]) -> int | None:
     return next((t["id"] for t in tabs if t["current"]), None)
 
 
-@session_tool(
-    "list_tabs", "read",
-    "The session's tabs (pages a link or script opened included): id, url, title, which one is current, and whether "
-    "its renderer crashed (navigate recovers a crashed tab), and the dialog open on it, if any (handle_dialog "
-    "answers it once select_tab made it current). Tools act on the current tab.",
-)
-async def list_tabs(session: ChromiumSession, args: Args) -> Reply:
+async def list_tabs(session: ChromiumSession, args: SessionArgs) -> Reply:
     await session.tab_lifecycle.settle_tabs()
     tabs = await session.pw(_describe_all, session)
     return Reply.of(tabs=tabs, current=_current_id(tabs))
 
 
-@session_tool(
-    "select_tab", "navigation", "Make tab `tab` current: later tools act on it.",
-    params=(Param("tab", "integer", "Tab id, from list_tabs or an action's `opened`.", required=True, minimum=1,
-                          maximum=MAX_ID),),
-)
-async def select_tab(session: ChromiumSession, args: Args) -> Reply:
+async def select_tab(session: ChromiumSession, args: SelectTabArgs) -> Reply:
     await session.tab_lifecycle.settle_tabs()
 
     async def select() -> None:
@@ -94,13 +84,7 @@ async def select_tab(session: ChromiumSession, args: Args) -> Reply:
     return Reply.of(tab=next((t for t in tabs if t["current"]), None), tabs=tabs)
 
 
-@session_tool(
-    "close_tab", "navigation",
-    "Close a tab (default: the current one). The tab opened before it becomes current; closing the last one "
-    "leaves a fresh blank tab.",
-    params=(Param("tab", "integer", "Tab id; default the current tab.", minimum=1, maximum=MAX_ID),),
-)
-async def close_tab(session: ChromiumSession, args: Args) -> Reply:
+async def close_tab(session: ChromiumSession, args: CloseTabArgs) -> Reply:
     await session.tab_lifecycle.settle_tabs()
 
     async def close() -> int:
@@ -122,23 +106,7 @@ async def close_tab(session: ChromiumSession, args: Args) -> Reply:
     return reply
 
 
-def _check_new_tab_url(args: Args) -> None:
-    """navigate's own rules for the URL, when one is given."""
-    if args.get("url") is not None:
-        for rule in page_tools.navigate.rules:
-            rule.check(args)
-
-
-@session_tool(
-    "new_tab", "navigation",
-    "Open a new tab in the session (same cookies and storage), make it current, and load `url` in it if given.",
-    params=(Param("url", "string", "URL to load (as for navigate); none leaves the tab blank."),
-            Param("waitUntil", "string", "Load state to wait for.", default="load",
-                  enum=("load", "domcontentloaded", "networkidle", "commit")),
-            Param("timeoutMs", "integer", "Navigation timeout.", default=30_000, minimum=0, maximum=120_000)),
-    rules=(Check(_check_new_tab_url, "`url` follows navigate's rules"),),
-)
-async def new_tab(session: ChromiumSession, args: Args) -> Reply:
+async def new_tab(session: ChromiumSession, args: NewTabArgs) -> Reply:
     page = await session.tab_lifecycle.open_page()
 
     async def adopt_and_select() -> Tab:
@@ -151,8 +119,10 @@ async def new_tab(session: ChromiumSession, args: Args) -> Reply:
     tab = await session.pw(adopt_and_select)
     await session.tab_lifecycle.attach_current()
     reply = Reply(warnings=[])
-    if args.get("url") is not None:
-        navigated = await page_tools.navigate.run_in(session, args)
+    if args.url is not None:
+        navigated = await page_tools.navigate(session, NavigateArgs(session=args.session, url=args.url,
+                                                                    wait_until=args.wait_until,
+                                                                    timeout_ms=args.timeout_ms))
         reply.fields.update(navigated.fields)
         reply.warnings = list(navigated.warnings or [])
     tabs = await session.pw(_describe_all, session)
@@ -161,4 +131,3 @@ async def new_tab(session: ChromiumSession, args: Args) -> Reply:
     return reply
 
 
-TOOLS = [list_tabs, select_tab, new_tab, close_tab]

@@ -13,7 +13,7 @@ Playwright performs. Selectors that are not CSS (``role=``, ``text=``, ...) are 
 through Playwright's own engines. :func:`point_at` is where the raw input tools aim.
 
 Named refs (``name_ref``) resolve here, in one place for every tool:
-:func:`accept_named_refs` wraps a tool's chromium handler so that each ``ref`` it takes
+:func:`run_with_named_refs` runs a tool's chromium handler so that each ``ref`` it takes
 (a ``ref`` argument, the ``ref`` of a target object such as ``drag``'s ``from``, or of
 an item such as ``fill_form``'s fields) that holds a name is replaced by the ref of the
 element its anchor finds now, before the handler runs.
@@ -21,15 +21,13 @@ element its anchor finds now, before the handler runs.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import attrs
 import trio
 
 from ...errors import ToolError
-from ...tools import Param, Reply, Tool
-from ..params import is_ref_name, point_of_target
+from ...tools import Args, Arguments, Handler, Param, Reply, Tool
+from ...tools.targets import is_ref_name, point_of_target
 from .agent_calls import agent_call
 from .driver import REF_ENGINE
 from .failures import selector_refusals
@@ -41,7 +39,6 @@ from .session import ChromiumSession
 
 __all__ = [
     "POINT_WAIT_S",
-    "accept_named_refs",
     "aim",
     "aimed_at",
     "check_found",
@@ -50,6 +47,7 @@ __all__ = [
     "point_for",
     "resolve_named_refs",
     "resolve_target",
+    "run_with_named_refs",
     "target_of",
 ]
 
@@ -61,7 +59,7 @@ _POINT_RETRY_S = 0.05
 _DESCRIBE = f"el => window[{AGENT_KEY!r}].describe(el)"
 
 
-async def aim(session: ChromiumSession, args: dict[str, Any], mode: str | None = None, *,
+async def aim(session: ChromiumSession, args: Args, mode: str | None = None, *,
               acting: bool = False, mark: bool = True, scroll: bool = True) -> dict[str, Any]:
     """The page agent's ``aim`` for this call's target (see ``agent/aim.js``).
 
@@ -91,7 +89,7 @@ async def aim(session: ChromiumSession, args: dict[str, Any], mode: str | None =
     return found
 
 
-def check_found(args: dict[str, Any], found: dict[str, Any], reply: Reply) -> dict[str, Any] | None:
+def check_found(args: Args, found: dict[str, Any], reply: Reply) -> dict[str, Any] | None:
     """The target's description, or the error every action gives for a missing one.
 
     Not for ``notCss`` answers: those are counted by :func:`locator_for`.
@@ -122,7 +120,7 @@ def _check_count(selector: str, count: int, reply: Reply) -> None:
         reply.warn(f"selector {selector!r} matched {count} elements; acted on the first")
 
 
-async def locator_for(page: Any, args: dict[str, Any], found: dict[str, Any],
+async def locator_for(page: Any, args: Args, found: dict[str, Any],
                       reply: Reply) -> tuple[Any, dict[str, Any] | None]:
     """Playwright's locator for the target ``found`` describes, and the target's
     description; ``(None, element under the point)`` for coords (Playwright thread)."""
@@ -144,7 +142,7 @@ async def locator_for(page: Any, args: dict[str, Any], found: dict[str, Any],
     return locator.first, await locator.first.evaluate(_DESCRIBE)
 
 
-async def target_of(session: ChromiumSession, args: dict[str, Any], reply: Reply, *,
+async def target_of(session: ChromiumSession, args: Args, reply: Reply, *,
                     mark: bool = True) -> dict[str, Any] | None:
     """The description of a ``ref`` / ``selector`` target, found as every action finds it."""
     found = await aim(session, args, mark=mark)
@@ -154,7 +152,7 @@ async def target_of(session: ChromiumSession, args: dict[str, Any], reply: Reply
     return target
 
 
-async def resolve_target(session: ChromiumSession, args: dict[str, Any], reply: Reply) -> Any:
+async def resolve_target(session: ChromiumSession, args: Args, reply: Reply) -> Any:
     """Playwright's element handle for a ``ref`` / ``selector`` target."""
     found = await aim(session, args)
 
@@ -165,7 +163,7 @@ async def resolve_target(session: ChromiumSession, args: dict[str, Any], reply: 
     return await session.pw(handle)
 
 
-async def _ref_of_selector(session: ChromiumSession, args: dict[str, Any], found: dict[str, Any],
+async def _ref_of_selector(session: ChromiumSession, args: Args, found: dict[str, Any],
                            reply: Reply) -> str:
     """The ref of the first element a selector the agent cannot run (``role=``,
     ``text=``) matches, found by Playwright's engines, so the agent can aim at it."""
@@ -177,7 +175,7 @@ async def _ref_of_selector(session: ChromiumSession, args: dict[str, Any], found
     return str(await session.pw(ref))
 
 
-async def point_at(session: ChromiumSession, args: dict[str, Any], reply: Reply, *, mark: bool = True,
+async def point_at(session: ChromiumSession, args: Args, reply: Reply, *, mark: bool = True,
                    scroll: bool = True, timeout_s: float = POINT_WAIT_S) -> tuple[tuple[float, float], Any]:
     """Where input for a ``ref`` / ``selector`` target goes, and the target's description.
 
@@ -293,23 +291,28 @@ def _copy_places(args: dict[str, Any], places: list[RefPlace]) -> dict[str, Any]
     return out
 
 
-def accept_named_refs(tool: Tool) -> Tool:
-    """``tool`` with its chromium handler taking named refs wherever it takes a ref."""
-    handler = tool.engines.get("chromium")
-    places = ref_places(tool.params)
-    if handler is None or not places:
-        return tool
-    return attrs.evolve(tool, engines={**tool.engines, "chromium": _named(handler, places)})
+async def run_with_named_refs(session: ChromiumSession, tool: Tool[Any], handler: Handler[Any, Any],
+                              args: Arguments) -> Any:
+    """Run ``tool``'s handler with each named ref in its arguments resolved first (see the
+    module notes), and the warnings the resolution gave added to its reply."""
+    places = _ref_places(tool)
+    warnings: list[str] = []
+    if places:
+        resolved, warnings = await resolve_named_refs(session, args.json(), places)
+        args = tool.args.of(resolved)
+    result = await handler(session, args)
+    if isinstance(result, Reply):
+        for warning in warnings:
+            result.warn(warning)
+    return result
 
 
-def _named(handler: Callable[..., Any], places: list[RefPlace]) -> Callable[..., Any]:
-    async def run(session: ChromiumSession, args: dict[str, Any]) -> Any:
-        args, warnings = await resolve_named_refs(session, args, places)
-        result = await handler(session, args)
-        if isinstance(result, Reply):
-            for warning in warnings:
-                result.warn(warning)
-        return result
+#: Each tool's ref places, by name: found once, read on every call.
+_PLACES: dict[str, list[RefPlace]] = {}
 
-    run.__doc__ = handler.__doc__
-    return run
+
+def _ref_places(tool: Tool[Any]) -> list[RefPlace]:
+    places = _PLACES.get(tool.name)
+    if places is None:
+        places = _PLACES[tool.name] = ref_places(tool.params)
+    return places

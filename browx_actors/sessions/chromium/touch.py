@@ -24,8 +24,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tools import Args, Check, Param, Reply, session_tool
-from ..params import POINT_PROPERTIES, STEPS, duration_ms, one_point_target, point_target
+from ...tools import Args, Reply
+from ...tools.pointer import GesturePinchArgs, GestureSwipeArgs, TouchEndArgs, TouchMoveArgs, TouchStartArgs
 from .actions import Report, run_steps
 from .input_send import release_input, send_input
 from .input_state import InputState
@@ -44,31 +44,15 @@ from .touch_input import (
     touch_start,
 )
 
-__all__ = ["TOOLS", "gesture_pinch", "gesture_swipe", "touch_end_tool", "touch_move_tool", "touch_start_tool"]
+__all__ = ["gesture_pinch", "gesture_swipe", "touch_end_tool", "touch_move_tool", "touch_start_tool"]
 
 ACTION = "action"
 #: The narrowest and widest pinch, as the factor by which the fingers' distance changes.
 SCALE_MIN, SCALE_MAX = 0.1, 10.0
 
-_ID = {"type": "integer", "minimum": 0, "maximum": MAX_TOUCH_POINTS - 1}
-_POINTS = Param("points", "array",
-                f"Touch points {{x, y, id?}} in viewport CSS pixels; id (0-{MAX_TOUCH_POINTS - 1}) defaults to the "
-                "point's place in the list.",
-                required=True, items="object", min_items=1, max_items=MAX_TOUCH_POINTS,
-                properties={**POINT_PROPERTIES, "id": _ID}, required_keys=("x", "y"))
-
 
 def _ids(points: list[dict[str, Any]]) -> list[int]:
     return [int(p["id"]) if "id" in p else i for i, p in enumerate(points)]
-
-
-def _distinct_ids(args: Args) -> None:
-    ids = _ids(args["points"])
-    if len(set(ids)) != len(ids):
-        raise ToolError("bad-arg", f"two points share an id ({ids}); each finger has its own", field="points")
-
-
-_DISTINCT = Check(_distinct_ids, "each point of `points` has its own `id`")
 
 
 def _touch_points(points: list[dict[str, Any]]) -> list[TouchPoint]:
@@ -111,14 +95,7 @@ def _touches_report(session: ChromiumSession) -> Report:
 # -- the raw fingers ------------------------------------------------------------------
 
 
-@session_tool(
-    "touch_start", ACTION,
-    "Put one or more fingers down at viewport points; they stay down until touch_end. The page gets touchstart and "
-    "pointerdown (pointerType touch), one pointer per finger.",
-    params=(_POINTS,),
-    rules=(_DISTINCT,),
-)
-async def touch_start_tool(session: ChromiumSession, args: Args) -> Reply:
+async def touch_start_tool(session: ChromiumSession, args: TouchStartArgs) -> Reply:
     points = _touch_points(args["points"])
 
     async def steps(reply: Reply) -> tuple[Any, str]:
@@ -137,13 +114,7 @@ async def touch_start_tool(session: ChromiumSession, args: Args) -> Reply:
     return await run_steps(session, "touch_start", steps, report=_touches_report(session))
 
 
-@session_tool(
-    "touch_move", ACTION,
-    "Move fingers that are down to new viewport points (the others stay put); durationMs and steps pace the move.",
-    params=(_POINTS, STEPS, duration_ms(0, "the move")),
-    rules=(_DISTINCT,),
-)
-async def touch_move_tool(session: ChromiumSession, args: Args) -> Reply:
+async def touch_move_tool(session: ChromiumSession, args: TouchMoveArgs) -> Reply:
     points = _touch_points(args["points"])
 
     async def steps(reply: Reply) -> tuple[Any, str]:
@@ -164,13 +135,7 @@ async def touch_move_tool(session: ChromiumSession, args: Args) -> Reply:
     return await run_steps(session, "touch_move", steps, report=_touches_report(session), frame=True)
 
 
-@session_tool(
-    "touch_end", ACTION,
-    "Lift fingers where they are: those in ids, or every finger that is down.",
-    params=(Param("ids", "array", "Ids of the fingers to lift (default: all).", items="integer", min_items=1,
-                  max_items=MAX_TOUCH_POINTS, minimum=0, maximum=MAX_TOUCH_POINTS - 1),),
-)
-async def touch_end_tool(session: ChromiumSession, args: Args) -> Reply:
+async def touch_end_tool(session: ChromiumSession, args: TouchEndArgs) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
         ids = sorted(state.touches) if args["ids"] is None else [int(i) for i in args["ids"]]
@@ -210,15 +175,7 @@ async def _play_touch(session: ChromiumSession, action: str, args: Args, plan: l
         return await play(plan, send)
 
 
-@session_tool(
-    "gesture_swipe", ACTION,
-    "Swipe one finger from one point to another over durationMs (down, paced moves, up). from and to are each "
-    "{ref}, {selector} or {x, y}.",
-    params=(point_target("from", "Where the finger goes down."), point_target("to", "Where it lifts."),
-            duration_ms(300, "the swipe"), STEPS),
-    rules=(one_point_target("from", "to"),),
-)
-async def gesture_swipe(session: ChromiumSession, args: Args) -> Reply:
+async def gesture_swipe(session: ChromiumSession, args: GestureSwipeArgs) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
         start, target = await point_for(session, args["from"], reply, mark=True)
@@ -235,25 +192,7 @@ async def gesture_swipe(session: ChromiumSession, args: Args) -> Reply:
     return await run_steps(session, "gesture_swipe", steps, report=_touches_report(session))
 
 
-def _scale_changes(args: Args) -> None:
-    if args["scale"] == 1:
-        raise ToolError("bad-arg", "scale 1 moves nothing: above 1 spreads the fingers (zoom in), below 1 brings "
-                        "them together", field="scale")
-
-
-@session_tool(
-    "gesture_pinch", ACTION,
-    "Pinch with two real touch points either side of center: scale above 1 spreads them (zoom in), below 1 brings "
-    "them together, until their distance has changed by scale. center is {ref}, {selector} or {x, y}.",
-    params=(point_target("center", "The point between the fingers."),
-            Param("scale", "number", "Factor by which the fingers' distance changes.", required=True,
-                  minimum=SCALE_MIN, maximum=SCALE_MAX),
-            duration_ms(500, "the pinch"), STEPS,
-            Param("distance", "number", "The fingers' distance at the wider end, in CSS pixels.", default=300,
-                  minimum=20, maximum=2000)),
-    rules=(one_point_target("center"), Check(_scale_changes, "`scale` is not 1")),
-)
-async def gesture_pinch(session: ChromiumSession, args: Args) -> Reply:
+async def gesture_pinch(session: ChromiumSession, args: GesturePinchArgs) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
         center, target = await point_for(session, args["center"], reply, mark=True)
@@ -272,4 +211,3 @@ async def gesture_pinch(session: ChromiumSession, args: Args) -> Reply:
     return await run_steps(session, "gesture_pinch", steps, report=_touches_report(session))
 
 
-TOOLS = [touch_start_tool, touch_move_tool, touch_end_tool, gesture_swipe, gesture_pinch]

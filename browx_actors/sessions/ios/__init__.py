@@ -4,13 +4,12 @@
   install, the WDA session);
 - :mod:`.input`: the WDA hierarchy source and input driver;
 - :mod:`.apps`: the app lifecycle over simctl;
-- :mod:`.tools`: this engine's handlers, in ``IMPLEMENTATIONS``.
+- :mod:`.capture`: its screenshots; :mod:`.table`: the engine's table.
 
 The selectors, refs, snapshot and the tools' logic are the native core's
 (``sessions/native/``), shared with android-app.
 """
 
 from .session import IosSession
-from .tools import IMPLEMENTATIONS
 
-__all__ = ["IMPLEMENTATIONS", "IosSession"]
+__all__ = ["IosSession"]

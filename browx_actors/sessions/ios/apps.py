@@ -21,7 +21,7 @@ from ...devices.toolchain import Simctl
 from ...devices.wda_client import WdaClient
 from ...errors import ToolError
 from ..native.platform import Budget, unsupported
-from ..native.refusals import RESET_REFUSAL, UNINSTALL_REFUSAL
+from ..native.refusals import RESET, UNINSTALL
 
 __all__ = ["SimctlLifecycle"]
 
@@ -67,10 +67,10 @@ class SimctlLifecycle:
                 "apkPath": app.name, "replacedInPlace": True}
 
     async def app_uninstall(self, app_id: str) -> dict[str, Any]:
-        raise unsupported("ios-app", "app_uninstall", UNINSTALL_REFUSAL)
+        raise unsupported("ios-app", "app_uninstall", UNINSTALL)
 
     async def app_reset(self, app_id: str) -> dict[str, Any]:
-        raise unsupported("ios-app", "app_reset", RESET_REFUSAL)
+        raise unsupported("ios-app", "app_reset", RESET)
 
     async def app_launch(self, app_id: str) -> dict[str, Any]:
         output = await self.simctl.run("launch", self.udid, app_id, timeout=self.budget.remaining())

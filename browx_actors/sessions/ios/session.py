@@ -27,6 +27,7 @@ from ...devices.toolchain import Simctl, xcrun_binary
 from ...devices.wda_client import WdaClient, open_wda_client
 from ...errors import ToolError
 from ...kernel.actor_ref import ActorRef
+from ...tools import Table
 from ..native.find import identifier_hint
 from ..native.session import NativeSession
 from .apps import SimctlLifecycle
@@ -48,6 +49,7 @@ class IosSession(NativeSession):
         self,
         session_id: str,
         *,
+        table: Table,
         registry: Callable[[], ActorRef],
         app_id: str | None,
         device: str | None = None,
@@ -56,7 +58,7 @@ class IosSession(NativeSession):
         workspace: Path = Path(".browx"),
         secrets: Callable[[], Mapping[str, str]] = dict,
     ) -> None:
-        super().__init__(session_id, registry=registry, workspace=workspace, secrets=secrets)
+        super().__init__(session_id, table=table, registry=registry, workspace=workspace, secrets=secrets)
         self.app_id = app_id
         self.wanted_device = device
         self.app_path = app_path

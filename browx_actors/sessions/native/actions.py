@@ -22,6 +22,9 @@ from ...devices.nodes import NativeNode, Rect
 from ...errors import ToolError
 from ...secret_book import mask_deep
 from ...tools import Args, Reply
+from ...tools.actions import ClickArgs, FillArgs, PressArgs, ScrollArgs
+from ...tools.contract import SessionArgs
+from ...tools.navigation import NavigateArgs
 from .platform import unsupported
 from .refs import Hierarchy
 from .session import NativeSession
@@ -55,7 +58,7 @@ def _check_enabled(located: Located, action: str) -> None:
                         ref=located.ref, state="disabled")
 
 
-async def click(session: NativeSession, args: Args) -> Reply:
+async def click(session: NativeSession, args: ClickArgs) -> Reply:
     if args["button"] != "left":
         raise unsupported(session.engine, f"click with the {args['button']} button",
                           "a touch screen has one kind of tap")
@@ -80,7 +83,7 @@ async def click(session: NativeSession, args: Args) -> Reply:
                     point=_point_json(point), warnings=[])
 
 
-async def fill(session: NativeSession, args: Args) -> Reply:
+async def fill(session: NativeSession, args: FillArgs) -> Reply:
     located = await locate(session, args)
     return await fill_located(session, located, args["value"], submit=args["submit"])
 
@@ -126,7 +129,7 @@ async def tap_located(session: NativeSession, located: Located) -> Reply:
     return Reply.of(action="click", target=target_json(located), point=_point_json(point), warnings=[])
 
 
-async def press(session: NativeSession, args: Args) -> Reply:
+async def press(session: NativeSession, args: PressArgs) -> Reply:
     located = None
     if args.get("ref") is not None or args.get("selector") is not None:
         located = await locate(session, args)
@@ -191,7 +194,7 @@ def _fingerprint(hierarchy: Hierarchy, area: Rect) -> tuple[Any, ...]:
                  if n.visible and n.bounds is not None and not on_screen(n.bounds, area).empty)
 
 
-async def scroll(session: NativeSession, args: Args) -> Reply:
+async def scroll(session: NativeSession, args: ScrollArgs) -> Reply:
     targeted = args.get("ref") is not None or args.get("selector") is not None
     to, dx, dy = args.get("to"), float(args["deltaX"]), float(args["deltaY"])
     if targeted and to is None and dx == 0 and dy == 0:
@@ -236,7 +239,7 @@ async def scroll(session: NativeSession, args: Args) -> Reply:
 # -- navigation -------------------------------------------------------------------------
 
 
-async def navigate(session: NativeSession, args: Args) -> Reply:
+async def navigate(session: NativeSession, args: NavigateArgs) -> Reply:
     if "://" not in args["url"]:
         raise ToolError("bad-arg", f"{args['url']!r} is not a deep link: a native screen has no address bar, pass a "
                         "full URL with the app's scheme (myapp://checkout/42)", field="url")
@@ -244,6 +247,6 @@ async def navigate(session: NativeSession, args: Args) -> Reply:
     return Reply.of(action="navigate", url=args["url"], **said, warnings=[])
 
 
-async def go_back(session: NativeSession, args: Args) -> Reply:
+async def go_back(session: NativeSession, args: SessionArgs) -> Reply:
     await session.input.back()
     return Reply.of(action="go_back", warnings=[])

@@ -28,7 +28,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...devices.nodes import NativeNode
-from ...tools import Args, Reply
+from ...tools import Reply
+from ...tools.reading import FindFeedbackArgs
 from .refs import Hierarchy, collapse, short_test_id
 from .session import NativeSession
 
@@ -85,7 +86,7 @@ def feedback_items(hierarchy: Hierarchy, baseline: Hierarchy | None) -> list[tup
     return [(kind, node, text, (kind, text) not in before) for kind, node, text in _found(hierarchy)]
 
 
-async def find_feedback(session: NativeSession, args: Args) -> Reply:
+async def find_feedback(session: NativeSession, args: FindFeedbackArgs) -> Reply:
     hierarchy = await session.read()
     baseline = session.action_baseline
     found = feedback_items(hierarchy, baseline)

@@ -25,13 +25,14 @@ from typing import Any
 
 from ...errors import ToolError
 from ...tools import Args, Reply
+from ...tools.pointer import GesturePinchArgs, GestureSwipeArgs, TouchEndArgs, TouchMoveArgs, TouchStartArgs
 from .capture import screenshot as capture_screenshot
-from .platform import pinch_refusal, unsupported
+from .platform import unsupported
 from .session import NativeSession
 from .target import locate_in, point_of, target_json
 
 __all__ = [
-    "gesture_pinch", "gesture_swipe", "refuse_pinch", "screenshot_region", "touch_end", "touch_move", "touch_start",
+    "gesture_pinch", "gesture_swipe", "screenshot_region", "touch_end", "touch_move", "touch_start",
 ]
 
 #: Most ``input motionevent MOVE`` commands one touch_move sends (each is a JVM start on
@@ -68,7 +69,7 @@ def _xy(point: tuple[float, float]) -> dict[str, float]:
     return {"x": round(point[0], 2), "y": round(point[1], 2)}
 
 
-async def gesture_swipe(session: NativeSession, args: Args) -> Reply:
+async def gesture_swipe(session: NativeSession, args: GestureSwipeArgs) -> Reply:
     (start, end), target = await _points(session, args["from"], args["to"])
     duration = max(int(args["durationMs"]), 1)
     await session.input.swipe(*start, *end, duration)
@@ -90,7 +91,7 @@ def _id_of(point: dict[str, Any]) -> int:
     return int(point.get("id", 0))
 
 
-async def touch_start(session: NativeSession, args: Args) -> Reply:
+async def touch_start(session: NativeSession, args: TouchStartArgs) -> Reply:
     _one_finger(session, args["points"])
     (point,) = args["points"]
     touches = session.touches
@@ -104,7 +105,7 @@ async def touch_start(session: NativeSession, args: Args) -> Reply:
     return Reply.of(action="touch_start", touches=[{"id": finger, **_xy(at)}], warnings=[])
 
 
-async def touch_move(session: NativeSession, args: Args) -> Reply:
+async def touch_move(session: NativeSession, args: TouchMoveArgs) -> Reply:
     _one_finger(session, args["points"])
     (point,) = args["points"]
     touches = session.touches
@@ -127,7 +128,7 @@ async def touch_move(session: NativeSession, args: Args) -> Reply:
     return reply
 
 
-async def touch_end(session: NativeSession, args: Args) -> Reply:
+async def touch_end(session: NativeSession, args: TouchEndArgs) -> Reply:
     touches = session.touches
     if not touches:
         raise ToolError("bad-arg", "no finger is down on this screen", field="ids")
@@ -146,12 +147,7 @@ async def touch_end(session: NativeSession, args: Args) -> Reply:
 # -- pinch ---------------------------------------------------------------------------
 
 
-async def refuse_pinch(session: NativeSession, args: Args) -> Reply:
-    """android-app's gesture_pinch: refused before anything is read or sent."""
-    raise pinch_refusal(session.engine)
-
-
-async def gesture_pinch(session: NativeSession, args: Args) -> Reply:
+async def gesture_pinch(session: NativeSession, args: GesturePinchArgs) -> Reply:
     """WebDriverAgent's pinch, around the app's centre (``/wda/pinch {scale, velocity}``)."""
     (center,), target = await _points(session, args["center"])
     hierarchy = await session.read()

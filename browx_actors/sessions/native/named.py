@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...tools import Args, Reply
+from ...tools import Reply
+from ...tools.contract import SessionArgs
+from ...tools.reading import NameRefArgs
 from .refs import ElementKey
 from .session import NativeSession
 from .target import locate_in, target_json
@@ -29,7 +31,7 @@ def _anchor(key: ElementKey) -> dict[str, Any]:
     return {"by": "path", "path": list(key.path), "role": role, "tag": tag, "name": name}
 
 
-async def name_ref(session: NativeSession, args: Args) -> Reply:
+async def name_ref(session: NativeSession, args: NameRefArgs) -> Reply:
     hierarchy = await session.read()
     located = locate_in(hierarchy, session.refs, {"ref": args["ref"]})
     key = hierarchy.key_for(located.node)
@@ -46,7 +48,7 @@ async def name_ref(session: NativeSession, args: Args) -> Reply:
     return reply
 
 
-async def list_named_refs(session: NativeSession, args: Args) -> Reply:
+async def list_named_refs(session: NativeSession, args: SessionArgs) -> Reply:
     names = session.refs.names
     hierarchy = await session.read() if names else None
     named = []

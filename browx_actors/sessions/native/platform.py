@@ -26,8 +26,17 @@ import trio
 from ...devices.nodes import SECRET_MASK, NativeNode
 from ...errors import ToolError
 
-__all__ = ["SECRET_CLEAR", "Budget", "HierarchySource", "InputDriver", "NativeLifecycle", "clear_count",
-           "pinch_refusal", "unsupported"]
+__all__ = [
+    "ADB_NO_PINCH",
+    "SECRET_CLEAR",
+    "Budget",
+    "HierarchySource",
+    "InputDriver",
+    "NativeLifecycle",
+    "clear_count",
+    "pinch_refusal",
+    "unsupported",
+]
 
 #: Deletions sent to empty a password field that holds something: its length is never read.
 SECRET_CLEAR = 64
@@ -52,12 +61,15 @@ def unsupported(engine: str, what: str, why: str) -> ToolError:
     return ToolError("not-supported", f"{what} is not available on {engine}: {why}", engine=engine)
 
 
+#: Why adb cannot pinch, as the spec has it (``native-pinch-needs-multitouch-driver``).
+ADB_NO_PINCH = ("adb shell input has no two-finger primitive (two concurrent `input swipe` calls are two unrelated "
+                "drags, not a pinch), sendevent needs the touchscreen's device node and is root-only off an emulator, "
+                "and real multi-touch needs a device-side UiAutomator2 instrumentation server, which is not shipped")
+
+
 def pinch_refusal(engine: str) -> ToolError:
-    """Why adb cannot pinch, as the spec has it (``native-pinch-needs-multitouch-driver``)."""
-    return ToolError("native-pinch-needs-multitouch-driver", f"gesture_pinch is refused on {engine}: adb shell input "
-                     "has no two-finger primitive (two concurrent `input swipe` calls are two unrelated drags, not a "
-                     "pinch), sendevent needs the touchscreen's device node and is root-only off an emulator, and real "
-                     "multi-touch needs a device-side UiAutomator2 instrumentation server, which is not shipped",
+    """The driver's refusal of a pinch, with the spec's code."""
+    return ToolError("native-pinch-needs-multitouch-driver", f"gesture_pinch is refused on {engine}: {ADB_NO_PINCH}",
                      engine=engine)
 
 

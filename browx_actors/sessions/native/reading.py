@@ -1,10 +1,10 @@
 """The reading tools over a native hierarchy: snapshot, find, text_search and verify_*.
 
-Shared by android-app and ios-app (each lists these handlers in its ``IMPLEMENTATIONS``
-under its own engine name). Every call reads a fresh hierarchy; results have the web
-engine's fields, so one agent skill reads both. A verification that disagrees answers
-``verification-failed`` with ``expected`` and ``actual``; a ref or selector that means
-several elements refuses (``ambiguous-target``), as actions do.
+Shared by android-app and ios-app (``sessions/native/table.py``). Every call reads a
+fresh hierarchy; results have the web engine's fields, so one agent skill reads both. A
+verification that disagrees answers ``verification-failed`` with ``expected`` and
+``actual``; a ref or selector that means several elements refuses (``ambiguous-target``),
+as actions do.
 """
 
 from __future__ import annotations
@@ -15,6 +15,16 @@ from typing import Any
 from ...devices.nodes import NativeNode
 from ...errors import ToolError
 from ...tools import Args, Reply
+from ...tools.reading import (
+    FindArgs,
+    SnapshotArgs,
+    TextSearchArgs,
+    VerifyAttributeArgs,
+    VerifyCountArgs,
+    VerifyTextArgs,
+    VerifyValueArgs,
+    VerifyVisibleArgs,
+)
 from .find import find as find_nodes
 from .find import text_search as search_text
 from .refs import Hierarchy, collapse
@@ -29,7 +39,7 @@ __all__ = [
 ]
 
 
-async def snapshot(session: NativeSession, args: Args) -> Reply:
+async def snapshot(session: NativeSession, args: SnapshotArgs) -> Reply:
     hierarchy = await session.read()
     shot = print_snapshot(hierarchy, session.refs, scope=args.get("scope"), max_nodes=args["maxNodes"],
                           omit=frozenset(args.get("omit") or ()))
@@ -38,7 +48,7 @@ async def snapshot(session: NativeSession, args: Args) -> Reply:
                     warnings=list(shot.warnings))
 
 
-async def find(session: NativeSession, args: Args) -> Reply:
+async def find(session: NativeSession, args: FindArgs) -> Reply:
     hierarchy = await session.read()
     found = find_nodes(hierarchy, session.refs, role=args.get("role"), name=args.get("name"),
                        text=args.get("text"), test_id=args.get("testId"), exact=args["exact"], limit=args["limit"],
@@ -50,7 +60,7 @@ def _tilde(test_id: str) -> str:
     return "~" + test_id
 
 
-async def text_search(session: NativeSession, args: Args) -> Reply:
+async def text_search(session: NativeSession, args: TextSearchArgs) -> Reply:
     hierarchy = await session.read()
     found = search_text(hierarchy, session.refs, args["query"], limit=args["limit"],
                         case_sensitive=args["caseSensitive"])
@@ -145,7 +155,7 @@ def _locate_or_none(session: NativeSession, hierarchy: Hierarchy, args: Args) ->
         raise
 
 
-async def verify_visible(session: NativeSession, args: Args) -> Reply:
+async def verify_visible(session: NativeSession, args: VerifyVisibleArgs) -> Reply:
     hierarchy = await session.read()
     located = _locate_or_none(session, hierarchy, args)
     state = None if located is None else element_state(located)
@@ -153,7 +163,7 @@ async def verify_visible(session: NativeSession, args: Args) -> Reply:
     return _verdict("visible", visible, True, visible, element=state)
 
 
-async def verify_text(session: NativeSession, args: Args) -> Reply:
+async def verify_text(session: NativeSession, args: VerifyTextArgs) -> Reply:
     text = args["text"]
     hierarchy = await session.read()
     if args.get("ref") is None and args.get("selector") is None:
@@ -170,7 +180,7 @@ async def verify_text(session: NativeSession, args: Args) -> Reply:
     return _verdict("text", passed, text, actual)
 
 
-async def verify_value(session: NativeSession, args: Args) -> Reply:
+async def verify_value(session: NativeSession, args: VerifyValueArgs) -> Reply:
     hierarchy = await session.read()
     located = locate_in(hierarchy, session.refs, args)
     node = located.node
@@ -181,7 +191,7 @@ async def verify_value(session: NativeSession, args: Args) -> Reply:
     return _verdict("value", node.value == args["value"], args["value"], node.value)
 
 
-async def verify_attribute(session: NativeSession, args: Args) -> Reply:
+async def verify_attribute(session: NativeSession, args: VerifyAttributeArgs) -> Reply:
     hierarchy = await session.read()
     located = locate_in(hierarchy, session.refs, args)
     known = attributes(located.node, hierarchy, session.engine)
@@ -193,7 +203,7 @@ async def verify_attribute(session: NativeSession, args: Args) -> Reply:
     return _verdict(f"attribute {name}", actual == args["value"], args["value"], actual)
 
 
-async def verify_count(session: NativeSession, args: Args) -> Reply:
+async def verify_count(session: NativeSession, args: VerifyCountArgs) -> Reply:
     hierarchy = await session.read()
     resolution = resolve(args["selector"], hierarchy, session.refs)
     actual = len(resolution.matches)

@@ -18,6 +18,7 @@ import attrs
 
 from ...devices.nodes import NativeNode, Rect
 from ...errors import ToolError
+from ...tools import Args
 from .refs import Hierarchy, RefBook
 from .selectors import Resolution, Selector, parse_ref, resolve
 
@@ -45,7 +46,7 @@ def target_json(located: Located) -> dict[str, Any]:
     return out
 
 
-def locate_in(hierarchy: Hierarchy, refs: RefBook, args: dict[str, Any], *, field: str = "") -> Located:
+def locate_in(hierarchy: Hierarchy, refs: RefBook, args: Args, *, field: str = "") -> Located:
     """The node ``args``' ``ref`` or ``selector`` (``<field>Ref`` / ``<field>Selector``
     when ``field`` is given) names in ``hierarchy``, or the refusal."""
     ref = args.get(f"{field}Ref" if field else "ref")

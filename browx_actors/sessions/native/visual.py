@@ -23,19 +23,20 @@ then takes the path the engine's own tools take, and answers as they answer:
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from ...devices.nodes import NativeNode
-from ...tools import Implementation, Reply
+from ...tools import Reply
 from ...visualtree.model import Action, RawNode
 from ...visualtree.native_provider import NativeAction, NativeProvider, moved, native_path, same_node
-from ...visualtree.snapshots import Capture, SnapshotBook
-from ..visual_tools import implementations
+from ...visualtree.snapshots import Capture
 from .actions import fill_located, literal_text, tap_located
-from .session import NativeSession
 from .target import Located
 
-__all__ = ["native_implementations", "provider"]
+if TYPE_CHECKING:
+    from .session import NativeSession
+
+__all__ = ["provider"]
 
 #: The tier an action's ``target.matchedBy`` names: the node came from a reference.
 MATCHED_BY = "reference"
@@ -81,12 +82,3 @@ def provider(session: NativeSession) -> NativeProvider:
     assert session.platform in ("android", "ios"), "only the android-app and ios-app engines are wired"
     platform = cast(Literal["android", "ios"], session.platform)
     return NativeProvider(platform, lambda: _root(session), _primitives(session))
-
-
-def _book(session: NativeSession) -> SnapshotBook:
-    return session.visual_snapshots
-
-
-def native_implementations(engine: str) -> list[Implementation]:
-    """``engine``'s handlers of the five ``ui.*`` tools, for its ``IMPLEMENTATIONS``."""
-    return implementations(engine, provider=provider, book=_book)

@@ -19,14 +19,11 @@ import trio
 
 from ..errors import ToolError
 from ..kernel.actor_ref import ActorUnavailable
-from ..tools import Args, Param, Reply, runtime_tool, session_param
+from ..tools import Param, Reply, session_param
 from ..tools.context import RuntimeContext
-from ..tools.params import MAX_ID
+from ..tools.diagnostics import DiagnosticsNoteArgs, DiagnosticsReportArgs, DiagnosticsSearchArgs
 from .actor import Flush, RecorderStats, RecordNote
 from .query import (
-    REPORT_RECORDS_CAP,
-    SEARCH_CAP,
-    SEARCH_DEFAULT,
     build_report,
     clamp_limit,
     in_window,
@@ -35,7 +32,7 @@ from .query import (
 )
 from .store import diagnostics_root, read_records, session_dir
 
-__all__ = ["TOOLS"]
+__all__ = []
 
 #: A note is one JSONL line; a bound keeps one careless call from writing megabytes.
 NOTE_MAX_CHARS = 16_000
@@ -49,18 +46,7 @@ SESSION_ID = Param("sessionId", "string", "Only this session's records.", max_le
 CALLER_SESSION = session_param("Session this call itself is recorded under (sessionId filters).")
 
 
-@runtime_tool(
-    "diagnostics_note", "diagnostics",
-    "Agent self-feedback: write a kind:\"note\" record (insight, category, severity, optional ref to a prior call "
-    "such as \"eval_js:<ts>\") to the diagnostics store for the curator deciding which primitive to add next. "
-    "Returns {ok, note} with the stored record. Refused with capability-denied when diagnostics is off.",
-    params=(Param("insight", "string", "The observation, in free text.", required=True, max_length=NOTE_MAX_CHARS),
-            Param("category", "string", "Bucket.", default="other", enum=NOTE_CATEGORIES),
-            Param("severity", "string", "How much it hurt.", default="info", enum=SEVERITIES),
-            Param("ref", "string", "Pointer at a prior call, e.g. eval_js:2026-06-08T12:34:56.000Z."),
-            session_param("Session the note belongs to.")),
-)
-async def diagnostics_note(runtime: RuntimeContext, args: Args) -> Reply:
+async def diagnostics_note(runtime: RuntimeContext, args: DiagnosticsNoteArgs) -> Reply:
     note = await runtime.recorder_ref().call(RecordNote(
         args["session"], args["insight"], args["category"], args["severity"], args.get("ref")))
     return Reply.of(note=note)
@@ -86,20 +72,7 @@ async def _read(runtime: RuntimeContext, session_id: str | None) -> tuple[list[d
     return records, warnings
 
 
-@runtime_tool(
-    "diagnostics_search", "read",
-    "Query the diagnostics JSONL store (calls, notes and dropped-record markers together), oldest first; works with "
-    "the recorder off, over whatever is on disk. tool narrows call records only, category narrows notes only. "
-    f"Returns {{ok, records, count, truncated, warnings}}; limit is clamped to {SEARCH_CAP} with a warning.",
-    params=(SINCE,
-            Param("tool", "string", "Only calls of this tool (notes pass through)."),
-            Param("category", "string", "Only notes of this category (calls pass through)."),
-            SESSION_ID,
-            Param("limit", "integer", f"Most records to return (hard cap {SEARCH_CAP}).", default=SEARCH_DEFAULT,
-                  minimum=1, maximum=MAX_ID),
-            CALLER_SESSION),
-)
-async def diagnostics_search(runtime: RuntimeContext, args: Args) -> Reply:
+async def diagnostics_search(runtime: RuntimeContext, args: DiagnosticsSearchArgs) -> Reply:
     limit, warnings = clamp_limit(args["limit"])
     since = normalize_since(args.get("since"))
     records, read_warnings = await _read(runtime, args.get("sessionId"))
@@ -108,18 +81,7 @@ async def diagnostics_search(runtime: RuntimeContext, args: Args) -> Reply:
     return Reply.of(records=found, count=len(found), truncated=truncated, warnings=warnings + read_warnings)
 
 
-@runtime_tool(
-    "diagnostics_report", "read",
-    "Roll up the diagnostics store: perTool {count, failureCount, p50Duration, p95Duration} (ms, nearest-rank), "
-    "topEvalJsPatterns (top 10 {exprSha, exprHead, count, taxonomy}), capabilityDenials per tool, "
-    "notesByCategory, missingPrimitiveHypotheses (a non-custom eval_js taxonomy with >= 3 calls, or "
-    "custom:<exprSha> for a custom pattern with >= 5), droppedRecords, and the live recorder counters. format "
-    f"full adds records (oldest first, at most {REPORT_RECORDS_CAP}) and truncated.",
-    params=(Param("format", "string", "summary, or full to add the records.", default="summary",
-                  enum=("summary", "full")),
-            SINCE, SESSION_ID, CALLER_SESSION),
-)
-async def diagnostics_report(runtime: RuntimeContext, args: Args) -> Reply:
+async def diagnostics_report(runtime: RuntimeContext, args: DiagnosticsReportArgs) -> Reply:
     since = normalize_since(args.get("since"))
     records, warnings = await _read(runtime, args.get("sessionId"))
     window = in_window(records, since=since, session_id=args.get("sessionId"))
@@ -131,4 +93,3 @@ async def diagnostics_report(runtime: RuntimeContext, args: Args) -> Reply:
     return Reply.of(format=args["format"], **report, warnings=warnings)
 
 
-TOOLS = [diagnostics_note, diagnostics_search, diagnostics_report]

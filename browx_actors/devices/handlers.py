@@ -21,15 +21,17 @@ import trio
 
 from ..errors import ToolError
 from ..kernel.actor_ref import ActorUnavailable
-from ..tools import Args, Param, Reply, runtime_tool
+from ..tools import Reply
+from ..tools.arguments import NoArgs
 from ..tools.context import RuntimeContext
+from ..tools.devices import DeviceBootArgs, DeviceShutdownArgs
 from .adb import AdbAddress, AdbServer
 from .device_info import android_info
 from .emulator import boot_command, console_kill, free_console_port, probe_boot, spawn_emulator, wait_until_usable
 from .leases import ListLeases
 from .toolchain import Simctl, emulator_binary, list_avds, xcrun_binary
 
-__all__ = ["TOOLS", "device_boot", "device_list", "device_shutdown"]
+__all__ = ["device_boot", "device_list", "device_shutdown"]
 
 NATIVE = "native-device"
 _LIST_TIMEOUT = 20.0
@@ -88,14 +90,7 @@ async def _simulators(reply: Reply) -> list[dict[str, str]]:
         return []
 
 
-@runtime_tool(
-    "device_list", NATIVE,
-    "Every device and emulator adb sees ({serial, state, model, release, sdk, emulator, leasedBy}), the AVDs "
-    "defined here, and every iOS simulator simctl knows ({id, name, state, runtime, platform}). An absent "
-    "toolchain is an empty list for its platform. ready counts Android devices in state device; "
-    "simulatorsBooted counts booted simulators.",
-)
-async def device_list(runtime: RuntimeContext, args: Args) -> Reply:
+async def device_list(runtime: RuntimeContext, args: NoArgs) -> Reply:
     reply = Reply(warnings=[])
     results: dict[str, Any] = {}
 
@@ -120,18 +115,7 @@ async def device_list(runtime: RuntimeContext, args: Args) -> Reply:
     return reply
 
 
-@runtime_tool(
-    "device_boot", NATIVE,
-    "Boot an Android emulator from an AVD and wait until it is usable: listed by adb, sys.boot_completed, and a "
-    "working package manager. Headless by default; always -no-snapshot-save, so nothing a session installs or "
-    "grants persists into the AVD. 30-90 s on a cold boot. Returns {device, bootSeconds}.",
-    params=(Param("avd", "string", "AVD name, as device_list's avds show it.", required=True,
-                  pattern=r"[A-Za-z0-9._][A-Za-z0-9._-]{0,127}"),
-            Param("headless", "boolean", "No emulator window (-no-window).", default=True),
-            Param("timeoutMs", "integer", "How long to wait for the boot.", default=180_000, minimum=5_000,
-                  maximum=900_000)),
-)
-async def device_boot(runtime: RuntimeContext, args: Args) -> Reply:
+async def device_boot(runtime: RuntimeContext, args: DeviceBootArgs) -> Reply:
     emulator = emulator_binary()
     if emulator is None:
         raise ToolError("unavailable", "no Android emulator here: put the SDK's emulator on PATH or set "
@@ -158,14 +142,7 @@ async def device_boot(runtime: RuntimeContext, args: Args) -> Reply:
                     bootSeconds=round(seconds, 1), log=str(log))
 
 
-@runtime_tool(
-    "device_shutdown", NATIVE,
-    "Stop an Android emulator (emu kill, through its console). Refuses a physical device, and a device a "
-    "session leases (close that session first). Closing a session never shuts its device down.",
-    params=(Param("serial", "string", "The emulator's serial, e.g. emulator-5554.", required=True,
-                  max_length=256),),
-)
-async def device_shutdown(runtime: RuntimeContext, args: Args) -> Reply:
+async def device_shutdown(runtime: RuntimeContext, args: DeviceShutdownArgs) -> Reply:
     serial = args["serial"]
     server = _adb(runtime)
     if not await server.ensure_running():
@@ -195,4 +172,3 @@ async def device_shutdown(runtime: RuntimeContext, args: Args) -> Reply:
     return reply
 
 
-TOOLS = [device_list, device_boot, device_shutdown]

@@ -24,14 +24,14 @@ import numpy as np
 import trio
 
 from ..errors import ToolError
-from ..tools import SESSION, Args, Check, ExactlyOne, Param, Reply, runtime_tool
+from ..tools import Args, Reply
+from ..tools.canvas import CanvasDiffArgs, CanvasScreenToWorldArgs, CanvasWorldToScreenArgs
 from ..tools.context import RuntimeContext
 from ..tools.contract import SESSION_CALL_TIMEOUT
-from ..tools.params import COORDINATE, MAX_COORDINATE
-from . import adapters, capture, diff, gestures, transform
+from . import diff, transform
 from .cache import Capture, cache_of
 
-__all__ = ["TOOLS"]
+__all__ = []
 
 _RGBA_FORMATS = ("rgba", "2d-imagedata", "webgl-framebuffer")
 #: Images up to this many pixels are diffed on the Trio loop: under a millisecond for a
@@ -44,7 +44,7 @@ _INLINE_DIFF_PIXELS = 1 << 20
 # -- canvas_diff ----------------------------------------------------------------------
 
 
-async def _fetch_captures(session: Any, args: dict[str, Any]) -> dict[str, Capture]:
+async def _fetch_captures(session: Any, args: Args) -> dict[str, Capture]:
     """Inside the session actor: the named captures (marked as used)."""
     cache = cache_of(session)
     return {field: cache.get(capture_id, field) for field, capture_id in args["ids"].items()}
@@ -57,33 +57,7 @@ def _decode_base64(text: str, field: str) -> bytes:
         raise ToolError("bad-arg", f"{field} is not valid base64 ({err})", field=field) from err
 
 
-_BASE64_NOTE = "base64 of an RGBA buffer (or of a PNG with inputFormat png)"
-#: A region of an image, in pixels: clamped to the image, so only absurd values are refused.
-_PIXELS = {"type": "number", "minimum": -1e9, "maximum": 1e9}
-
-
-@runtime_tool(
-    "canvas_diff", "read",
-    "Pixel delta of two captures (pure byte math): {changedPixelCount, changedBytes (sum of absolute per-channel "
-    "deltas), percentageChanged (of the compared area, 0-100), bboxOfChanges {x,y,w,h} in image pixels or null, "
-    "warnings}. Give each side as base64 (RGBA needs width and height; inputFormat png decodes PNGs and takes "
-    "their sizes) or as a captureId of this session (beforeId / afterId), which ships no pixels. Errors: "
-    "size-mismatch, unknown-capture, capture-evicted.",
-    params=(Param("beforeBase64", "string", f"Before: {_BASE64_NOTE}."),
-            Param("afterBase64", "string", f"After: {_BASE64_NOTE}."),
-            Param("beforeId", "string", "Before: a captureId from canvas_capture in this session."),
-            Param("afterId", "string", "After: a captureId from canvas_capture in this session."),
-            Param("width", "integer", "Image width of base64 RGBA inputs.", minimum=1, maximum=diff.MAX_SIDE),
-            Param("height", "integer", "Image height of base64 RGBA inputs.", minimum=1, maximum=diff.MAX_SIDE),
-            Param("region", "object", "Image rectangle to compare, in pixels; clamped to the image (never refused).",
-                  properties={k: _PIXELS for k in ("x", "y", "w", "h")},
-                  required_keys=("x", "y", "w", "h")),
-            Param("inputFormat", "string", "Encoding of the base64 inputs (rgba, or the capture format names that "
-                  "mean RGBA; png).", default="rgba", enum=(*_RGBA_FORMATS, "png")),
-            SESSION),
-    rules=(ExactlyOne(("beforeBase64", "beforeId")), ExactlyOne(("afterBase64", "afterId"))),
-)
-async def canvas_diff(runtime: RuntimeContext, args: Args) -> Reply:
+async def canvas_diff(runtime: RuntimeContext, args: CanvasDiffArgs) -> Reply:
     reply = Reply(warnings=[])
     ids = {f"{side}Id": args[f"{side}Id"] for side in ("before", "after") if args[f"{side}Id"] is not None}
     captures: dict[str, Capture] = {}
@@ -131,7 +105,7 @@ async def canvas_diff(runtime: RuntimeContext, args: Args) -> Reply:
     return reply
 
 
-async def _decode_pngs(pngs: dict[str, bytes], args: dict[str, Any]) -> dict[str, np.ndarray]:
+async def _decode_pngs(pngs: dict[str, bytes], args: Args) -> dict[str, np.ndarray]:
     """Decode PNG sides side by side in worker threads (Pillow inflates without the GIL)."""
     decoded: dict[str, np.ndarray] = {}
     errors: dict[str, ToolError] = {}
@@ -151,7 +125,7 @@ async def _decode_pngs(pngs: dict[str, bytes], args: dict[str, Any]) -> dict[str
     return decoded
 
 
-def _field(args: dict[str, Any], side: str) -> str:
+def _field(args: Args, side: str) -> str:
     return f"{side}Id" if args[f"{side}Id"] is not None else f"{side}Base64"
 
 
@@ -187,11 +161,6 @@ async def _discover(session: Any, args: Args) -> tuple[transform.Discovered, lis
     return found, reply.warnings or []
 
 
-def _check_transform(args: Args) -> None:
-    if args["transform"] is not None:
-        transform.explicit_transform(args["transform"])
-
-
 async def _convert(runtime: RuntimeContext, args: Args, to_screen: bool) -> Reply:
     world, screen = ("worldX", "worldY"), ("screenX", "screenY")
     keys, out = (world, screen) if to_screen else (screen, world)
@@ -213,49 +182,12 @@ async def _convert(runtime: RuntimeContext, args: Args, to_screen: bool) -> Repl
 
 # -- world <-> screen declarations ----------------------------------------------------
 
-#: World coordinates are the app's own: far larger than screen pixels, still finite.
-MAX_WORLD = 1e12
-_WORLD = {"type": "number", "minimum": -MAX_WORLD, "maximum": MAX_WORLD}
-_TRANSFORM = Param(
-    "transform", "object",
-    "Explicit affine: screenX = (worldX + panX) * scale + originX (same for y). Omit it to "
-    "discover the transform from the page's window.app (HEURISTIC).",
-    properties={"scale": {"type": "number", "minimum": -1e6, "maximum": 1e6}, "panX": _WORLD, "panY": _WORLD,
-                "originX": COORDINATE, "originY": COORDINATE},
-    required_keys=("scale", "panX", "panY"),
-)
-_TRANSFORM_RULE = Check(_check_transform, "an explicit `transform` has a non-zero scale")
 
-
-@runtime_tool(
-    "canvas_world_to_screen", "canvas",
-    "App world coordinates to viewport CSS pixels. With transform: pure math. Without: probes window.app for "
-    "app.viewport.{zoom,center} (adapterHint figma), app.scale + app.offset (tldraw) or app.transform.matrix "
-    "[a,b,c,d,e,f] (generic), anchored on the canvas, and returns transformDiscovered, adapterHint and a HEURISTIC "
-    "warning; no-transform when nothing matches.",
-    params=(Param("worldX", "number", "World x.", required=True, minimum=-MAX_WORLD, maximum=MAX_WORLD),
-            Param("worldY", "number", "World y.", required=True, minimum=-MAX_WORLD, maximum=MAX_WORLD),
-            capture.CANVAS_REF, capture.CANVAS_SELECTOR, _TRANSFORM, SESSION),
-    rules=(_TRANSFORM_RULE,),
-)
-async def canvas_world_to_screen(runtime: RuntimeContext, args: Args) -> Reply:
+async def canvas_world_to_screen(runtime: RuntimeContext, args: CanvasWorldToScreenArgs) -> Reply:
     return await _convert(runtime, args, to_screen=True)
 
 
-@runtime_tool(
-    "canvas_screen_to_world", "canvas",
-    "Viewport CSS pixels to app world coordinates; the exact inverse of canvas_world_to_screen under the same "
-    "transform (explicit, or discovered the same way).",
-    params=(Param("screenX", "number", "Viewport x in CSS pixels.", required=True, minimum=-MAX_COORDINATE,
-                  maximum=MAX_COORDINATE),
-            Param("screenY", "number", "Viewport y in CSS pixels.", required=True, minimum=-MAX_COORDINATE,
-                  maximum=MAX_COORDINATE),
-            capture.CANVAS_REF, capture.CANVAS_SELECTOR, _TRANSFORM, SESSION),
-    rules=(_TRANSFORM_RULE,),
-)
-async def canvas_screen_to_world(runtime: RuntimeContext, args: Args) -> Reply:
+async def canvas_screen_to_world(runtime: RuntimeContext, args: CanvasScreenToWorldArgs) -> Reply:
     return await _convert(runtime, args, to_screen=False)
 
 
-TOOLS = [capture.canvas_capture, canvas_diff, gestures.gesture_chain, canvas_world_to_screen,
-         canvas_screen_to_world, adapters.canvas_query]

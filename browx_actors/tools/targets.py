@@ -14,18 +14,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
+
+import attrs
 
 from ..errors import ToolError
-from ..tools import AtMostOne, Check, ExactlyOne, Param
-from ..tools.params import COORDINATE, MAX_COORDINATE
+from .params import COORDINATE, MAX_COORDINATE, Param
+from .rules import AtMostOne, Check, ExactlyOne
+from .shapes import Point, PointTarget
 
 __all__ = [
+    "BUTTON",
     "COORDS",
     "COORD_LIMIT",
     "ELEMENT",
     "GESTURE_MAX_MS",
     "GESTURE_MAX_STEPS",
+    "MODIFIERS",
+    "MODIFIER_KEYS",
     "ONE_ELEMENT",
     "ONE_TARGET",
     "OPTIONAL_ELEMENT",
@@ -36,12 +42,50 @@ __all__ = [
     "SELECTOR",
     "STEPS",
     "TIMEOUT_MS",
-    "duration_ms",
+    "Aim",
+    "Element",
+    "Target",
+    "duration",
     "is_ref_name",
     "one_point_target",
     "point_of_target",
     "point_target",
 ]
+
+class Element(Protocol):
+    """Arguments that name an element: a ``ref`` or a ``selector`` (the tool's rules say
+    how many of them may be given)."""
+
+    @property
+    def ref(self) -> str | None: ...
+
+    @property
+    def selector(self) -> str | None: ...
+
+
+class Aim(Element, Protocol):
+    """Arguments that name an element or a point (``coords``)."""
+
+    @property
+    def coords(self) -> Point | None: ...
+
+
+@attrs.frozen
+class Target:
+    """A target a handler names itself (a form field, a point of a gesture, a ref a name
+    resolved to): an :class:`Aim` like any tool's arguments."""
+
+    ref: str | None = None
+    selector: str | None = None
+    coords: Point | None = None
+
+    @classmethod
+    def of(cls, value: PointTarget) -> Target:
+        """A point target (``{ref}``, ``{selector}`` or ``{x, y}``) as a target."""
+        if "x" in value and "y" in value:
+            return cls(coords={"x": value["x"], "y": value["y"]})
+        return cls(ref=value.get("ref"), selector=value.get("selector"))
+
 
 #: The largest coordinate accepted, either way from the origin: far beyond any screen,
 #: and small enough that no arithmetic on it (interpolation, a pinch's spread) overflows.
@@ -63,6 +107,11 @@ SELECTOR = Param("selector", "string",
                  "Playwright selector (CSS, text=, role=...) when no ref is at hand.")
 COORDS = Param("coords", "object", "Viewport point in CSS pixels.",
                properties=POINT_PROPERTIES, required_keys=("x", "y"))
+#: The keys a click or a double click may hold.
+MODIFIER_KEYS = ("Alt", "Control", "ControlOrMeta", "Meta", "Shift")
+BUTTON = Param("button", "string", "Mouse button.", default="left", enum=("left", "right", "middle"))
+MODIFIERS = Param("modifiers", "array", "Keys held during the click: Alt, Control, ControlOrMeta, Meta, Shift.",
+                  items="string", item_enum=MODIFIER_KEYS, max_items=len(MODIFIER_KEYS))
 TIMEOUT_MS = Param("timeoutMs", "integer", "How long to wait, in milliseconds.", default=5000,
                    minimum=0, maximum=60_000)
 
@@ -73,7 +122,7 @@ STEPS = Param("steps", "integer", "Moves along the way (default: one per 60 Hz f
               minimum=1, maximum=GESTURE_MAX_STEPS)
 
 
-def duration_ms(default: int, what: str = "the gesture") -> Param:
+def duration(default: int, what: str = "the gesture") -> Param:
     """``durationMs``: how long a gesture takes, from its first event to its last."""
     return Param("durationMs", "integer", f"How long {what} takes, in milliseconds.", default=default,
                  minimum=0, maximum=GESTURE_MAX_MS)

@@ -1,0 +1,93 @@
+"""Diagnostics: the agent's notes (capability ``diagnostics``), and what the recorder's
+store holds, searched and rolled up (``read``: they work with the recorder off, over what
+is on disk).
+
+These are runtime tools; their ``session`` argument only says which session the call
+itself is recorded under.
+"""
+
+from __future__ import annotations
+
+from .arguments import Arguments, arg, arguments, param
+from .contract import READS, Hints, runtime_tool, session_param
+from .params import MAX_ID, Param
+
+SINCE = Param("since", "string", "Only records with ts at or after this ISO 8601 time (UTC when no offset).")
+_RECORDED_UNDER = session_param("Session this call itself is recorded under (sessionId filters).")
+SESSION_ID = Param("sessionId", "string", "Only this session's records.", max_length=255)
+
+
+@arguments
+class DiagnosticsNoteArgs(Arguments):
+    """diagnostics_note's arguments."""
+
+    insight: str = param("insight", "string", "The observation, in free text.", required=True, max_length=16_000)
+    category: str = param("category", "string", "Bucket.", default="other",
+                          enum=("missing-primitive", "workaround", "perf-concern", "ergonomic-friction", "other"))
+    severity: str = param("severity", "string", "How much it hurt.", default="info", enum=("info", "warn", "blocker"))
+    ref: str | None = param("ref", "string", "Pointer at a prior call, e.g. eval_js:2026-06-08T12:34:56.000Z.")
+    session: str = arg(session_param("Session the note belongs to."))
+
+
+DIAGNOSTICS_NOTE = runtime_tool(
+    "diagnostics_note", DiagnosticsNoteArgs,
+    title="Diagnostics note", capability="diagnostics", hints=Hints(read_only=False),
+    summary="Agent self-feedback: write a kind:\"note\" record (insight, category, severity, optional ref to a prior "
+        "call such as \"eval_js:<ts>\") to the diagnostics store for the curator deciding which primitive to add "
+        "next.",
+    description="Agent self-feedback: write a kind:\"note\" record (insight, category, severity, optional ref to a "
+        "prior call such as \"eval_js:<ts>\") to the diagnostics store for the curator deciding which primitive"
+        " to add next. Returns {ok, note} with the stored record. Refused with capability-denied when "
+        "diagnostics is off.",
+)
+
+
+@arguments
+class DiagnosticsSearchArgs(Arguments):
+    """diagnostics_search's arguments."""
+
+    since: str | None = arg(SINCE)
+    tool: str | None = param("tool", "string", "Only calls of this tool (notes pass through).")
+    category: str | None = param("category", "string", "Only notes of this category (calls pass through).")
+    session_id: str | None = arg(SESSION_ID)
+    limit: int = param("limit", "integer", "Most records to return (hard cap 1000).", default=100, minimum=1,
+                       maximum=MAX_ID)
+    session: str = arg(_RECORDED_UNDER)
+
+
+DIAGNOSTICS_SEARCH = runtime_tool(
+    "diagnostics_search", DiagnosticsSearchArgs,
+    title="Search diagnostics", capability="read", hints=READS,
+    summary="Query the diagnostics JSONL store (calls, notes and dropped-record markers together), oldest first; "
+        "works with the recorder off, over whatever is on disk.",
+    description="Query the diagnostics JSONL store (calls, notes and dropped-record markers together), oldest first; "
+        "works with the recorder off, over whatever is on disk. tool narrows call records only, category "
+        "narrows notes only. Returns {ok, records, count, truncated, warnings}; limit is clamped to 1000 with"
+        " a warning.",
+)
+
+
+@arguments
+class DiagnosticsReportArgs(Arguments):
+    """diagnostics_report's arguments."""
+
+    format: str = param("format", "string", "summary, or full to add the records.", default="summary",
+                        enum=("summary", "full"))
+    since: str | None = arg(SINCE)
+    session_id: str | None = arg(SESSION_ID)
+    session: str = arg(_RECORDED_UNDER)
+
+
+DIAGNOSTICS_REPORT = runtime_tool(
+    "diagnostics_report", DiagnosticsReportArgs,
+    title="Diagnostics report", capability="read", hints=READS,
+    summary="Roll up the diagnostics store: perTool {count, failureCount, p50Duration, p95Duration} (ms, "
+        "nearest-rank), topEvalJsPatterns (top 10 {exprSha, exprHead, count, taxonomy}), capabilityDenials per "
+        "tool, notesByCategory, missingPrimitiveHypotheses (a non-custom eval_js taxonomy with >= 3 calls, or "
+        "custom:<exprSha> for a custom pattern with >= 5), droppedRecords, and the live recorder counters.",
+    description="Roll up the diagnostics store: perTool {count, failureCount, p50Duration, p95Duration} (ms, "
+        "nearest-rank), topEvalJsPatterns (top 10 {exprSha, exprHead, count, taxonomy}), capabilityDenials "
+        "per tool, notesByCategory, missingPrimitiveHypotheses (a non-custom eval_js taxonomy with >= 3 "
+        "calls, or custom:<exprSha> for a custom pattern with >= 5), droppedRecords, and the live recorder "
+        "counters. format full adds records (oldest first, at most 500) and truncated.",
+)

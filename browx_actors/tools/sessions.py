@@ -1,0 +1,153 @@
+"""Sessions and the runtime: open_session, close_session, list_sessions, register_secret,
+runtime_status, and tool.batch.
+
+These are runtime tools: they run in the dispatching task with the runtime's context,
+not inside a session (``open_session`` starts one; ``tool.batch`` sends each of its
+calls back through the dispatch).
+"""
+
+from __future__ import annotations
+
+from ..errors import ToolError
+from .arguments import Arguments, NoArgs, arg, arguments, param
+from .contract import CHANGES, DESTROYS, OPENS, READS, SessionArgs, runtime_tool, session_param
+from .rules import CapabilityWhen, Check, JsonArgs
+from .shapes import BatchCall, Size
+
+__all__ = ["BATCH_NAME", "ENGINES", "MAX_CALLS", "NATIVE_ENGINES"]
+
+#: What open_session's ``engine`` may be.
+ENGINES = ("chromium", "android-app", "ios-app", "chrome-android")
+#: Engines that drive a device and need the native-device capability to open.
+NATIVE_ENGINES = ("android-app", "ios-app", "chrome-android")
+#: The most calls one batch holds.
+MAX_CALLS = 32
+BATCH_NAME = "tool.batch"
+
+
+def _known_engine(args: JsonArgs) -> None:
+    if args["engine"] not in ENGINES:
+        raise ToolError("unknown-engine", f"unknown engine {args['engine']!r} (engines: {', '.join(ENGINES)})",
+                        engine=args["engine"])
+
+
+def _endpoint_engine(args: JsonArgs) -> None:
+    if args.get("cdpEndpoint") and args["engine"] != "chromium":
+        raise ToolError("bad-arg", "cdpEndpoint attaches a chromium session; drop engine or cdpEndpoint",
+                        field="cdpEndpoint")
+
+
+def _viewport_for_browsers(args: JsonArgs) -> None:
+    if args.get("viewport") is not None and args["engine"] != "chromium":
+        raise ToolError("bad-arg", f"a {args['engine']} session drives a device whose screen has the size it "
+                        "has: viewport is for chromium sessions", field="viewport")
+
+
+def _calls_are_calls(args: JsonArgs) -> None:
+    for index, call in enumerate(args["calls"]):
+        field = f"calls[{index}].tool"
+        if not call["tool"]:
+            raise ToolError("bad-arg", f"{field} must name a tool", field=field)
+        if call["tool"] == BATCH_NAME:
+            raise ToolError("bad-arg", f"calls[{index}]: a batch cannot hold {BATCH_NAME}", field=field)
+
+
+@arguments
+class OpenSessionArgs(Arguments):
+    """open_session's arguments."""
+
+    session: str = arg(session_param("New session id.", required=True))
+    engine: str = param("engine", "string", "Engine to drive.", default="chromium")
+    viewport: Size | None = param("viewport", "object", "Viewport size in CSS pixels.",
+                                  properties={"width": {"type": "integer", "minimum": 100, "maximum": 7680},
+                                              "height": {"type": "integer", "minimum": 100, "maximum": 4320}},
+                                  required_keys=("width", "height"))
+    cdp_endpoint: str | None = param("cdpEndpoint", "string",
+                                     "Attach this session to the browser at this CDP endpoint (ws://... or "
+                                     "http://host:port: a Chrome run with --remote-debugging-port, a grid, an "
+                                     "Electron app) instead of the server's own; it leases one tab there, sees only "
+                                     "that tab and its popups, and closing the session leaves the browser running.",
+                                     max_length=2000, pattern="(wss?|https?)://\\S+")
+
+
+OPEN_SESSION = runtime_tool(
+    "open_session", OpenSessionArgs,
+    title="Open session", capability="navigation", hints=OPENS,
+    summary="Open a session: an isolated browser context with its own cookies and storage (chromium), an app on an "
+        "Android device (android-app), an app on an iOS Simulator (ios-app), or Chrome on an Android device "
+        "(chrome-android); the device comes from the environment.",
+    description="Open a session: an isolated browser context with its own cookies and storage (chromium), an app on "
+        "an Android device (android-app), an app on an iOS Simulator (ios-app), or Chrome on an Android "
+        "device (chrome-android); the device comes from the environment. The session \"default\" opens by "
+        "itself on first use, as chromium.",
+    rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
+           Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
+           Check(_viewport_for_browsers, "`viewport` goes with engine `chromium` only"),
+           CapabilityWhen("engine", NATIVE_ENGINES, "native-device")),
+)
+
+
+CLOSE_SESSION = runtime_tool(
+    "close_session", SessionArgs,
+    title="Close session", capability="navigation", hints=DESTROYS,
+    summary="Close a session and discard its context, secrets and state.",
+)
+
+
+LIST_SESSIONS = runtime_tool(
+    "list_sessions", NoArgs,
+    title="List sessions", capability="read", hints=READS,
+    summary="List the open sessions with their engine and URL.",
+)
+
+
+@arguments
+class RegisterSecretArgs(SessionArgs):
+    """register_secret's arguments."""
+
+    name: str = param("name", "string", "Alias name: A-Z, 0-9 and _.", required=True, secrets="keep")
+    value: str = param("value", "string", "The secret value.", required=True, secrets="keep")
+
+
+REGISTER_SECRET = runtime_tool(
+    "register_secret", RegisterSecretArgs,
+    title="Register secret", capability="secrets", hints=CHANGES,
+    summary="Register a secret for a session.",
+    description="Register a secret for a session. Type <NAME> wherever the value is needed; every result shows <NAME>"
+        " instead of the value.",
+)
+
+
+RUNTIME_STATUS = runtime_tool(
+    "runtime_status", NoArgs,
+    title="Runtime status", capability="read", hints=READS,
+    summary="The supervision tree (every child of the root in start order, with what it knows: recorder counts, "
+        "operator link, browser, sessions, and every actor's mailbox statistics), restarts, recent events.",
+)
+
+
+@arguments
+class BatchArgs(Arguments):
+    """tool.batch's arguments."""
+
+    calls: list[BatchCall] = param("calls", "array",
+                                   "The calls, in order: {\"tool\": name, \"arguments\": {...}}; at most 32, and no "
+                                   "tool.batch.",
+                                   required=True, items="object", max_items=MAX_CALLS, min_items=1,
+                                   properties={"tool": {"type": "string", "maxLength": 200},
+                                               "arguments": {"type": "object"}},
+                                   required_keys=("tool",), secrets="keep")
+    on_error: str = param("onError", "string", "What a failed call does to the rest: stop or continue.",
+                          default="stop", enum=("stop", "continue"))
+
+
+BATCH = runtime_tool(
+    BATCH_NAME, BatchArgs,
+    title="Batch of calls", capability="read", hints=OPENS,
+    summary="Run up to 32 tool calls in order in one round trip, each exactly as if sent alone (validated, gated, "
+        "recorded); onError stop (default) leaves the rest unrun after a failure, continue runs them.",
+    description="Run up to 32 tool calls in order in one round trip, each exactly as if sent alone (validated, gated,"
+        " recorded); onError stop (default) leaves the rest unrun after a failure, continue runs them. "
+        "Answers each call's envelope in order.",
+    rules=(Check(_calls_are_calls, "each call names a tool, and none is `tool.batch`"),),
+)
