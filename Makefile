@@ -12,6 +12,7 @@ demo: install
 test: install
 	$(PY) -m ruff check browx_actors tests benchmarks
 	$(PY) -m mypy browx_actors
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q
 
 bench: install

@@ -7,13 +7,12 @@ Parsing is pure so it is tested without a runtime.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import attrs
-
-from .streams.stepdown import SPEC_TIMINGS, Timings
 
 __all__ = [
     "ALL_CAPABILITIES",
@@ -89,6 +88,34 @@ def parse_action_input(text: str | None) -> str:
     if value not in ACTION_INPUTS:
         raise ValueError(f"BROWX_ACTION_INPUT must be one of {', '.join(ACTION_INPUTS)}, got {text!r}")
     return value
+
+
+#: The live view's step-down durations, in seconds (the spec's): a frame not acked for
+#: this long is lost, a stream that delivered nothing for this long has stalled, drops are
+#: counted over this window, and this many clean seconds earn a step up.
+LOST_AFTER = 5.0
+STALL_AFTER = 30.0
+DROP_WINDOW = 2.0
+CLEAN_FOR = 10.0
+
+
+@attrs.frozen
+class Timings:
+    """The policy's durations in seconds: the spec's unless a harness shortens them."""
+
+    lost_after: float = LOST_AFTER
+    stall_after: float = STALL_AFTER
+    drop_window: float = DROP_WINDOW
+    clean_for: float = CLEAN_FOR
+
+    def __attrs_post_init__(self) -> None:
+        for name, value in attrs.asdict(self).items():
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be a positive number of seconds, not {value}")
+
+
+#: The spec's windows and timeouts: 5 s lost, 30 s stalled, a 2 s drop window, 10 clean seconds.
+SPEC_TIMINGS = Timings()
 
 
 @attrs.frozen

@@ -34,10 +34,11 @@ from typing import Any
 import attrs
 
 from ..errors import Code, ToolError, register_codes
-from ..tools import Args, Delegation, Param, Reply
+from ..tools import Delegation, Param, Reply
 from ..tools.canvas import CanvasQueryArgs
 from ..tools.context import RuntimeContext
 from ..tools.contract import SESSION_CALL_TIMEOUT
+from ..tools.rules import JsonArgs
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -153,19 +154,23 @@ def _lookup(registry: AdapterRegistry, adapter: str, op: str) -> AdapterOp:
     return handler
 
 
-def delegation(runtime: Any, args: Args) -> Delegation:
-    """The adapter op a call reaches: the dispatch gates its capability and checks its args."""
+def delegation(runtime: Any, args: JsonArgs) -> Delegation:
+    """The adapter op a call reaches: the dispatch gates its capability and checks its args.
+
+    It runs before the handler, on the checked arguments by JSON name.
+    """
     adapter, op_name = args["adapter"], args["op"]
     op = _lookup(registry_for(runtime), adapter, op_name)
     return Delegation(f"{adapter}.{op_name}", op.capability, op.params, field="args")
 
 
 async def canvas_query(runtime: RuntimeContext, args: CanvasQueryArgs) -> Reply:
-    """Look the op up again (the dispatch already gated and checked it) and run it in the session."""
-    adapter, op_name = args["adapter"], args["op"]
+    """Look the op up again (the dispatch already gated and checked it) and run it in the session
+    with the op's own arguments (checked by the dispatch against the op's parameters)."""
+    adapter, op_name = args.adapter, args.op
     op = _lookup(registry_for(runtime), adapter, op_name)
     qualified = f"{adapter}.{op_name}"
-    result = await runtime.call_session(args["session"], f"canvas_query:{qualified}", op.handler, args["args"],
+    result = await runtime.call_session(args.session, f"canvas_query:{qualified}", op.handler, args.args,
                                         timeout=SESSION_CALL_TIMEOUT)
     if not isinstance(result, dict):
         raise ToolError("adapter-failed", f"{qualified} returned {type(result).__name__}, not an object")

@@ -1,12 +1,10 @@
-"""``canvas_capture``: read a ``<canvas>`` as PNG, 2D ImageData or a WebGL framebuffer.
+"""``canvas_capture``'s page side: read a ``<canvas>`` as PNG, 2D ImageData or a WebGL framebuffer.
 
-The read itself travels over the session's raw CDP flat session (Trio owns canvas
-reads, see DESIGN.md), not through Playwright: a 1280x720 RGBA capture is 4.9 MB of
-base64, and the raw socket carries it in one hop where Playwright's driver would relay
-it twice. Targets given by ``ref`` or ``selector`` are resolved first with the same
-code every action uses (:func:`~browx_actors.sessions.web_target.target_of`: stale
-refs, unmatched or invalid selectors, several matches), which yields the element's
-ref; the capture function then finds the element through the page agent.
+The read travels over the session's raw CDP flat session (``sessions/chromium/canvas.py``
+runs it), not through Playwright: a 1280x720 RGBA capture is 4.9 MB of base64, and the
+raw socket carries it in one hop where Playwright's driver would relay it twice. The
+target is resolved to a ref first, as every action resolves its target; the capture
+function then finds the element through the page agent.
 
 The page-side function (:data:`CAPTURE_JS`) answers with a small holder object that
 stays in the page (as a remote object) and hands out its base64 in chunks of
@@ -34,26 +32,17 @@ What the page-side function guarantees:
 from __future__ import annotations
 
 import binascii
-import contextlib
-import json
 from typing import Any
 
-import trio
-
-from ..cdp.protocol import CdpConnectionLost, CdpError, CdpTimeout
 from ..errors import ToolError
-from ..sessions.chromium.pageagent import AGENT_KEY
-from ..sessions.chromium.target import target_of
-from ..tools import Args, Reply
-from ..tools.canvas import CAPTURE_MAX_SIDE, CanvasCaptureArgs
-from .cache import cache_of
 
-__all__ = ["CAPTURE_JS", "CHUNK_CHARS", "canvas_capture", "target_ref"]
+__all__ = ["CAPTURE_JS", "CDP_TIMEOUT", "CHUNK_CHARS", "FIRST_JS", "OBJECT_GROUP", "PIECE_JS", "decode_chunks",
+           "exception_text"]
 
 #: Base64 characters per CDP reply; a multiple of 4 so every chunk decodes alone.
 CHUNK_CHARS = 16 * 1024 * 1024
-_OBJECT_GROUP = "browx-canvas-capture"
-_CDP_TIMEOUT = 60.0
+OBJECT_GROUP = "browx-canvas-capture"
+CDP_TIMEOUT = 60.0
 
 CAPTURE_JS = r"""async (ref, format, chunkChars, maxSide, agentKey) => {
   const fail = (code, message, extra) => ({head: {error: Object.assign({code, message}, extra || {})}, count: 0});
@@ -198,72 +187,8 @@ CAPTURE_JS = r"""async (ref, format, chunkChars, maxSide, agentKey) => {
   return fromBytes(head, out);
 }"""
 
-_FIRST = "function() { return {head: this.head, count: this.count, chunk: this.count ? this.piece(0) : ''}; }"
-_PIECE = "function(i) { return this.piece(i); }"
-
-
-async def target_ref(session: Any, args: Args, reply: Reply) -> str | None:
-    """The ref of the ``ref`` / ``selector`` target, or None for "the first canvas".
-
-    Resolution is the actions' own (:func:`target_of`), so a stale ref, a selector
-    matching nothing, an invalid selector and several matches read exactly as they do
-    for ``click``.
-    """
-    if args.get("ref") is None and args.get("selector") is None:
-        return None
-    target = await target_of(session, args, reply)
-    assert target is not None
-    return str(target["ref"])
-
-
-async def _call(session: Any, object_id: str, fn: str, *arguments: Any) -> Any:
-    reply = await session.cdp.send("Runtime.callFunctionOn", {
-        "objectId": object_id, "functionDeclaration": fn, "returnByValue": True,
-        "arguments": [{"value": a} for a in arguments],
-    }, timeout=_CDP_TIMEOUT)
-    if "exceptionDetails" in reply:
-        raise ToolError("capture-failed", f"reading the capture failed: {_exception_text(reply)}")
-    return reply["result"].get("value")
-
-
-def _exception_text(reply: dict[str, Any]) -> str:
-    details = reply["exceptionDetails"]
-    exception = details.get("exception") or {}
-    return str(exception.get("description") or details.get("text") or "exception").splitlines()[0]
-
-
-async def read_canvas(session: Any, ref: str | None, fmt: str) -> tuple[dict[str, Any], list[str]]:
-    """Run the page-side capture; ``(head, base64 chunks)``. Page-side failures raise."""
-    expression = (f"({CAPTURE_JS})({json.dumps(ref)}, {json.dumps(fmt)}, {CHUNK_CHARS}, {CAPTURE_MAX_SIDE}, "
-                  f"{json.dumps(AGENT_KEY)})")
-    try:
-        reply = await session.cdp.send("Runtime.evaluate", {
-            "expression": expression, "awaitPromise": True, "returnByValue": False,
-            "objectGroup": _OBJECT_GROUP,
-        }, timeout=_CDP_TIMEOUT)
-        if "exceptionDetails" in reply:
-            raise ToolError("capture-failed", f"the capture function threw: {_exception_text(reply)}")
-        holder = reply["result"]["objectId"]
-        first = await _call(session, holder, _FIRST)
-        head = first["head"]
-        if "error" in head:
-            error = dict(head["error"])
-            raise ToolError(error.pop("code"), error.pop("message"), **error)
-        chunks = [first["chunk"]]
-        for index in range(1, first["count"]):
-            chunks.append(await _call(session, holder, _PIECE, index))
-    except CdpTimeout as err:
-        raise ToolError("timeout", f"canvas_capture: {err}") from err
-    except CdpConnectionLost:
-        raise
-    except CdpError as err:
-        raise ToolError("capture-failed", f"canvas_capture: {err}") from err
-    finally:
-        with trio.move_on_after(2) as scope:
-            scope.shield = True
-            with contextlib.suppress(CdpError, CdpTimeout, CdpConnectionLost):
-                await session.cdp.send("Runtime.releaseObjectGroup", {"objectGroup": _OBJECT_GROUP})
-    return head, chunks
+FIRST_JS = "function() { return {head: this.head, count: this.count, chunk: this.count ? this.piece(0) : ''}; }"
+PIECE_JS = "function(i) { return this.piece(i); }"
 
 
 def decode_chunks(chunks: list[str]) -> bytes:
@@ -276,36 +201,8 @@ def decode_chunks(chunks: list[str]) -> bytes:
         raise ToolError("capture-failed", f"the page returned malformed base64 ({err})") from err
 
 
-async def canvas_capture(session: Any, args: CanvasCaptureArgs) -> Reply:
-    """Inside the session actor: read the canvas, keep the capture, answer its shape."""
-    fmt = args["format"]
-    reply = Reply(warnings=[])
-    ref = await target_ref(session, args, reply)
-    head, chunks = await read_canvas(session, ref, fmt)
-    for warning in head["warnings"]:
-        reply.warn(warning)
-    width, height = head["width"], head["height"]
-    data = decode_chunks(chunks)
-    if fmt != "png" and len(data) != width * height * 4:
-        raise ToolError("capture-failed", f"the page returned {len(data)} bytes for a {width}x{height} "
-                        f"RGBA capture (expected {width * height * 4})")
-    if fmt == "png" and not data.startswith(b"\x89PNG\r\n\x1a\n"):
-        raise ToolError("taint-or-encode", "toDataURL did not return a PNG")
-    stored = cache_of(session).put(fmt, width, height, data)
-    if stored is None:
-        reply.warn("this capture is larger than the session's capture cache "
-                   f"({cache_of(session).max_bytes // (1024 * 1024)} MiB) and was not kept: "
-                   "captureId is null, so diff it by base64")
-    reply["format"] = fmt
-    if args["includeContent"]:
-        reply["contentBase64"] = chunks[0] if len(chunks) == 1 else "".join(chunks)
-    reply["byteLength"] = len(data)
-    reply["width"] = width
-    reply["height"] = height
-    if fmt != "png":
-        reply["channelCount"] = 4
-    if head.get("isWebGL"):
-        reply["isWebGL"] = True
-    reply["captureId"] = None if stored is None else stored.id
-    reply["box"] = head["box"]
-    return reply
+def exception_text(reply: dict[str, Any]) -> str:
+    """The first line of what a page-side script threw, from a CDP reply."""
+    details = reply["exceptionDetails"]
+    exception = details.get("exception") or {}
+    return str(exception.get("description") or details.get("text") or "exception").splitlines()[0]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -80,7 +81,7 @@ def _bound(value: float, low: int, high: int) -> int:
     return int(value)
 
 
-def clamp_region(region: dict[str, float] | None, width: int, height: int) -> tuple[Region, list[str]]:
+def clamp_region(region: Mapping[str, Any] | None, width: int, height: int) -> tuple[Region, list[str]]:
     """The part of ``region`` inside a ``width x height`` image, and warnings; never raises.
 
     Fractional edges widen to whole pixels (floor the start, ceil the end), so a
@@ -176,7 +177,7 @@ def decode_png(data: bytes, field: str) -> np.ndarray:
     return np.ascontiguousarray(pixels).reshape(-1).view(np.uint32).reshape(height, width)
 
 
-def diff_rgba(before: np.ndarray, after: np.ndarray, region: dict[str, float] | None = None
+def diff_rgba(before: np.ndarray, after: np.ndarray, region: Mapping[str, Any] | None = None
               ) -> DiffResult:
     """Compare two ``(height, width)`` ``uint32`` RGBA views (see :func:`rgba_view`).
 

@@ -6,7 +6,7 @@ Explicit mode is the spec's formula and touches no page::
 
 (the same for y), so the two directions are exact inverses up to floating point.
 
-Discovery mode reads ``window.app`` in the page (:data:`PROBE_JS`) and recognises three
+Discovery mode reads ``window.app`` in the page (:func:`probe_js`) and recognises three
 shapes, in this order:
 
 - ``app.viewport.zoom`` + ``app.viewport.center.{x,y}`` (Figma / Excalidraw,
@@ -27,26 +27,25 @@ it cannot be inverted, so it would be a wrong answer rather than no answer.
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
-from ..errors import ToolError
-from ..sessions.chromium.pageagent import AGENT_KEY
-from ..tools import Args, Reply
 from ..tools.canvas import check_transform
 
 __all__ = [
     "HEURISTIC_WARNING",
     "NO_TRANSFORM",
-    "PROBE_JS",
+    "PROBE_TEMPLATE",
     "Affine",
     "Discovered",
     "ExplicitTransform",
-    "discover",
     "explicit_transform",
     "interpret_probe",
+    "probe_js",
 ]
 
 NO_TRANSFORM = ("no transform discoverable — pass `transform` explicitly OR use a canvas-app "
@@ -112,35 +111,40 @@ def _finite(*values: Any) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values)
 
 
-def explicit_transform(raw: dict[str, Any]) -> ExplicitTransform:
+def explicit_transform(raw: Mapping[str, Any]) -> ExplicitTransform:
     """The caller's ``transform`` argument, checked (``tools/canvas.py``) and made a transform."""
     check_transform(raw)
     return ExplicitTransform(float(raw["scale"]), float(raw["panX"]), float(raw["panY"]),
                              float(raw.get("originX", 0.0)), float(raw.get("originY", 0.0)))
 
 
-#: Reads the three shapes and the canvas position; never throws (hostile getters are caught).
-PROBE_JS = f"""(ref) => {{
-  const read = (f) => {{ try {{ const v = f(); return typeof v === 'number' ? v : null; }} catch (e) {{ return null; }} }};
+def probe_js(agent_key: str) -> str:
+    """The probe: reads the three shapes and the canvas position (through the page agent
+    at ``window[agent_key]``); never throws (hostile getters are caught)."""
+    return PROBE_TEMPLATE.replace("AGENT_KEY", json.dumps(agent_key))
+
+
+PROBE_TEMPLATE = """(ref) => {
+  const read = (f) => { try { const v = f(); return typeof v === 'number' ? v : null; } catch (e) { return null; } };
   let app = null;
-  try {{ app = window.app; }} catch (e) {{}}
-  const out = {{figma: null, tldraw: null, generic: null, rect: null,
-               viewport: {{width: innerWidth, height: innerHeight}}}};
-  if (app && typeof app === 'object') {{
-    out.figma = {{zoom: read(() => app.viewport.zoom), x: read(() => app.viewport.center.x),
-                 y: read(() => app.viewport.center.y)}};
-    out.tldraw = {{scale: read(() => app.scale), x: read(() => app.offset.x), y: read(() => app.offset.y)}};
-    try {{
+  try { app = window.app; } catch (e) {}
+  const out = {figma: null, tldraw: null, generic: null, rect: null,
+               viewport: {width: innerWidth, height: innerHeight}};
+  if (app && typeof app === 'object') {
+    out.figma = {zoom: read(() => app.viewport.zoom), x: read(() => app.viewport.center.x),
+                 y: read(() => app.viewport.center.y)};
+    out.tldraw = {scale: read(() => app.scale), x: read(() => app.offset.x), y: read(() => app.offset.y)};
+    try {
       const m = app.transform.matrix;
       if (m && typeof m.length === 'number' && m.length === 6) out.generic = Array.from(m, Number);
-    }} catch (e) {{}}
-  }}
+    } catch (e) {}
+  }
   let el = null;
-  if (ref !== null) {{ const agent = window[{AGENT_KEY!r}]; el = agent ? agent.resolve(ref) : null; }}
+  if (ref !== null) { const agent = window[AGENT_KEY]; el = agent ? agent.resolve(ref) : null; }
   else el = document.querySelector('canvas');
-  if (el) {{ const r = el.getBoundingClientRect(); out.rect = {{x: r.x, y: r.y, width: r.width, height: r.height}}; }}
+  if (el) { const r = el.getBoundingClientRect(); out.rect = {x: r.x, y: r.y, width: r.width, height: r.height}; }
   return out;
-}}"""
+}"""
 
 
 def interpret_probe(probe: dict[str, Any]) -> tuple[Discovered | None, list[str]]:
@@ -172,20 +176,3 @@ def interpret_probe(probe: dict[str, Any]) -> tuple[Discovered | None, list[str]
             six = (float(a), float(b), float(c), float(d), float(e), float(f))
             return Discovered(Affine(six, left, top), "generic"), notes
     return None, notes
-
-
-async def discover(session: Any, args: Args, reply: Reply) -> Discovered:
-    """Run the probe in the session's page (inside the session actor); ``no-transform`` on failure."""
-    from .capture import target_ref
-
-    ref = await target_ref(session, args, reply)
-    probe = await session.pw(session.page.evaluate, PROBE_JS, ref)
-    if ref is not None and probe.get("rect") is None:
-        raise ToolError("stale-element", f"ref {ref} no longer points at a live element; take a new snapshot",
-                        ref=ref)
-    found, notes = interpret_probe(probe)
-    if found is None:
-        raise ToolError("no-transform", NO_TRANSFORM)
-    for note in notes:
-        reply.warn(note)
-    return found

@@ -121,9 +121,9 @@ async def device_boot(runtime: RuntimeContext, args: DeviceBootArgs) -> Reply:
         raise ToolError("unavailable", "no Android emulator here: put the SDK's emulator on PATH or set "
                         "ANDROID_HOME (browx never installs the Android SDK)", component="emulator")
     avds = await list_avds(emulator)
-    if args["avd"] not in avds:
-        raise ToolError("target-not-found", f"no AVD named {args['avd']!r} (AVDs here: {', '.join(avds) or 'none'}); "
-                        "browx never creates one", avd=args["avd"])
+    if args.avd not in avds:
+        raise ToolError("target-not-found", f"no AVD named {args.avd!r} (AVDs here: {', '.join(avds) or 'none'}); "
+                        "browx never creates one", avd=args.avd)
     server = _adb(runtime)
     if not await server.ensure_running():
         raise ToolError("unavailable", f"no adb server at {server.address} to register the emulator with",
@@ -132,18 +132,18 @@ async def device_boot(runtime: RuntimeContext, args: DeviceBootArgs) -> Reply:
     port = await trio.to_thread.run_sync(free_console_port, listed)
     serial = f"emulator-{port}"
     log = await trio.to_thread.run_sync(lambda: Path(runtime.config.workspace).resolve() / "devices" / f"{serial}.log")
-    spawned = await spawn_emulator(boot_command(emulator, args["avd"], port, headless=args["headless"]),
+    spawned = await spawn_emulator(boot_command(emulator, args.avd, port, headless=args.headless),
                                    adb_port=server.address.port, log=log)
     seconds = await wait_until_usable(lambda: probe_boot(server, serial, timeout=_LIST_TIMEOUT), spawned.alive,
-                                      timeout=args["timeoutMs"] / 1000, describe_exit=spawned.log_tail)
+                                      timeout=args.timeout_ms / 1000, describe_exit=spawned.log_tail)
     entry = next(e for e in await server.devices(timeout=_LIST_TIMEOUT) if e.serial == serial)
     device = await android_info(server.device(serial), entry, timeout=_LIST_TIMEOUT)
-    return Reply.of(device={**device, "avd": args["avd"], "headless": args["headless"], "pid": spawned.process.pid},
+    return Reply.of(device={**device, "avd": args.avd, "headless": args.headless, "pid": spawned.process.pid},
                     bootSeconds=round(seconds, 1), log=str(log))
 
 
 async def device_shutdown(runtime: RuntimeContext, args: DeviceShutdownArgs) -> Reply:
-    serial = args["serial"]
+    serial = args.serial
     server = _adb(runtime)
     if not await server.ensure_running():
         raise ToolError("unavailable", f"no adb server at {server.address}", component="adb server")

@@ -25,7 +25,6 @@ import trio
 from ..errors import ToolError
 from ..kernel.actor import Later
 from ..kernel.actor_ref import ActorRef, ActorUnavailable
-from ..tools import Args
 from .operator import CancelPrompt, OperatorPrompt
 from .prompts import Outcome, PromptSpec, result_envelope
 
@@ -36,9 +35,9 @@ __all__ = ["ask_operator", "in_session"]
 _CALL_GRACE = 10.0
 
 
-async def in_session(session: Any, args: Args, *, spec: PromptSpec,
-                     operator: ActorRef | None = None) -> Any:
-    """``fn(session, args)`` for the session actor; ``spec`` is already validated."""
+async def in_session(session: Any, spec: PromptSpec, *, operator: ActorRef | None = None) -> Any:
+    """``fn(session, args)`` for the session actor, whose arguments are the request,
+    already validated."""
     if spec.kind == "pick_element":
         return result_envelope(spec.kind, Outcome(
             code="not-available",

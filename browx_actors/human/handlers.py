@@ -25,9 +25,8 @@ _CALL_GRACE = 30.0
 
 
 async def await_human(runtime: RuntimeContext, args: AwaitHumanArgs) -> Any:
-    spec = parse_request(args)
-    fn = functools.partial(human.in_session, spec=spec, operator=runtime.operator_ref())
-    return await runtime.call_session(args["session"], "await_human", fn, args,
-                                      timeout=spec.timeout_s + _CALL_GRACE)
+    spec = parse_request(args.kind, args.prompt, args.choices, args.timeout_ms)
+    fn = functools.partial(human.in_session, operator=runtime.operator_ref())
+    return await runtime.call_session(args.session, "await_human", fn, spec, timeout=spec.timeout_s + _CALL_GRACE)
 
 

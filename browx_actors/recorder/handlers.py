@@ -19,7 +19,7 @@ import trio
 
 from ..errors import ToolError
 from ..kernel.actor_ref import ActorUnavailable
-from ..tools import Param, Reply, session_param
+from ..tools import Reply
 from ..tools.context import RuntimeContext
 from ..tools.diagnostics import DiagnosticsNoteArgs, DiagnosticsReportArgs, DiagnosticsSearchArgs
 from .actor import Flush, RecorderStats, RecordNote
@@ -32,23 +32,11 @@ from .query import (
 )
 from .store import diagnostics_root, read_records, session_dir
 
-__all__ = []
-
-#: A note is one JSONL line; a bound keeps one careless call from writing megabytes.
-NOTE_MAX_CHARS = 16_000
-NOTE_CATEGORIES = ("missing-primitive", "workaround", "perf-concern", "ergonomic-friction", "other")
-SEVERITIES = ("info", "warn", "blocker")
-SINCE = Param("since", "string", "Only records with ts at or after this ISO 8601 time (UTC when no offset).")
-#: Not held to today's id rules: it may name a folder an older server wrote (the store's
-#: chokepoint refuses any that escapes).
-SESSION_ID = Param("sessionId", "string", "Only this session's records.", max_length=255)
-#: The session a search or report is itself recorded under (``sessionId`` filters).
-CALLER_SESSION = session_param("Session this call itself is recorded under (sessionId filters).")
-
+__all__ = ["diagnostics_note", "diagnostics_report", "diagnostics_search"]
 
 async def diagnostics_note(runtime: RuntimeContext, args: DiagnosticsNoteArgs) -> Reply:
     note = await runtime.recorder_ref().call(RecordNote(
-        args["session"], args["insight"], args["category"], args["severity"], args.get("ref")))
+        args.session, args.insight, args.category, args.severity, args.ref))
     return Reply.of(note=note)
 
 
@@ -73,23 +61,23 @@ async def _read(runtime: RuntimeContext, session_id: str | None) -> tuple[list[d
 
 
 async def diagnostics_search(runtime: RuntimeContext, args: DiagnosticsSearchArgs) -> Reply:
-    limit, warnings = clamp_limit(args["limit"])
-    since = normalize_since(args.get("since"))
-    records, read_warnings = await _read(runtime, args.get("sessionId"))
-    found, truncated = search(records, since=since, tool=args.get("tool"), category=args.get("category"),
-                              session_id=args.get("sessionId"), limit=limit)
+    limit, warnings = clamp_limit(args.limit)
+    since = normalize_since(args.since)
+    records, read_warnings = await _read(runtime, args.session_id)
+    found, truncated = search(records, since=since, tool=args.tool, category=args.category,
+                              session_id=args.session_id, limit=limit)
     return Reply.of(records=found, count=len(found), truncated=truncated, warnings=warnings + read_warnings)
 
 
 async def diagnostics_report(runtime: RuntimeContext, args: DiagnosticsReportArgs) -> Reply:
-    since = normalize_since(args.get("since"))
-    records, warnings = await _read(runtime, args.get("sessionId"))
-    window = in_window(records, since=since, session_id=args.get("sessionId"))
-    report = build_report(window, full=args["format"] == "full")
+    since = normalize_since(args.since)
+    records, warnings = await _read(runtime, args.session_id)
+    window = in_window(records, since=since, session_id=args.session_id)
+    report = build_report(window, full=args.format == "full")
     try:
         report["recorder"] = await runtime.recorder_ref().call(RecorderStats(), timeout=5)
     except (ToolError, ActorUnavailable) as err:
         warnings.append(f"the recorder's live counters are unavailable: {err}")
-    return Reply.of(format=args["format"], **report, warnings=warnings)
+    return Reply.of(format=args.format, **report, warnings=warnings)
 
 

@@ -38,7 +38,7 @@ async def tool_batch(runtime: RuntimeContext, args: BatchArgs) -> Reply:
     results: list[dict[str, Any]] = []
     failed = 0
     stopped = False
-    for index, call in enumerate(args["calls"]):
+    for index, call in enumerate(args.calls):
         started = time.perf_counter()
         output = await runtime.dispatch(call["tool"], call.get("arguments") or {})
         entry: dict[str, Any] = {"tool": call["tool"], "result": output.envelope,
@@ -52,7 +52,7 @@ async def tool_batch(runtime: RuntimeContext, args: BatchArgs) -> Reply:
             failed += 1
             code = output.envelope.get("code")
             reply.warn(f"call {index} ({call['tool']}) failed: {code}: {output.envelope.get('error')}")
-            if args["onError"] == "stop" and index < len(args["calls"]) - 1:
+            if args.on_error == "stop" and index < len(args.calls) - 1:
                 stopped = True
                 break
     reply.fields.update(results=results, completed=len(results), failed=failed, stopped=stopped)

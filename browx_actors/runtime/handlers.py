@@ -21,20 +21,20 @@ __all__ = []
 async def open_session(runtime: RuntimeContext, args: OpenSessionArgs) -> Reply:
     # A device's screen is the size it is: only a browser context takes a viewport.
     options: dict[str, object] = {}
-    if args["engine"] == "chromium":
-        options["viewport"] = args["viewport"] or {"width": 1280, "height": 720}
-    if args.get("cdpEndpoint"):
-        options["cdpEndpoint"] = args["cdpEndpoint"]
-    opened = await runtime.open_session(args["session"], args["engine"], options)
+    if args.engine == "chromium":
+        options["viewport"] = args.viewport or {"width": 1280, "height": 720}
+    if args.cdp_endpoint:
+        options["cdpEndpoint"] = args.cdp_endpoint
+    opened = await runtime.open_session(args.session, args.engine, options)
     if "cdpEndpoint" in opened:
         opened["cdpEndpoint"] = redact_url(str(opened["cdpEndpoint"]))
     return Reply.of(**opened)
 
 
 async def close_session(runtime: RuntimeContext, args: SessionArgs) -> Reply:
-    if not await runtime.close_session(args["session"]):
-        raise ToolError("unknown-session", f"no open session {args['session']!r}", session=args["session"])
-    return Reply.of(session=args["session"], closed=True)
+    if not await runtime.close_session(args.session):
+        raise ToolError("unknown-session", f"no open session {args.session!r}", session=args.session)
+    return Reply.of(session=args.session, closed=True)
 
 
 async def list_sessions(runtime: RuntimeContext, args: NoArgs) -> Reply:
@@ -46,12 +46,12 @@ async def register_secret(runtime: RuntimeContext, args: RegisterSecretArgs) -> 
     # A secret for a session that does not exist would wait, unused, for whoever opens
     # that id next. "default" is the exception: it opens by itself on first use, and
     # registering before that first use is how an agent starts.
-    session = args["session"]
+    session = args.session
     if session != "default" and session not in await runtime.session_ids():
         raise ToolError("unknown-session", f"no open session {session!r}; open it with open_session first",
                         session=session)
-    runtime.secrets.register(session, args["name"], args["value"])
-    return Reply.of(name=args["name"], alias=f"<{args['name']}>", session=args["session"])
+    runtime.secrets.register(session, args.name, args.value)
+    return Reply.of(name=args.name, alias=f"<{args.name}>", session=args.session)
 
 
 async def runtime_status(runtime: RuntimeContext, args: NoArgs) -> Reply:

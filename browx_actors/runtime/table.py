@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from .. import tools
 from ..canvas import adapters
-from ..canvas import handlers as canvas
 from ..devices import handlers as devices
 from ..human import handlers as human
 from ..recorder import handlers as diagnostics
 from ..tools import Table, runs
-from . import batch, handlers
+from . import batch, canvas, handlers
 
 __all__ = ["RUNTIME"]
 

@@ -58,6 +58,8 @@ from collections import Counter, deque
 
 import attrs
 
+from ..config import CLEAN_FOR, DROP_WINDOW, LOST_AFTER, SPEC_TIMINGS, STALL_AFTER, Timings
+
 __all__ = [
     "CLEAN_FOR",
     "DROP_RATIO",
@@ -80,12 +82,8 @@ __all__ = [
     "level_table",
 ]
 
-LOST_AFTER = 5.0
-STALL_AFTER = 30.0
-DROP_WINDOW = 2.0
 #: At least this share of a window's frames dropped steps the stream down (40%).
 DROP_RATIO = (2, 5)
-CLEAN_FOR = 10.0
 FLOOR_FPS = 1.0
 FLOOR_WIDTH = 640
 STEPS = 4
@@ -96,24 +94,6 @@ ROOM_SAMPLES = 5
 #: Round trips kept for the statistics' median.
 RTT_HISTORY = 32
 
-
-@attrs.frozen
-class Timings:
-    """The policy's durations in seconds: the spec's unless a harness shortens them."""
-
-    lost_after: float = LOST_AFTER
-    stall_after: float = STALL_AFTER
-    drop_window: float = DROP_WINDOW
-    clean_for: float = CLEAN_FOR
-
-    def __attrs_post_init__(self) -> None:
-        for name, value in attrs.asdict(self).items():
-            if not (math.isfinite(value) and value > 0):
-                raise ValueError(f"{name} must be a positive number of seconds, not {value}")
-
-
-#: The spec's windows and timeouts: 5 s lost, 30 s stalled, a 2 s drop window, 10 clean seconds.
-SPEC_TIMINGS = Timings()
 
 
 # -- the level table ----------------------------------------------------------------------

@@ -52,7 +52,7 @@ from .actions import (
     UPLOAD_FILE,
 )
 from .after import AFTER, AFTER_TOOLS
-from .arguments import UNSET, Args, Arguments, NoArgs, Unset, arg, arguments, param
+from .arguments import UNSET, Arguments, NoArgs, Unset, arg, arguments, param
 from .canvas import (
     CANVAS_CAPTURE,
     CANVAS_DIFF,
@@ -240,7 +240,6 @@ __all__ = [
     "VERIFY_VISIBLE",
     "WAIT_FOR",
     "WAIT_NODES",
-    "Args",
     "Arguments",
     "AtLeastOne",
     "AtMostOne",

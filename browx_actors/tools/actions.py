@@ -7,6 +7,8 @@ target, what navigated, what appeared and went away, and how the page settled.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from ..errors import ToolError
 from .arguments import arg, arguments, param
 from .contract import ACTS, CHANGES, SessionArgs, session_tool
@@ -14,6 +16,10 @@ from .params import MAX_COORDINATE, Param
 from .rules import Check, JsonArgs
 from .shapes import FormField, Point
 from .targets import BUTTON, COORDS, MODIFIERS, ONE_ELEMENT, ONE_TARGET, OPTIONAL_ELEMENT, REF, SELECTOR, TIMEOUT_MS
+
+#: How the session answers JavaScript dialogs.
+DialogPolicy = Literal["accept", "dismiss", "ask"]
+DIALOG_POLICIES: tuple[DialogPolicy, ...] = ("accept", "dismiss", "ask")
 
 #: Largest scroll delta, in CSS pixels either way (a very long page, in one call).
 MAX_SCROLL = 10 * MAX_COORDINATE
@@ -105,9 +111,7 @@ class SelectArgs(SessionArgs):
 
     ref: str | None = arg(REF)
     selector: str | None = arg(SELECTOR)
-    # Transitional: shadows Mapping.values until arguments stop reading as mappings.
-    values: list[str] = param("values", "array", "Values or labels to select.",  # type: ignore[assignment]
-                              required=True, items="string")
+    values: list[str] = param("values", "array", "Values or labels to select.", required=True, items="string")
 
 
 SELECT = session_tool(
@@ -195,7 +199,7 @@ HANDLE_DIALOG = session_tool(
 class SetDialogPolicyArgs(SessionArgs):
     """set_dialog_policy's arguments."""
 
-    policy: str = param("policy", "string", "accept, dismiss or ask.", required=True, enum=("accept", "dismiss", "ask"))
+    policy: DialogPolicy = param("policy", "string", "accept, dismiss or ask.", required=True, enum=DIALOG_POLICIES)
 
 
 SET_DIALOG_POLICY = session_tool(

@@ -25,19 +25,15 @@ A nullable parameter (``null`` clears a setting, leaving it out keeps it) is
 from __future__ import annotations
 
 import enum
-import functools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, TypeVar, cast, dataclass_transform
 
 import attrs
 
 from .params import Param
 
-__all__ = ["PARAM", "UNSET", "Args", "Arguments", "NoArgs", "Unset", "arg", "arguments", "param", "snake"]
-
-#: Transitional: what helpers that still read arguments by JSON name take.
-Args = Mapping[str, Any]
+__all__ = ["PARAM", "UNSET", "Arguments", "NoArgs", "Unset", "arg", "arguments", "param", "snake"]
 
 #: The metadata key a field's Param is kept under.
 PARAM = "browx.param"
@@ -86,12 +82,8 @@ def param(name: str, type: str, description: str, **checks: Any) -> Any:
     return arg(Param(name, type, description, **checks))
 
 
-class Arguments(Mapping[str, Any]):
-    """The base of every argument class; see the module notes.
-
-    Transitional: an instance also reads as a mapping by JSON name, while handlers
-    move from ``args["clickCount"]`` to ``args.click_count``.
-    """
+class Arguments:
+    """The base of every argument class; see the module notes."""
 
     __slots__ = ()
 
@@ -116,22 +108,11 @@ class Arguments(Mapping[str, Any]):
         return {name: value for name, attr in _attributes(type(self))
                 if (value := getattr(self, attr)) is not UNSET}
 
-    # -- transitional: read by JSON name while handlers move to attributes -------------
 
-    def __getitem__(self, name: str) -> Any:
-        for json_name, attr in _attributes(type(self)):
-            if json_name == name:
-                value = getattr(self, attr)
-                if value is UNSET:
-                    raise KeyError(name)
-                return value
-        raise KeyError(name)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.json())
-
-    def __len__(self) -> int:
-        return len(self.json())
+#: Each argument class's parameters and ``(JSON name, attribute)`` pairs, read from its
+#: fields once (every call builds an instance through them).
+_PARAMS: dict[type, tuple[Param, ...]] = {}
+_ATTRIBUTES: dict[type, tuple[tuple[str, str], ...]] = {}
 
 
 def _fields(cls: type[Arguments]) -> tuple[attrs.Attribute[Any], ...]:
@@ -139,16 +120,21 @@ def _fields(cls: type[Arguments]) -> tuple[attrs.Attribute[Any], ...]:
     return attrs.fields(cast(Any, cls))
 
 
-@functools.cache
 def _params(cls: type[Arguments]) -> tuple[Param, ...]:
-    declared = [field.metadata[PARAM] for field in _fields(cls)]
-    return (*(p for p in declared if p.name != "session"), *(p for p in declared if p.name == "session"))
+    found = _PARAMS.get(cls)
+    if found is None:
+        declared = [field.metadata[PARAM] for field in _fields(cls)]
+        found = _PARAMS[cls] = (*(p for p in declared if p.name != "session"),
+                                *(p for p in declared if p.name == "session"))
+    return found
 
 
-@functools.cache
 def _attributes(cls: type[Arguments]) -> tuple[tuple[str, str], ...]:
     """``(JSON name, attribute)`` of each field."""
-    return tuple((field.metadata[PARAM].name, field.name) for field in _fields(cls))
+    found = _ATTRIBUTES.get(cls)
+    if found is None:
+        found = _ATTRIBUTES[cls] = tuple((field.metadata[PARAM].name, field.name) for field in _fields(cls))
+    return found
 
 
 # For the type checker: fields are keyword-only and frozen; a field's default is its

@@ -196,7 +196,7 @@ def _finite(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def check_transform(raw: dict[str, Any]) -> None:
+def check_transform(raw: Mapping[str, Any]) -> None:
     """An explicit ``transform``: scale, panX and panY given, every number finite, the scale not 0."""
     for key in ("scale", "panX", "panY"):
         if key not in raw:

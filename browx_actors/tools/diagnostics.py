@@ -12,8 +12,14 @@ from .arguments import Arguments, arg, arguments, param
 from .contract import READS, Hints, runtime_tool, session_param
 from .params import MAX_ID, Param
 
+#: A note is one JSONL line; a bound keeps one careless call from writing megabytes.
+NOTE_MAX_CHARS = 16_000
+NOTE_CATEGORIES = ("missing-primitive", "workaround", "perf-concern", "ergonomic-friction", "other")
+SEVERITIES = ("info", "warn", "blocker")
 SINCE = Param("since", "string", "Only records with ts at or after this ISO 8601 time (UTC when no offset).")
 _RECORDED_UNDER = session_param("Session this call itself is recorded under (sessionId filters).")
+#: Not held to today's id rules: it may name a folder an older server wrote (the store's
+#: chokepoint refuses any that escapes).
 SESSION_ID = Param("sessionId", "string", "Only this session's records.", max_length=255)
 
 
@@ -21,10 +27,10 @@ SESSION_ID = Param("sessionId", "string", "Only this session's records.", max_le
 class DiagnosticsNoteArgs(Arguments):
     """diagnostics_note's arguments."""
 
-    insight: str = param("insight", "string", "The observation, in free text.", required=True, max_length=16_000)
-    category: str = param("category", "string", "Bucket.", default="other",
-                          enum=("missing-primitive", "workaround", "perf-concern", "ergonomic-friction", "other"))
-    severity: str = param("severity", "string", "How much it hurt.", default="info", enum=("info", "warn", "blocker"))
+    insight: str = param("insight", "string", "The observation, in free text.", required=True,
+                         max_length=NOTE_MAX_CHARS)
+    category: str = param("category", "string", "Bucket.", default="other", enum=NOTE_CATEGORIES)
+    severity: str = param("severity", "string", "How much it hurt.", default="info", enum=SEVERITIES)
     ref: str | None = param("ref", "string", "Pointer at a prior call, e.g. eval_js:2026-06-08T12:34:56.000Z.")
     session: str = arg(session_param("Session the note belongs to."))
 

@@ -10,8 +10,7 @@ person (DevTools in the session's isolated world, or the host daemon) is
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import attrs
 
@@ -53,40 +52,43 @@ def clamp_timeout(timeout_ms: int | None) -> int:
     return max(0, min(int(timeout_ms), MAX_TIMEOUT_MS))
 
 
-def parse_request(args: Mapping[str, Any]) -> PromptSpec:
-    """A :class:`PromptSpec` from tool arguments, or ``bad-arg`` naming the field.
+def parse_request(kind: str, prompt: str, choices: Sequence[str] | None = None,
+                  timeout_ms: int | None = None) -> PromptSpec:
+    """A :class:`PromptSpec` from ``await_human``'s arguments, or ``bad-arg`` naming the field.
 
     Types are already checked by the dispatch path; this adds what a schema cannot
     say: choices belong to ``choose`` and it needs at least two, sizes stay bounded.
     """
-    kind = args.get("kind") or "acknowledge"
     if kind not in KINDS:
         raise ToolError("bad-arg", f"kind must be one of {', '.join(KINDS)}, got {kind!r}", field="kind")
-    prompt = args.get("prompt")
-    if not isinstance(prompt, str) or not prompt.strip():
+    if not prompt.strip():
         raise ToolError("bad-arg", "prompt must be a non-empty string", field="prompt")
     if len(prompt) > MAX_PROMPT_CHARS:
         raise ToolError("bad-arg", f"prompt is longer than {MAX_PROMPT_CHARS} characters", field="prompt")
-    raw_choices = args.get("choices")
-    choices: tuple[str, ...] | None = None
     if kind == "choose":
-        if not isinstance(raw_choices, Sequence) or isinstance(raw_choices, str) or len(raw_choices) < 2:
-            raise ToolError("bad-arg", "kind choose needs choices: a list of at least two strings",
-                            field="choices")
-        if len(raw_choices) > MAX_CHOICES:
-            raise ToolError("bad-arg", f"at most {MAX_CHOICES} choices", field="choices")
-        for item in raw_choices:
-            if not isinstance(item, str) or not item.strip() or len(item) > MAX_CHOICE_CHARS:
-                raise ToolError("bad-arg", f"each choice must be a non-empty string of at most "
-                                f"{MAX_CHOICE_CHARS} characters", field="choices")
-        choices = tuple(raw_choices)
-    elif raw_choices:
+        return PromptSpec(kind, prompt, _choices(choices), clamp_timeout(timeout_ms))
+    if choices:
         raise ToolError("bad-arg", f"choices only apply to kind choose, not {kind}", field="choices")
-    return PromptSpec(kind, prompt, choices, clamp_timeout(args.get("timeoutMs")))
+    return PromptSpec(kind, prompt, None, clamp_timeout(timeout_ms))
+
+
+def _choices(choices: Sequence[str] | None) -> tuple[str, ...]:
+    """A ``choose`` prompt's choices: at least two, each one a line a person can read."""
+    if choices is None or len(choices) < 2:
+        raise ToolError("bad-arg", "kind choose needs choices: a list of at least two strings", field="choices")
+    if len(choices) > MAX_CHOICES:
+        raise ToolError("bad-arg", f"at most {MAX_CHOICES} choices", field="choices")
+    for item in choices:
+        if not item.strip() or len(item) > MAX_CHOICE_CHARS:
+            raise ToolError("bad-arg", f"each choice must be a non-empty string of at most "
+                            f"{MAX_CHOICE_CHARS} characters", field="choices")
+    return tuple(choices)
 
 
 def _check(args: JsonArgs) -> None:
-    parse_request(args)
+    # The rule reads the dispatch's checked JSON (defaults filled in), the handler its
+    # argument class: both go through the one parse_request.
+    parse_request(args["kind"], args["prompt"], args.get("choices"), args["timeoutMs"])
 
 
 @arguments

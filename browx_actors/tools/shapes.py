@@ -50,10 +50,10 @@ class Rect(TypedDict):
 class Region(TypedDict):
     """``canvas_diff``'s region, in canvas pixels."""
 
-    x: int
-    y: int
-    w: int
-    h: int
+    x: float
+    y: float
+    w: float
+    h: float
 
 
 class PointTarget(TypedDict, total=False):

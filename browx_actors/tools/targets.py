@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import attrs
 
@@ -45,10 +45,10 @@ __all__ = [
     "Aim",
     "Element",
     "Target",
+    "coords_of",
     "duration",
     "is_ref_name",
     "one_point_target",
-    "point_of_target",
     "point_target",
 ]
 
@@ -63,6 +63,7 @@ class Element(Protocol):
     def selector(self) -> str | None: ...
 
 
+@runtime_checkable
 class Aim(Element, Protocol):
     """Arguments that name an element or a point (``coords``)."""
 
@@ -85,6 +86,11 @@ class Target:
         if "x" in value and "y" in value:
             return cls(coords={"x": value["x"], "y": value["y"]})
         return cls(ref=value.get("ref"), selector=value.get("selector"))
+
+
+def coords_of(target: Element) -> Point | None:
+    """The point a target names, if it is one that can (an :class:`Aim`)."""
+    return target.coords if isinstance(target, Aim) else None
 
 
 #: The largest coordinate accepted, either way from the origin: far beyond any screen,
@@ -178,10 +184,3 @@ def one_point_target(*fields: str) -> Check:
 
     names = ", ".join(f"`{f}`" for f in fields)
     return Check(check, f"{names}: each exactly one of `ref`, `selector` or `x` and `y`")
-
-
-def point_of_target(value: dict[str, Any]) -> tuple[float, float] | None:
-    """The ``(x, y)`` of a point target given as coordinates, else None (an element)."""
-    if "x" in value:
-        return float(value["x"]), float(value["y"])
-    return None

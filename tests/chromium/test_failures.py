@@ -66,9 +66,9 @@ def test_the_field_is_the_argument_whose_text_the_message_quotes() -> None:
         "field": "selector"}
     assert known_failure("find", {"selector": "li", "scope": "bad=x"}, PlaywrightError(message)).details == {
         "field": "scope"}
-    # What the session's boundary hands it: the tool's argument class, read by JSON name.
+    # What the session's boundary hands it: the tool's arguments by JSON name.
     typed = FIND.args.of(validate_args(FIND.params, {"text": "Save", "scope": "bad=x"}))
-    found = known_failure("find", typed, PlaywrightError(message))
+    found = known_failure("find", typed.json(), PlaywrightError(message))
     assert found is not None and found.details == {"field": "scope"}
 
 

@@ -14,6 +14,7 @@ from browx_actors.errors import ToolError
 from browx_actors.sessions.chromium.motion import Step, pinch, stroke
 from browx_actors.sessions.chromium.playback import RELEASE_TIMEOUT_S, letting_go, play
 from browx_actors.sessions.chromium.poll import _poll, poll_until
+from browx_actors.tools.page import PollEvalArgs
 
 
 @pytest.fixture
@@ -150,9 +151,9 @@ class _Page:
         return {}
 
 
-def _args(**overrides: Any) -> dict[str, Any]:
-    return {"expr": "window.count", "until": "n => n > 2", "intervalMs": 100, "timeoutMs": 1000,
-            "maxBytes": 1000, **overrides}
+def _args(**overrides: Any) -> PollEvalArgs:
+    return PollEvalArgs(**{"expr": "window.count", "until": "n => n > 2", "interval_ms": 100, "timeout_ms": 1000,
+                           "max_bytes": 1000, **overrides})
 
 
 async def test_poll_eval_answers_with_the_value_once_until_holds(mock_clock: trio.testing.MockClock) -> None:
@@ -169,7 +170,7 @@ async def test_poll_eval_answers_with_the_value_once_until_holds(mock_clock: tri
 async def test_poll_eval_times_out_with_the_last_value(mock_clock: trio.testing.MockClock) -> None:
     page = _Page(trio.current_time())
     with pytest.raises(ToolError) as caught:
-        await _poll(page, _args(until="n => false", timeoutMs=300))
+        await _poll(page, _args(until="n => false", timeout_ms=300))
     err = caught.value
     # Attempts at 0, 0.1 and 0.2 s; the one due at 0.3 s is due at the deadline: none.
     assert err.code == "timeout" and err.details["attempts"] == 3 and err.details["lastValue"] == 1

@@ -54,7 +54,7 @@ async def test_input_cut_short_after_it_was_written_is_noted(mock_clock: trio.te
     cdp = _Cdp()
     session = _session(cdp)
     with trio.move_on_after(0.05) as scope:  # a dialog opened under the press: its scope is cancelled
-        await send_input(session, "mouse_down", {}, mouse_press(10, 20, button="left"))
+        await send_input(session, "mouse_down", mouse_press(10, 20, button="left"))
     assert scope.cancelled_caught and cdp.written == ["mousePressed"] and cdp.acked == []
     assert session.tabs.current.input.buttons == 1  # down, for the mouse_up after handle_dialog
     assert session.tabs.current.input.position() == (10, 20)
@@ -65,7 +65,7 @@ async def test_input_cancelled_before_it_was_written_is_not_noted(mock_clock: tr
     session = _session(cdp)
     with trio.CancelScope() as scope:
         scope.cancel()
-        await send_input(session, "mouse_down", {}, mouse_press(10, 20, button="left"))
+        await send_input(session, "mouse_down", mouse_press(10, 20, button="left"))
     assert cdp.written == [] and session.tabs.current.input.buttons == 0
 
 
@@ -77,7 +77,7 @@ async def test_a_release_under_a_dialog_is_written_at_once_and_acked_later(
         session = _session(cdp, nursery, dialog=True)
         session.tabs.current.input.buttons = 1
         started = trio.current_time()
-        await release_input(session, "drag", {}, mouse_release(30, 40, button="left", buttons=1))
+        await release_input(session, "drag", mouse_release(30, 40, button="left", buttons=1))
         assert trio.current_time() == started  # no wait for the blocked page
         assert cdp.written == ["mouseReleased"] and cdp.acked == []
         assert session.tabs.current.input.buttons == 0 and session.tabs.current.input.position() == (30, 40)
@@ -95,7 +95,7 @@ async def test_the_wait_for_releases_ends_when_the_page_acked_them(
     cdp = _Cdp()
     async with trio.open_nursery() as nursery:
         session = _session(cdp, nursery, dialog=True)
-        await release_input(session, "gesture_swipe", {}, mouse_release(1, 1))
+        await release_input(session, "gesture_swipe", mouse_release(1, 1))
         assert len(session.releases_in_flight) == 1
         nursery.start_soon(_answer_after, cdp, 2.0)
         started = trio.current_time()
@@ -115,7 +115,7 @@ async def test_a_release_nobody_acks_is_given_up_beside_the_mailbox(mock_clock: 
     cdp = _Cdp()
     async with trio.open_nursery() as nursery:
         session = _session(cdp, nursery, dialog=True)
-        await release_input(session, "drag", {}, mouse_release(1, 1))
+        await release_input(session, "drag", mouse_release(1, 1))
         started = trio.current_time()
     # The nursery (the session's) waited for the ack no longer than an action's bound.
     assert trio.current_time() - started == pytest.approx(ACTION_TIMEOUT_MS / 1000)
@@ -126,5 +126,5 @@ async def test_a_release_with_no_dialog_waits_for_its_ack(mock_clock: trio.testi
     cdp = _Cdp()
     cdp.answered.set()
     session = _session(cdp)
-    await release_input(session, "drag", {}, mouse_release(1, 1))
+    await release_input(session, "drag", mouse_release(1, 1))
     assert cdp.acked == ["mouseReleased"]

@@ -42,6 +42,7 @@ from browx_actors.human.prompts import (
 )
 from browx_actors.human.scripts import MAIN_HELPER, world_helper
 from browx_actors.kernel.actor import Later
+from browx_actors.tools.human import AWAIT_HUMAN, AwaitHumanArgs
 
 CHOOSE = PromptSpec("choose", "Which account?", ("alice", "bob", "carol"))
 SPECS = {
@@ -55,13 +56,19 @@ SPECS = {
 # -- requests -------------------------------------------------------------------------
 
 
+def _request(**given: Any) -> PromptSpec:
+    """The spec the handler builds from ``await_human``'s arguments (defaults filled in)."""
+    args = AwaitHumanArgs(**given)
+    return parse_request(args.kind, args.prompt, args.choices, args.timeout_ms)
+
+
 def test_request_defaults_and_the_timeout_cap() -> None:
-    spec = parse_request({"prompt": "Go on?"})
+    spec = _request(prompt="Go on?")
     assert spec == PromptSpec("acknowledge", "Go on?", None, DEFAULT_TIMEOUT_MS)
     assert DEFAULT_TIMEOUT_MS == 300_000 and MAX_TIMEOUT_MS == 3_600_000
-    assert parse_request({"prompt": "x", "timeoutMs": 10**12}).timeout_ms == MAX_TIMEOUT_MS
-    assert parse_request({"prompt": "x", "timeoutMs": 1500}).timeout_s == 1.5
-    assert parse_request({"prompt": "x", "kind": "choose", "choices": ["a", "b"]}).choices == ("a", "b")
+    assert _request(prompt="x", timeout_ms=10**12).timeout_ms == MAX_TIMEOUT_MS
+    assert _request(prompt="x", timeout_ms=1500).timeout_s == 1.5
+    assert _request(prompt="x", kind="choose", choices=["a", "b"]).choices == ("a", "b")
 
 
 @pytest.mark.parametrize(
@@ -78,8 +85,17 @@ def test_request_defaults_and_the_timeout_cap() -> None:
 )
 def test_bad_requests_name_the_field(args: dict[str, Any], field: str) -> None:
     with pytest.raises(ToolError) as caught:
-        parse_request(args)
+        _request(**args)
     assert caught.value.code == "bad-arg" and caught.value.details["field"] == field
+
+
+def test_the_rule_refuses_what_the_handler_refuses() -> None:
+    """The dispatch's rule reads the checked JSON; it refuses through the same checks."""
+    (rule,) = AWAIT_HUMAN.rules
+    rule.check({"kind": "choose", "prompt": "x", "choices": ["a", "b"], "timeoutMs": 5000, "session": "default"})
+    with pytest.raises(ToolError) as caught:
+        rule.check({"kind": "choose", "prompt": "x", "choices": ["only"], "timeoutMs": 5000, "session": "default"})
+    assert caught.value.details["field"] == "choices"
 
 
 def test_names_are_random_and_shaped_as_the_spec_says() -> None:
@@ -218,7 +234,7 @@ def test_extension_origins(origin: str) -> None:
 
 async def test_an_unanswered_prompt_is_denied_at_the_default_timeout(autojump_clock) -> None:
     desk = PromptDesk()
-    prompt = desk.open("default", parse_request({"prompt": "Solve it"}))
+    prompt = desk.open("default", _request(prompt="Solve it"))
     start = trio.current_time()
     outcome = await desk.wait(prompt)
     assert outcome == Outcome(timed_out=True)
@@ -229,7 +245,7 @@ async def test_an_unanswered_prompt_is_denied_at_the_default_timeout(autojump_cl
 
 async def test_the_timeout_is_capped_at_an_hour(autojump_clock) -> None:
     desk = PromptDesk()
-    prompt = desk.open("default", parse_request({"prompt": "x", "kind": "confirm", "timeoutMs": 10**10}))
+    prompt = desk.open("default", _request(prompt="x", kind="confirm", timeout_ms=10**10))
     start = trio.current_time()
     assert (await desk.wait(prompt)).timed_out
     assert trio.current_time() - start == pytest.approx(3600.0)
@@ -276,7 +292,7 @@ async def test_one_prompt_per_session_and_abort(autojump_clock) -> None:
 
 async def test_delivery_counts_against_the_same_deadline(autojump_clock) -> None:
     desk = PromptDesk()
-    prompt = desk.open("default", parse_request({"prompt": "x", "timeoutMs": 5000}))
+    prompt = desk.open("default", _request(prompt="x", timeout_ms=5000))
 
     async def never_delivered(_: Any) -> None:
         await trio.sleep_forever()
@@ -321,17 +337,17 @@ class _FakeBridge:
 @pytest.mark.parametrize("kind", [k for k in KINDS if k != "pick_element"])
 async def test_no_isolated_world_answers_at_once(kind: str) -> None:
     spec = SPECS[kind]
-    result = await await_human.in_session(_Bridgeless(), {}, spec=spec)
+    result = await await_human.in_session(_Bridgeless(), spec)
     assert result["value"] is None and result["timedOut"] is False and result["kind"] == kind
     assert result["error"].startswith("no-human-channel") and "android-app" in result["error"]
 
 
 async def test_pick_element_is_not_yet_available() -> None:
-    result = await await_human.in_session(_Bridged(), {}, spec=PromptSpec("pick_element", "Which one?"))
+    result = await await_human.in_session(_Bridged(), PromptSpec("pick_element", "Which one?"))
     assert result["ok"] is False and "not yet available" in result["error"] and result["value"] is None
 
 
 async def test_a_bridged_session_waits_in_a_later() -> None:
-    later = await await_human.in_session(_Bridged(), {}, spec=SPECS["input"])
+    later = await await_human.in_session(_Bridged(), SPECS["input"])
     assert isinstance(later, Later)
     assert (await later.fn(*later.args))["value"] == "from the world"

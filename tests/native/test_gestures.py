@@ -16,7 +16,7 @@ from browx_actors.sessions.ios.table import IOS_APP
 from browx_actors.sessions.messages import ToolCall
 from browx_actors.sessions.native import gestures
 from browx_actors.sessions.native.session import NativeSession
-from browx_actors.tools.pointer import GesturePinchArgs
+from browx_actors.tools.pointer import GesturePinchArgs, GestureSwipeArgs, TouchEndArgs, TouchMoveArgs, TouchStartArgs
 from fakes.adb_shop import emulator
 
 
@@ -68,37 +68,37 @@ def _session(screen: str = "catalog", engine: str = "android-app") -> tuple[Nati
 
 async def test_a_swipe_goes_between_points_read_freshly() -> None:
     session, driver = _session()
-    swiped = await gestures.gesture_swipe(session, {"from": {"selector": "~checkout-submit"},
-                                                    "to": {"x": 540, "y": 300}, "durationMs": 250, "steps": None})
+    swiped = await gestures.gesture_swipe(session, GestureSwipeArgs(from_={"selector": "~checkout-submit"},
+                                                                    to={"x": 540, "y": 300}, duration_ms=250))
     assert driver.sent == [("swipe", 540.0, 1670.0, 540.0, 300.0, 250)]
     assert swiped["target"]["testId"] == "checkout-submit" and session.reads == 1
     with pytest.raises(ToolError) as caught:
-        await gestures.gesture_swipe(session, {"from": {"selector": "label=Add to cart"}, "to": {"x": 1, "y": 1},
-                                               "durationMs": 300, "steps": None})
+        await gestures.gesture_swipe(session, GestureSwipeArgs(from_={"selector": "label=Add to cart"},
+                                                               to={"x": 1, "y": 1}))
     assert caught.value.code == "ambiguous-target"
 
 
 async def test_one_raw_finger_goes_down_moves_and_lifts() -> None:
     session, driver = _session()
-    await gestures.touch_start(session, {"points": [{"x": 100, "y": 200}]})
+    await gestures.touch_start(session, TouchStartArgs(points=[{"x": 100, "y": 200}]))
     with pytest.raises(ToolError) as caught:
-        await gestures.touch_start(session, {"points": [{"x": 1, "y": 1}]})
+        await gestures.touch_start(session, TouchStartArgs(points=[{"x": 1, "y": 1}]))
     assert caught.value.code == "bad-arg"
-    moved = await gestures.touch_move(session, {"points": [{"x": 100, "y": 400}], "steps": 2, "durationMs": 0})
+    moved = await gestures.touch_move(session, TouchMoveArgs(points=[{"x": 100, "y": 400}], steps=2))
     assert moved["moves"] == 2
-    ended = await gestures.touch_end(session, {"ids": None})
+    ended = await gestures.touch_end(session, TouchEndArgs())
     assert ended["lifted"] == [{"id": 0, "x": 100.0, "y": 400.0}]
     assert driver.sent == [("touch", "DOWN", 100.0, 200.0), ("touch", "MOVE", 100.0, 300.0),
                            ("touch", "MOVE", 100.0, 400.0), ("touch", "UP", 100.0, 400.0)]
     with pytest.raises(ToolError) as caught:
-        await gestures.touch_end(session, {"ids": None})
+        await gestures.touch_end(session, TouchEndArgs())
     assert caught.value.code == "bad-arg" and "no finger is down" in caught.value.message
     with pytest.raises(ToolError) as caught:
-        await gestures.touch_start(session, {"points": [{"x": 1, "y": 1}, {"x": 2, "y": 2, "id": 1}]})
+        await gestures.touch_start(session, TouchStartArgs(points=[{"x": 1, "y": 1}, {"x": 2, "y": 2, "id": 1}]))
     assert caught.value.code == "not-supported" and "single pointer" in caught.value.message
-    capped = await gestures.touch_start(session, {"points": [{"x": 0, "y": 0}]})
+    capped = await gestures.touch_start(session, TouchStartArgs(points=[{"x": 0, "y": 0}]))
     assert capped["touches"] == [{"id": 0, "x": 0.0, "y": 0.0}]
-    many = await gestures.touch_move(session, {"points": [{"x": 0, "y": 100}], "steps": 50, "durationMs": 500})
+    many = await gestures.touch_move(session, TouchMoveArgs(points=[{"x": 0, "y": 100}], steps=50, duration_ms=500))
     assert many["moves"] == gestures.MAX_MOVES and len(many.warnings or []) == 2
 
 
@@ -110,10 +110,8 @@ async def test_android_refuses_to_pinch_and_wda_pinches_around_the_centre() -> N
     assert caught.value.code == "native-pinch-needs-multitouch-driver" and session.reads == 0
     assert "UiAutomator2" in caught.value.message and driver.sent == []
     session.engine = "ios-app"
-    pinched = await gestures.gesture_pinch(session, {"center": {"x": 540, "y": 897}, "scale": 0.5,
-                                                     "durationMs": 500, "steps": None, "distance": 300})
+    pinched = await gestures.gesture_pinch(session, pinch)
     assert driver.sent == [("pinch", 0.5, -1.0)] and pinched["pinch"]["velocity"] == -1.0
     with pytest.raises(ToolError) as caught:
-        await gestures.gesture_pinch(session, {"center": {"selector": "~promo-toggle"}, "scale": 2,
-                                               "durationMs": 500, "steps": None, "distance": 300})
+        await gestures.gesture_pinch(session, GesturePinchArgs(center={"selector": "~promo-toggle"}, scale=2))
     assert caught.value.code == "not-supported" and "app's centre" in caught.value.message

@@ -94,7 +94,7 @@ def test_the_checked_arguments_become_a_query_limits_and_a_reference() -> None:
              "intersects": {"x": 0, "y": 0, "width": 10, "height": 10}, "contains": {"x": 5, "y": 5}}
     args = args_of(QueryNodesArgs, **given)
     assert (args.role, args.type, args.text_match, args.limit, args.reuse) == ("button", "Button", "exact", 50, False)
-    assert QueryNodesArgs.of(args.json()) == args and args["automationId"] is None  # by JSON name too
+    assert QueryNodesArgs.of(args.json()) == args and args.json()["automationId"] is None  # by JSON name too
     assert query_of(args) == NodeQuery(role="button", type_name="Button", text="Pay", text_match="exact",
                                        intersects=Bounds(0, 0, 10, 10), contains=Point(5, 5))
     # contains is a point {x, y} or a whole rectangle; ui.wait selects as ui.query_nodes does.

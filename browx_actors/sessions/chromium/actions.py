@@ -28,8 +28,10 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ...errors import ToolError
-from ...tools import Args, Reply
+from ...tools import Reply
 from ...tools.actions import ClickArgs, FillArgs, HoverArgs, PressArgs, ScrollArgs, SelectArgs
+from ...tools.shapes import Point
+from ...tools.targets import Aim, Element, coords_of
 from .dialogs import dialog_warning
 from .input import Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
 from .input_send import ACTION_TIMEOUT_MS, send_input, target_label
@@ -51,7 +53,7 @@ Act = Callable[[Any, Any], Awaitable[None]]
 async def _act_with_playwright(
     session: ChromiumSession,
     action: str,
-    args: Args,
+    target: Element,
     act: Act,
     found: dict[str, Any],
     before: Before | None,
@@ -60,11 +62,11 @@ async def _act_with_playwright(
     """Locate and act through Playwright, then settle unless ``before`` is None (one
     hop, on the Playwright thread); the target's description."""
     page = session.page
-    locator, target = await locator_for(page, args, found, reply)
+    locator, described = await locator_for(page, target, found, reply)
     try:
         await act(page, locator)
     except PlaywrightTimeout as err:
-        raise ToolError("timeout", f"{action} on {target_label(args)}: {first_line(err)}") from err
+        raise ToolError("timeout", f"{action} on {target_label(target)}: {first_line(err)}") from err
     except PlaywrightError as err:
         message = first_line(err)
         if page.is_closed():
@@ -72,16 +74,16 @@ async def _act_with_playwright(
         elif "not attached" in message or "detached" in message:
             raise ToolError("stale-element", f"{action}: the element left the page ({message})") from err
         else:
-            raise ToolError("action-failed", f"{action} on {target_label(args)}: {message}") from err
+            raise ToolError("action-failed", f"{action} on {target_label(target)}: {message}") from err
     if before is not None:
-        await settle(session, action, before, target, reply)
-    return target
+        await settle(session, action, before, described, reply)
+    return described
 
 
 async def perform(
     session: ChromiumSession,
     action: str,
-    args: Args,
+    target: Element,
     act: Act,
     reply: Reply,
     *,
@@ -97,43 +99,43 @@ async def perform(
     targets and settles once (``fill_form``) passes ``mark=False`` after the first."""
     if direct is None or not session.options.direct_input:
         direct = mode = None
-    found = await aim(session, args, mode, acting=True, mark=mark)
+    found = await aim(session, target, mode, acting=True, mark=mark)
     # What a dialog opening under the input reports as the target (settle sets it after).
     reply.fields.setdefault("target", found.get("target"))
     commands = None if direct is None else direct(found)
     if commands:
-        target = check_found(args, found, reply)
-        await send_input(session, action, args, commands)
+        described = check_found(target, found, reply)
+        await send_input(session, action, commands, target=target)
         if before is not None:
-            await session.pw(settle, session, action, before, target, reply)
-        return target, "cdp"
+            await session.pw(settle, session, action, before, described, reply)
+        return described, "cdp"
     try:
-        target = await session.pw(_act_with_playwright, session, action, args, act, found, before, reply)
+        described = await session.pw(_act_with_playwright, session, action, target, act, found, before, reply)
     finally:
         # Cut short too (a dialog, a failure after the move): the mouse may have moved.
-        _moved_by_playwright(session, args, mode)
-    return target, "playwright"
+        _moved_by_playwright(session, coords_of(target), mode)
+    return described, "playwright"
 
 
-def _moved_by_playwright(session: ChromiumSession, args: Args, mode: str | None) -> None:
+def _moved_by_playwright(session: ChromiumSession, coords: Point | None, mode: str | None) -> None:
     """Playwright moved the mouse for a click or hover: to the coords given, else to a
     point of the element this state does not know."""
     tab = session.tabs.current
     if tab is None or mode not in ("click", "hover"):
         return
-    if args.get("coords"):
-        tab.input.moved(args["coords"]["x"], args["coords"]["y"])
+    if coords:
+        tab.input.moved(coords["x"], coords["y"])
     else:
         tab.input.forget_position()
 
 
-async def run_action(session: ChromiumSession, action: str, args: Args, act: Act, *, mode: str | None = None,
-                     direct: DirectInput | None = None) -> Reply:
+async def run_action(session: ChromiumSession, action: str, target: Element, act: Act, *,
+                     mode: str | None = None, direct: DirectInput | None = None) -> Reply:
     """Find the target, act (directly when ``direct`` gives input, else through
     ``act(page, locator)`` on the Playwright thread), settle and report."""
 
     async def steps(reply: Reply, before: Before) -> tuple[dict[str, Any] | None, str]:
-        return await perform(session, action, args, act, reply, mode=mode, direct=direct, before=before)
+        return await perform(session, action, target, act, reply, mode=mode, direct=direct, before=before)
 
     return await _reported(session, action, steps)
 
@@ -221,10 +223,10 @@ def _answer_dialog_opened(session: ChromiumSession, action: str, before: Before,
     reply.warn(dialog_warning(described, action))
 
 
-def _point(args: Args, found: dict[str, Any]) -> tuple[float, float] | None:
+def _point(coords: Point | None, found: dict[str, Any]) -> tuple[float, float] | None:
     """Where direct mouse input goes: the coords given, or the point aim readied."""
-    if args.get("coords"):
-        return args["coords"]["x"], args["coords"]["y"]
+    if coords:
+        return coords["x"], coords["y"]
     ready = found.get("ready")
     return (ready[0], ready[1]) if isinstance(ready, list) else None
 
@@ -233,22 +235,24 @@ def _point(args: Args, found: dict[str, Any]) -> tuple[float, float] | None:
 
 
 async def click(session: ChromiumSession, args: ClickArgs) -> Reply:
-    return await click_as(session, "click", args, args["clickCount"])
+    return await click_as(session, "click", args, args.click_count, args.button, args.modifiers or [])
 
 
-async def click_as(session: ChromiumSession, action: str, args: Args, count: int) -> Reply:
-    """A click of ``count`` presses on ``args``' target, reported as ``action``."""
-    direct, act = clicking(args, count, args["button"], args["modifiers"] or [])
-    return await run_action(session, action, args, act, mode="click", direct=direct)
+async def click_as(session: ChromiumSession, action: str, target: Aim, count: int, button: str,
+                   modifier_names: list[str]) -> Reply:
+    """A click of ``count`` presses on ``target``, reported as ``action``."""
+    direct, act = clicking(target, count, button, modifier_names)
+    return await run_action(session, action, target, act, mode="click", direct=direct)
 
 
-def clicking(args: Args, count: int = 1, button: str = "left",
+def clicking(target: Element, count: int = 1, button: str = "left",
              modifier_names: list[str] | tuple[str, ...] = ()) -> tuple[DirectInput, Act]:
-    """The two ways to click ``args``' target (``ref`` / ``selector`` / ``coords``)."""
+    """The two ways to click ``target`` (``ref`` / ``selector`` / ``coords``)."""
     modifiers = modifier_keys(modifier_names)
+    coords = coords_of(target)
 
     def direct(found: dict[str, Any]) -> list[Command] | None:
-        point = _point(args, found)
+        point = _point(coords, found)
         return None if point is None else mouse_click(*point, button=button, click_count=count,
                                                       modifiers=modifiers)
 
@@ -257,10 +261,11 @@ def clicking(args: Args, count: int = 1, button: str = "left",
             await locator.click(timeout=ACTION_TIMEOUT_MS, button=button, click_count=count,
                                 modifiers=modifiers)
             return
+        assert coords is not None, "no locator: the target is a point"
         for key in modifiers:  # coords, with direct input off
             await page.keyboard.down(key)
         try:
-            await page.mouse.click(args["coords"]["x"], args["coords"]["y"], button=button, click_count=count)
+            await page.mouse.click(coords["x"], coords["y"], button=button, click_count=count)
         finally:
             for key in reversed(modifiers):
                 await page.keyboard.up(key)
@@ -310,14 +315,15 @@ def selecting(values: list[str], field: str = "values") -> Act:
 
 async def hover(session: ChromiumSession, args: HoverArgs) -> Reply:
     def direct(found: dict[str, Any]) -> list[Command] | None:
-        point = _point(args, found)
+        point = _point(args.coords, found)
         # A button held since mouse_down stays held over the move, as a hand's would.
         tab = session.tabs.current
         return None if point is None else mouse_move(*point, buttons=tab.input.buttons if tab is not None else 0)
 
     async def act(page: Any, locator: Any) -> None:
         if locator is None:  # coords, with direct input off
-            await page.mouse.move(args["coords"]["x"], args["coords"]["y"])
+            assert args.coords is not None, "no locator: the target is a point"
+            await page.mouse.move(args.coords["x"], args.coords["y"])
         else:
             await locator.hover(timeout=ACTION_TIMEOUT_MS)
 
@@ -325,27 +331,27 @@ async def hover(session: ChromiumSession, args: HoverArgs) -> Reply:
 
 
 async def fill(session: ChromiumSession, args: FillArgs) -> Reply:
-    direct, act = filling(args["value"], args["submit"])
+    direct, act = filling(args.value, args.submit)
     return await run_action(session, "fill", args, act, mode="fill", direct=direct)
 
 
 async def press(session: ChromiumSession, args: PressArgs) -> Reply:
     async def act(page: Any, locator: Any) -> None:
         if locator is None:
-            await page.keyboard.press(args["key"])
+            await page.keyboard.press(args.key)
         else:
-            await locator.press(args["key"], timeout=ACTION_TIMEOUT_MS)
+            await locator.press(args.key, timeout=ACTION_TIMEOUT_MS)
 
     try:
         return await run_action(session, "press", args, act)
     except ToolError as err:
         if err.code == "action-failed" and "Unknown key" in err.message:
-            raise ToolError("bad-arg", f"unknown key {args['key']!r}", field="key") from err
+            raise ToolError("bad-arg", f"unknown key {args.key!r}", field="key") from err
         raise
 
 
 async def select(session: ChromiumSession, args: SelectArgs) -> Reply:
-    return await run_action(session, "select", args, selecting(args["values"]))
+    return await run_action(session, "select", args, selecting(args.values))
 
 
 #: ``scroll {to}``: the scroll position each end means, as (left, top) in JavaScript.
@@ -354,7 +360,7 @@ _SCROLL_ENDS = {"top": "[el.scrollLeft, 0]", "bottom": "[el.scrollLeft, el.scrol
 
 
 async def scroll(session: ChromiumSession, args: ScrollArgs) -> Reply:
-    dx, dy, to = args["deltaX"], args["deltaY"], args.get("to")
+    dx, dy, to = args.delta_x, args.delta_y, args.to
 
     async def act(page: Any, locator: Any) -> None:
         if to is not None:

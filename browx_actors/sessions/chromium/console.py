@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tools import Args, Param, Reply
+from ...tools import Param, Reply
 from ...tools.network import ConsoleReadArgs
 from ...tools.params import MAX_ID
 from .console_sampler import PAGE_BUDGET
@@ -33,12 +33,12 @@ def tab_param(what: str) -> Param:
                  maximum=MAX_ID)
 
 
-def tabs_asked(session: ChromiumSession, args: Args) -> list[Tab]:
+def tabs_asked(session: ChromiumSession, tab: int | None, all_tabs: bool) -> list[Tab]:
     """The tabs a read covers: ``tab``, every tab with ``allTabs``, else the current one."""
-    if args.get("allTabs"):
+    if all_tabs:
         return list(session.tabs)
-    if args.get("tab") is not None:
-        return [session.tabs.get(args["tab"])]
+    if tab is not None:
+        return [session.tabs.get(tab)]
     current = session.tabs.current
     return [] if current is None else [current]
 
@@ -48,31 +48,32 @@ def tab_number(session: ChromiumSession, target: str) -> int | None:
     return None if tab is None else tab.id
 
 
-def _matches(entry: ConsoleEntry, args: Args) -> bool:
-    if args.get("since") is not None and entry.id <= args["since"]:
+def _matches(entry: ConsoleEntry, args: ConsoleReadArgs) -> bool:
+    """Whether an entry passes the read's filters: after ``since``, at least ``level``,
+    holding ``text``."""
+    if args.since is not None and entry.id <= args.since:
         return False
-    if args.get("level") is not None and level_rank(entry.level) < level_rank(args["level"]):
+    if args.level is not None and level_rank(entry.level) < level_rank(args.level):
         return False
-    text = args.get("text")
-    return text is None or text.lower() in entry.text.lower()
+    return args.text is None or args.text.lower() in entry.text.lower()
 
 
 async def console_read(session: ChromiumSession, args: ConsoleReadArgs) -> Reply:
     log = session.console
     warnings = [] if session.events.record else [
         "page recording is off (BROWX_PAGE_RECORDING=off): only errors are kept"]
-    if args.get("id") is not None:
-        entry = log.find(args["id"])
+    if args.id is not None:
+        entry = log.find(args.id)
         if entry is None:
-            raise ToolError("target-not-found", f"no console entry #{args['id']} is kept (the newest "
+            raise ToolError("target-not-found", f"no console entry #{args.id} is kept (the newest "
                             f"1,000 per open tab are; the last id is {log.last_seq})", field="id")
         details = entry.details()
         details["tab"] = tab_number(session, entry.target)
         return Reply.of(entry=details, warnings=warnings)
-    tabs = tabs_asked(session, args)
+    tabs = tabs_asked(session, args.tab, args.all_tabs)
     targets = [t.target_id for t in tabs if t.target_id is not None]
     matched = [e for e in log.entries(targets) if _matches(e, args)]
-    limit = args.get("limit") or DEFAULT_LIMIT
+    limit = args.limit or DEFAULT_LIMIT
     shown = matched[-limit:]
     several = len(tabs) > 1
     lines = [(f"[tab {tab_number(session, e.target)}] " if several else "") + summary_line(e) for e in shown]
@@ -80,7 +81,7 @@ async def console_read(session: ChromiumSession, args: ConsoleReadArgs) -> Reply
     for tab in tabs:
         if tab.target_id is not None:
             counts[str(tab.id)] = log.tab(tab.target_id).counts()
-    if args["clear"]:
+    if args.clear:
         log.clear(targets)
     reply = Reply.of(messages=lines, shown=len(shown), matched=len(matched), last=log.last_seq,
                      tabs=[t.id for t in tabs], counts=counts, warnings=warnings)
@@ -92,7 +93,7 @@ async def console_read(session: ChromiumSession, args: ConsoleReadArgs) -> Reply
                        f"{PAGE_BUDGET} a second of each kind while it floods" if count["sampledInPage"] else "")
             reply.warn(f"tab {tab_id} logged faster than it is recorded: {count['sampledOut']} messages were "
                        f"counted but not kept{in_page}")
-    if args["clear"]:
+    if args.clear:
         reply["cleared"] = True
     return reply
 

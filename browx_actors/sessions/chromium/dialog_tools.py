@@ -20,7 +20,6 @@ from .settle import Before, settle
 
 __all__ = ["handle_dialog", "set_dialog_policy"]
 
-ACTION = "action"
 
 
 async def handle_dialog(session: ChromiumSession, args: HandleDialogArgs) -> Reply:
@@ -30,13 +29,13 @@ async def handle_dialog(session: ChromiumSession, args: HandleDialogArgs) -> Rep
         raise ToolError("no-dialog", "no dialog is open on the current tab; nothing to answer")
     before = Before.of(session)
     reply = Reply(warnings=[])
-    answered = await session.pw(session.dialogs.answer, page, args["accept"], args.get("promptText"))
+    answered = await session.pw(session.dialogs.answer, page, args.accept, args.prompt_text)
     if answered is None:  # answered or gone meanwhile (the tab closed)
         raise ToolError("no-dialog", "the dialog was gone before it could be answered")
     await releases_applied(session)
     with session.dialogs.interruptible(page) as another:
         await session.pw(settle, session, "handle_dialog", before, None, reply)
-    reply["answered"] = {**answered.describe(), "answer": "accepted" if args["accept"] else "dismissed"}
+    reply["answered"] = {**answered.describe(), "answer": "accepted" if args.accept else "dismissed"}
     if another.cancelled_caught:  # the page opened the next dialog at once
         described = session.dialogs.open_on(page)
         reply.fields.update(dialog=None if described is None else described.describe(),
@@ -47,8 +46,8 @@ async def handle_dialog(session: ChromiumSession, args: HandleDialogArgs) -> Rep
 
 async def set_dialog_policy(session: ChromiumSession, args: SetDialogPolicyArgs) -> Reply:
     previous = session.dialogs.policy
-    session.dialogs.policy = args["policy"]
-    reply = Reply.of(policy=args["policy"], previous=previous, warnings=[])
+    session.dialogs.policy = args.policy
+    reply = Reply.of(policy=args.policy, previous=previous, warnings=[])
     if session.dialogs.open_on(session.page) is not None:
         reply.warn("a dialog is already open on this tab; it still waits for handle_dialog")
     return reply

@@ -30,19 +30,18 @@ import contextlib
 import itertools
 from collections import deque
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Any
 
 import attrs
 import trio
 
 from ...errors import ToolError
 from ...tools import Reply
+from ...tools.actions import DIALOG_POLICIES, DialogPolicy
 
 __all__ = ["DIALOG_POLICIES", "DialogBook", "DialogPolicy", "OpenDialog", "dialog_refusal", "dialog_warning",
            "interrupted_reply"]
 
-DialogPolicy = Literal["accept", "dismiss", "ask"]
-DIALOG_POLICIES: tuple[DialogPolicy, ...] = ("accept", "dismiss", "ask")
 
 #: Auto-answered dialogs kept until a result lists them.
 _LOG_MAX = 50

@@ -36,6 +36,7 @@ from typing import Any
 from ...errors import ToolError
 from ...tools import Reply
 from ...tools.actions import ClickArgs, FillArgs, SelectArgs
+from ...tools.targets import Target
 from ...tools.visual import MAX_NODES
 from ...visualtree.model import (
     DOM_FORMAT,
@@ -139,7 +140,7 @@ def _playwright(name: str, act: Callable[[Any, str | None], Awaitable[None]]) ->
         async def on_locator(page: Any, locator: Any) -> None:
             await act(locator, value)
 
-        return await actions.run_action(session, name, {"ref": ref}, on_locator)
+        return await actions.run_action(session, name, Target(ref=ref), on_locator)
 
     return perform
 

@@ -26,7 +26,7 @@ from typing import Any
 import trio
 
 from ...cdp import CdpFailure
-from ...tools import Args, Reply
+from ...tools import Reply
 from ...tools.pointer import DragArgs
 from .actions import run_steps
 from .agent_calls import agent_await, agent_call
@@ -41,7 +41,6 @@ from .target import aimed_at, point_for
 
 __all__ = ["DRAG_THRESHOLD_PX", "drag"]
 
-ACTION = "action"
 #: How far the mouse must move from the press before a page can start an HTML5 drag
 #: (Chromium's threshold is a few pixels; a move past this one decides).
 DRAG_THRESHOLD_PX = 5.0
@@ -56,9 +55,8 @@ class _Drag:
     """One drag's state while it plays: how far it got, and the page's drag data once
     the page started an HTML5 drag."""
 
-    def __init__(self, session: ChromiumSession, args: Args, start: Point, events: Any, reply: Reply) -> None:
+    def __init__(self, session: ChromiumSession, start: Point, events: Any, reply: Reply) -> None:
         self.session = session
-        self.args = args
         self.start = start
         self.events = events
         self.reply = reply
@@ -70,7 +68,7 @@ class _Drag:
         self.last: Point = start
 
     async def send(self, commands: list[Any]) -> None:
-        await send_input(self.session, "drag", self.args, commands)
+        await send_input(self.session, "drag", commands)
 
     async def step(self, step: Step) -> None:
         point = step.points[0]
@@ -124,7 +122,7 @@ class _Drag:
         if isinstance(self.data, dict) and not self.dropped:
             commands += drag_event("dragCancel", *self.last, self.data)
         commands += mouse_release(*self.last, button="left", buttons=_LEFT)
-        await release_input(self.session, "drag", self.args, commands)
+        await release_input(self.session, "drag", commands)
 
 
 async def drag(session: ChromiumSession, args: DragArgs) -> Reply:
@@ -132,15 +130,15 @@ async def drag(session: ChromiumSession, args: DragArgs) -> Reply:
         state = state_of(session)
         if state.buttons:
             reply.warn(f"the {', '.join(state.held())} button was down before the drag; the drag releases left")
-        start, source = await point_for(session, args["from"], reply, mark=True)
+        start, source = await point_for(session, args.from_, reply, mark=True)
         aimed_at(reply, source)
-        end, dest = await point_for(session, args["to"], reply, mark=False, scroll=False)
-        plan = stroke(start, end, step_count(args["durationMs"], args["steps"]), args["durationMs"])
+        end, dest = await point_for(session, args.to, reply, mark=False, scroll=False)
+        plan = stroke(start, end, step_count(args.duration_ms, args.steps), args.duration_ms)
         cdp = session.cdp
         async with cdp.subscribe(methods=[DRAG_INTERCEPTED], buffer=4) as events:
             await agent_call(session, "watchDrag")
-            await send_input(session, "drag", args, intercept_drags(True))
-            run = _Drag(session, args, start, events, reply)
+            await send_input(session, "drag", intercept_drags(True))
+            run = _Drag(session, start, events, reply)
             try:
                 async with letting_go(run.release):
                     elapsed = await play(plan, run.step)

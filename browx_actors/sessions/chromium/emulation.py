@@ -140,7 +140,9 @@ class Emulation:
 
 async def emulate(session: ChromiumSession, args: EmulateArgs) -> Reply:
     emulation = await Emulation.of(session)
-    given = args.json()  # by JSON name; a nullable field left out is absent, one sent as null is None
+    # A dict by JSON name, as the state is kept and reported: a nullable field left out is
+    # absent from it, one sent as null is None.
+    given = args.json()
     asked = sorted(name for name in EMULATED if name in given)
     changed = set(asked)
     if "network" in given and given["network"] != "custom":

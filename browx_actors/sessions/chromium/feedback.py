@@ -23,13 +23,13 @@ __all__ = ["find_feedback"]
 
 
 async def find_feedback(session: ChromiumSession, args: FindFeedbackArgs) -> Reply:
-    found = await agent_call(session, "findFeedback", {"limit": 10_000 if args["newOnly"] else args["limit"]})
+    found = await agent_call(session, "findFeedback", {"limit": 10_000 if args.new_only else args.limit})
     items = found["items"]
     count = found["count"]
-    if args["newOnly"]:
+    if args.new_only:
         items = [item for item in items if item["new"]]
         count = len(items)
-        items = items[: args["limit"]]
+        items = items[: args.limit]
     return Reply.of(items=items, count=count, truncated=count > len(items), sinceAction=found["baseline"])
 
 

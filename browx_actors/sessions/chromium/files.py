@@ -45,7 +45,7 @@ def workspace_files(workspace: Path, paths: list[str]) -> list[Path]:
 
 
 async def upload_file(session: ChromiumSession, args: UploadFileArgs) -> Reply:
-    files = [str(p) for p in workspace_files(session.workspace, args["paths"])]
+    files = [str(p) for p in workspace_files(session.workspace, args.paths)]
 
     async def act(page: Any, locator: Any) -> None:
         try:
@@ -68,7 +68,7 @@ async def upload_file(session: ChromiumSession, args: UploadFileArgs) -> Reply:
 
 async def downloads_list(session: ChromiumSession, args: DownloadsListArgs) -> Reply:
     records = list(session.downloads.records)
-    if args["details"]:
+    if args.details:
         return Reply.of(downloads=[r.describe() for r in records], count=len(records))
     return Reply.of(downloads=[r.line() for r in records], count=len(records))
 

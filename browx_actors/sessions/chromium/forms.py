@@ -23,8 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tools import Args, Reply
+from ...tools import Reply
 from ...tools.actions import ChooseOptionArgs, FillFormArgs
+from ...tools.targets import Element, Target
 from .actions import ACTION_TIMEOUT_MS, clicking, filling, perform, run_steps, selecting
 from .agent_calls import agent_call
 from .poll import poll_until
@@ -33,7 +34,6 @@ from .target import aim, target_of
 
 __all__ = ["MAX_FIELDS", "choose_option", "field_kind", "fill_form", "wanted_checked"]
 
-ACTION = "action"
 MAX_FIELDS = 100
 #: Roles whose field is set by clicking it into the wanted state.
 CHECKABLE = frozenset({"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"})
@@ -67,7 +67,7 @@ def wanted_checked(value: Any, where: str) -> bool:
                     field=where)
 
 
-async def _set_checked(session: ChromiumSession, index: int, target_args: Args, target: dict[str, Any],
+async def _set_checked(session: ChromiumSession, index: int, element: Element, target: dict[str, Any],
                        want: bool, reply: Reply) -> str:
     """Click the control into ``want``, through its visible label when the control
     itself cannot take a click (a styled checkbox hides its input); the input used."""
@@ -76,21 +76,21 @@ async def _set_checked(session: ChromiumSession, index: int, target_args: Args, 
         raise ToolError("bad-arg", f"{where}: a radio is unchecked by checking another one", field=where)
     if target.get("checked") is want:
         return "unchanged"
-    found = await aim(session, target_args, "click", mark=False)
+    found = await aim(session, element, "click", mark=False)
     label = None
     if not isinstance(found.get("ready"), list) and session.options.direct_input:
         label = await agent_call(session, "labelOf", target["ref"])
     if label is not None:
-        direct, act = clicking({"ref": label})
-        _, used = await perform(session, "fill_form", {"ref": label}, act, reply, mode="click", direct=direct,
+        direct, act = clicking(Target(ref=label))
+        _, used = await perform(session, "fill_form", Target(ref=label), act, reply, mode="click", direct=direct,
                                 mark=False)
     else:
-        direct, _ = clicking(target_args)
+        direct, _ = clicking(element)
 
         async def act(page: Any, locator: Any) -> None:
             await locator.set_checked(want, timeout=ACTION_TIMEOUT_MS)
 
-        _, used = await perform(session, "fill_form", target_args, act, reply, mode="click", direct=direct,
+        _, used = await perform(session, "fill_form", element, act, reply, mode="click", direct=direct,
                                 mark=False)
     state = await agent_call(session, "describe", target["ref"])
     if state.get("checked") is not want:
@@ -110,29 +110,29 @@ async def fill_form(session: ChromiumSession, args: FillFormArgs) -> Reply:
         reply["fields"] = done
         inputs: set[str] = set()
         target: dict[str, Any] | None = None
-        for i, field in enumerate(args["fields"]):
+        for i, field in enumerate(args.fields):
             at[:] = [i, None]
             reply.fields.pop("target", None)  # until this field is found
-            target_args = {key: field[key] for key in ("ref", "selector") if key in field}
-            target = await target_of(session, target_args, reply, mark=i == 0)
+            target = await target_of(session, Target(ref=field.get("ref"), selector=field.get("selector")), reply,
+                                     mark=i == 0)
             assert target is not None
             reply.fields["target"] = at[1] = target
-            target_args = {"ref": target["ref"]}
+            found = Target(ref=target["ref"])
             kind, value = field_kind(target), field["value"]
             if kind == "select":
                 values = value if isinstance(value, list) else [str(value).lower() if isinstance(value, bool)
                                                                 else value]
-                _, used = await perform(session, "fill_form", target_args,
+                _, used = await perform(session, "fill_form", found,
                                         selecting(values, f"fields[{i}].value"), reply, mark=False)
             elif kind == "check":
-                used = await _set_checked(session, i, target_args, target,
+                used = await _set_checked(session, i, found, target,
                                           wanted_checked(value, f"fields[{i}].value"), reply)
             else:
                 if not isinstance(value, str):
                     raise ToolError("bad-arg", f"fields[{i}].value: the {target.get('role')} "
                                     f"{target.get('name')!r} takes text, got {value!r}", field=f"fields[{i}].value")
                 direct, act = filling(value)
-                _, used = await perform(session, "fill_form", target_args, act, reply, mode="fill", direct=direct,
+                _, used = await perform(session, "fill_form", found, act, reply, mode="fill", direct=direct,
                                         mark=False)
             inputs.add(used)
             done.append({"ref": target["ref"], "role": target.get("role"), "name": target.get("name"),
@@ -143,7 +143,7 @@ async def fill_form(session: ChromiumSession, args: FillFormArgs) -> Reply:
     def report(reply: Reply, interrupted: bool) -> None:
         if not interrupted:
             return
-        (i, target), last = at, len(args["fields"]) - 1
+        (i, target), last = at, len(args.fields) - 1
         entry = {"field": i, "input": "interrupted"}
         if target is not None:
             entry.update(ref=target["ref"], role=target.get("role"), name=target.get("name"))
@@ -159,10 +159,10 @@ async def fill_form(session: ChromiumSession, args: FillFormArgs) -> Reply:
 # -- choose_option --------------------------------------------------------------------
 
 
-async def _find_option(session: ChromiumSession, trigger: str, args: Args, timeout_s: float) -> dict[str, Any]:
+async def _find_option(session: ChromiumSession, trigger: str, option: str, exact: bool,
+                       timeout_s: float) -> dict[str, Any]:
     async def probe() -> tuple[bool, dict[str, Any]]:
-        found = await agent_call(session, "findOption",
-                                 {"trigger": trigger, "name": args["option"], "exact": args["exact"]})
+        found = await agent_call(session, "findOption", {"trigger": trigger, "name": option, "exact": exact})
         return found["count"] > 0, found
 
     result = await poll_until(probe, interval_s=_OPTION_POLL_S, timeout_s=timeout_s)
@@ -172,39 +172,39 @@ async def _find_option(session: ChromiumSession, trigger: str, args: Args, timeo
 
 async def choose_option(session: ChromiumSession, args: ChooseOptionArgs) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
-        target_args = {key: args[key] for key in ("ref", "selector") if args.get(key) is not None}
-        target = await target_of(session, target_args, reply)
+        target = await target_of(session, args, reply)
         assert target is not None
         trigger = target["ref"]
         if target.get("tag") == "select":
-            _, used = await perform(session, "choose_option", {"ref": trigger},
-                                    selecting([args["option"]], "option"), reply, mark=False)
+            _, used = await perform(session, "choose_option", Target(ref=trigger),
+                                    selecting([args.option], "option"), reply, mark=False)
             state = await agent_call(session, "describe", trigger)
             reply["chosen"] = {"ref": trigger, "name": state.get("value"), "verifiedBy": "select"}
             return target, used
-        direct, act = clicking({"ref": trigger})
-        _, used = await perform(session, "choose_option", {"ref": trigger}, act, reply, mode="click",
+        direct, act = clicking(Target(ref=trigger))
+        _, used = await perform(session, "choose_option", Target(ref=trigger), act, reply, mode="click",
                                 direct=direct, mark=False)
-        timeout_s = args["timeoutMs"] / 1000
+        timeout_s = args.timeout_ms / 1000
         editable = target.get("role") in _EDITABLE and target.get("tag") in ("input", "textarea")
         # An editable combobox may show nothing until it is typed into: it gets a moment.
-        found = await _find_option(session, trigger, args, min(timeout_s, _TYPE_AFTER_S) if editable else timeout_s)
+        first_look = min(timeout_s, _TYPE_AFTER_S) if editable else timeout_s
+        found = await _find_option(session, trigger, args.option, args.exact, first_look)
         if not found["count"] and editable:
-            direct, act = filling(args["option"])
-            await perform(session, "choose_option", {"ref": trigger}, act, reply, mode="fill", direct=direct,
+            direct, act = filling(args.option)
+            await perform(session, "choose_option", Target(ref=trigger), act, reply, mode="fill", direct=direct,
                           mark=False)
-            reply["typed"] = args["option"]
-            found = await _find_option(session, trigger, args, timeout_s)
+            reply["typed"] = args.option
+            found = await _find_option(session, trigger, args.option, args.exact, timeout_s)
         if not found["count"]:
-            raise ToolError("target-not-found", f"no option named {args['option']!r} showed after opening "
+            raise ToolError("target-not-found", f"no option named {args.option!r} showed after opening "
                             f"{target.get('role')} {target.get('name')!r} (looked in the {found['scope']}; "
-                            f"{found['total']} options there)", option=args["option"],
+                            f"{found['total']} options there)", option=args.option,
                             candidates=found["candidates"])
         if found["count"] > 1:
-            reply.warn(f"{found['count']} options match {args['option']!r}; chose the first, {found['name']!r}")
-        direct, act = clicking({"ref": found["ref"]})
-        _, used_option = await perform(session, "choose_option", {"ref": found["ref"]}, act, reply, mode="click",
-                                       direct=direct, mark=False)
+            reply.warn(f"{found['count']} options match {args.option!r}; chose the first, {found['name']!r}")
+        direct, act = clicking(Target(ref=found["ref"]))
+        _, used_option = await perform(session, "choose_option", Target(ref=found["ref"]), act, reply,
+                                       mode="click", direct=direct, mark=False)
 
         async def chosen() -> tuple[bool, dict[str, Any]]:
             verdict = await agent_call(session, "optionChosen",

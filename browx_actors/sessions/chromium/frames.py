@@ -356,7 +356,7 @@ async def frames_list(session: SessionHost, args: FramesListArgs) -> Reply:
         parent = by_id.get(frame.parent or "")
         owner_ref = None if owner is None or owner.get("ref") is None or parent is None else \
             qualify(parent.short, owner["ref"])
-        if args["details"]:
+        if args.details:
             rows.append({"id": frame.short, "url": redact_url(frame.url), "name": frame.name, "origin": frame.origin,
                          "sameOrigin": frame.origin == top.origin, "outOfProcess": frame.out_of_process,
                          "parent": None if parent is None else parent.short, "ownerRef": owner_ref})

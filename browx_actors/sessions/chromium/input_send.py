@@ -17,7 +17,7 @@ import trio
 
 from ...cdp import CdpError, CdpFailure, CdpSessionLost, CdpTimeout
 from ...errors import ToolError
-from ...tools import Args
+from ...tools.targets import Element
 from .input import Command
 from .session import ChromiumSession
 
@@ -27,16 +27,17 @@ __all__ = ["ACTION_TIMEOUT_MS", "release_input", "releases_applied", "send_input
 ACTION_TIMEOUT_MS = 10_000
 
 
-def target_label(args: Args) -> str:
-    """How an error names what the call aimed at."""
-    if args.get("ref"):
-        return f"ref {args['ref']}"
-    if args.get("selector"):
-        return f"selector {args['selector']!r}"
+def target_label(target: Element | None) -> str:
+    """How an error names what the call aimed at (``coords`` for a point, or points)."""
+    if target is not None and target.ref:
+        return f"ref {target.ref}"
+    if target is not None and target.selector:
+        return f"selector {target.selector!r}"
     return "coords"
 
 
-async def send_input(session: ChromiumSession, action: str, args: Args, commands: list[Command]) -> None:
+async def send_input(session: ChromiumSession, action: str, commands: list[Command], *,
+                     target: Element | None = None) -> None:
     """Send input to the current tab, back to back, and note it in the tab's input state.
 
     The commands are written before any reply is awaited, so a call cut short while it
@@ -55,14 +56,15 @@ async def send_input(session: ChromiumSession, action: str, args: Args, commands
     except CdpSessionLost:
         pass  # the page closed itself under the input (window.close()): settle says so
     except CdpTimeout as err:
-        raise ToolError("timeout", f"{action} on {target_label(args)}: {err}") from err
+        raise ToolError("timeout", f"{action} on {target_label(target)}: {err}") from err
     except CdpError as err:
-        raise ToolError("action-failed", f"{action} on {target_label(args)}: {err.message}") from err
+        raise ToolError("action-failed", f"{action} on {target_label(target)}: {err.message}") from err
     if tab is not None:
         tab.input.track(commands)
 
 
-async def release_input(session: ChromiumSession, action: str, args: Args, commands: list[Command]) -> None:
+async def release_input(session: ChromiumSession, action: str, commands: list[Command], *,
+                        target: Element | None = None) -> None:
     """The input that lets go of an interrupted gesture (a button up, a touchcancel).
 
     When a dialog the gesture opened blocks the page, the browser acks that input only
@@ -72,7 +74,7 @@ async def release_input(session: ChromiumSession, action: str, args: Args, comma
     beside the mailbox, in the session's nursery: the browser applies it before any
     later input, once the page goes on."""
     if session.dialogs.open_on(session.page) is None:
-        await send_input(session, action, args, commands)
+        await send_input(session, action, commands, target=target)
         return
     cdp, tab = session.cdp, session.tabs.current
     if cdp is None:

@@ -71,7 +71,7 @@ async def inspect(session: ChromiumSession, args: InspectArgs) -> Reply:
     reply = Reply(warnings=[])
     target = await target_of(session, args, reply, mark=False)
     assert target is not None
-    found = await agent_call(session, "inspect", {"ref": target["ref"], "styles": args["styles"] or []})
+    found = await agent_call(session, "inspect", {"ref": target["ref"], "styles": args.styles or []})
     reply.fields.update(
         ref=target["ref"], target=found["target"], box=found["box"], inViewport=found["inViewport"],
         styles=found["styles"], attributes=found["attributes"], attributeCount=found["attributeCount"],

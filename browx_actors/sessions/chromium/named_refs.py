@@ -25,13 +25,13 @@ __all__ = ["list_named_refs", "name_ref"]
 
 
 async def name_ref(session: ChromiumSession, args: NameRefArgs) -> Reply:
-    found = await agent_call(session, "anchorOf", {"ref": args["ref"]})
+    found = await agent_call(session, "anchorOf", {"ref": args.ref})
     anchor = found["anchor"]
-    replaced = session.named_refs.add(args["name"], anchor, session.page.url)
-    reply = Reply.of(name=args["name"], ref=found["target"]["ref"], target=found["target"], anchor=anchor,
+    replaced = session.named_refs.add(args.name, anchor, session.page.url)
+    reply = Reply.of(name=args.name, ref=found["target"]["ref"], target=found["target"], anchor=anchor,
                      by=anchor["by"], replaced=replaced, warnings=[])
     if anchor["by"] == "path":
-        reply.warn(f"the element has no unique test id, id or role and name: {args['name']!r} follows its "
+        reply.warn(f"the element has no unique test id, id or role and name: {args.name!r} follows its "
                    f"{describe_anchor(anchor)}, which holds only while the page keeps that structure")
     if found["found"] != 1 or not found["same"]:
         reply.warn(f"the anchor finds {found['found']} elements now"

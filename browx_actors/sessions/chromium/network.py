@@ -19,7 +19,7 @@ from typing import Any
 
 from ...cdp import CdpError, CdpFailure
 from ...errors import ToolError
-from ...tools import Args, Reply
+from ...tools import Reply
 from ...tools.network import NetworkBodyArgs, NetworkReadArgs
 from .console import tab_number, tabs_asked
 from .network_log import NetworkEntry, summary_line
@@ -51,16 +51,17 @@ def _url_matches(url: str, pattern: str) -> bool:
     return pattern.lower() in url.lower()
 
 
-def _matches(entry: NetworkEntry, args: Args) -> bool:
-    if args.get("since") is not None and entry.id <= args["since"]:
+def _matches(entry: NetworkEntry, args: NetworkReadArgs) -> bool:
+    """Whether a request passes the read's filters (each one left out passes all)."""
+    if args.since is not None and entry.id <= args.since:
         return False
-    if args.get("filter") is not None and not _url_matches(entry.url, args["filter"]):
+    if args.filter is not None and not _url_matches(entry.url, args.filter):
         return False
-    if args.get("types") and entry.type not in args["types"]:
+    if args.types and entry.type not in args.types:
         return False
-    if args.get("failed") is not None and entry.failed != args["failed"]:
+    if args.failed is not None and entry.failed != args.failed:
         return False
-    return args.get("method") is None or entry.method.upper() == args["method"].upper()
+    return args.method is None or entry.method.upper() == args.method.upper()
 
 
 def _find(session: ChromiumSession, entry_id: int) -> NetworkEntry:
@@ -76,17 +77,17 @@ async def network_read(session: ChromiumSession, args: NetworkReadArgs) -> Reply
     if not session.events.record:
         raise ToolError("recording-off", "page recording is off (BROWX_PAGE_RECORDING=off): requests are not "
                         "recorded")
-    if args.get("id") is not None:
-        entry = _find(session, args["id"])
+    if args.id is not None:
+        entry = _find(session, args.id)
         details = entry.details()
         details["tab"] = tab_number(session, entry.target)
         return Reply.of(request=details)
-    tabs = tabs_asked(session, args)
+    tabs = tabs_asked(session, args.tab, args.all_tabs)
     targets = [t.target_id for t in tabs if t.target_id is not None]
     logs = list(session.events.networks(targets))
     entries = sorted((e for log in logs for e in log), key=lambda e: e.id)
     matched = [e for e in entries if _matches(e, args)]
-    limit = args.get("limit") or DEFAULT_LIMIT
+    limit = args.limit or DEFAULT_LIMIT
     shown = matched[-limit:]
     several = len(tabs) > 1
     lines = [(f"[tab {tab_number(session, e.target)}] " if several else "") + summary_line(e) for e in shown]
@@ -104,8 +105,8 @@ async def network_read(session: ChromiumSession, args: NetworkReadArgs) -> Reply
 
 
 async def network_body(session: ChromiumSession, args: NetworkBodyArgs) -> Reply:
-    entry = _find(session, args["id"])
-    part, cap = args["part"], args["maxBytes"]
+    entry = _find(session, args.id)
+    part, cap = args.part, args.max_bytes
     source = entry.source
     if source is None or getattr(source, "lost", None) is not None:
         raise ToolError("target-not-found", f"request #{entry.id}'s tab is gone, and its body with it", field="id")

@@ -19,10 +19,12 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from ...cdp import CdpFailure
 from ...errors import ToolError
 from ...kernel.actor import Later
-from ...tools import Args, Reply
+from ...tools import Reply
 from ...tools.contract import SessionArgs
 from ...tools.navigation import WEB_SCHEMES, NavigateArgs, url_to_load
 from ...tools.page import EvalJsArgs, ScreenshotArgs, ScreenshotRegionArgs, SetViewportArgs, WaitForArgs
+from ...tools.shapes import Rect
+from ...tools.targets import Element
 from ...workspace import file_to_write, write_file
 from .failures import is_selector_error, selector_refusal
 from .losses import first_line
@@ -33,7 +35,6 @@ from .target import resolve_target
 __all__ = ["eval_js", "go_back", "go_forward", "navigate", "screenshot", "screenshot_region", "set_viewport",
            "wait_for"]
 
-NAVIGATION, READ, ACTION = "navigation", "read", "action"
 #: A width or height in CSS pixels.
 
 
@@ -108,7 +109,7 @@ async def _navigation_result(session: ChromiumSession, action: str, from_url: st
 
 
 async def navigate(session: ChromiumSession, args: NavigateArgs) -> Reply:
-    url = url_to_load(str(args["url"]))
+    url = url_to_load(str(args.url))
     if not url.startswith(WEB_SCHEMES):
         raise ToolError("not-supported", f"chromium loads http(s), about and data URLs; {url!r} is an app "
                         "deep link, which android-app and ios-app sessions open", engine="chromium", url=url)
@@ -118,8 +119,8 @@ async def navigate(session: ChromiumSession, args: NavigateArgs) -> Reply:
     started = time.perf_counter()
     document = await _document_of(session) if _fragment_only(url, from_url) else None
     try:
-        response = await session.pw(page.goto, url, wait_until=args["waitUntil"],
-                                    timeout=args["timeoutMs"])
+        response = await session.pw(page.goto, url, wait_until=args.wait_until,
+                                    timeout=args.timeout_ms)
     except PlaywrightTimeout as err:
         raise ToolError("timeout", f"navigate to {url}: {first_line(err)}") from err
     except PlaywrightError as err:
@@ -156,7 +157,7 @@ async def go_forward(session: ChromiumSession, args: SessionArgs) -> Reply:
 
 
 async def set_viewport(session: ChromiumSession, args: SetViewportArgs) -> Reply:
-    size = {"width": args["width"], "height": args["height"]}
+    size = {"width": args.width, "height": args.height}
     await session.pw(session.page.set_viewport_size, size)
     return Reply.of(viewport=size)
 
@@ -164,8 +165,8 @@ async def set_viewport(session: ChromiumSession, args: SetViewportArgs) -> Reply
 # -- screenshots ----------------------------------------------------------------------
 
 
-async def _element_box(session: ChromiumSession, args: Args, reply: Reply) -> dict[str, float]:
-    element = await resolve_target(session, args, reply)
+async def _element_box(session: ChromiumSession, target: Element, reply: Reply) -> dict[str, float]:
+    element = await resolve_target(session, target, reply)
 
     async def box() -> dict[str, float]:
         await element.scroll_into_view_if_needed(timeout=10_000)
@@ -182,19 +183,23 @@ async def screenshot(session: ChromiumSession, args: ScreenshotArgs) -> Reply:
 
 
 async def screenshot_region(session: ChromiumSession, args: ScreenshotRegionArgs) -> Reply:
-    region = {key: args[key] for key in ("x", "y", "width", "height")}
-    return await _capture(session, {**args, "region": region, "fullPage": False, "ref": None, "selector": None})
+    """A screenshot of the region: the capture ``screenshot {region}`` makes, with the
+    format, size cap and path asked for."""
+    region: Rect = {"x": args.x, "y": args.y, "width": args.width, "height": args.height}
+    return await _capture(session, ScreenshotArgs(session=args.session, format=args.format, quality=args.quality,
+                                                  region=region, max_dimension=args.max_dimension, path=args.path))
 
 
-async def _capture(session: ChromiumSession, args: Args) -> Reply:
+async def _capture(session: ChromiumSession, args: ScreenshotArgs) -> Reply:
     """One capture: the viewport, the full page, the element or the region ``args`` name."""
-    targets = [n for n in ("ref", "selector", "region") if args.get(n) is not None]
-    fmt = args["format"]
+    named = (("ref", args.ref), ("selector", args.selector), ("region", args.region))
+    targets = [name for name, value in named if value is not None]
+    fmt = args.format
     reply = Reply(warnings=[])
     metrics = await session.cdp.send("Page.getLayoutMetrics")
     viewport = metrics["cssVisualViewport"]
-    if args.get("region"):
-        r = args["region"]
+    if args.region:
+        r = args.region
         clip = {"x": r["x"] + viewport["pageX"], "y": r["y"] + viewport["pageY"],
                 "width": r["width"], "height": r["height"]}
     elif targets:
@@ -203,7 +208,7 @@ async def _capture(session: ChromiumSession, args: Args) -> Reply:
         viewport = metrics["cssVisualViewport"]
         clip = {"x": box["x"] + viewport["pageX"], "y": box["y"] + viewport["pageY"],
                 "width": box["width"], "height": box["height"]}
-    elif args["fullPage"]:
+    elif args.full_page:
         content = metrics["cssContentSize"]
         clip = {"x": 0, "y": 0, "width": content["width"], "height": content["height"]}
     else:
@@ -211,23 +216,23 @@ async def _capture(session: ChromiumSession, args: Args) -> Reply:
                 "width": viewport["clientWidth"], "height": viewport["clientHeight"]}
     if clip["width"] < 1 or clip["height"] < 1:
         raise ToolError("bad-arg", "the area to capture is empty", field=targets[0] if targets else "region")
-    cap = args["maxDimension"]
+    cap = args.max_dimension
     scale = min(1.0, cap / max(clip["width"], clip["height"]))
     params: dict[str, Any] = {
         "format": fmt,
         "clip": {**clip, "scale": scale},
-        "captureBeyondViewport": bool(args["fullPage"] or targets),
+        "captureBeyondViewport": bool(args.full_page or targets),
     }
     if fmt == "jpeg":
-        params["quality"] = args["quality"]
+        params["quality"] = args.quality
     shot = await session.cdp.send("Page.captureScreenshot", params, timeout=60)
     data = base64.b64decode(shot["data"])
     width, height = round(clip["width"] * scale), round(clip["height"] * scale)
     reply.fields.update(format=fmt, width=width, height=height, byteLength=len(data), scale=round(scale, 4))
     if scale < 1:
         reply.warn(f"scaled by {scale:.3f} so the longest side fits maxDimension={cap}")
-    if args.get("path"):
-        target = file_to_write(session.workspace, args["path"])
+    if args.path:
+        target = file_to_write(session.workspace, args.path)
         await trio.to_thread.run_sync(write_file, target, data)
         reply["path"] = str(target)
     reply.attach(f"image/{fmt}", data)
@@ -239,46 +244,48 @@ async def _capture(session: ChromiumSession, args: Args) -> Reply:
 
 async def eval_js(session: ChromiumSession, args: EvalJsArgs) -> Reply:
     try:
-        value = await session.pw(session.page.evaluate, args["expr"])
+        value = await session.pw(session.page.evaluate, args.expr)
     except PlaywrightError as err:
         raise ToolError("eval-error", first_line(err)) from err
-    if args["returnType"] == "void":
+    if args.return_type == "void":
         return Reply.of(value=None)
     size = len(json.dumps(value, default=str))
-    if size > args["maxBytes"]:
-        raise ToolError("too-large", f"the value is {size} bytes of JSON, above maxBytes={args['maxBytes']}",
+    if size > args.max_bytes:
+        raise ToolError("too-large", f"the value is {size} bytes of JSON, above maxBytes={args.max_bytes}",
                         sizeBytes=size)
     return Reply.of(value=value)
 
 
 async def wait_for(session: ChromiumSession, args: WaitForArgs) -> Later:
     """Waits run as a task in the session's nursery, so the session keeps serving."""
-    condition = next(n for n in ("text", "textGone", "selector", "ref", "url") if args.get(n) is not None)
-    return Later.of(_wait, session, args, condition)
+    # The rules let exactly one condition through; it is named in the result by its JSON name.
+    conditions = (("text", args.text), ("textGone", args.text_gone), ("selector", args.selector), ("ref", args.ref),
+                  ("url", args.url))
+    condition, value = next((name, value) for name, value in conditions if value is not None)
+    return Later.of(_wait, session, condition, value, args.state, args.timeout_ms)
 
 
-async def _wait(session: ChromiumSession, args: Args, condition: str) -> Reply:
+async def _wait(session: ChromiumSession, condition: str, value: str, state: str, timeout: int) -> Reply:
+    """Wait until ``condition`` (its JSON name) on ``value`` reaches ``state``."""
     page = session.page
-    timeout = args["timeoutMs"]
-    state = args["state"]
     started = time.perf_counter()
 
     async def wait() -> None:
         if condition == "text":
-            await page.get_by_text(args["text"]).first.wait_for(state=state, timeout=timeout)
+            await page.get_by_text(value).first.wait_for(state=state, timeout=timeout)
         elif condition == "textGone":
-            await page.get_by_text(args["textGone"]).first.wait_for(state="hidden", timeout=timeout)
+            await page.get_by_text(value).first.wait_for(state="hidden", timeout=timeout)
         elif condition == "selector":
-            await page.locator(args["selector"]).first.wait_for(state=state, timeout=timeout)
+            await page.locator(value).first.wait_for(state=state, timeout=timeout)
         elif condition == "url":
-            await page.wait_for_url(args["url"], timeout=timeout)
+            await page.wait_for_url(value, timeout=timeout)
         else:
             await page.wait_for_function(
                 f"([ref, want]) => {{ const a = window[{AGENT_KEY!r}]; const el = a && a.resolve(ref);"
                 " const vis = !!el && a.describe(el).visible;"
                 " return want === 'visible' ? vis : want === 'hidden' ? !vis :"
                 " want === 'attached' ? !!el : !el; }",
-                arg=[args["ref"], state], timeout=timeout,
+                arg=[value, state], timeout=timeout,
             )
 
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import re
 import time
+from typing import Any
 
 import trio
 
@@ -47,12 +48,13 @@ def default_path(session_id: str, now: float) -> str:
 async def pdf_save(session: ChromiumSession, args: PdfSaveArgs) -> Reply:
     # The chokepoint for files a tool writes: inside the workspace, a file (not ".", "out/"
     # or a folder), a name the OS can hold, never in diagnostics/.
-    target = file_to_write(session.workspace, args.get("path") or default_path(session.session_id, time.time()))
-    width, height = PAPER[args["format"]]
-    params = {"paperWidth": width, "paperHeight": height, "landscape": args["landscape"],
-              "printBackground": args["printBackground"], "scale": args["scale"], "preferCSSPageSize": False}
-    if args.get("pageRanges"):
-        params["pageRanges"] = args["pageRanges"].replace(" ", "")
+    target = file_to_write(session.workspace, args.path or default_path(session.session_id, time.time()))
+    width, height = PAPER[args.format]
+    params: dict[str, Any] = {"paperWidth": width, "paperHeight": height, "landscape": args.landscape,
+                              "printBackground": args.print_background, "scale": args.scale,
+                              "preferCSSPageSize": False}
+    if args.page_ranges:
+        params["pageRanges"] = args.page_ranges.replace(" ", "")
     try:
         printed = await session.cdp.send("Page.printToPDF", params, timeout=120)
     except CdpError as err:
@@ -64,7 +66,7 @@ async def pdf_save(session: ChromiumSession, args: PdfSaveArgs) -> Reply:
         raise
     data = base64.b64decode(printed["data"])
     await trio.to_thread.run_sync(write_file, target, data)
-    return Reply.of(path=str(target), byteLength=len(data), pages=count_pages(data), format=args["format"],
-                    landscape=args["landscape"])
+    return Reply.of(path=str(target), byteLength=len(data), pages=count_pages(data), format=args.format,
+                    landscape=args.landscape)
 
 

@@ -23,8 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tools import Args, Reply
+from ...tools import Reply
 from ...tools.pointer import DoubleClickArgs, MouseButtonArgs, MouseMoveArgs, MouseWheelArgs
+from ...tools.targets import Aim, Target
 from .actions import Report, click_as, run_steps
 from .input import BUTTONS, Command, mouse_move, mouse_press, mouse_release, mouse_wheel
 from .input_send import send_input
@@ -37,7 +38,6 @@ from .target import aim, aimed_at, point_at
 __all__ = ["WHEEL_LIMIT", "double_click", "mouse_down", "mouse_move_tool", "mouse_up", "mouse_wheel_tool",
            "pointer_report", "state_of", "where"]
 
-ACTION = "action"
 #: The largest wheel delta one call turns, either way, in CSS pixels.
 WHEEL_LIMIT = 10_000
 
@@ -49,13 +49,13 @@ def state_of(session: ChromiumSession) -> InputState:
     return tab.input
 
 
-async def where(session: ChromiumSession, args: Args, reply: Reply, *, mark: bool = True) -> tuple[Point, Any]:
+async def where(session: ChromiumSession, target: Aim, reply: Reply, *, mark: bool = True) -> tuple[Point, Any]:
     """The point a pointer tool acts at and the element there: ``coords``, the element
     ``ref`` / ``selector`` names, or where the pointer is."""
-    coords = args.get("coords")
-    if coords is None and (args.get("ref") is not None or args.get("selector") is not None):
-        point, target = await point_at(session, args, reply, mark=mark)
-        return point, aimed_at(reply, target)
+    coords = target.coords
+    if coords is None and (target.ref is not None or target.selector is not None):
+        point, described = await point_at(session, target, reply, mark=mark)
+        return point, aimed_at(reply, described)
     if coords is not None:
         point = (float(coords["x"]), float(coords["y"]))
     else:
@@ -64,7 +64,7 @@ async def where(session: ChromiumSession, args: Args, reply: Reply, *, mark: boo
             raise ToolError("bad-arg", "this tab's pointer position is not known (no mouse input has placed it, or "
                             "Playwright moved the mouse last): give coords, ref or selector", field="coords")
         point = known
-    found = await aim(session, {"coords": {"x": point[0], "y": point[1]}}, mark=mark)
+    found = await aim(session, Target(coords={"x": point[0], "y": point[1]}), mark=mark)
     return point, aimed_at(reply, found["target"])
 
 
@@ -84,7 +84,7 @@ def _move_there(state: InputState, point: Point) -> list[Command]:
 
 
 async def mouse_down(session: ChromiumSession, args: MouseButtonArgs) -> Reply:
-    button = args["button"]
+    button = args.button
 
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
@@ -93,15 +93,15 @@ async def mouse_down(session: ChromiumSession, args: MouseButtonArgs) -> Reply:
                             field="button")
         point, target = await where(session, args, reply)
         commands = _move_there(state, point) + mouse_press(*point, button=button, buttons=state.buttons,
-                                                            click_count=args["clickCount"])
-        await send_input(session, "mouse_down", args, commands)
+                                                            click_count=args.click_count)
+        await send_input(session, "mouse_down", commands, target=args)
         return target, "cdp"
 
     return await run_steps(session, "mouse_down", steps, report=pointer_report(session))
 
 
 async def mouse_up(session: ChromiumSession, args: MouseButtonArgs) -> Reply:
-    button = args["button"]
+    button = args.button
 
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
@@ -109,8 +109,8 @@ async def mouse_up(session: ChromiumSession, args: MouseButtonArgs) -> Reply:
             reply.warn(f"the {button} button was not down on this tab; released it anyway")
         point, target = await where(session, args, reply)
         commands = _move_there(state, point) + mouse_release(*point, button=button, buttons=state.buttons,
-                                                              click_count=args["clickCount"])
-        await send_input(session, "mouse_up", args, commands)
+                                                              click_count=args.click_count)
+        await send_input(session, "mouse_up", commands, target=args)
         return target, "cdp"
 
     return await run_steps(session, "mouse_up", steps, report=pointer_report(session))
@@ -124,10 +124,10 @@ async def mouse_move_tool(session: ChromiumSession, args: MouseMoveArgs) -> Repl
         if start is None or start == end:
             plan = glide(end, end, 1, 0)
         else:
-            plan = glide(start, end, step_count(args["durationMs"], args["steps"]), args["durationMs"])
+            plan = glide(start, end, step_count(args.duration_ms, args.steps), args.duration_ms)
 
         async def move(step: Any) -> None:
-            await send_input(session, "mouse_move", args, mouse_move(*step.points[0], buttons=state.buttons))
+            await send_input(session, "mouse_move", mouse_move(*step.points[0], buttons=state.buttons), target=args)
 
         elapsed = await play(plan, move)
         reply["moves"] = len(plan)
@@ -141,8 +141,8 @@ async def mouse_wheel_tool(session: ChromiumSession, args: MouseWheelArgs) -> Re
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
         point, target = await where(session, args, reply)
-        commands = _move_there(state, point) + mouse_wheel(*point, args["deltaX"], args["deltaY"])
-        await send_input(session, "mouse_wheel", args, commands)
+        commands = _move_there(state, point) + mouse_wheel(*point, args.delta_x, args.delta_y)
+        await send_input(session, "mouse_wheel", commands, target=args)
         return target, "cdp"
 
     return await run_steps(session, "mouse_wheel", steps, report=pointer_report(session), frame=True)
@@ -155,7 +155,7 @@ async def double_click(session: ChromiumSession, args: DoubleClickArgs) -> Reply
             raise ToolError("bad-arg", "this tab's pointer position is not known: give coords, ref or selector",
                             field="coords")
         args = args.replace(coords={"x": known[0], "y": known[1]})
-    reply = await click_as(session, "double_click", args, 2)
+    reply = await click_as(session, "double_click", args, 2, args.button, args.modifiers or [])
     reply["pointer"] = state_of(session).describe()
     return reply
 

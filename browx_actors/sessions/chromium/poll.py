@@ -30,7 +30,7 @@ import trio
 from ...cdp import CdpError, CdpFailure, CdpSessionLost, CdpTimeout
 from ...errors import ToolError
 from ...kernel.actor import Later
-from ...tools import Args, Reply
+from ...tools import Reply
 from ...tools.page import PollEvalArgs
 from .session import ChromiumSession
 
@@ -191,11 +191,11 @@ async def poll_eval(session: ChromiumSession, args: PollEvalArgs) -> Later:
     return Later.of(_poll, session.cdp, args)
 
 
-async def _poll(cdp: Any, args: Args) -> Reply:
-    evaluator = _Evaluator(cdp, args["expr"], args["until"])
+async def _poll(cdp: Any, args: PollEvalArgs) -> Reply:
+    evaluator = _Evaluator(cdp, args.expr, args.until)
     try:
-        result = await poll_until(evaluator.probe, interval_s=args["intervalMs"] / 1000,
-                                  timeout_s=args["timeoutMs"] / 1000)
+        result = await poll_until(evaluator.probe, interval_s=args.interval_ms / 1000,
+                                  timeout_s=args.timeout_ms / 1000)
         elapsed = round(result.elapsed_s * 1000, 1)
         if not result.met:
             details: dict[str, Any] = {"attempts": result.attempts, "elapsedMs": elapsed}
@@ -204,12 +204,12 @@ async def _poll(cdp: Any, args: Args) -> Reply:
                 details["lastError"] = last["thrown"]
             elif last is not None:
                 shown = await evaluator.json_of(last)
-                if len(json.dumps(shown, default=str)) <= min(args["maxBytes"], _LAST_VALUE_MAX):
+                if len(json.dumps(shown, default=str)) <= min(args.max_bytes, _LAST_VALUE_MAX):
                     details["lastValue"] = shown
-            raise ToolError("timeout", f"poll_eval: the condition did not hold within {args['timeoutMs']} ms "
+            raise ToolError("timeout", f"poll_eval: the condition did not hold within {args.timeout_ms} ms "
                             f"({result.attempts} attempts)", **details)
         assert result.value is not None
-        value, _ = _sized(await evaluator.json_of(result.value), args["maxBytes"])
+        value, _ = _sized(await evaluator.json_of(result.value), args.max_bytes)
         return Reply.of(value=value, attempts=result.attempts, elapsedMs=elapsed)
     finally:
         with trio.CancelScope(shield=True), trio.move_on_after(2):

@@ -15,7 +15,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from ...errors import ToolError
-from ...tools import Args, Param, Reply
+from ...tools import Param, Reply
 from ...tools.reading import (
     FindArgs,
     SnapshotArgs,
@@ -26,6 +26,7 @@ from ...tools.reading import (
     VerifyValueArgs,
     VerifyVisibleArgs,
 )
+from ...tools.targets import Element
 from .failures import selector_refusals
 from .losses import PageScriptError, first_line
 from .pageagent import AGENT_KEY, agent_error
@@ -34,7 +35,6 @@ from .session import ChromiumSession
 __all__ = ["find", "snapshot", "text_search", "verify_attribute", "verify_count", "verify_text", "verify_value",
            "verify_visible"]
 
-READ = "read"
 LIMIT = Param("limit", "integer", "Most matches to return.", default=20, minimum=1, maximum=500)
 
 
@@ -62,29 +62,29 @@ async def _agent(session: ChromiumSession, method: str, arg: Any) -> Any:
 
 
 async def snapshot(session: ChromiumSession, args: SnapshotArgs) -> Reply:
+    # The agent takes its options by their JSON names.
     result = await _agent(session, "snapshot", {
-        "scope": args.get("scope"),
-        "maxNodes": args["maxNodes"],
-        "omit": args.get("omit") or [],
+        "scope": args.scope,
+        "maxNodes": args.max_nodes,
+        "omit": args.omit or [],
     })
     return Reply.of(url=result["url"], title=result["title"], snapshot=result["text"],
                     nodeCount=result["nodeCount"], truncated=result["truncated"])
 
 
-_FIND_KEYS = ("role", "name", "text", "testId")
-
-
 async def find(session: ChromiumSession, args: FindArgs) -> Reply:
-    query = {k: args[k] for k in _FIND_KEYS if args.get(k) is not None}
-    result = await _agent(session, "find", {**query, "exact": args["exact"], "limit": args["limit"],
-                                            "scope": args.get("scope")})
+    # The agent's query, by JSON name: the criteria given, and how to match them.
+    criteria = {"role": args.role, "name": args.name, "text": args.text, "testId": args.test_id}
+    query = {key: value for key, value in criteria.items() if value is not None}
+    result = await _agent(session, "find", {**query, "exact": args.exact, "limit": args.limit,
+                                            "scope": args.scope})
     return Reply.of(matches=result["matches"], count=result["count"],
                     truncated=result["count"] > len(result["matches"]))
 
 
 async def text_search(session: ChromiumSession, args: TextSearchArgs) -> Reply:
-    result = await _agent(session, "textSearch", {"query": args["query"], "limit": args["limit"],
-                                                  "caseSensitive": args["caseSensitive"]})
+    result = await _agent(session, "textSearch", {"query": args.query, "limit": args.limit,
+                                                  "caseSensitive": args.case_sensitive})
     return Reply.of(matches=result["matches"], count=result["count"],
                     truncated=result["count"] > len(result["matches"]))
 
@@ -104,15 +104,16 @@ def _verdict(check: str, passed: bool, expected: Any, actual: Any, **extra: Any)
     )
 
 
-def _one_target(args: Args) -> dict[str, Any]:
+def _one_target(target: Element) -> dict[str, Any]:
     """The ref or selector the rules let through (exactly one)."""
-    name = "ref" if args.get("ref") is not None else "selector"
-    return {name: args[name]}
+    if target.ref is not None:
+        return {"ref": target.ref}
+    return {"selector": target.selector}
 
 
-async def _describe(session: ChromiumSession, args: Args) -> dict[str, Any] | None:
+async def _describe(session: ChromiumSession, element: Element) -> dict[str, Any] | None:
     """The target's state, or None when a selector matches nothing."""
-    target = _one_target(args)
+    target = _one_target(element)
     if "ref" in target:
         state = await _agent(session, "describe", target["ref"])
         if state is None:
@@ -137,14 +138,14 @@ async def verify_visible(session: ChromiumSession, args: VerifyVisibleArgs) -> R
 
 
 async def verify_text(session: ChromiumSession, args: VerifyTextArgs) -> Reply:
-    text = args["text"]
-    if args.get("ref") is None and args.get("selector") is None:
+    text = args.text
+    if args.ref is None and args.selector is None:
         found = await _agent(session, "textSearch", {"query": text, "limit": 1, "caseSensitive": True})
         return _verdict("text", found["count"] > 0, text, f"{found['count']} matches on the page",
                         matches=found["matches"])
     state = await _describe(session, args)
     actual = (state or {}).get("text") or ""
-    passed = actual == text if args["exact"] else text in actual
+    passed = actual == text if args.exact else text in actual
     return _verdict("text", passed, text, actual)
 
 
@@ -153,12 +154,12 @@ async def verify_value(session: ChromiumSession, args: VerifyValueArgs) -> Reply
     if state is None:
         raise ToolError("target-not-found", "no element matches the selector")
     actual = state.get("value")
-    return _verdict("value", actual == args["value"], args["value"], actual)
+    return _verdict("value", actual == args.value, args.value, actual)
 
 
 async def verify_attribute(session: ChromiumSession, args: VerifyAttributeArgs) -> Reply:
     target = _one_target(args)
-    name = args["name"]
+    name = args.name
     if "ref" in target:
         # A ref never issued, or whose element is gone, is refused as describe refuses it.
         await _agent(session, "describe", target["ref"])
@@ -179,12 +180,12 @@ async def verify_attribute(session: ChromiumSession, args: VerifyAttributeArgs) 
         return await element.get_attribute(name)
 
     actual = await session.pw(read)
-    return _verdict(f"attribute {name}", actual == args["value"], args["value"], actual)
+    return _verdict(f"attribute {name}", actual == args.value, args.value, actual)
 
 
 async def verify_count(session: ChromiumSession, args: VerifyCountArgs) -> Reply:
     with selector_refusals():
-        actual = await session.pw(session.page.locator(args["selector"]).count)
-    return _verdict("count", actual == args["count"], args["count"], actual)
+        actual = await session.pw(session.page.locator(args.selector).count)
+    return _verdict("count", actual == args.count, args.count, actual)
 
 

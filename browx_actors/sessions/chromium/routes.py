@@ -25,7 +25,7 @@ import trio
 
 from ...cdp import CdpFailure, CdpSession, CdpSubscription
 from ...errors import ToolError
-from ...tools import Args, Reply
+from ...tools import Reply
 from ...tools.network import RouteArgs, RouteQueueArgs, UnrouteArgs, glob_regex
 from .redact import redact_url
 from .route_rules import continue_params, fetch_pattern, fulfill_params
@@ -179,8 +179,8 @@ async def answer(cdp: CdpSession, request_id: str, original_headers: dict[str, A
 # -- the tools ------------------------------------------------------------------------
 
 
-def _string_headers(args: Args) -> dict[str, str] | None:
-    headers = args.get("headers")
+def _string_headers(headers: dict[str, Any] | None) -> dict[str, str] | None:
+    """The ``headers`` argument, each value a string (the schema checks it is an object only)."""
     if headers is None:
         return None
     for key, value in headers.items():
@@ -193,9 +193,9 @@ async def route(session: ChromiumSession, args: RouteArgs) -> Reply:
     routes = await Routes.of(session)
     if len(routes.routes) >= ROUTES_MAX:
         raise ToolError("too-large", f"a session holds at most {ROUTES_MAX} routes; unroute some first")
-    added = Route(next(routes._route_ids), args["pattern"], args["action"], status=args.get("status"),
-                  headers=_string_headers(args), body=args.get("body"), content_type=args.get("contentType"),
-                  reason=args.get("errorReason"), regex=glob_regex(args["pattern"]))
+    added = Route(next(routes._route_ids), args.pattern, args.action, status=args.status,
+                  headers=_string_headers(args.headers), body=args.body, content_type=args.content_type,
+                  reason=args.error_reason, regex=glob_regex(args.pattern))
     routes.routes.append(added)
     await _apply(session, routes)
     return Reply.of(route=added.describe(), routes=[r.describe() for r in routes.routes])
@@ -209,13 +209,13 @@ async def _apply(session: ChromiumSession, routes: Routes) -> None:
 async def unroute(session: ChromiumSession, args: UnrouteArgs) -> Reply:
     routes = await Routes.of(session)
     before = len(routes.routes)
-    if args.get("id") is not None:
-        if not any(r.id == args["id"] for r in routes.routes):
-            raise ToolError("target-not-found", f"no route {args['id']} (routes: "
+    if args.id is not None:
+        if not any(r.id == args.id for r in routes.routes):
+            raise ToolError("target-not-found", f"no route {args.id} (routes: "
                             f"{[r.id for r in routes.routes] or 'none'})", field="id")
-        routes.routes = [r for r in routes.routes if r.id != args["id"]]
-    elif args.get("pattern") is not None:
-        routes.routes = [r for r in routes.routes if r.pattern != args["pattern"]]
+        routes.routes = [r for r in routes.routes if r.id != args.id]
+    elif args.pattern is not None:
+        routes.routes = [r for r in routes.routes if r.pattern != args.pattern]
     else:
         routes.routes = []
     await _apply(session, routes)
@@ -224,22 +224,24 @@ async def unroute(session: ChromiumSession, args: UnrouteArgs) -> Reply:
 
 async def route_queue(session: ChromiumSession, args: RouteQueueArgs) -> Reply:
     routes = await Routes.of(session)
-    if args.get("id") is None:
+    if args.id is None:
         return Reply.of(queue=routes.lines(), count=len(routes.queue), overflowed=routes.overflowed,
                         routes=[r.describe() for r in routes.routes])
-    paused = routes.queue.pop(args["id"], None)
+    action = args.action
+    assert action is not None  # the rules: an id comes with its action
+    paused = routes.queue.pop(args.id, None)
     if paused is None:
-        raise ToolError("target-not-found", f"no paused request q{args['id']} (paused: "
+        raise ToolError("target-not-found", f"no paused request q{args.id} (paused: "
                         f"{['q' + str(i) for i in routes.queue] or 'none'})", field="id")
     try:
         with trio.fail_after(10):
-            await answer(paused.source, paused.request_id, paused.headers, args["action"], status=args.get("status"),
-                         headers=_string_headers(args), body=args.get("body"),
-                         content_type=args.get("contentType"), reason=args.get("errorReason"))
+            await answer(paused.source, paused.request_id, paused.headers, action, status=args.status,
+                         headers=_string_headers(args.headers), body=args.body,
+                         content_type=args.content_type, reason=args.error_reason)
     except (CdpFailure, trio.TooSlowError) as err:
         raise ToolError("target-not-found", f"q{paused.id} can no longer be answered (its tab closed or the "
                         f"request was cancelled): {err}", field="id") from err
-    return Reply.of(answered=f"q{paused.id}", action=args["action"], url=paused.url, queue=routes.lines(),
+    return Reply.of(answered=f"q{paused.id}", action=action, url=paused.url, queue=routes.lines(),
                     count=len(routes.queue))
 
 

@@ -320,7 +320,11 @@ class ChromiumSession(Session):
             raise
 
     async def explain(self, tool: str, args: Any, exc: Exception) -> ToolError | None:
-        return None if isinstance(exc, ToolError) else known_failure(tool, args, exc)
+        if isinstance(exc, ToolError):
+            return None
+        # By JSON name: the failure names the argument that holds the bad selector.
+        given = args.json() if isinstance(args, Arguments) else {}
+        return known_failure(tool, given, exc)
 
     def visual_provider(self) -> Provider:
         # Imported here: the provider is typed against this actor.

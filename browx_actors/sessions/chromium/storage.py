@@ -25,7 +25,7 @@ import trio
 
 from ...cdp import CdpError, CdpFailure, CdpSession
 from ...errors import ToolError
-from ...tools import Args, Param, Reply
+from ...tools import Param, Reply
 from ...tools.contract import SessionArgs
 from ...tools.storage import (
     CookiesDeleteArgs,
@@ -99,44 +99,44 @@ DOMAIN = Param("domain", "string", "Cookie domain (instead of url).", max_length
 
 async def cookies_list(session: ChromiumSession, args: CookiesListArgs) -> Reply:
     cookies = await _cookies(session)
-    if args.get("domain"):
-        cookies = [c for c in cookies if _domain_matches(c, args["domain"])]
-    if args.get("name") is not None:
-        chosen = [_public(c) for c in cookies if c.get("name") == args["name"]]
+    if args.domain:
+        cookies = [c for c in cookies if _domain_matches(c, args.domain)]
+    if args.name is not None:
+        chosen = [_public(c) for c in cookies if c.get("name") == args.name]
         return Reply.of(cookies=chosen, count=len(chosen))
     return Reply.of(cookies=[cookie_line(c) for c in cookies], count=len(cookies))
 
 
 async def cookies_set(session: ChromiumSession, args: CookiesSetArgs) -> Reply:
-    cookie: dict[str, Any] = {"name": args["name"], "value": args["value"]}
-    if args.get("domain"):
-        cookie.update(domain=args["domain"], path=args.get("path") or "/")
+    cookie: dict[str, Any] = {"name": args.name, "value": args.value}
+    if args.domain:
+        cookie.update(domain=args.domain, path=args.path or "/")
     else:
-        url = args.get("url") or (session.page.url if session.page is not None else "")
+        url = args.url or (session.page.url if session.page is not None else "")
         if origin_of(url) is None:
             raise ToolError("bad-arg", "give an http(s) url or a domain for the cookie (the current page is "
                             f"{url or 'none'})", field="url")
         cookie["url"] = url
-        if args.get("path"):
-            cookie["path"] = args["path"]
-    for key in ("expires", "httpOnly", "secure", "sameSite"):
-        if args.get(key) is not None:
-            cookie[key] = args[key]
+        if args.path:
+            cookie["path"] = args.path
+    # The protocol's cookie fields are spelled as the arguments are.
+    flags = {"expires": args.expires, "httpOnly": args.http_only, "secure": args.secure, "sameSite": args.same_site}
+    cookie.update({key: value for key, value in flags.items() if value is not None})
     assert session.browser is not None
     try:
         await session.browser.cdp.send("Storage.setCookies", {"cookies": [cookie], **_context(session)})
     except CdpError as err:
         raise ToolError("bad-arg", f"the browser refused the cookie: {err.message}", field="name") from err
-    stored = [c for c in await _cookies(session) if c.get("name") == args["name"]]
-    return Reply.of(set=args["name"], cookies=[cookie_line(c) for c in stored])
+    stored = [c for c in await _cookies(session) if c.get("name") == args.name]
+    return Reply.of(set=args.name, cookies=[cookie_line(c) for c in stored])
 
 
 async def cookies_delete(session: ChromiumSession, args: CookiesDeleteArgs) -> Reply:
     cookies = await _cookies(session)
-    doomed = [c for c in cookies if c.get("name") == args["name"]
-              and (not args.get("domain") or _domain_matches(c, args["domain"]))
-              and (not args.get("url") or _domain_matches(c, urlsplit(args["url"]).hostname or ""))
-              and (not args.get("path") or c.get("path") == args["path"])]
+    doomed = [c for c in cookies if c.get("name") == args.name
+              and (not args.domain or _domain_matches(c, args.domain))
+              and (not args.url or _domain_matches(c, urlsplit(args.url).hostname or ""))
+              and (not args.path or c.get("path") == args.path)]
     await session.tab_lifecycle.attach_current()
     assert session.cdp is not None
     for cookie in doomed:
@@ -190,11 +190,13 @@ async def _frames(session: ChromiumSession, tab: Tab | None = None) -> list[tupl
     return found
 
 
-async def _storage_id(session: ChromiumSession, args: Args) -> tuple[CdpSession, dict[str, Any], str]:
+async def _storage_id(session: ChromiumSession, wanted: str | None,
+                      kind: str) -> tuple[CdpSession, dict[str, Any], str]:
+    """The session to ask, the ``DOMStorage`` storage id and the origin of the ``kind``
+    storage (local or session) of the frame with origin ``wanted`` (default: the page's)."""
     frames = await _frames(session)
     if not frames:
         raise ToolError("target-not-found", "the current page has no http(s) origin with storage", field="origin")
-    wanted = args.get("origin")
     if wanted is None:
         cdp, frame_id, origin = frames[0]
     else:
@@ -204,33 +206,33 @@ async def _storage_id(session: ChromiumSession, args: Args) -> tuple[CdpSession,
                             f"{sorted({f[2] for f in frames})})", field="origin")
         cdp, frame_id, origin = match
     key = (await cdp.send("Storage.getStorageKey", {"frameId": frame_id}))["storageKey"]
-    return cdp, {"storageKey": key, "isLocalStorage": args["kind"] == "local"}, origin
+    return cdp, {"storageKey": key, "isLocalStorage": kind == "local"}, origin
 
 
 async def storage_get(session: ChromiumSession, args: StorageGetArgs) -> Reply:
-    cdp, storage_id, origin = await _storage_id(session, args)
+    cdp, storage_id, origin = await _storage_id(session, args.origin, args.kind)
     entries = (await cdp.send("DOMStorage.getDOMStorageItems", {"storageId": storage_id}))["entries"]
-    if args.get("key") is not None:
-        value = next((v for k, v in entries if k == args["key"]), None)
-        return Reply.of(origin=origin, kind=args["kind"], key=args["key"], value=value, found=value is not None)
-    return Reply.of(origin=origin, kind=args["kind"], items=[f"{k} = {_clip(v)}" for k, v in entries],
+    if args.key is not None:
+        value = next((v for k, v in entries if k == args.key), None)
+        return Reply.of(origin=origin, kind=args.kind, key=args.key, value=value, found=value is not None)
+    return Reply.of(origin=origin, kind=args.kind, items=[f"{k} = {_clip(v)}" for k, v in entries],
                     count=len(entries))
 
 
 async def storage_set(session: ChromiumSession, args: StorageSetArgs) -> Reply:
-    cdp, storage_id, origin = await _storage_id(session, args)
+    cdp, storage_id, origin = await _storage_id(session, args.origin, args.kind)
     await cdp.send("DOMStorage.setDOMStorageItem",
-                   {"storageId": storage_id, "key": args["key"], "value": args["value"]})
-    return Reply.of(origin=origin, kind=args["kind"], set=args["key"])
+                   {"storageId": storage_id, "key": args.key, "value": args.value})
+    return Reply.of(origin=origin, kind=args.kind, set=args.key)
 
 
 async def storage_clear(session: ChromiumSession, args: StorageClearArgs) -> Reply:
-    cdp, storage_id, origin = await _storage_id(session, args)
-    if args.get("key") is not None:
-        await cdp.send("DOMStorage.removeDOMStorageItem", {"storageId": storage_id, "key": args["key"]})
+    cdp, storage_id, origin = await _storage_id(session, args.origin, args.kind)
+    if args.key is not None:
+        await cdp.send("DOMStorage.removeDOMStorageItem", {"storageId": storage_id, "key": args.key})
     else:
         await cdp.send("DOMStorage.clear", {"storageId": storage_id})
-    return Reply.of(origin=origin, kind=args["kind"], cleared=args.get("key") or "all")
+    return Reply.of(origin=origin, kind=args.kind, cleared=args.key or "all")
 
 
 # -- the whole state ------------------------------------------------------------------
@@ -239,7 +241,7 @@ PATH = Param("path", "string", "File under the workspace, e.g. state/login.json.
 
 
 async def storage_state_save(session: ChromiumSession, args: StorageStateArgs) -> Reply:
-    target = file_to_write(session.workspace, args["path"])
+    target = file_to_write(session.workspace, args.path)
     cookies = [_public(c) for c in await _cookies(session)]
     origins: dict[str, list[dict[str, str]]] = {}
     for tab in list(session.tabs):
@@ -297,7 +299,7 @@ def parse_state(text: str) -> tuple[list[dict[str, Any]], list[tuple[str, list[t
 
 
 async def storage_state_load(session: ChromiumSession, args: StorageStateArgs) -> Reply:
-    source = resolve_in_workspace(session.workspace, args["path"])
+    source = resolve_in_workspace(session.workspace, args.path)
     try:
         text = await trio.to_thread.run_sync(_read, source)
     except OSError as err:

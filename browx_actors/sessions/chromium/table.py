@@ -8,11 +8,12 @@ are resolved before any of them runs (:meth:`~.session.ChromiumSession.resolve_n
 from __future__ import annotations
 
 from ... import tools
-from ...canvas import capture, gestures
+from ...canvas import gestures
 from ...tools import Table, refuses, runs
 from .. import visual
 from . import (
     actions,
+    canvas,
     console,
     dialog_tools,
     drag,
@@ -120,6 +121,6 @@ TABLE = Table.of("chromium", [
     refuses(tools.APP_TERMINATE, NO_DEVICE),
     refuses(tools.APP_RESET, NO_DEVICE),
     refuses(tools.APP_FOREGROUND, NO_DEVICE),
-    runs(tools.CANVAS_CAPTURE, capture.canvas_capture),
+    runs(tools.CANVAS_CAPTURE, canvas.canvas_capture),
     runs(tools.GESTURE_CHAIN, gestures.gesture_chain),
 ])

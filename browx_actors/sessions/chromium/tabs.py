@@ -73,7 +73,7 @@ async def select_tab(session: ChromiumSession, args: SelectTabArgs) -> Reply:
     await session.tab_lifecycle.settle_tabs()
 
     async def select() -> None:
-        tab = session.tabs.select(args["tab"])
+        tab = session.tabs.select(args.tab)
         # Headless pages are all "visible", but the one in front gets focus events.
         await tab.page.bring_to_front()
 
@@ -88,7 +88,7 @@ async def close_tab(session: ChromiumSession, args: CloseTabArgs) -> Reply:
     await session.tab_lifecycle.settle_tabs()
 
     async def close() -> int:
-        tab = session.tabs.current if args.get("tab") is None else session.tabs.get(args["tab"])
+        tab = session.tabs.current if args.tab is None else session.tabs.get(args.tab)
         assert tab is not None
         await tab.page.close()
         session.tab_lifecycle.drop_tab(tab.page)  # the close event may come after close() returns

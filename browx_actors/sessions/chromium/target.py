@@ -26,8 +26,9 @@ from typing import Any
 import trio
 
 from ...errors import ToolError
-from ...tools import Args, Arguments, Handler, Param, Reply, Tool
-from ...tools.targets import is_ref_name, point_of_target
+from ...tools import Arguments, Handler, Param, Reply, Tool
+from ...tools.shapes import PointTarget
+from ...tools.targets import Element, Target, coords_of, is_ref_name
 from .agent_calls import agent_call
 from .driver import REF_ENGINE
 from .failures import selector_refusals
@@ -59,7 +60,7 @@ _POINT_RETRY_S = 0.05
 _DESCRIBE = f"el => window[{AGENT_KEY!r}].describe(el)"
 
 
-async def aim(session: ChromiumSession, args: Args, mode: str | None = None, *,
+async def aim(session: ChromiumSession, target: Element, mode: str | None = None, *,
               acting: bool = False, mark: bool = True, scroll: bool = True) -> dict[str, Any]:
     """The page agent's ``aim`` for this call's target (see ``agent/aim.js``).
 
@@ -72,8 +73,8 @@ async def aim(session: ChromiumSession, args: Args, mode: str | None = None, *,
     :meth:`ChromiumSession.agent`, so a page that has lost the agent gets it installed
     first.
     """
-    coords = args.get("coords")
-    spec: dict[str, Any] = {"ref": args.get("ref"), "selector": args.get("selector"),
+    coords = coords_of(target)
+    spec: dict[str, Any] = {"ref": target.ref, "selector": target.selector,
                             "point": [coords["x"], coords["y"]] if coords else None, "mode": mode,
                             "acting": acting}
     if not mark:
@@ -89,12 +90,12 @@ async def aim(session: ChromiumSession, args: Args, mode: str | None = None, *,
     return found
 
 
-def check_found(args: Args, found: dict[str, Any], reply: Reply) -> dict[str, Any] | None:
+def check_found(target: Element, found: dict[str, Any], reply: Reply) -> dict[str, Any] | None:
     """The target's description, or the error every action gives for a missing one.
 
     Not for ``notCss`` answers: those are counted by :func:`locator_for`.
     """
-    ref, selector = args.get("ref"), args.get("selector")
+    ref, selector = target.ref, target.selector
     if ref is not None and found.get("unknownRef"):
         raise ToolError("unknown-ref", f"ref {ref} was never issued on this page; take a snapshot first "
                         "(refs come from snapshot, find and action results)", ref=ref)
@@ -120,20 +121,20 @@ def _check_count(selector: str, count: int, reply: Reply) -> None:
         reply.warn(f"selector {selector!r} matched {count} elements; acted on the first")
 
 
-async def locator_for(page: Any, args: Args, found: dict[str, Any],
+async def locator_for(page: Any, target: Element, found: dict[str, Any],
                       reply: Reply) -> tuple[Any, dict[str, Any] | None]:
     """Playwright's locator for the target ``found`` describes, and the target's
     description; ``(None, element under the point)`` for coords (Playwright thread)."""
-    ref, selector = args.get("ref"), args.get("selector")
+    ref, selector = target.ref, target.selector
     if ref is None and selector is None:
         return None, found["target"]
     if not found.get("notCss"):
-        target = check_found(args, found, reply)
+        described = check_found(target, found, reply)
         if ref is not None and found.get("frameChain") is not None:
-            return frame_locator(page, found), target  # an element in a frame (f2e5)
+            return frame_locator(page, found), described  # an element in a frame (f2e5)
         if ref is not None:
-            return page.locator(f"{REF_ENGINE}={ref}"), target
-        return page.locator(selector).first, target
+            return page.locator(f"{REF_ENGINE}={ref}"), described
+        return page.locator(selector).first, described
     assert selector is not None  # a notCss answer comes for selectors only
     locator = page.locator(selector)
     with selector_refusals():
@@ -142,40 +143,40 @@ async def locator_for(page: Any, args: Args, found: dict[str, Any],
     return locator.first, await locator.first.evaluate(_DESCRIBE)
 
 
-async def target_of(session: ChromiumSession, args: Args, reply: Reply, *,
+async def target_of(session: ChromiumSession, target: Element, reply: Reply, *,
                     mark: bool = True) -> dict[str, Any] | None:
     """The description of a ``ref`` / ``selector`` target, found as every action finds it."""
-    found = await aim(session, args, mark=mark)
+    found = await aim(session, target, mark=mark)
     if not found.get("notCss"):
-        return check_found(args, found, reply)
-    _, target = await session.pw(locator_for, session.page, args, found, reply)
-    return target
+        return check_found(target, found, reply)
+    _, described = await session.pw(locator_for, session.page, target, found, reply)
+    return described
 
 
-async def resolve_target(session: ChromiumSession, args: Args, reply: Reply) -> Any:
+async def resolve_target(session: ChromiumSession, target: Element, reply: Reply) -> Any:
     """Playwright's element handle for a ``ref`` / ``selector`` target."""
-    found = await aim(session, args)
+    found = await aim(session, target)
 
     async def handle() -> Any:
-        locator, _ = await locator_for(session.page, args, found, reply)
+        locator, _ = await locator_for(session.page, target, found, reply)
         return await locator.element_handle(timeout=10_000)
 
     return await session.pw(handle)
 
 
-async def _ref_of_selector(session: ChromiumSession, args: Args, found: dict[str, Any],
+async def _ref_of_selector(session: ChromiumSession, target: Element, found: dict[str, Any],
                            reply: Reply) -> str:
     """The ref of the first element a selector the agent cannot run (``role=``,
     ``text=``) matches, found by Playwright's engines, so the agent can aim at it."""
 
     async def ref() -> str:
-        locator, _ = await locator_for(session.page, args, found, reply)
+        locator, _ = await locator_for(session.page, target, found, reply)
         return str(await locator.evaluate(f"el => window[{AGENT_KEY!r}].refFor(el)"))
 
     return str(await session.pw(ref))
 
 
-async def point_at(session: ChromiumSession, args: Args, reply: Reply, *, mark: bool = True,
+async def point_at(session: ChromiumSession, target: Element, reply: Reply, *, mark: bool = True,
                    scroll: bool = True, timeout_s: float = POINT_WAIT_S) -> tuple[tuple[float, float], Any]:
     """Where input for a ``ref`` / ``selector`` target goes, and the target's description.
 
@@ -185,35 +186,35 @@ async def point_at(session: ChromiumSession, args: Args, reply: Reply, *, mark: 
     control is something a user can do). A target that is not ready is looked at again
     until ``timeout_s``; then the call fails naming what was wrong.
     """
-    found = await aim(session, args, "hover", mark=mark, scroll=scroll)
+    found = await aim(session, target, "hover", mark=mark, scroll=scroll)
     if found.get("notCss"):
-        args = {"ref": await _ref_of_selector(session, args, found, reply)}
-        found = await aim(session, args, "hover", mark=False, scroll=scroll)
+        target = Target(ref=await _ref_of_selector(session, target, found, reply))
+        found = await aim(session, target, "hover", mark=False, scroll=scroll)
     deadline = trio.current_time() + timeout_s
     while True:
-        target = check_found(args, found, reply)
+        described = check_found(target, found, reply)
         ready = found.get("ready")
         if isinstance(ready, list):
-            return (float(ready[0]), float(ready[1])), aimed_at(reply, target)
+            return (float(ready[0]), float(ready[1])), aimed_at(reply, described)
         reason = found.get("wait", "not ready")
         # Not scrolled into view, an element outside it stays outside: no wait helps.
         if trio.current_time() >= deadline or (not scroll and reason == "outside the viewport"):
             code = "not-visible" if reason == "not visible" else "action-failed"
-            label = _label(args.get("ref"), args.get("selector"))
+            label = _label(target.ref, target.selector)
             raise ToolError(code, f"{label} is not ready for input: {reason}", reason=reason)
         await trio.sleep(_POINT_RETRY_S)
-        found = await aim(session, args, "hover", mark=False, scroll=scroll)
+        found = await aim(session, target, "hover", mark=False, scroll=scroll)
 
 
-async def point_for(session: ChromiumSession, value: dict[str, Any], reply: Reply, *, mark: bool = True,
+async def point_for(session: ChromiumSession, value: PointTarget, reply: Reply, *, mark: bool = True,
                     scroll: bool = True) -> tuple[tuple[float, float], Any]:
     """A point target (``{ref}``, ``{selector}`` or ``{x, y}``, see
-    :func:`~..params.point_target`): where input goes, and what is there."""
-    point = point_of_target(value)
-    if point is not None:
-        found = await aim(session, {"coords": {"x": point[0], "y": point[1]}}, mark=mark)
-        return point, aimed_at(reply, found["target"])
-    return await point_at(session, value, reply, mark=mark, scroll=scroll)
+    :func:`~browx_actors.tools.targets.point_target`): where input goes, and what is there."""
+    target = Target.of(value)
+    if target.coords is not None:
+        found = await aim(session, target, mark=mark)
+        return (float(target.coords["x"]), float(target.coords["y"])), aimed_at(reply, found["target"])
+    return await point_at(session, target, reply, mark=mark, scroll=scroll)
 
 
 def aimed_at(reply: Reply, target: Any) -> Any:

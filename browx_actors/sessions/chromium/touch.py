@@ -24,8 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tools import Args, Reply
-from ...tools.pointer import GesturePinchArgs, GestureSwipeArgs, TouchEndArgs, TouchMoveArgs, TouchStartArgs
+from ...tools import Reply
+from ...tools.pointer import GesturePinchArgs, GestureSwipeArgs, TouchEndArgs, TouchMoveArgs, TouchStartArgs, touch_ids
+from ...tools.shapes import TouchPoint as Finger
+from ...tools.targets import Target
 from .actions import Report, run_steps
 from .input_send import release_input, send_input
 from .input_state import InputState
@@ -46,31 +48,26 @@ from .touch_input import (
 
 __all__ = ["gesture_pinch", "gesture_swipe", "touch_end_tool", "touch_move_tool", "touch_start_tool"]
 
-ACTION = "action"
 #: The narrowest and widest pinch, as the factor by which the fingers' distance changes.
 SCALE_MIN, SCALE_MAX = 0.1, 10.0
 
 
-def _ids(points: list[dict[str, Any]]) -> list[int]:
-    return [int(p["id"]) if "id" in p else i for i, p in enumerate(points)]
+def _touch_points(points: list[Finger]) -> list[TouchPoint]:
+    return [TouchPoint(i, float(p["x"]), float(p["y"])) for i, p in zip(touch_ids(points), points, strict=True)]
 
 
-def _touch_points(points: list[dict[str, Any]]) -> list[TouchPoint]:
-    return [TouchPoint(i, float(p["x"]), float(p["y"])) for i, p in zip(_ids(points), points, strict=True)]
-
-
-async def _ensure_touch(session: ChromiumSession, args: Args, reply: Reply) -> None:
+async def _ensure_touch(session: ChromiumSession, reply: Reply) -> None:
     """Touch emulation for the tab, the first time it is touched."""
     state = state_of(session)
     if not state.touch_emulation:
-        await send_input(session, "touch", args, touch_emulation(True))
+        await send_input(session, "touch", touch_emulation(True))
         reply["touchEmulation"] = "enabled"
         reply.warn("touch emulation is now on for this tab (navigator.maxTouchPoints is 10); a page that "
                    "detects touch when it loads sees it after the next navigation")
 
 
 async def _target_at(session: ChromiumSession, point: Point, reply: Reply) -> Any:
-    found = await aim(session, {"coords": {"x": point[0], "y": point[1]}})
+    found = await aim(session, Target(coords={"x": point[0], "y": point[1]}))
     return aimed_at(reply, found["target"])
 
 
@@ -96,7 +93,7 @@ def _touches_report(session: ChromiumSession) -> Report:
 
 
 async def touch_start_tool(session: ChromiumSession, args: TouchStartArgs) -> Reply:
-    points = _touch_points(args["points"])
+    points = _touch_points(args.points)
 
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
@@ -106,16 +103,16 @@ async def touch_start_tool(session: ChromiumSession, args: TouchStartArgs) -> Re
                             field="points")
         if len(state.touches) + len(points) > MAX_TOUCH_POINTS:
             raise ToolError("bad-arg", f"at most {MAX_TOUCH_POINTS} fingers can be down at once", field="points")
-        await _ensure_touch(session, args, reply)
+        await _ensure_touch(session, reply)
         target = await _target_at(session, (points[0].x, points[0].y), reply)
-        await send_input(session, "touch_start", args, touch_start(points))
+        await send_input(session, "touch_start", touch_start(points))
         return target, "cdp"
 
     return await run_steps(session, "touch_start", steps, report=_touches_report(session))
 
 
 async def touch_move_tool(session: ChromiumSession, args: TouchMoveArgs) -> Reply:
-    points = _touch_points(args["points"])
+    points = _touch_points(args.points)
 
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
@@ -123,12 +120,12 @@ async def touch_move_tool(session: ChromiumSession, args: TouchMoveArgs) -> Repl
         if up:
             raise ToolError("bad-arg", f"touch point {up[0]} is not down; touch_start puts it down", field="points")
         target = await _target_at(session, (points[0].x, points[0].y), reply)  # marks the page before the move
-        count = step_count(args["durationMs"], args["steps"])
+        count = step_count(args.duration_ms, args.steps)
         ids = [p.id for p in points]
         paths = [line(state.touches[p.id], (p.x, p.y), count) for p in points]
         plan = [Step(at, "move", tuple(path[k] for path in paths))
-                for k, at in enumerate(times(count, args["durationMs"]))]
-        await _play_touch(session, "touch_move", args, plan, ids)
+                for k, at in enumerate(times(count, args.duration_ms))]
+        await _play_touch(session, "touch_move", plan, ids)
         reply["moves"] = count
         return target, "cdp"
 
@@ -138,7 +135,7 @@ async def touch_move_tool(session: ChromiumSession, args: TouchMoveArgs) -> Repl
 async def touch_end_tool(session: ChromiumSession, args: TouchEndArgs) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
-        ids = sorted(state.touches) if args["ids"] is None else [int(i) for i in args["ids"]]
+        ids = sorted(state.touches) if args.ids is None else [int(i) for i in args.ids]
         if not state.touches:
             raise ToolError("bad-arg", "no finger is down on this tab", field="ids")
         up = [i for i in ids if i not in state.touches]
@@ -147,7 +144,7 @@ async def touch_end_tool(session: ChromiumSession, args: TouchEndArgs) -> Reply:
                             field="ids")
         lifted = [TouchPoint(i, *state.touches[i]) for i in ids]
         target = await _target_at(session, (lifted[0].x, lifted[0].y), reply)
-        await send_input(session, "touch_end", args, touch_end(lifted if args["ids"] is not None else ()))
+        await send_input(session, "touch_end", touch_end(lifted if args.ids is not None else ()))
         return target, "cdp"
 
     return await run_steps(session, "touch_end", steps, report=_touches_report(session))
@@ -156,7 +153,7 @@ async def touch_end_tool(session: ChromiumSession, args: TouchEndArgs) -> Reply:
 # -- gestures -------------------------------------------------------------------------
 
 
-async def _play_touch(session: ChromiumSession, action: str, args: Args, plan: list[Step], ids: list[int]) -> float:
+async def _play_touch(session: ChromiumSession, action: str, plan: list[Step], ids: list[int]) -> float:
     """A finger plan (one point per id at each step) as touch events, cancelled if interrupted."""
 
     def points(step: Step) -> list[TouchPoint]:
@@ -169,22 +166,22 @@ async def _play_touch(session: ChromiumSession, action: str, args: Args, plan: l
             commands = touch_move(points(step))
         else:
             commands = touch_end(points(step))
-        await send_input(session, action, args, commands)
+        await send_input(session, action, commands)
 
-    async with letting_go(lambda: release_input(session, action, args, touch_cancel())):
+    async with letting_go(lambda: release_input(session, action, touch_cancel())):
         return await play(plan, send)
 
 
 async def gesture_swipe(session: ChromiumSession, args: GestureSwipeArgs) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
-        start, target = await point_for(session, args["from"], reply, mark=True)
+        start, target = await point_for(session, args.from_, reply, mark=True)
         aimed_at(reply, target)
-        end, _ = await point_for(session, args["to"], reply, mark=False, scroll=False)
+        end, _ = await point_for(session, args.to, reply, mark=False, scroll=False)
         ids = _free_ids(state, 1)
-        await _ensure_touch(session, args, reply)
-        plan = stroke(start, end, step_count(args["durationMs"], args["steps"]), args["durationMs"])
-        elapsed = await _play_touch(session, "gesture_swipe", args, plan, ids)
+        await _ensure_touch(session, reply)
+        plan = stroke(start, end, step_count(args.duration_ms, args.steps), args.duration_ms)
+        elapsed = await _play_touch(session, "gesture_swipe", plan, ids)
         reply["swipe"] = {"from": {"x": start[0], "y": start[1]}, "to": {"x": end[0], "y": end[1]},
                           "moves": len(plan) - 2, "durationMs": round(elapsed, 1)}
         return target, "cdp"
@@ -195,15 +192,15 @@ async def gesture_swipe(session: ChromiumSession, args: GestureSwipeArgs) -> Rep
 async def gesture_pinch(session: ChromiumSession, args: GesturePinchArgs) -> Reply:
     async def steps(reply: Reply) -> tuple[Any, str]:
         state = state_of(session)
-        center, target = await point_for(session, args["center"], reply, mark=True)
+        center, target = await point_for(session, args.center, reply, mark=True)
         aimed_at(reply, target)
         ids = _free_ids(state, 2)
-        await _ensure_touch(session, args, reply)
-        plan = pinch(center, args["scale"], step_count(args["durationMs"], args["steps"]), args["durationMs"],
-                     span=args["distance"])
-        elapsed = await _play_touch(session, "gesture_pinch", args, plan, ids)
+        await _ensure_touch(session, reply)
+        plan = pinch(center, args.scale, step_count(args.duration_ms, args.steps), args.duration_ms,
+                     span=args.distance)
+        elapsed = await _play_touch(session, "gesture_pinch", plan, ids)
         (a0, b0), (a1, b1) = plan[0].points, plan[-1].points
-        reply["pinch"] = {"center": {"x": center[0], "y": center[1]}, "scale": args["scale"],
+        reply["pinch"] = {"center": {"x": center[0], "y": center[1]}, "scale": args.scale,
                           "startDistance": round(b0[0] - a0[0], 2), "endDistance": round(b1[0] - a1[0], 2),
                           "moves": len(plan) - 2, "durationMs": round(elapsed, 1)}
         return target, "cdp"

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 
 import attrs
 
+from ...tools.pointer import MAX_TOUCH_POINTS
 from .input import Command
 
 __all__ = [
@@ -33,8 +34,6 @@ __all__ = [
     "touch_start",
 ]
 
-#: Fingers down at once: what touch screens report, and the touch emulation's maximum.
-MAX_TOUCH_POINTS = 10
 TOUCH_KINDS = ("touchStart", "touchMove", "touchEnd", "touchCancel")
 
 

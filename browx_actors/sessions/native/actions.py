@@ -21,10 +21,11 @@ from typing import Any
 from ...devices.nodes import NativeNode, Rect
 from ...errors import ToolError
 from ...secret_book import mask_deep
-from ...tools import Args, Reply
+from ...tools import Reply
 from ...tools.actions import ClickArgs, FillArgs, PressArgs, ScrollArgs
 from ...tools.contract import SessionArgs
 from ...tools.navigation import NavigateArgs
+from ...tools.targets import Element
 from .platform import unsupported
 from .refs import Hierarchy
 from .session import NativeSession
@@ -41,10 +42,10 @@ SCROLL_MARGIN = 0.2
 SCROLL_TO_SWIPES = 10
 
 
-async def locate(session: NativeSession, args: Args, *, field: str = "") -> Located:
+async def locate(session: NativeSession, target: Element) -> Located:
     """Read the screen freshly and resolve the call's target in that read."""
     hierarchy = await session.read()
-    return locate_in(hierarchy, session.refs, args, field=field)
+    return locate_in(hierarchy, session.refs, target)
 
 
 def _point_json(point: tuple[float, float]) -> dict[str, float]:
@@ -59,19 +60,19 @@ def _check_enabled(located: Located, action: str) -> None:
 
 
 async def click(session: NativeSession, args: ClickArgs) -> Reply:
-    if args["button"] != "left":
-        raise unsupported(session.engine, f"click with the {args['button']} button",
+    if args.button != "left":
+        raise unsupported(session.engine, f"click with the {args.button} button",
                           "a touch screen has one kind of tap")
-    if args.get("modifiers"):
+    if args.modifiers:
         raise unsupported(session.engine, "click with modifier keys", "a touch screen has no held modifier keys")
-    if args.get("coords"):
+    if args.coords:
         located = None
-        point = (float(args["coords"]["x"]), float(args["coords"]["y"]))
+        point = (float(args.coords["x"]), float(args.coords["y"]))
     else:
         located = await locate(session, args)
         _check_enabled(located, "click")
         point = point_of(located)
-    count = args["clickCount"]
+    count = args.click_count
     if count == 1:
         await session.input.tap(*point)
     elif count == 2:
@@ -85,7 +86,7 @@ async def click(session: NativeSession, args: ClickArgs) -> Reply:
 
 async def fill(session: NativeSession, args: FillArgs) -> Reply:
     located = await locate(session, args)
-    return await fill_located(session, located, args["value"], submit=args["submit"])
+    return await fill_located(session, located, args.value, submit=args.submit)
 
 
 async def fill_located(session: NativeSession, located: Located, value: str, *, submit: bool = False) -> Reply:
@@ -131,11 +132,11 @@ async def tap_located(session: NativeSession, located: Located) -> Reply:
 
 async def press(session: NativeSession, args: PressArgs) -> Reply:
     located = None
-    if args.get("ref") is not None or args.get("selector") is not None:
+    if args.ref is not None or args.selector is not None:
         located = await locate(session, args)
         await session.input.tap(*point_of(located))
-    sent = await session.input.press_key(args["key"])
-    return Reply.of(action="press", key=args["key"], sent=sent,
+    sent = await session.input.press_key(args.key)
+    return Reply.of(action="press", key=args.key, sent=sent,
                     target=None if located is None else target_json(located), warnings=[])
 
 
@@ -195,8 +196,8 @@ def _fingerprint(hierarchy: Hierarchy, area: Rect) -> tuple[Any, ...]:
 
 
 async def scroll(session: NativeSession, args: ScrollArgs) -> Reply:
-    targeted = args.get("ref") is not None or args.get("selector") is not None
-    to, dx, dy = args.get("to"), float(args["deltaX"]), float(args["deltaY"])
+    targeted = args.ref is not None or args.selector is not None
+    to, dx, dy = args.to, float(args.delta_x), float(args.delta_y)
     if targeted and to is None and dx == 0 and dy == 0:
         raise unsupported(session.engine, "scroll into view", "scroll-into-view is not a native primitive: "
                           "scroll its list with deltaY or to, then snapshot to see what came into view")
@@ -240,11 +241,11 @@ async def scroll(session: NativeSession, args: ScrollArgs) -> Reply:
 
 
 async def navigate(session: NativeSession, args: NavigateArgs) -> Reply:
-    if "://" not in args["url"]:
-        raise ToolError("bad-arg", f"{args['url']!r} is not a deep link: a native screen has no address bar, pass a "
+    if "://" not in args.url:
+        raise ToolError("bad-arg", f"{args.url!r} is not a deep link: a native screen has no address bar, pass a "
                         "full URL with the app's scheme (myapp://checkout/42)", field="url")
-    said = await session.input.open_url(args["url"])
-    return Reply.of(action="navigate", url=args["url"], **said, warnings=[])
+    said = await session.input.open_url(args.url)
+    return Reply.of(action="navigate", url=args.url, **said, warnings=[])
 
 
 async def go_back(session: NativeSession, args: SessionArgs) -> Reply:

@@ -21,7 +21,8 @@ from PIL import Image
 
 from ...devices.nodes import Rect
 from ...errors import ToolError
-from ...tools import Args, Reply
+from ...tools import Reply
+from ...tools.page import ScreenshotArgs
 from ...workspace import file_to_write, write_file
 from .platform import unsupported
 from .session import NativeSession
@@ -71,20 +72,20 @@ def _pixels(rect: Rect, scale: float) -> tuple[int, int, int, int]:
             round((rect.y + rect.height) * scale))
 
 
-async def screenshot(session: NativeSession, args: Args, *, jpeg: bool) -> Reply:
+async def screenshot(session: NativeSession, args: ScreenshotArgs, *, jpeg: bool) -> Reply:
     """The screenshot tool; ``jpeg`` says whether the engine encodes JPEG."""
-    fmt = args["format"]
+    fmt = args.format
     if fmt == "jpeg" and not jpeg:
         raise unsupported(session.engine, "a JPEG screenshot", "captures are PNG off screencap; take it as png")
-    if args["fullPage"]:
+    if args.full_page:
         raise unsupported(session.engine, "a full-page screenshot", "a native screen is what it shows; there is "
                           "no page beyond it (scroll, then capture again)")
     # Where it goes is checked first: a path the workspace refuses costs no capture.
-    target = file_to_write(session.workspace, args["path"]) if args.get("path") else None
+    target = file_to_write(session.workspace, args.path) if args.path else None
     reply = Reply(warnings=[])
     crop = None
     driver = session.input
-    if args.get("ref") is not None or args.get("selector") is not None:
+    if args.ref is not None or args.selector is not None:
         hierarchy = await session.read()
         located = locate_in(hierarchy, session.refs, args)
         bounds = located.node.bounds
@@ -93,18 +94,18 @@ async def screenshot(session: NativeSession, args: Args, *, jpeg: bool) -> Reply
                             ref=located.ref)
         crop = _pixels(on_screen(bounds, hierarchy.root.bounds), driver.scale)
         reply["target"] = target_json(located)
-    elif args.get("region") is not None:
-        r = args["region"]
+    elif args.region is not None:
+        r = args.region
         if r["width"] < 1 or r["height"] < 1:
             raise ToolError("bad-arg", "the area to capture is empty", field="region")
         crop = _pixels(Rect(r["x"], r["y"], r["width"], r["height"]), driver.scale)
     png = await driver.screenshot()
     capture = await trio.to_thread.run_sync(
-        lambda: shape_capture(png, crop=crop, max_dimension=args["maxDimension"], fmt=fmt, quality=args["quality"]))
+        lambda: shape_capture(png, crop=crop, max_dimension=args.max_dimension, fmt=fmt, quality=args.quality))
     reply.fields.update(format=capture.format, width=capture.width, height=capture.height,
                         byteLength=len(capture.data), scale=round(capture.scale, 4))
     if capture.scale < 1:
-        reply.warn(f"scaled by {capture.scale:.3f} so the longest side fits maxDimension={args['maxDimension']}")
+        reply.warn(f"scaled by {capture.scale:.3f} so the longest side fits maxDimension={args.max_dimension}")
     if target is not None:
         await trio.to_thread.run_sync(write_file, target, capture.data)
         reply["path"] = str(target)

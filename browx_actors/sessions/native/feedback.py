@@ -90,10 +90,10 @@ async def find_feedback(session: NativeSession, args: FindFeedbackArgs) -> Reply
     hierarchy = await session.read()
     baseline = session.action_baseline
     found = feedback_items(hierarchy, baseline)
-    if args["newOnly"]:
+    if args.new_only:
         found = [item for item in found if item[3]]
     items: list[dict[str, Any]] = []
-    for kind, node, text, new in found[: args["limit"]]:
+    for kind, node, text, new in found[: args.limit]:
         item: dict[str, Any] = {"kind": kind, "ref": session.refs.ref_for(hierarchy, node), "role": node.role,
                                 "text": text, "new": new}
         if node.test_id:

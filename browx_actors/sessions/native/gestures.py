@@ -24,8 +24,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import ToolError
-from ...tools import Args, Reply
+from ...tools import Reply
+from ...tools.page import ScreenshotArgs, ScreenshotRegionArgs
 from ...tools.pointer import GesturePinchArgs, GestureSwipeArgs, TouchEndArgs, TouchMoveArgs, TouchStartArgs
+from ...tools.shapes import PointTarget, TouchPoint
+from ...tools.targets import Target
 from .capture import screenshot as capture_screenshot
 from .platform import unsupported
 from .session import NativeSession
@@ -42,12 +45,8 @@ MAX_MOVES = 10
 PINCH_CENTRE_SLACK = 0.05
 
 
-def _given(value: dict[str, Any] | None) -> bool:
-    return value is not None
-
-
-async def _points(session: NativeSession, *targets: dict[str, Any]) -> tuple[list[tuple[float, float]],
-                                                                             dict[str, Any] | None]:
+async def _points(session: NativeSession, *targets: PointTarget) -> tuple[list[tuple[float, float]],
+                                                                          dict[str, Any] | None]:
     """Each point target's point; elements resolved in one fresh read. The first
     element's target description rides along."""
     hierarchy = None
@@ -59,7 +58,7 @@ async def _points(session: NativeSession, *targets: dict[str, Any]) -> tuple[lis
             continue
         if hierarchy is None:
             hierarchy = await session.read()
-        located = locate_in(hierarchy, session.refs, value)
+        located = locate_in(hierarchy, session.refs, Target.of(value))
         points.append(point_of(located))
         first = first or target_json(located)
     return points, first
@@ -70,8 +69,8 @@ def _xy(point: tuple[float, float]) -> dict[str, float]:
 
 
 async def gesture_swipe(session: NativeSession, args: GestureSwipeArgs) -> Reply:
-    (start, end), target = await _points(session, args["from"], args["to"])
-    duration = max(int(args["durationMs"]), 1)
+    (start, end), target = await _points(session, args.from_, args.to)
+    duration = max(int(args.duration_ms), 1)
     await session.input.swipe(*start, *end, duration)
     return Reply.of(action="gesture_swipe", target=target,
                     swipe={"from": _xy(start), "to": _xy(end), "durationMs": duration}, warnings=[])
@@ -80,20 +79,20 @@ async def gesture_swipe(session: NativeSession, args: GestureSwipeArgs) -> Reply
 # -- raw touches ---------------------------------------------------------------------
 
 
-def _one_finger(session: NativeSession, points: list[dict[str, Any]]) -> None:
+def _one_finger(session: NativeSession, points: list[TouchPoint]) -> None:
     if len(points) > 1:
         raise unsupported(session.engine, "more than one finger", "`input motionevent` drives a single pointer; "
                           "real multi-touch needs a device-side UiAutomator2 instrumentation server, which is not "
                           "shipped")
 
 
-def _id_of(point: dict[str, Any]) -> int:
+def _id_of(point: TouchPoint) -> int:
     return int(point.get("id", 0))
 
 
 async def touch_start(session: NativeSession, args: TouchStartArgs) -> Reply:
-    _one_finger(session, args["points"])
-    (point,) = args["points"]
+    _one_finger(session, args.points)
+    (point,) = args.points
     touches = session.touches
     finger = _id_of(point)
     if touches:
@@ -106,23 +105,23 @@ async def touch_start(session: NativeSession, args: TouchStartArgs) -> Reply:
 
 
 async def touch_move(session: NativeSession, args: TouchMoveArgs) -> Reply:
-    _one_finger(session, args["points"])
-    (point,) = args["points"]
+    _one_finger(session, args.points)
+    (point,) = args.points
     touches = session.touches
     finger = _id_of(point)
     if finger not in touches:
         raise ToolError("bad-arg", f"touch point {finger} is not down; touch_start puts it down", field="points")
     reply = Reply(warnings=[])
     start, end = touches[finger], (float(point["x"]), float(point["y"]))
-    steps = min(int(args.get("steps") or 1), MAX_MOVES)
-    if (args.get("steps") or 1) > MAX_MOVES:
-        reply.warn(f"{args['steps']} steps asked, {MAX_MOVES} sent: each `input motionevent` is its own process "
+    steps = min(int(args.steps or 1), MAX_MOVES)
+    if (args.steps or 1) > MAX_MOVES:
+        reply.warn(f"{args.steps} steps asked, {MAX_MOVES} sent: each `input motionevent` is its own process "
                    "start on the device")
     for k in range(1, steps + 1):
         at = (start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps)
         await session.input.touch("MOVE", *at)
     touches[finger] = end
-    if args.get("durationMs"):
+    if args.duration_ms:
         reply.warn("durationMs is not paced on android-app: each move is an `input motionevent` process start")
     reply.fields.update(action="touch_move", moves=steps, touches=[{"id": finger, **_xy(end)}])
     return reply
@@ -132,7 +131,7 @@ async def touch_end(session: NativeSession, args: TouchEndArgs) -> Reply:
     touches = session.touches
     if not touches:
         raise ToolError("bad-arg", "no finger is down on this screen", field="ids")
-    wanted = sorted(touches) if args.get("ids") is None else [int(i) for i in args["ids"]]
+    wanted = sorted(touches) if args.ids is None else [int(i) for i in args.ids]
     missing = [i for i in wanted if i not in touches]
     if missing:
         raise ToolError("bad-arg", f"touch point {missing[0]} is not down (down: {sorted(touches)})", field="ids")
@@ -149,7 +148,7 @@ async def touch_end(session: NativeSession, args: TouchEndArgs) -> Reply:
 
 async def gesture_pinch(session: NativeSession, args: GesturePinchArgs) -> Reply:
     """WebDriverAgent's pinch, around the app's centre (``/wda/pinch {scale, velocity}``)."""
-    (center,), target = await _points(session, args["center"])
+    (center,), target = await _points(session, args.center)
     hierarchy = await session.read()
     screen = hierarchy.root.bounds
     if screen is not None and not screen.empty:
@@ -158,16 +157,17 @@ async def gesture_pinch(session: NativeSession, args: GesturePinchArgs) -> Reply
                 abs(center[1] - cy) > screen.height * PINCH_CENTRE_SLACK:
             raise unsupported(session.engine, "a pinch away from the screen's centre", "WebDriverAgent's pinch "
                               f"works around the app's centre ({cx:g}, {cy:g}); centre it there")
-    scale = float(args["scale"])
-    seconds = max(int(args["durationMs"]), 100) / 1000
+    scale = float(args.scale)
+    seconds = max(int(args.duration_ms), 100) / 1000
     velocity = (scale - 1) / seconds  # scale factor per second: negative pinching in
     await session.input.pinch(scale, velocity)
     return Reply.of(action="gesture_pinch", target=target,
                     pinch={"center": _xy(center), "scale": scale, "velocity": round(velocity, 4)}, warnings=[])
 
 
-async def screenshot_region(session: NativeSession, args: Args, *, jpeg: bool) -> Reply:
-    region = {key: args[key] for key in ("x", "y", "width", "height")}
-    merged = {"format": "png", "quality": 80, "maxDimension": 2000, "path": None, **args, "region": region,
-              "fullPage": False, "ref": None, "selector": None}
-    return await capture_screenshot(session, merged, jpeg=jpeg)
+async def screenshot_region(session: NativeSession, args: ScreenshotRegionArgs, *, jpeg: bool) -> Reply:
+    """``screenshot`` with its ``region``: the same checks, capture and answer."""
+    shot = ScreenshotArgs(format=args.format, quality=args.quality, max_dimension=args.max_dimension, path=args.path,
+                          region={"x": args.x, "y": args.y, "width": args.width, "height": args.height},
+                          session=args.session)
+    return await capture_screenshot(session, shot, jpeg=jpeg)

@@ -25,35 +25,35 @@ __all__ = ["app_foreground", "app_install", "app_launch", "app_list", "app_reset
 
 
 async def app_list(session: NativeSession, args: AppListArgs) -> Reply:
-    listed = await session.apps.app_list(args["includeSystem"])
+    listed = await session.apps.app_list(args.include_system)
     return Reply.of(device=session.device.get("id"), **listed)
 
 
 async def app_install(session: NativeSession, args: AppInstallArgs) -> Reply:
     try:
-        path = resolve_in_workspace(session.workspace, args["apkPath"], field="apkPath")
+        path = resolve_in_workspace(session.workspace, args.apk_path, field="apkPath")
     except ToolError as err:
         raise ToolError("bad-arg", OUTSIDE_WORKSPACE, field="apkPath") from err
-    installed = await session.apps.app_install(str(path), args["reinstall"])
+    installed = await session.apps.app_install(str(path), args.reinstall)
     return Reply.of(device=session.device.get("id"), **installed)
 
 
 async def app_uninstall(session: NativeSession, args: AppArgs) -> Reply:
-    return Reply.of(device=session.device.get("id"), **await session.apps.app_uninstall(args["appId"]))
+    return Reply.of(device=session.device.get("id"), **await session.apps.app_uninstall(args.app_id))
 
 
 async def app_launch(session: NativeSession, args: AppArgs) -> Reply:
-    launched = await session.apps.app_launch(args["appId"])
-    session.app_under_test = args["appId"]
+    launched = await session.apps.app_launch(args.app_id)
+    session.app_under_test = args.app_id
     return Reply.of(device=session.device.get("id"), **launched)
 
 
 async def app_terminate(session: NativeSession, args: AppArgs) -> Reply:
-    return Reply.of(device=session.device.get("id"), **await session.apps.app_terminate(args["appId"]))
+    return Reply.of(device=session.device.get("id"), **await session.apps.app_terminate(args.app_id))
 
 
 async def app_reset(session: NativeSession, args: AppArgs) -> Reply:
-    return Reply.of(device=session.device.get("id"), **await session.apps.app_reset(args["appId"]))
+    return Reply.of(device=session.device.get("id"), **await session.apps.app_reset(args.app_id))
 
 
 async def app_foreground(session: NativeSession, args: SessionArgs) -> Reply:

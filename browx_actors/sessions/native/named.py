@@ -17,6 +17,7 @@ from typing import Any
 from ...tools import Reply
 from ...tools.contract import SessionArgs
 from ...tools.reading import NameRefArgs
+from ...tools.targets import Target
 from .refs import ElementKey
 from .session import NativeSession
 from .target import locate_in, target_json
@@ -33,9 +34,9 @@ def _anchor(key: ElementKey) -> dict[str, Any]:
 
 async def name_ref(session: NativeSession, args: NameRefArgs) -> Reply:
     hierarchy = await session.read()
-    located = locate_in(hierarchy, session.refs, {"ref": args["ref"]})
+    located = locate_in(hierarchy, session.refs, Target(ref=args.ref))
     key = hierarchy.key_for(located.node)
-    name = args["name"]
+    name = args.name
     replaced = name in session.refs.names
     session.refs.names[name] = key
     anchor = _anchor(key)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...devices.nodes import NativeNode
 from ...errors import ToolError
-from ...tools import Args, Reply
+from ...tools import Reply
 from ...tools.reading import (
     FindArgs,
     SnapshotArgs,
@@ -25,6 +25,7 @@ from ...tools.reading import (
     VerifyValueArgs,
     VerifyVisibleArgs,
 )
+from ...tools.targets import Element
 from .find import find as find_nodes
 from .find import text_search as search_text
 from .refs import Hierarchy, collapse
@@ -41,8 +42,8 @@ __all__ = [
 
 async def snapshot(session: NativeSession, args: SnapshotArgs) -> Reply:
     hierarchy = await session.read()
-    shot = print_snapshot(hierarchy, session.refs, scope=args.get("scope"), max_nodes=args["maxNodes"],
-                          omit=frozenset(args.get("omit") or ()))
+    shot = print_snapshot(hierarchy, session.refs, scope=args.scope, max_nodes=args.max_nodes,
+                          omit=frozenset(args.omit or ()))
     return Reply.of(snapshot=shot.text, nodeCount=shot.node_count, refCount=shot.ref_count,
                     truncated=shot.truncated, interactive=shot.interactive, untagged=shot.untagged,
                     warnings=list(shot.warnings))
@@ -50,9 +51,9 @@ async def snapshot(session: NativeSession, args: SnapshotArgs) -> Reply:
 
 async def find(session: NativeSession, args: FindArgs) -> Reply:
     hierarchy = await session.read()
-    found = find_nodes(hierarchy, session.refs, role=args.get("role"), name=args.get("name"),
-                       text=args.get("text"), test_id=args.get("testId"), exact=args["exact"], limit=args["limit"],
-                       scope=args.get("scope"), id_hint=getattr(session, "id_hint", None) or _tilde)
+    found = find_nodes(hierarchy, session.refs, role=args.role, name=args.name, text=args.text,
+                       test_id=args.test_id, exact=args.exact, limit=args.limit, scope=args.scope,
+                       id_hint=getattr(session, "id_hint", None) or _tilde)
     return Reply.of(**found.to_json())
 
 
@@ -62,8 +63,7 @@ def _tilde(test_id: str) -> str:
 
 async def text_search(session: NativeSession, args: TextSearchArgs) -> Reply:
     hierarchy = await session.read()
-    found = search_text(hierarchy, session.refs, args["query"], limit=args["limit"],
-                        case_sensitive=args["caseSensitive"])
+    found = search_text(hierarchy, session.refs, args.query, limit=args.limit, case_sensitive=args.case_sensitive)
     return Reply.of(**found.to_json())
 
 
@@ -145,10 +145,10 @@ def _verdict(check: str, passed: bool, expected: Any, actual: Any, **extra: Any)
     )
 
 
-def _locate_or_none(session: NativeSession, hierarchy: Hierarchy, args: Args) -> Located | None:
+def _locate_or_none(session: NativeSession, hierarchy: Hierarchy, target: Element) -> Located | None:
     """The target; None when a selector matches nothing (a ref that does is stale)."""
     try:
-        return locate_in(hierarchy, session.refs, args)
+        return locate_in(hierarchy, session.refs, target)
     except ToolError as err:
         if err.code == "target-not-found":
             return None
@@ -164,19 +164,19 @@ async def verify_visible(session: NativeSession, args: VerifyVisibleArgs) -> Rep
 
 
 async def verify_text(session: NativeSession, args: VerifyTextArgs) -> Reply:
-    text = args["text"]
+    text = args.text
     hierarchy = await session.read()
-    if args.get("ref") is None and args.get("selector") is None:
+    if args.ref is None and args.selector is None:
         found = search_text(hierarchy, session.refs, text, limit=1, case_sensitive=True)
         return _verdict("text", found.count > 0, text, f"{found.count} matches on the screen",
                         matches=[m.to_json() for m in found.matches])
     located = _locate_or_none(session, hierarchy, args)
     if located is None:
-        raise ToolError("target-not-found", f"nothing on the screen matches selector {args['selector']!r}",
-                        selector=args["selector"])
+        raise ToolError("target-not-found", f"nothing on the screen matches selector {args.selector!r}",
+                        selector=args.selector)
     actual = element_text(located.node, hierarchy)
     wanted = collapse(text)
-    passed = actual == wanted if args["exact"] else wanted in actual
+    passed = actual == wanted if args.exact else wanted in actual
     return _verdict("text", passed, text, actual)
 
 
@@ -188,23 +188,23 @@ async def verify_value(session: NativeSession, args: VerifyValueArgs) -> Reply:
         # The value of a secure field is never read back, so it cannot be compared.
         raise ToolError("not-supported", f"{located.ref} is a password field: its value is never read back on "
                         f"{session.engine}, so it cannot be verified", engine=session.engine, ref=located.ref)
-    return _verdict("value", node.value == args["value"], args["value"], node.value)
+    return _verdict("value", node.value == args.value, args.value, node.value)
 
 
 async def verify_attribute(session: NativeSession, args: VerifyAttributeArgs) -> Reply:
     hierarchy = await session.read()
     located = locate_in(hierarchy, session.refs, args)
     known = attributes(located.node, hierarchy, session.engine)
-    name = args["name"]
+    name = args.name
     if name not in known:
         raise ToolError("bad-arg", f"{session.engine} nodes have no attribute {name!r} (they have: "
                         f"{', '.join(known)})", field="name")
     actual = known[name]
-    return _verdict(f"attribute {name}", actual == args["value"], args["value"], actual)
+    return _verdict(f"attribute {name}", actual == args.value, args.value, actual)
 
 
 async def verify_count(session: NativeSession, args: VerifyCountArgs) -> Reply:
     hierarchy = await session.read()
-    resolution = resolve(args["selector"], hierarchy, session.refs)
+    resolution = resolve(args.selector, hierarchy, session.refs)
     actual = len(resolution.matches)
-    return _verdict("count", actual == args["count"], args["count"], actual, matchedBy=resolution.tier)
+    return _verdict("count", actual == args.count, args.count, actual, matchedBy=resolution.tier)

@@ -18,7 +18,7 @@ import attrs
 
 from ...devices.nodes import NativeNode, Rect
 from ...errors import ToolError
-from ...tools import Args
+from ...tools.targets import Element
 from .refs import Hierarchy, RefBook
 from .selectors import Resolution, Selector, parse_ref, resolve
 
@@ -46,11 +46,9 @@ def target_json(located: Located) -> dict[str, Any]:
     return out
 
 
-def locate_in(hierarchy: Hierarchy, refs: RefBook, args: Args, *, field: str = "") -> Located:
-    """The node ``args``' ``ref`` or ``selector`` (``<field>Ref`` / ``<field>Selector``
-    when ``field`` is given) names in ``hierarchy``, or the refusal."""
-    ref = args.get(f"{field}Ref" if field else "ref")
-    selector = args.get(f"{field}Selector" if field else "selector")
+def locate_in(hierarchy: Hierarchy, refs: RefBook, target: Element) -> Located:
+    """The node ``target``'s ``ref`` or ``selector`` names in ``hierarchy``, or the refusal."""
+    ref, selector = target.ref, target.selector
     if ref is not None:
         # A ref that is not one of this session's (another engine's spelling, a typo)
         # resolves to nothing, exactly as a stale one does.

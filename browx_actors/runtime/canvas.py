@@ -23,13 +23,15 @@ from typing import Any
 import numpy as np
 import trio
 
+from ..canvas import diff, transform
+from ..canvas.cache import Capture, cache_of
 from ..errors import ToolError
-from ..tools import Args, Reply
+from ..sessions.chromium.canvas import discover
+from ..tools import Reply
 from ..tools.canvas import CanvasDiffArgs, CanvasScreenToWorldArgs, CanvasWorldToScreenArgs
 from ..tools.context import RuntimeContext
 from ..tools.contract import SESSION_CALL_TIMEOUT
-from . import diff, transform
-from .cache import Capture, cache_of
+from ..tools.targets import Element
 
 __all__ = []
 
@@ -43,11 +45,14 @@ _INLINE_DIFF_PIXELS = 1 << 20
 
 # -- canvas_diff ----------------------------------------------------------------------
 
+#: Each side's data: (bytes, format, size-or-None), by id or from base64.
+Side = tuple[bytes, str, tuple[int, int] | None]
 
-async def _fetch_captures(session: Any, args: Args) -> dict[str, Capture]:
-    """Inside the session actor: the named captures (marked as used)."""
+
+async def _fetch_captures(session: Any, ids: dict[str, str]) -> dict[str, Capture]:
+    """Inside the session actor: the captures ``ids`` names (field -> id), marked as used."""
     cache = cache_of(session)
-    return {field: cache.get(capture_id, field) for field, capture_id in args["ids"].items()}
+    return {field: cache.get(capture_id, field) for field, capture_id in ids.items()}
 
 
 def _decode_base64(text: str, field: str) -> bytes:
@@ -59,30 +64,34 @@ def _decode_base64(text: str, field: str) -> bytes:
 
 async def canvas_diff(runtime: RuntimeContext, args: CanvasDiffArgs) -> Reply:
     reply = Reply(warnings=[])
-    ids = {f"{side}Id": args[f"{side}Id"] for side in ("before", "after") if args[f"{side}Id"] is not None}
+    # Each side, by its argument names: a captureId or base64 (the rules gave exactly one).
+    given = {"before": (args.before_id, args.before_base64), "after": (args.after_id, args.after_base64)}
+    ids = {f"{side}Id": capture_id for side, (capture_id, _) in given.items() if capture_id is not None}
+    fields = {side: f"{side}Id" if capture_id is not None else f"{side}Base64"
+              for side, (capture_id, _) in given.items()}
     captures: dict[str, Capture] = {}
     if ids:
-        if args["session"] not in await runtime.session_ids():
+        if args.session not in await runtime.session_ids():
             field = next(iter(ids))
-            raise ToolError("unknown-capture", f"{field} {ids[field]!r}: no open session {args['session']!r} "
+            raise ToolError("unknown-capture", f"{field} {ids[field]!r}: no open session {args.session!r} "
                             "holds captures; ids come from canvas_capture in the same session",
                             field=field, captureId=ids[field])
-        captures = await runtime.call_session(args["session"], "canvas_diff", _fetch_captures, {"ids": ids},
+        captures = await runtime.call_session(args.session, "canvas_diff", _fetch_captures, ids,
                                               timeout=SESSION_CALL_TIMEOUT)
 
-    # Each side: (bytes, format, size-or-None), by id or from base64.
-    sides: dict[str, tuple[bytes, str, tuple[int, int] | None]] = {}
-    for side in ("before", "after"):
+    sides: dict[str, Side] = {}
+    for side, (_, encoded) in given.items():
         found = captures.get(f"{side}Id")
         if found is not None:
             fmt = "png" if found.is_png else "rgba"
             sides[side] = (found.data, fmt, (found.width, found.height))
         else:
-            fmt = "png" if args["inputFormat"] == "png" else "rgba"
-            sides[side] = (_decode_base64(args[f"{side}Base64"], f"{side}Base64"), fmt, None)
+            assert encoded is not None  # the rules: a side without an id has its base64
+            fmt = "png" if args.input_format == "png" else "rgba"
+            sides[side] = (_decode_base64(encoded, f"{side}Base64"), fmt, None)
             await trio.lowlevel.checkpoint()  # let other tasks in between two long decodes
 
-    size = _rgba_size(args, sides, reply)
+    size = _rgba_size(args.width, args.height, sides, reply)
     arrays: dict[str, np.ndarray] = {}
     pngs: dict[str, bytes] = {}
     for side, (data, fmt, known) in sides.items():
@@ -90,13 +99,13 @@ async def canvas_diff(runtime: RuntimeContext, args: CanvasDiffArgs) -> Reply:
             pngs[side] = data
         else:
             width, height = known or size
-            arrays[side] = diff.rgba_view(data, width, height, _field(args, side))
-    arrays.update(await _decode_pngs(pngs, args))
+            arrays[side] = diff.rgba_view(data, width, height, fields[side])
+    arrays.update(await _decode_pngs(pngs, fields))
     before, after = arrays["before"], arrays["after"]
     if before.size <= _INLINE_DIFF_PIXELS:
-        result = diff.diff_rgba(before, after, args["region"])
+        result = diff.diff_rgba(before, after, args.region)
     else:
-        result = await trio.to_thread.run_sync(diff.diff_rgba, before, after, args["region"])
+        result = await trio.to_thread.run_sync(diff.diff_rgba, before, after, args.region)
     envelope = result.envelope()
     for warning in envelope.pop("warnings"):
         reply.warn(warning)
@@ -105,14 +114,15 @@ async def canvas_diff(runtime: RuntimeContext, args: CanvasDiffArgs) -> Reply:
     return reply
 
 
-async def _decode_pngs(pngs: dict[str, bytes], args: Args) -> dict[str, np.ndarray]:
-    """Decode PNG sides side by side in worker threads (Pillow inflates without the GIL)."""
+async def _decode_pngs(pngs: dict[str, bytes], fields: dict[str, str]) -> dict[str, np.ndarray]:
+    """Decode PNG sides side by side in worker threads (Pillow inflates without the GIL);
+    an error names the side's argument (``fields``: side -> its argument's name)."""
     decoded: dict[str, np.ndarray] = {}
     errors: dict[str, ToolError] = {}
 
     async def one(side: str, data: bytes) -> None:
         try:
-            decoded[side] = await trio.to_thread.run_sync(diff.decode_png, data, _field(args, side))
+            decoded[side] = await trio.to_thread.run_sync(diff.decode_png, data, fields[side])
         except ToolError as err:
             errors[side] = err
 
@@ -125,14 +135,8 @@ async def _decode_pngs(pngs: dict[str, bytes], args: Args) -> dict[str, np.ndarr
     return decoded
 
 
-def _field(args: Args, side: str) -> str:
-    return f"{side}Id" if args[f"{side}Id"] is not None else f"{side}Base64"
-
-
-def _rgba_size(args: Args, sides: dict[str, tuple[bytes, str, tuple[int, int] | None]],
-               reply: Reply) -> tuple[int, int]:
+def _rgba_size(width: int | None, height: int | None, sides: dict[str, Side], reply: Reply) -> tuple[int, int]:
     """width x height for base64 RGBA sides: the arguments, else the other side's capture."""
-    width, height = args["width"], args["height"]
     needs = [s for s, (_, fmt, known) in sides.items() if fmt == "rgba" and known is None]
     known_sizes = [known for _, fmt, known in sides.values() if fmt == "rgba" and known is not None]
     if needs:
@@ -154,27 +158,30 @@ def _rgba_size(args: Args, sides: dict[str, tuple[bytes, str, tuple[int, int] | 
 
 # -- world <-> screen -----------------------------------------------------------------
 
+Convert = CanvasWorldToScreenArgs | CanvasScreenToWorldArgs
 
-async def _discover(session: Any, args: Args) -> tuple[transform.Discovered, list[str]]:
+
+async def _discover(session: Any, canvas: Element) -> tuple[transform.Discovered, list[str]]:
     reply = Reply(warnings=[])
-    found = await transform.discover(session, args, reply)
+    found = await discover(session, canvas, reply)
     return found, reply.warnings or []
 
 
-async def _convert(runtime: RuntimeContext, args: Args, to_screen: bool) -> Reply:
-    world, screen = ("worldX", "worldY"), ("screenX", "screenY")
-    keys, out = (world, screen) if to_screen else (screen, world)
-    x, y = float(args[keys[0]]), float(args[keys[1]])
-    if args["transform"] is not None:
-        explicit = transform.explicit_transform(args["transform"])
+async def _convert(runtime: RuntimeContext, args: Convert, point: tuple[float, float], to_screen: bool) -> Reply:
+    """``point`` (world or screen, as ``to_screen`` says) in the other space."""
+    out = ("screenX", "screenY") if to_screen else ("worldX", "worldY")
+    x, y = float(point[0]), float(point[1])
+    if args.transform is not None:
+        explicit = transform.explicit_transform(args.transform)
         reply = Reply(warnings=[])
-        if args.get("ref") is not None or args.get("selector") is not None:
+        if args.ref is not None or args.selector is not None:
             reply.warn("ref and selector are not used with an explicit transform (no page contact)")
         rx, ry = explicit.to_screen(x, y) if to_screen else explicit.to_world(x, y)
         reply.fields.update({out[0]: rx, out[1]: ry})
         return reply
     tool = "canvas_world_to_screen" if to_screen else "canvas_screen_to_world"
-    found, notes = await runtime.call_session(args["session"], tool, _discover, args, timeout=SESSION_CALL_TIMEOUT)
+    # The arguments are the canvas to anchor on: their ref or selector.
+    found, notes = await runtime.call_session(args.session, tool, _discover, args, timeout=SESSION_CALL_TIMEOUT)
     rx, ry = found.transform.to_screen(x, y) if to_screen else found.transform.to_world(x, y)
     return Reply.of(**{out[0]: rx, out[1]: ry}, transformDiscovered=found.transform.describe(),
                     adapterHint=found.adapter_hint, warnings=[transform.HEURISTIC_WARNING, *notes])
@@ -184,10 +191,8 @@ async def _convert(runtime: RuntimeContext, args: Args, to_screen: bool) -> Repl
 
 
 async def canvas_world_to_screen(runtime: RuntimeContext, args: CanvasWorldToScreenArgs) -> Reply:
-    return await _convert(runtime, args, to_screen=True)
+    return await _convert(runtime, args, (args.world_x, args.world_y), to_screen=True)
 
 
 async def canvas_screen_to_world(runtime: RuntimeContext, args: CanvasScreenToWorldArgs) -> Reply:
-    return await _convert(runtime, args, to_screen=False)
-
-
+    return await _convert(runtime, args, (args.screen_x, args.screen_y), to_screen=False)
