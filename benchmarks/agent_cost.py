@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 from browx_actors.demo import serve_directory
-from browx_actors.sessions.chromium.agent_source import MODULES, join_modules
+from browx_actors.sessions.chromium.agent.source import MODULES, join_modules
 
 REPEAT = 20
 SAMPLES = 200

@@ -41,7 +41,7 @@ from mcp.client.stdio import StdioServerParameters
 from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.cdp import launch_chromium
 from browx_actors.demo import serve_directory
-from browx_actors.sessions.chromium.dom_provider import DomProvider
+from browx_actors.sessions.chromium.reading.dom_provider import DomProvider
 from browx_actors.tools import validate_args
 from browx_actors.tools.visual import VisualTreeArgs
 from browx_actors.visualtree import operations

@@ -40,7 +40,7 @@ from browx_actors.cdp import launch_chromium
 from browx_actors.demo import serve_directory
 from browx_actors.server.mcp_stdio import tool_result
 from browx_actors.server.stdio_lines import encode_message
-from browx_actors.sessions.chromium.dom_provider import DomProvider, raw_tree
+from browx_actors.sessions.chromium.reading.dom_provider import DomProvider, raw_tree
 from browx_actors.tools.reply import ToolOutput
 from browx_actors.visualtree.payload import TreeLimits, tree_payload
 

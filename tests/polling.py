@@ -16,7 +16,7 @@ There the only wait is to check again after a short interval. :func:`poll_until`
 that loop, in one place (so ruff's ASYNC110 is waived once, here, for that reason). It
 waits exactly as the loops it replaced: check, sleep ``interval``, check again; the
 caller keeps its bound, as ``timeout`` or an enclosing ``fail_after`` /
-``move_on_after``. (Not ``browx_actors.sessions.chromium.poll.poll_until``: its fixed
+``move_on_after``. (Not ``browx_actors.sessions.chromium.reading.poll.poll_until``: its fixed
 schedule and its result instead of an error would change when these waits give up.)
 """
 

@@ -26,7 +26,7 @@ import trio
 from ..canvas import diff, transform
 from ..canvas.cache import Capture, cache_of
 from ..errors import ToolError
-from ..sessions.chromium.canvas import discover
+from ..sessions.chromium.page.canvas import discover
 from ..tools import Reply
 from ..tools.canvas import CanvasDiffArgs, CanvasScreenToWorldArgs, CanvasWorldToScreenArgs
 from ..tools.context import RuntimeContext

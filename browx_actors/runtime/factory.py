@@ -27,7 +27,7 @@ from ..sessions.android import AndroidSession
 from ..sessions.android import table as android_table
 from ..sessions.android.chrome import ChromeAndroidSession
 from ..sessions.chromium import table as chromium_table
-from ..sessions.chromium.driver import PlaywrightDriver
+from ..sessions.chromium.bridge.driver import PlaywrightDriver
 from ..sessions.chromium.options import SessionOptions
 from ..sessions.chromium.session import ChromiumSession
 from ..sessions.ios import IosSession

@@ -68,7 +68,7 @@ from ..kernel.supervision import (
 from ..kernel.supervisor import Supervisor
 from ..recorder import Recorder, RecorderInbox, SessionClosed
 from ..secret_book import SecretBook
-from ..sessions.chromium.driver import PlaywrightDriver
+from ..sessions.chromium.bridge.driver import PlaywrightDriver
 from ..sessions.chromium.pool import BrowserPool, PoolConfig
 from ..sessions.messages import AwaitReady, Describe, SessionCall, ToolCall
 from ..sessions.native.session import CONNECT_SECONDS

@@ -18,8 +18,8 @@ import trio
 from ..config import RuntimeConfig, parse_capabilities
 from ..kernel.actor_ref import ActorRef
 from ..runtime.tree import Runtime
-from ..sessions.chromium.aiobridge import open_asyncio_thread
-from ..sessions.chromium.driver import PlaywrightDriver
+from ..sessions.chromium.bridge.aiobridge import open_asyncio_thread
+from ..sessions.chromium.bridge.driver import PlaywrightDriver
 from .catalog import Catalog, default_catalog
 from .dispatch import Dispatcher
 

@@ -13,7 +13,7 @@ spec is tested on its own and the actors stay thin:
 * :mod:`.stepdown`: one stream's flow control (one frame in flight, pacing, lost
   frames, stalls) and its step-down level table, driven by explicit times.
 * :mod:`.source`: the frame-source protocol an engine implements (the chromium
-  screencast is :mod:`browx_actors.sessions.chromium.screencast`).
+  screencast is :mod:`browx_actors.sessions.chromium.tabs.screencast`).
 
 The actors, and what joins them to the socket:
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from browx_actors.sessions.chromium.agent_source import (
+from browx_actors.sessions.chromium.agent.source import (
     AGENT_KEY,
     MODULE_LINE_LIMIT,
     MODULES,
@@ -99,7 +99,7 @@ def test_node_check_rejects_a_name_two_modules_declare(tmp_path: Path) -> None:
 
 
 def test_load_refuses_a_script_without_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("browx_actors.sessions.chromium.agent_source.AGENT_KEY", "__browxAgent_v0")
+    monkeypatch.setattr("browx_actors.sessions.chromium.agent.source.AGENT_KEY", "__browxAgent_v0")
     with pytest.raises(RuntimeError, match="__browxAgent_v0"):
         load_agent_source()
 

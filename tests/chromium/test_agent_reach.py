@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from browx_actors import RuntimeConfig, open_runtime
-from browx_actors.sessions.chromium.pageagent import AGENT_METHODS
+from browx_actors.sessions.chromium.agent.pageagent import AGENT_METHODS
 from e2e_support import serve_pages
 
 

@@ -9,7 +9,7 @@ import threading
 import pytest
 import trio
 
-from browx_actors.sessions.chromium.aiobridge import open_asyncio_thread
+from browx_actors.sessions.chromium.bridge.aiobridge import open_asyncio_thread
 
 
 async def test_results_errors_and_the_thread() -> None:

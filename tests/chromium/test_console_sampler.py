@@ -11,7 +11,7 @@ from urllib.parse import quote
 import trio
 
 from browx_actors.cdp import CdpConnection
-from browx_actors.sessions.chromium.console_sampler import (
+from browx_actors.sessions.chromium.console.sampler import (
     PAGE_BUDGET,
     SAMPLER_JS,
     held_back_counts,

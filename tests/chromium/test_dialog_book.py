@@ -13,7 +13,7 @@ import trio
 import trio.lowlevel
 
 from browx_actors.errors import ToolError
-from browx_actors.sessions.chromium.dialogs import DialogBook, OpenDialog, dialog_refusal, interrupted_reply
+from browx_actors.sessions.chromium.dialogs.book import DialogBook, OpenDialog, dialog_refusal, interrupted_reply
 
 
 class FakeDialog:

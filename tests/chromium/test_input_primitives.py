@@ -9,10 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from browx_actors.sessions.chromium.drag_input import drag_event, intercept_drags
-from browx_actors.sessions.chromium.input import button_held, mouse_move, mouse_press, mouse_release, mouse_wheel
-from browx_actors.sessions.chromium.input_state import InputState
-from browx_actors.sessions.chromium.motion import (
+from browx_actors.sessions.chromium.input.commands import (
+    button_held,
+    mouse_move,
+    mouse_press,
+    mouse_release,
+    mouse_wheel,
+)
+from browx_actors.sessions.chromium.input.drag_commands import drag_event, intercept_drags
+from browx_actors.sessions.chromium.input.motion import (
     FRAME_MS,
     MAX_STEPS,
     PINCH_SPAN,
@@ -24,7 +29,8 @@ from browx_actors.sessions.chromium.motion import (
     stroke,
     times,
 )
-from browx_actors.sessions.chromium.touch_input import (
+from browx_actors.sessions.chromium.input.state import InputState
+from browx_actors.sessions.chromium.input.touch_commands import (
     TouchPoint,
     touch_cancel,
     touch_emulation,

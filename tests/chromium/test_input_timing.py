@@ -11,9 +11,9 @@ import trio
 import trio.testing
 
 from browx_actors.errors import ToolError
-from browx_actors.sessions.chromium.motion import Step, pinch, stroke
-from browx_actors.sessions.chromium.playback import RELEASE_TIMEOUT_S, letting_go, play
-from browx_actors.sessions.chromium.poll import _poll, poll_until
+from browx_actors.sessions.chromium.input.motion import Step, pinch, stroke
+from browx_actors.sessions.chromium.input.playback import RELEASE_TIMEOUT_S, letting_go, play
+from browx_actors.sessions.chromium.reading.poll import _poll, poll_until
 from browx_actors.tools.page import PollEvalArgs
 
 

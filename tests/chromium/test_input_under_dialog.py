@@ -12,9 +12,9 @@ import trio
 import trio.testing
 
 from browx_actors.cdp import CdpTimeout
-from browx_actors.sessions.chromium.input import mouse_press, mouse_release
-from browx_actors.sessions.chromium.input_send import ACTION_TIMEOUT_MS, release_input, releases_applied, send_input
-from browx_actors.sessions.chromium.input_state import InputState
+from browx_actors.sessions.chromium.input.commands import mouse_press, mouse_release
+from browx_actors.sessions.chromium.input.send import ACTION_TIMEOUT_MS, release_input, releases_applied, send_input
+from browx_actors.sessions.chromium.input.state import InputState
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from browx_actors.sessions.chromium.losses import (
     tab_crashed,
     went_away,
 )
-from browx_actors.sessions.chromium.tabset import Tab
+from browx_actors.sessions.chromium.tabs.tabset import Tab
 
 
 def _caused_by(cause: BaseException) -> Exception:

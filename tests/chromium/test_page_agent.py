@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
-from browx_actors.sessions.chromium.pageagent import (
+from browx_actors.sessions.chromium.agent.pageagent import (
     AGENT_KEY,
     AGENT_METHODS,
     AGENT_SOURCE,
@@ -780,7 +780,7 @@ def test_python_helpers() -> None:
 
 
 def test_the_highest_ref_a_result_shows_is_found_wherever_refs_ride() -> None:
-    from browx_actors.sessions.chromium.pageagent import highest_ref
+    from browx_actors.sessions.chromium.agent.pageagent import highest_ref
 
     result = {
         "snapshot": 'button "Buy" [ref=e3]\n  link "More" [ref=e12]',

@@ -10,9 +10,9 @@ import threading
 from typing import Any
 
 from browx_actors.cdp import CdpEvent, peek_event
-from browx_actors.sessions.chromium.console_sampler import HELD_BACK, held_back_counts
-from browx_actors.sessions.chromium.page_events import PageEvents, Pulse, RequestTracker, Sampler
-from browx_actors.sessions.chromium.tab_tap import FLOOD_LOOK_S, RESAMPLE_AFTER_S, browser_own_request
+from browx_actors.sessions.chromium.console.sampler import HELD_BACK, held_back_counts
+from browx_actors.sessions.chromium.tabs.events import PageEvents, Pulse, RequestTracker, Sampler
+from browx_actors.sessions.chromium.tabs.tap import FLOOD_LOOK_S, RESAMPLE_AFTER_S, browser_own_request
 
 SESSION = "0123456789ABCDEF0123456789ABCDEF"
 TARGET = "T1"
@@ -222,7 +222,7 @@ def test_the_network_log_redacts_follows_redirects_and_bounds_itself() -> None:
     assert hop.response_headers["Set-Cookie"] == "<redacted> (2 values)"
     assert (final.status, final.mime, final.size, final.duration_ms, final.remote) == (
         200, "text/html", 1234, 250.0, "127.0.0.1:443")
-    from browx_actors.sessions.chromium.network_log import summary_line
+    from browx_actors.sessions.chromium.network.log import summary_line
     assert summary_line(final) == f"#{final.id} GET 200 document 1.2 kB 250 ms https://h/home"
     feed(tap, "Network.requestWillBeSent", request("2", "http://h/x.png", "Image"))
     feed(tap, "Network.loadingFailed", {"requestId": "2", "timestamp": 10.5, "errorText": "net::ERR_FAILED",

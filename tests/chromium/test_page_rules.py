@@ -12,13 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from browx_actors.errors import ToolError
-from browx_actors.sessions.chromium.console_text import format_args
-from browx_actors.sessions.chromium.downloads import free_name, safe_filename
-from browx_actors.sessions.chromium.emulation import media_features, network_conditions
-from browx_actors.sessions.chromium.frame_refs import parse_ref, qualify_refs, stitch
-from browx_actors.sessions.chromium.pdf import count_pages
-from browx_actors.sessions.chromium.redact import REDACTED, redact_headers, redact_url
-from browx_actors.sessions.chromium.route_rules import continue_params, fetch_pattern, fulfill_params
+from browx_actors.sessions.chromium.console.text import format_args
+from browx_actors.sessions.chromium.frames.refs import parse_ref, qualify_refs, stitch
+from browx_actors.sessions.chromium.network.redact import REDACTED, redact_headers, redact_url
+from browx_actors.sessions.chromium.network.route_rules import continue_params, fetch_pattern, fulfill_params
+from browx_actors.sessions.chromium.page.downloads import free_name, safe_filename
+from browx_actors.sessions.chromium.page.emulation import media_features, network_conditions
+from browx_actors.sessions.chromium.page.pdf import count_pages
 from browx_actors.tools import EMULATE as emulate
 from browx_actors.tools import Param, json_schema, validate_args
 from browx_actors.tools.network import glob_regex

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from browx_actors.errors import ToolError
-from browx_actors.sessions.chromium.tabset import TabSet
+from browx_actors.sessions.chromium.tabs.tabset import TabSet
 
 
 def test_ids_are_never_reused_and_adding_a_known_page_is_a_no_op() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from browx_actors.sessions.chromium.input import (
+from browx_actors.sessions.chromium.input.commands import (
     MODIFIERS,
     insert_text,
     key_press,

@@ -10,7 +10,7 @@ from playwright.sync_api import sync_playwright
 
 from browx_actors.devices.uiautomator import parse_dump
 from browx_actors.errors import ToolError
-from browx_actors.sessions.chromium.pageagent import AGENT_SOURCE, call_function
+from browx_actors.sessions.chromium.agent.pageagent import AGENT_SOURCE, call_function
 from browx_actors.sessions.native.find import find, identifier_hint, text_search
 from browx_actors.sessions.native.refs import Hierarchy, RefBook
 from browx_actors.sessions.native.selectors import resolve

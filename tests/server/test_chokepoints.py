@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from browx_actors.errors import ToolError
 from browx_actors.secret_book import SecretBook, encodings, mask_deep
-from browx_actors.sessions.chromium.downloads import Downloads
+from browx_actors.sessions.chromium.page.downloads import Downloads
 from browx_actors.workspace import file_to_write, write_file
 
 

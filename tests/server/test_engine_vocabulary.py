@@ -5,9 +5,9 @@ agent could never send."""
 
 from __future__ import annotations
 
-from browx_actors.sessions.chromium.emulation import PERMISSIONS
-from browx_actors.sessions.chromium.input import MODIFIERS
-from browx_actors.sessions.chromium.pdf import PAPER
+from browx_actors.sessions.chromium.input.commands import MODIFIERS
+from browx_actors.sessions.chromium.page.emulation import PERMISSIONS
+from browx_actors.sessions.chromium.page.pdf import PAPER
 from browx_actors.tools.page import PAPER_FORMATS, PERMISSION_NAMES
 from browx_actors.tools.targets import MODIFIER_KEYS
 

@@ -17,9 +17,9 @@ import pytest
 import trio
 
 from browx_actors.errors import ToolError
-from browx_actors.sessions.chromium import visual_frames
-from browx_actors.sessions.chromium.frames import Frame
-from browx_actors.sessions.chromium.visual_frames import (
+from browx_actors.sessions.chromium.frames import visual as visual_frames
+from browx_actors.sessions.chromium.frames.tree import Frame
+from browx_actors.sessions.chromium.frames.visual import (
     DomScope,
     Placement,
     graft,

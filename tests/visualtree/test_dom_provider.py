@@ -17,7 +17,7 @@ import mcp.types as types
 import pydantic
 import pytest
 
-from browx_actors.sessions.chromium.dom_provider import DomProvider, raw_tree
+from browx_actors.sessions.chromium.reading.dom_provider import DomProvider, raw_tree
 from browx_actors.visualtree.model import DOM_FORMAT, Bounds, RawNode, Visual
 from browx_actors.visualtree.payload import DEPTH_LIMIT, TreeLimits, tree_payload
 from visualtree.contract_schema import check_tree, nodes_of

@@ -16,7 +16,7 @@ import pytest
 import trio
 
 from browx_actors.devices.nodes import NativeNode
-from browx_actors.sessions.chromium.dom_provider import raw_tree
+from browx_actors.sessions.chromium.reading.dom_provider import raw_tree
 from browx_actors.tools import Reply, validate_args
 from browx_actors.tools.visual import QueryNodesArgs, VisualTreeArgs, WaitNodesArgs
 from browx_actors.visualtree import operations

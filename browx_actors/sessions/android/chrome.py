@@ -37,7 +37,7 @@ from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
 from ...kernel.actor_ref import ActorRef
 from ...tools import Table
-from ..chromium.driver import PlaywrightDriver
+from ..chromium.bridge.driver import PlaywrightDriver
 from ..chromium.options import SessionOptions
 from ..chromium.session import ChromiumSession
 

@@ -30,8 +30,8 @@ import trio
 from ...cdp.connection import open_cdp_connection
 from ...cdp.launcher import resolve_attach_endpoint
 from ...errors import ToolError
-from .driver import PlaywrightDriver
-from .pageagent import AGENT_SOURCE
+from .agent.pageagent import AGENT_SOURCE
+from .bridge.driver import PlaywrightDriver
 from .pool import Browser
 
 if TYPE_CHECKING:

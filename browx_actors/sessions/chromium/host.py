@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import trio
 
-from .driver import PlaywrightDriver
+from .bridge.driver import PlaywrightDriver
 from .options import SessionOptions
-from .page_events import PageEvents, Pulse
-from .tabset import Tab, TabSet
-from .wiring import TargetWiring
+from .tabs.events import PageEvents, Pulse
+from .tabs.tabset import Tab, TabSet
+from .tabs.wiring import TargetWiring
 
 if TYPE_CHECKING:
     from ...human.bridge import HumanBridge
-    from .dialogs import DialogBook
+    from .dialogs.book import DialogBook
     from .pool import Browser
 
 __all__ = ["SessionHost", "TabKeeper", "WarmupHook"]

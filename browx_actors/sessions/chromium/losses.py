@@ -33,7 +33,7 @@ from ...cdp import CdpConnectionLost, CdpSessionLost
 from ...errors import ToolError
 
 if TYPE_CHECKING:
-    from .tabset import Tab
+    from .tabs.tabset import Tab
 
 __all__ = ["CLOSED_MARKERS", "BrowserLost", "PageScriptError", "first_line", "is_crash", "tab_crashed",
            "went_away"]

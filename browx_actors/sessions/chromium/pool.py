@@ -24,7 +24,7 @@ from ...cdp.launcher import launch_chromium, resolve_attach_endpoint
 from ...errors import ToolError
 from ...kernel.actor import Actor
 from ...kernel.supervision import EventLog
-from .driver import PlaywrightDriver
+from .bridge.driver import PlaywrightDriver
 
 __all__ = ["AcquireBrowser", "Browser", "BrowserPool", "PoolConfig", "PoolStatus", "describe_exit"]
 

@@ -62,25 +62,25 @@ from ...kernel.actor_ref import ActorRef
 from ...tools import Arguments, Handler, Reply, Table, Tool
 from ...visualtree.provider import Provider
 from ..session import Session, Work
-from . import frame_calls
+from .agent.pageagent import AGENT_CALL, AGENT_SOURCE, highest_ref, normalize_ref
 from .attached import close_pages, default_context, hold_attached_browser
-from .dialogs import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
-from .downloads import Downloads, list_new_downloads, safe_filename
-from .driver import PlaywrightDriver
+from .bridge.driver import PlaywrightDriver
+from .bridge.portal import Portal
+from .dialogs.book import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
 from .failures import known_failure
+from .frames import calls as frame_calls
 from .losses import BrowserLost, PageScriptError, first_line, is_crash, tab_crashed, went_away
+from .network.redact import redact_url
 from .options import DEFAULT_VIEWPORT, SessionOptions
-from .page_events import PageEvents, Pulse
-from .pageagent import AGENT_CALL, AGENT_SOURCE, highest_ref, normalize_ref
+from .page.downloads import Downloads, list_new_downloads, safe_filename
 from .pool import AcquireBrowser, Browser
-from .portal import Portal
-from .redact import redact_url
-from .ref_names import NamedRefBook
-from .screencast import LiveViewers
-from .tab_lifecycle import TabLifecycle
-from .tabset import Tab, TabSet
+from .reading.name_book import NamedRefBook
+from .tabs.events import PageEvents, Pulse
+from .tabs.lifecycle import TabLifecycle
+from .tabs.screencast import LiveViewers
+from .tabs.tabset import Tab, TabSet
+from .tabs.wiring import TargetWiring, hold_event_socket
 from .warmup import SelectorWarmup
-from .wiring import TargetWiring, hold_event_socket
 
 __all__ = ["DIALOG_EXEMPT", "ChromiumSession"]
 
@@ -150,11 +150,11 @@ class ChromiumSession(Session):
         self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
         #: Names given to elements with name_ref, for the whole session (every tab).
         self.named_refs = NamedRefBook()
-        #: The session's routes (browx_actors.sessions.chromium.routes) and emulation
+        #: The session's routes (browx_actors.sessions.chromium.network.routes) and emulation
         #: (.emulation), made on first use.
         self.routes: Any = None
         self.emulation: Any = None
-        #: Each tab's frame ids (fN), by the tab's target id (browx_actors.sessions.chromium.frames).
+        #: Each tab's frame ids (fN), by the tab's target id (browx_actors.sessions.chromium.frames.tree).
         self.frame_books: dict[str, Any] = {}
         #: Live-view streams watching this session, and the screencast of its current tab.
         self.viewers = LiveViewers(self)
@@ -291,7 +291,7 @@ class ChromiumSession(Session):
 
     async def run_tool(self, tool: Tool[Any], handler: Handler[Any, Any], args: Arguments) -> Any:
         # Imported here: the targeting helpers are typed against this actor.
-        from .target import run_with_named_refs
+        from .input.target import run_with_named_refs
 
         return await run_with_named_refs(self, tool, handler, args)
 
@@ -328,7 +328,7 @@ class ChromiumSession(Session):
 
     def visual_provider(self) -> Provider:
         # Imported here: the provider is typed against this actor.
-        from .dom_provider import DomProvider
+        from .reading.dom_provider import DomProvider
 
         return DomProvider(self)
 

@@ -2,7 +2,7 @@
 
 Chromium runs every session tool but the app lifecycle, which needs a device. Each
 handler takes the session actor and its tool's arguments; named refs (``name_ref``)
-are resolved before any of them runs (:meth:`~.session.ChromiumSession.resolve_named_refs`).
+are resolved before any of them runs (:meth:`~.session.ChromiumSession.run_tool`).
 """
 
 from __future__ import annotations
@@ -11,30 +11,18 @@ from ... import tools
 from ...canvas import gestures
 from ...tools import Table, refuses, runs
 from .. import visual
-from . import (
-    actions,
-    canvas,
-    console,
-    dialog_tools,
-    drag,
-    emulation,
-    feedback,
-    files,
-    forms,
-    frames,
-    inspect,
-    named_refs,
-    network,
-    page,
-    pdf,
-    pointer,
-    poll,
-    reading,
-    routes,
-    storage,
-    tabs,
-    touch,
-)
+from .console import handlers as console
+from .dialogs import handlers as dialogs
+from .frames import tree as frames
+from .input import actions, drag, files, forms, pointer, touch
+from .network import handlers as network
+from .network import routes
+from .page import canvas, emulation, pdf, storage
+from .page import handlers as page
+from .reading import feedback, inspect, poll
+from .reading import handlers as reading
+from .reading import names as named_refs
+from .tabs import handlers as tabs
 
 __all__ = ["NO_DEVICE", "TABLE"]
 
@@ -65,8 +53,8 @@ TABLE = Table.of("chromium", [
     runs(tools.SELECT, actions.select),
     runs(tools.SCROLL, actions.scroll),
     runs(tools.UPLOAD_FILE, files.upload_file),
-    runs(tools.HANDLE_DIALOG, dialog_tools.handle_dialog),
-    runs(tools.SET_DIALOG_POLICY, dialog_tools.set_dialog_policy),
+    runs(tools.HANDLE_DIALOG, dialogs.handle_dialog),
+    runs(tools.SET_DIALOG_POLICY, dialogs.set_dialog_policy),
     runs(tools.MOUSE_DOWN, pointer.mouse_down),
     runs(tools.MOUSE_MOVE, pointer.mouse_move_tool),
     runs(tools.MOUSE_UP, pointer.mouse_up),

@@ -1,0 +1,67 @@
+"""The Playwright driver: one Playwright instance on the asyncio bridge thread.
+
+Playwright is the action core (locators, actionability, fill, the mouse pipeline); it
+runs on the :class:`~browx_actors.sessions.aiobridge.AsyncioThread` and attaches to
+browsers the pool launched with ``connect_over_cdp``. It is started on first use, so a
+runtime that never opens a browser session never starts the Playwright driver process.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import trio
+
+from ..agent.pageagent import AGENT_KEY
+from .aiobridge import AsyncioThread
+
+#: Selector engine name: ``browxref=e12`` resolves a snapshot ref through the page
+#: agent, so actions by ref are one Playwright locator call with full actionability.
+REF_ENGINE = "browxref"
+
+_REF_ENGINE_SOURCE = f"""{{
+  query(root, ref) {{
+    const agent = window[{AGENT_KEY!r}];
+    const el = agent ? agent.resolve(ref) : null;
+    return el && (root === document || root.contains(el)) ? el : null;
+  }},
+  queryAll(root, ref) {{
+    const el = this.query(root, ref);
+    return el ? [el] : [];
+  }}
+}}"""
+
+
+class PlaywrightDriver:
+    def __init__(self, bridge: AsyncioThread) -> None:
+        self.bridge = bridge
+        self._playwright: Any = None
+        self._manager: Any = None
+        self._lock = trio.Lock()
+
+    async def _ensure_started(self) -> Any:
+        async with self._lock:
+            if self._playwright is None:
+                from playwright.async_api import async_playwright
+
+                self._manager = async_playwright()
+                playwright = await self.bridge.run(self._manager.start)
+                # Engines register before any context exists; every page gets it.
+                await self.bridge.run(
+                    functools.partial(playwright.selectors.register, REF_ENGINE, script=_REF_ENGINE_SOURCE)
+                )
+                self._playwright = playwright
+        return self._playwright
+
+    async def connect_over_cdp(self, ws_url: str, *, timeout_ms: float = 30_000) -> Any:
+        """A Playwright ``Browser`` attached to the Chromium behind ``ws_url``."""
+        playwright = await self._ensure_started()
+        connect = functools.partial(playwright.chromium.connect_over_cdp, ws_url, timeout=timeout_ms)
+        return await self.bridge.run(connect)
+
+    async def aclose(self) -> None:
+        if self._manager is not None:
+            manager, self._manager, self._playwright = self._manager, None, None
+            with trio.move_on_after(5):
+                await self.bridge.run(manager.__aexit__, None, None, None)

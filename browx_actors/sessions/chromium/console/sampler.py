@@ -1,0 +1,131 @@
+"""A page that floods its console is sampled in the page itself, before DevTools sees it.
+
+Every DevTools session with ``Runtime`` on receives each console message, and the
+renderer builds and sends it to each of them on the page's main thread. Playwright's
+own session is always one of them. At tens of thousands of messages a second that work
+fills the main thread, and every round trip to the page waits behind it: measured on
+the flooding test page with Playwright attached, a no-op ``Runtime.evaluate`` took
+2.9 s (0.4 ms on the quiet page), and with the console sampled in the page, 0.6 ms.
+Sampling the events after they arrive (:class:`~.tab_tap.Sampler`) keeps the server's
+records bounded but cannot give that time back: the cost is paid before they leave the
+renderer.
+
+So when a tab's tap finds its console bucket dry (:meth:`~.tab_tap.TabTap.skip`), the
+session installs :data:`SAMPLER_JS` in the execution context the flood comes from, and
+from then on in every new document of that tab before its own scripts run
+(:func:`sample_new_documents`): a tab that flooded once is likely to again after a
+reload, and a document that starts sampled is sampled from its first message, also for
+a library that keeps its own reference to ``console.log``. It
+wraps the page's ``console`` methods; each second it lets :data:`PAGE_BUDGET` messages
+of each kind (errors, everything else) through to the real console and counts the rest
+by level. At the end of a second that held some back it says how many in one
+``console.debug`` line (:data:`HELD_BACK`), carrying the session's nonce so the tap can
+tell it from the page's own words (:func:`held_back_counts`) and count them as seen.
+After a calm second it puts the page's own methods back.
+
+The price, while it is installed: a message that goes through has the wrapper as the
+top frame of its stack, so DevTools shows the wrapper's location for it; and the
+page's ``console.log`` is not its own function. Both end when the page calms down (in
+a later document of a tab that flooded, after its first calm second) or the document
+goes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+from ....cdp import CdpFailure, CdpSession
+
+__all__ = ["HELD_BACK", "PAGE_BUDGET", "SAMPLER_JS", "held_back_counts", "install_sampler", "sample_new_documents"]
+
+#: Messages of each kind (errors; everything else) a flooding page sends each second.
+#: Below the tap's own rate (``tab_tap.SAMPLE_RATE``), so what arrives is all recorded.
+PAGE_BUDGET = 200
+
+#: The first argument of the line that says what a second held back.
+HELD_BACK = "[browx] console messages held back in the page (info, warnings, errors):"
+
+#: ``(nonce, budget, now?) => installed``: ``now`` is for tests (default performance.now).
+SAMPLER_JS = """(nonce, budget, now) => {
+  const con = globalThis.console;
+  const KEY = Symbol.for('browx.consoleSampler');
+  if (!con || con[KEY]) return false;
+  const clock = now || (() => performance.now());
+  const names = ['log', 'info', 'debug', 'warn', 'error', 'trace', 'dir', 'dirxml', 'table'];
+  const levels = { error: 'error', warn: 'warn' };
+  const report = con.debug;
+  const originals = {}, wrappers = {}, mark = {};
+  let start = clock(), calls = 0, errors = 0, others = 0;
+  let held = { info: 0, warn: 0, error: 0 };
+  const restore = () => {
+    for (const name of Object.keys(wrappers)) if (con[name] === wrappers[name]) con[name] = originals[name];
+    if (con[KEY] === mark) delete con[KEY];  // a later sampler's mark is its own
+  };
+  // A second ended: say what it held back; after a calm one the console is the page's again.
+  const roll = (t) => {
+    if (held.info || held.warn || held.error) report.call(con, HELD_BACK, held.info, held.warn, held.error, nonce);
+    held = { info: 0, warn: 0, error: 0 };
+    const calm = calls < budget / 4 || t - start >= 2000;
+    start = t; calls = 0; errors = 0; others = 0;
+    if (calm) restore();
+    return calm;
+  };
+  for (const name of names) {
+    const original = con[name];
+    if (typeof original !== 'function') continue;
+    const level = levels[name] || 'info';
+    originals[name] = original;
+    wrappers[name] = con[name] = function (...args) {
+      const t = clock();
+      if (t - start >= 1000 && roll(t)) return original.apply(this, args);
+      calls++;
+      if (level === 'error' ? errors++ < budget : others++ < budget) return original.apply(this, args);
+      held[level]++;
+    };
+  }
+  Object.defineProperty(con, KEY, { value: mark, configurable: true });
+  return true;
+}""".replace("HELD_BACK", json.dumps(HELD_BACK))
+
+_LEVELS = ("info", "warn", "error")
+
+
+def held_back_counts(params: dict[str, Any], nonce: str) -> dict[str, int] | None:
+    """The counts a ``Runtime.consoleAPICalled`` reports, if it is the sampler's line
+    with this session's ``nonce``; None for anything else (the page's own messages)."""
+    if params.get("type") != "debug":
+        return None
+    args = params.get("args")
+    if not isinstance(args, list) or len(args) != 5:
+        return None
+    values = [arg.get("value") if isinstance(arg, dict) else None for arg in args]
+    if values[0] != HELD_BACK or values[4] != nonce:
+        return None
+    counts: dict[str, int] = {}
+    for level, n in zip(_LEVELS, values[1:4], strict=True):
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            return None
+        counts[level] = n
+    return counts
+
+
+async def install_sampler(cdp: CdpSession, context_id: int, nonce: str) -> bool:
+    """Install the sampler in one execution context; False if it was there already or
+    the context went (a navigation) before it could be."""
+    expression = f"({SAMPLER_JS})({json.dumps(nonce)}, {PAGE_BUDGET})"
+    try:
+        reply = await cdp.send("Runtime.evaluate", {"expression": expression, "contextId": context_id,
+                                                    "returnByValue": True}, timeout=30)
+    except CdpFailure:
+        return False
+    return bool((reply.get("result") or {}).get("value"))
+
+
+async def sample_new_documents(cdp: CdpSession, nonce: str) -> None:
+    """Install the sampler in every later document of ``cdp``'s target, in every frame,
+    before the document's own scripts (``Page.addScriptToEvaluateOnNewDocument``)."""
+    source = f"({SAMPLER_JS})({json.dumps(nonce)}, {PAGE_BUDGET})"
+    with contextlib.suppress(CdpFailure):  # the target is going away
+        await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": source}, timeout=30)

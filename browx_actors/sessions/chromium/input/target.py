@@ -1,0 +1,319 @@
+"""Finding an action's target: one round trip that marks the page, finds and readies it.
+
+:func:`aim` asks the page agent's ``aim`` over the session's raw CDP session, from
+Trio: a raw ``Runtime.evaluate`` is one socket hop, where Playwright's crosses its
+driver process too. It marks the page for change tracking, resolves the ``ref``,
+``selector`` or ``coords`` target and, for the actions the server performs with its own
+input (click, hover, fill), says whether the element is ready for them.
+
+:func:`check_found` turns the answer into the errors and warnings every action shares
+(a stale ref fails at once instead of waiting out Playwright's auto-wait), and
+:func:`locator_for` gives Playwright's locator for the same target, for the actions
+Playwright performs. Selectors that are not CSS (``role=``, ``text=``, ...) are counted
+through Playwright's own engines. :func:`point_at` is where the raw input tools aim.
+
+Named refs (``name_ref``) resolve here, in one place for every tool:
+:func:`run_with_named_refs` runs a tool's chromium handler so that each ``ref`` it takes
+(a ``ref`` argument, the ``ref`` of a target object such as ``drag``'s ``from``, or of
+an item such as ``fill_form``'s fields) that holds a name is replaced by the ref of the
+element its anchor finds now, before the handler runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+
+from ....errors import ToolError
+from ....tools import Arguments, Handler, Param, Reply, Tool
+from ....tools.shapes import PointTarget
+from ....tools.targets import Element, Target, coords_of, is_ref_name
+from ..agent.calls import agent_call
+from ..agent.pageagent import AGENT_KEY
+from ..bridge.driver import REF_ENGINE
+from ..failures import selector_refusals
+from ..frames.tree import frame_locator
+from ..losses import PageScriptError, first_line
+from ..reading.name_book import describe_anchor
+from ..session import ChromiumSession
+
+__all__ = [
+    "POINT_WAIT_S",
+    "aim",
+    "aimed_at",
+    "check_found",
+    "locator_for",
+    "point_at",
+    "point_for",
+    "resolve_named_refs",
+    "resolve_target",
+    "run_with_named_refs",
+    "target_of",
+]
+
+#: How long an input tool waits for its element to be ready to point at.
+POINT_WAIT_S = 5.0
+#: Between two looks at an element that is not ready yet.
+_POINT_RETRY_S = 0.05
+
+_DESCRIBE = f"el => window[{AGENT_KEY!r}].describe(el)"
+
+
+async def aim(session: ChromiumSession, target: Element, mode: str | None = None, *,
+              acting: bool = False, mark: bool = True, scroll: bool = True) -> dict[str, Any]:
+    """The page agent's ``aim`` for this call's target (see ``agent/aim.js``).
+
+    ``mode`` is ``"click"``, ``"hover"`` or ``"fill"`` when the caller will act with
+    its own input if the answer has ``ready``; ``acting`` when an action follows, so a
+    target no action can reach (no area, clipped away) is refused at once.
+    ``mark=False`` keeps the change-tracking mark an earlier aim of the same call set (a
+    call acting on several targets reports every change since its first);
+    ``scroll=False`` aims at the part in view. Through
+    :meth:`ChromiumSession.agent`, so a page that has lost the agent gets it installed
+    first.
+    """
+    coords = coords_of(target)
+    spec: dict[str, Any] = {"ref": target.ref, "selector": target.selector,
+                            "point": [coords["x"], coords["y"]] if coords else None, "mode": mode,
+                            "acting": acting}
+    if not mark:
+        spec["mark"] = False
+    if not scroll:
+        spec["scroll"] = False
+    try:
+        found = await session.agent("aim", spec)
+    except PageScriptError as err:  # the page broke something the agent relies on
+        raise ToolError("page-error", f"finding the target failed in the page: {first_line(err)}") from err
+    if found.get("unknownRef") and session.ref_was_shown(str(spec["ref"])):
+        return {"stale": True}  # issued on an earlier page of this session: that element is gone
+    return found
+
+
+def check_found(target: Element, found: dict[str, Any], reply: Reply) -> dict[str, Any] | None:
+    """The target's description, or the error every action gives for a missing one.
+
+    Not for ``notCss`` answers: those are counted by :func:`locator_for`.
+    """
+    ref, selector = target.ref, target.selector
+    if ref is not None and found.get("unknownRef"):
+        raise ToolError("unknown-ref", f"ref {ref} was never issued on this page; take a snapshot first "
+                        "(refs come from snapshot, find and action results)", ref=ref)
+    if ref is not None and found.get("stale"):
+        raise ToolError("stale-element",
+                        f"ref {ref} no longer points at a live element; take a new snapshot", ref=ref)
+    if selector is not None:
+        _check_count(selector, found["count"], reply)
+    if found.get("cannot"):
+        raise ToolError("not-visible", f"{_label(ref, selector)} cannot be acted on: {found['cannot']}",
+                        reason=found["cannot"], target=found["target"])
+    return found["target"]
+
+
+def _label(ref: str | None, selector: str | None) -> str:
+    return f"ref {ref}" if ref is not None else f"selector {selector!r}"
+
+
+def _check_count(selector: str, count: int, reply: Reply) -> None:
+    if count == 0:
+        raise ToolError("target-not-found", f"no element matches selector {selector!r}", selector=selector)
+    if count > 1:
+        reply.warn(f"selector {selector!r} matched {count} elements; acted on the first")
+
+
+async def locator_for(page: Any, target: Element, found: dict[str, Any],
+                      reply: Reply) -> tuple[Any, dict[str, Any] | None]:
+    """Playwright's locator for the target ``found`` describes, and the target's
+    description; ``(None, element under the point)`` for coords (Playwright thread)."""
+    ref, selector = target.ref, target.selector
+    if ref is None and selector is None:
+        return None, found["target"]
+    if not found.get("notCss"):
+        described = check_found(target, found, reply)
+        if ref is not None and found.get("frameChain") is not None:
+            return frame_locator(page, found), described  # an element in a frame (f2e5)
+        if ref is not None:
+            return page.locator(f"{REF_ENGINE}={ref}"), described
+        return page.locator(selector).first, described
+    assert selector is not None  # a notCss answer comes for selectors only
+    locator = page.locator(selector)
+    with selector_refusals():
+        count = await locator.count()
+    _check_count(selector, count, reply)
+    return locator.first, await locator.first.evaluate(_DESCRIBE)
+
+
+async def target_of(session: ChromiumSession, target: Element, reply: Reply, *,
+                    mark: bool = True) -> dict[str, Any] | None:
+    """The description of a ``ref`` / ``selector`` target, found as every action finds it."""
+    found = await aim(session, target, mark=mark)
+    if not found.get("notCss"):
+        return check_found(target, found, reply)
+    _, described = await session.pw(locator_for, session.page, target, found, reply)
+    return described
+
+
+async def resolve_target(session: ChromiumSession, target: Element, reply: Reply) -> Any:
+    """Playwright's element handle for a ``ref`` / ``selector`` target."""
+    found = await aim(session, target)
+
+    async def handle() -> Any:
+        locator, _ = await locator_for(session.page, target, found, reply)
+        return await locator.element_handle(timeout=10_000)
+
+    return await session.pw(handle)
+
+
+async def _ref_of_selector(session: ChromiumSession, target: Element, found: dict[str, Any],
+                           reply: Reply) -> str:
+    """The ref of the first element a selector the agent cannot run (``role=``,
+    ``text=``) matches, found by Playwright's engines, so the agent can aim at it."""
+
+    async def ref() -> str:
+        locator, _ = await locator_for(session.page, target, found, reply)
+        return str(await locator.evaluate(f"el => window[{AGENT_KEY!r}].refFor(el)"))
+
+    return str(await session.pw(ref))
+
+
+async def point_at(session: ChromiumSession, target: Element, reply: Reply, *, mark: bool = True,
+                   scroll: bool = True, timeout_s: float = POINT_WAIT_S) -> tuple[tuple[float, float], Any]:
+    """Where input for a ``ref`` / ``selector`` target goes, and the target's description.
+
+    The raw input tools (``mouse_*``, ``drag``, gestures) send their events at a point;
+    for an element that point is the centre of its part in view once it is visible,
+    still and on top there, checked as a click's is (enabled aside: pressing a disabled
+    control is something a user can do). A target that is not ready is looked at again
+    until ``timeout_s``; then the call fails naming what was wrong.
+    """
+    found = await aim(session, target, "hover", mark=mark, scroll=scroll)
+    if found.get("notCss"):
+        target = Target(ref=await _ref_of_selector(session, target, found, reply))
+        found = await aim(session, target, "hover", mark=False, scroll=scroll)
+    deadline = trio.current_time() + timeout_s
+    while True:
+        described = check_found(target, found, reply)
+        ready = found.get("ready")
+        if isinstance(ready, list):
+            return (float(ready[0]), float(ready[1])), aimed_at(reply, described)
+        reason = found.get("wait", "not ready")
+        # Not scrolled into view, an element outside it stays outside: no wait helps.
+        if trio.current_time() >= deadline or (not scroll and reason == "outside the viewport"):
+            code = "not-visible" if reason == "not visible" else "action-failed"
+            label = _label(target.ref, target.selector)
+            raise ToolError(code, f"{label} is not ready for input: {reason}", reason=reason)
+        await trio.sleep(_POINT_RETRY_S)
+        found = await aim(session, target, "hover", mark=False, scroll=scroll)
+
+
+async def point_for(session: ChromiumSession, value: PointTarget, reply: Reply, *, mark: bool = True,
+                    scroll: bool = True) -> tuple[tuple[float, float], Any]:
+    """A point target (``{ref}``, ``{selector}`` or ``{x, y}``, see
+    :func:`~browx_actors.tools.targets.point_target`): where input goes, and what is there."""
+    target = Target.of(value)
+    if target.coords is not None:
+        found = await aim(session, target, mark=mark)
+        return (float(target.coords["x"]), float(target.coords["y"])), aimed_at(reply, found["target"])
+    return await point_at(session, target, reply, mark=mark, scroll=scroll)
+
+
+def aimed_at(reply: Reply, target: Any) -> Any:
+    """``target``, noted as the call's first target: what the result names as the
+    target if a dialog opens under the input, before the settle could describe it."""
+    reply.fields.setdefault("target", target)
+    return target
+
+
+# -- named refs -------------------------------------------------------------------------
+
+#: Where a tool's arguments hold refs: ``(param, shape)``, shape ``"value"`` (the argument
+#: is the ref), ``"object"`` (its ``ref`` key) or ``"items"`` (each item's ``ref`` key).
+RefPlace = tuple[str, str]
+
+
+def ref_places(params: tuple[Param, ...]) -> list[RefPlace]:
+    places: list[RefPlace] = []
+    for param in params:
+        if param.name == "ref" and param.type == "string":
+            places.append((param.name, "value"))
+        elif param.properties is not None and "ref" in param.properties:
+            places.append((param.name, "items" if param.type == "array" else "object"))
+    return places
+
+
+def _slots(args: dict[str, Any], places: list[RefPlace]) -> list[tuple[dict[str, Any], str]]:
+    """Every ``(container, key)`` that holds a named ref, in the arguments as given."""
+    slots: list[tuple[dict[str, Any], str]] = []
+    for name, shape in places:
+        value = args.get(name)
+        if shape == "value":
+            if is_ref_name(value):
+                slots.append((args, name))
+            continue
+        holders = value if shape == "items" and isinstance(value, list) else [value]
+        slots.extend((holder, "ref") for holder in holders
+                     if isinstance(holder, dict) and is_ref_name(holder.get("ref")))
+    return slots
+
+
+async def resolve_named_refs(session: ChromiumSession, args: dict[str, Any],
+                             places: list[RefPlace]) -> tuple[dict[str, Any], list[str]]:
+    """The arguments with each named ref replaced by its element's ref now, and the
+    warnings that go with it; a name the session does not know, or whose anchor finds
+    nothing on this page, fails the call (``target-not-found``)."""
+    args = _copy_places(args, places)
+    slots = _slots(args, places)
+    if not slots:
+        return args, []
+    names = [holder[key] for holder, key in slots]
+    named = [session.named_refs.get(name) for name in names]
+    found = await agent_call(session, "findAnchored", [entry.anchor for entry in named])
+    warnings: list[str] = []
+    for (holder, key), entry, hit in zip(slots, named, found, strict=True):
+        if hit["ref"] is None:
+            raise ToolError("target-not-found", f"named ref {entry.name!r} ({describe_anchor(entry.anchor)}) "
+                            "matches nothing on this page", name=entry.name, anchor=entry.anchor)
+        if hit["count"] > 1:
+            warnings.append(f"named ref {entry.name!r} ({describe_anchor(entry.anchor)}) matched "
+                            f"{hit['count']} elements; used the first")
+        holder[key] = hit["ref"]
+    return args, warnings
+
+
+def _copy_places(args: dict[str, Any], places: list[RefPlace]) -> dict[str, Any]:
+    """A copy deep enough that rewriting refs leaves the caller's arguments alone."""
+    out = dict(args)
+    for name, shape in places:
+        value = out.get(name)
+        if shape == "object" and isinstance(value, dict):
+            out[name] = dict(value)
+        elif shape == "items" and isinstance(value, list):
+            out[name] = [dict(item) if isinstance(item, dict) else item for item in value]
+    return out
+
+
+async def run_with_named_refs(session: ChromiumSession, tool: Tool[Any], handler: Handler[Any, Any],
+                              args: Arguments) -> Any:
+    """Run ``tool``'s handler with each named ref in its arguments resolved first (see the
+    module notes), and the warnings the resolution gave added to its reply."""
+    places = _ref_places(tool)
+    warnings: list[str] = []
+    if places:
+        resolved, warnings = await resolve_named_refs(session, args.json(), places)
+        args = tool.args.of(resolved)
+    result = await handler(session, args)
+    if isinstance(result, Reply):
+        for warning in warnings:
+            result.warn(warning)
+    return result
+
+
+#: Each tool's ref places, by name: found once, read on every call.
+_PLACES: dict[str, list[RefPlace]] = {}
+
+
+def _ref_places(tool: Tool[Any]) -> list[RefPlace]:
+    places = _PLACES.get(tool.name)
+    if places is None:
+        places = _PLACES[tool.name] = ref_places(tool.params)
+    return places
