@@ -23,7 +23,7 @@ from trio_websocket import WebSocketConnection, open_websocket_url
 
 from browx_actors.cdp import (
     DEFAULT_MAX_MESSAGE_SIZE,
-    CdpSession,
+    TargetLink,
     launch_chromium,
     open_cdp_connection,
 )
@@ -77,7 +77,7 @@ async def main() -> None:
         target_id = (await conn.send("Target.createTarget", {"url": "about:blank"}))[
             "targetId"
         ]
-        session: CdpSession = await conn.attach(target_id)
+        session: TargetLink = await conn.attach(target_id)
         bare = BareSession(ws)
         attached = await bare.call(
             "Target.attachToTarget", {"targetId": target_id, "flatten": True}

@@ -48,7 +48,7 @@ def serve_directory(directory: Path) -> Iterator[str]:
         server.server_close()
 
 
-def _print_step(number: int, tool: str, args: dict, envelope: dict) -> None:
+def _print_step(number: int, tool: str, args: dict[str, Any], envelope: dict[str, Any]) -> None:
     shown = {k: v for k, v in envelope.items() if k != "snapshot"}
     print(f"\n[{number}] {tool} {json.dumps(args)}")
     if "snapshot" in envelope:

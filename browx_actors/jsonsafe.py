@@ -31,12 +31,21 @@ from typing import Any
 __all__ = [
     "MAX_INT_DIGITS",
     "REPLACEMENT",
+    "JsonObject",
+    "JsonValue",
     "compact_json",
     "finite_numbers",
     "first_surrogate",
     "valid_text",
     "valid_unicode",
 ]
+
+#: JSON from the wire: CDP replies and events, the page agent's answers, WebDriverAgent's
+#: and adb's replies, MCP arguments, JSONL records. Its shape is the protocol's, not ours,
+#: so it stays loosely typed here and each field is checked where it is read.
+JsonValue = Any
+#: A JSON object from the wire (see :data:`JsonValue`).
+JsonObject = dict[str, Any]
 
 REPLACEMENT = "\ufffd"
 _SURROGATE = re.compile("[\ud800-\udfff]")

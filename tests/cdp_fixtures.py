@@ -29,8 +29,8 @@ from trio_websocket import (
 
 from browx_actors.cdp import (
     CdpConnection,
-    CdpSession,
     ChromiumProcess,
+    TargetLink,
     launch_chromium,
     open_cdp_connection,
 )
@@ -57,7 +57,7 @@ async def cdp(chromium: ChromiumProcess) -> AsyncIterator[CdpConnection]:
         yield connection
 
 
-async def new_page(connection: CdpConnection, url: str = "about:blank") -> CdpSession:
+async def new_page(connection: CdpConnection, url: str = "about:blank") -> TargetLink:
     """A fresh page target and a flat session attached to it."""
     created = await connection.send("Target.createTarget", {"url": url})
     return await connection.attach(created["targetId"])

@@ -26,7 +26,7 @@ import attrs
 from ..errors import ToolError
 from ..tools.canvas import CACHE_BYTES, CACHE_ENTRIES
 
-__all__ = ["MAX_BYTES", "MAX_ENTRIES", "Capture", "CaptureCache", "cache_of"]
+__all__ = ["MAX_BYTES", "MAX_ENTRIES", "Capture", "CaptureCache"]
 
 #: The contract's bounds (``tools/canvas.py``), under this module's names.
 MAX_ENTRIES = CACHE_ENTRIES
@@ -105,15 +105,3 @@ class CaptureCache:
     def stats(self) -> dict[str, Any]:
         return {"captures": len(self._entries), "bytes": self.bytes, "evicted": self.evicted,
                 "maxCaptures": self.max_entries, "maxBytes": self.max_bytes}
-
-
-def cache_of(session: Any) -> CaptureCache:
-    """The session's capture cache, created on its first capture.
-
-    The session declares the attribute (``canvas_cache = None``); creating the cache
-    lazily keeps sessions that never touch a canvas free of it.
-    """
-    cache = session.canvas_cache
-    if cache is None:
-        cache = session.canvas_cache = CaptureCache()
-    return cache

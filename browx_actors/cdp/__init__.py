@@ -12,8 +12,8 @@ from .connection import (
     DEFAULT_MAX_MESSAGE_SIZE,
     DEFAULT_TIMEOUT,
     CdpConnection,
-    CdpSession,
     CdpSubscription,
+    TargetLink,
     open_cdp_connection,
 )
 from .launcher import (
@@ -35,10 +35,10 @@ from .protocol import (
     CdpError,
     CdpEvent,
     CdpFailure,
-    CdpSessionLost,
     CdpStats,
     CdpTimeout,
     EventTap,
+    TargetLinkLost,
     peek_event,
 )
 
@@ -53,8 +53,6 @@ __all__ = [
     "CdpError",
     "CdpEvent",
     "CdpFailure",
-    "CdpSession",
-    "CdpSessionLost",
     "CdpStats",
     "CdpSubscription",
     "CdpTimeout",
@@ -63,6 +61,8 @@ __all__ = [
     "ChromiumProcess",
     "ChromiumStartupError",
     "EventTap",
+    "TargetLink",
+    "TargetLinkLost",
     "answers",
     "chromium_command",
     "find_chromium",

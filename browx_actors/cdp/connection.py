@@ -33,7 +33,7 @@ Loss
     :class:`CdpConnectionLost` (a stream that silently stopped would hide the crash).
     A subscription closed by its owner just stops iterating. Replies for unknown ids and
     malformed messages are counted in :meth:`CdpConnection.stats` and otherwise ignored.
-    One flat session ends the same way, with :class:`CdpSessionLost`, on the events
+    One flat session ends the same way, with :class:`TargetLinkLost`, on the events
     :mod:`.routing` lists.
 """
 
@@ -47,6 +47,7 @@ import outcome
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
+from .link import TargetLink
 from .protocol import (
     DEFAULT_BUFFER,
     DEFAULT_TIMEOUT,
@@ -62,7 +63,6 @@ from .protocol import (
     peek_event,
 )
 from .routing import EventRouter
-from .session import CdpSession
 from .subscription import CdpSubscription, Ending
 from .transport import DEFAULT_MAX_MESSAGE_SIZE, MESSAGE_QUEUE_SIZE, closed_message, open_cdp_websocket
 
@@ -71,8 +71,8 @@ __all__ = [
     "DEFAULT_MAX_MESSAGE_SIZE",
     "DEFAULT_TIMEOUT",
     "CdpConnection",
-    "CdpSession",
     "CdpSubscription",
+    "TargetLink",
     "open_cdp_connection",
 ]
 
@@ -148,7 +148,7 @@ class CdpConnection:
 
         Raises :class:`CdpError` for an error reply, :class:`CdpTimeout` after
         ``timeout`` seconds (``math.inf`` waits forever), :class:`CdpConnectionLost`
-        or :class:`CdpSessionLost` if the socket or the session goes away.
+        or :class:`TargetLinkLost` if the socket or the session goes away.
         """
         (pending,) = await self._exchange(((method, params),), session_id, timeout)
         return _result(pending, timeout, session_id)
@@ -228,22 +228,22 @@ class CdpConnection:
 
     # -- sessions and subscriptions --------------------------------------------------
 
-    async def attach(self, target_id: str, *, timeout: float = DEFAULT_TIMEOUT) -> CdpSession:
+    async def attach(self, target_id: str, *, timeout: float = DEFAULT_TIMEOUT) -> TargetLink:
         """Open a flat session to ``target_id`` (``Target.attachToTarget``, flatten)."""
         result = await self.send(
             "Target.attachToTarget", {"targetId": target_id, "flatten": True}, timeout=timeout
         )
-        session = CdpSession(self, result["sessionId"], target_id)
+        session = TargetLink(self, result["sessionId"], target_id)
         self._router.sessions[session.session_id] = session
         return session
 
-    def adopt(self, session_id: str, target_id: str) -> CdpSession:
+    def adopt(self, session_id: str, target_id: str) -> TargetLink:
         """The flat session the browser attached by itself (``Target.setAutoAttach``
         announces it with ``Target.attachedToTarget``), registered so that it ends like
         one we attached; the same object for the same id."""
         session = self._router.sessions.get(session_id)
         if session is None:
-            session = CdpSession(self, session_id, target_id)
+            session = TargetLink(self, session_id, target_id)
             if self._lost is not None:
                 session._lost = self._lost
             else:

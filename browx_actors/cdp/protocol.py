@@ -33,13 +33,13 @@ __all__ = [
     "CdpError",
     "CdpEvent",
     "CdpFailure",
-    "CdpSessionLost",
     "CdpStats",
     "CdpTimeout",
     "EventTap",
     "Malformed",
     "Reply",
     "SessionLoss",
+    "TargetLinkLost",
     "decode_message",
     "encode_command",
     "error_from_reply",
@@ -88,7 +88,7 @@ class CdpConnectionLost(CdpFailure):
     """The websocket to the browser is gone; the message names the endpoint and why."""
 
 
-class CdpSessionLost(CdpConnectionLost):
+class TargetLinkLost(CdpConnectionLost):
     """One flat session is gone (detached, or its target crashed); the socket lives on.
 
     It subclasses :class:`CdpConnectionLost` because for the caller the consequence is

@@ -31,7 +31,7 @@ Session loss
     ``Target.detachedFromTarget``, ``Inspector.detached`` and
     ``Inspector.targetCrashed``/``Target.targetCrashed`` end one flat session
     (:func:`~.protocol.session_losses` says which): its commands fail with
-    :class:`CdpSessionLost`, its subscriptions deliver what they hold and then raise
+    :class:`TargetLinkLost`, its subscriptions deliver what they hold and then raise
     it, and its taps go. A crashed session is over for good (reattach to the target
     for a new one).
 """
@@ -41,8 +41,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from .protocol import LOSS_EVENTS, CdpEvent, CdpSessionLost, EventTap, session_losses
-from .session import CdpSession
+from .link import TargetLink
+from .protocol import LOSS_EVENTS, CdpEvent, EventTap, TargetLinkLost, session_losses
 from .subscription import CdpSubscription, Ending
 
 __all__ = ["EventRouter", "FailCommands"]
@@ -69,7 +69,7 @@ class EventRouter:
         self._subscriptions: dict[str | None, list[CdpSubscription]] = {}
         self._taps: dict[str, list[EventTap]] = {}
         #: The flat sessions whose loss events end them, by session id.
-        self.sessions: dict[str, CdpSession] = {}
+        self.sessions: dict[str, TargetLink] = {}
         self.events = 0
         self.events_unrouted = 0
         self.events_dropped = 0
@@ -179,8 +179,8 @@ class EventRouter:
             target_id = session.target_id
             session._lost = reason
 
-        def ending() -> CdpSessionLost:
-            return CdpSessionLost(session_id, reason, target_id)
+        def ending() -> TargetLinkLost:
+            return TargetLinkLost(session_id, reason, target_id)
 
         self._fail_commands(session_id, ending)
         for subscription in self._subscriptions.pop(session_id, ()):

@@ -245,13 +245,14 @@ class AndroidDevice:
         await self.server._call(run, f"forward --remove {local}", self.serial)
 
 
-class _Connection(adbutils.AdbConnection):
+class _Connection(adbutils.AdbConnection):  # type: ignore[misc]  # adbutils ships no type information
     """adbutils' connection, minus two habits: its constructor runs ``adb start-server``
     when the connect fails (:meth:`AdbServer.ensure_running` decides that), and its
     ``close`` sleeps 10 ms after every command."""
 
     def _safe_connect(self) -> socket.socket:
-        return self._create_socket()
+        made: socket.socket = self._create_socket()
+        return made
 
     def close(self) -> None:
         with contextlib.suppress(AdbError, OSError):

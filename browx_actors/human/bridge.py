@@ -48,7 +48,7 @@ from typing import Any
 import attrs
 import trio
 
-from ..cdp.connection import CdpConnection, CdpSession, CdpSubscription
+from ..cdp.connection import CdpConnection, CdpSubscription, TargetLink
 from ..cdp.protocol import CdpError, CdpEvent, CdpFailure
 from .contexts import ContextBook
 from .desk import PromptDesk
@@ -92,7 +92,7 @@ _discovering: weakref.WeakSet[CdpConnection] = weakref.WeakSet()
 class WiredTarget:
     """A page, popup or out-of-process iframe the bridge has set up."""
 
-    cdp: CdpSession
+    cdp: TargetLink
     kind: str
     book: ContextBook
 
@@ -111,11 +111,11 @@ class HumanBridge:
     def __init__(
         self,
         session_id: str,
-        cdp: CdpSession,
+        cdp: TargetLink,
         browser: CdpConnection,
         *,
         log_line: Callable[[str], None] = emit,
-        attach: Callable[[str], Awaitable[CdpSession]] | None = None,
+        attach: Callable[[str], Awaitable[TargetLink]] | None = None,
     ) -> None:
         self.session_id = session_id
         self.cdp = cdp
@@ -225,7 +225,7 @@ class HumanBridge:
                     await cdp.detach(timeout=_DETACH_GRACE)
 
     async def _serve_target(
-        self, cdp: CdpSession, kind: str,
+        self, cdp: TargetLink, kind: str,
         *, task_status: trio.TaskStatus[WiredTarget] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Set one target up, then apply its events until it goes away.
@@ -255,7 +255,7 @@ class HumanBridge:
                 del self.targets[cdp.target_id]
                 self._notify()
 
-    async def _install(self, cdp: CdpSession, *, fresh: bool = False) -> None:
+    async def _install(self, cdp: TargetLink, *, fresh: bool = False) -> None:
         """Set up one target in as few round trips as its state allows.
 
         A ``fresh`` target is the session's own new page: nothing navigates it while
@@ -294,7 +294,7 @@ class HumanBridge:
             for frame_id in _frame_ids(tree.get("frameTree") or {})
         ))
 
-    async def _world_in_frame(self, cdp: CdpSession, frame_id: str) -> None:
+    async def _world_in_frame(self, cdp: TargetLink, frame_id: str) -> None:
         try:
             created = await cdp.send("Page.createIsolatedWorld", {
                 "frameId": frame_id, "worldName": self.world, "grantUniveralAccess": False,
@@ -329,7 +329,7 @@ class HumanBridge:
             info = params.get("targetInfo") or {}
             session_id = params.get("sessionId")
             if info.get("type") == "iframe" and isinstance(session_id, str) and isinstance(info.get("targetId"), str):
-                child = CdpSession(target.cdp.connection, session_id, info["targetId"])
+                child = TargetLink(target.cdp.connection, session_id, info["targetId"])
                 self._spawn(self._serve_target, child, "iframe")
 
     def _on_binding(self, target: WiredTarget, params: dict[str, Any]) -> None:

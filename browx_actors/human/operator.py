@@ -111,7 +111,7 @@ class OperatorStatus:
 
 def redial_delay(failures: int) -> float:
     """Seconds before the next dial after ``failures`` failed ones: 50 ms doubling to 5 s."""
-    return min(5.0, 0.05 * 2 ** min(failures, 10))
+    return min(5.0, 0.05 * 2.0 ** min(failures, 10))
 
 
 class _Link:

@@ -148,7 +148,7 @@ class ActorRef:
 
     __slots__ = ("_deadlines", "_gone", "_pending", "_send", "_served", "_serving_scope", "_timed_out", "name")
 
-    def __init__(self, name: str, send: trio.MemorySendChannel) -> None:
+    def __init__(self, name: str, send: trio.MemorySendChannel[tuple[Any, _Reply | None]]) -> None:
         self.name = name
         self._send = send
         self._pending: set[_Reply] = set()

@@ -225,7 +225,7 @@ class Supervisor(Actor):
         child.done = trio.Event()
         child.actor = child.spec.factory()
         child.scope = trio.CancelScope()
-        ref = await self.nursery.start(self._run_child, child, child.generation)
+        ref: ActorRef = await self.nursery.start(self._run_child, child, child.generation)
         self.events.emit(self.name, child.spec.id, "started")
         return ref
 

@@ -24,7 +24,7 @@ import numpy as np
 import trio
 
 from ..canvas import diff, transform
-from ..canvas.cache import Capture, cache_of
+from ..canvas.cache import Capture
 from ..errors import ToolError
 from ..sessions.chromium.page.canvas import discover
 from ..tools import Reply
@@ -51,7 +51,7 @@ Side = tuple[bytes, str, tuple[int, int] | None]
 
 async def _fetch_captures(session: Any, ids: dict[str, str]) -> dict[str, Capture]:
     """Inside the session actor: the captures ``ids`` names (field -> id), marked as used."""
-    cache = cache_of(session)
+    cache = session.canvas_cache
     return {field: cache.get(capture_id, field) for field, capture_id in ids.items()}
 
 

@@ -30,7 +30,7 @@ __all__ = ["AfterCapture", "check_after", "run_after"]
 
 log = logging.getLogger("browx_actors.dispatch")
 
-Run = Callable[[Tool, dict[str, Any]], Awaitable[Any]]
+Run = Callable[[Tool[Any], dict[str, Any]], Awaitable[Any]]
 
 
 @attrs.frozen
@@ -38,11 +38,11 @@ class AfterCapture:
     """One capture of an ``after`` request: its key, its tool, its checked arguments."""
 
     key: str
-    tool: Tool
+    tool: Tool[Any]
     args: dict[str, Any]
 
 
-def _checked_by(tool: Tool, key: str, value: dict[str, Any]) -> dict[str, Any]:
+def _checked_by(tool: Tool[Any], key: str, value: dict[str, Any]) -> dict[str, Any]:
     own = tuple(p for p in tool.params if p.name != "session")
     try:
         args = validate_args(own, value)
@@ -56,7 +56,7 @@ def _checked_by(tool: Tool, key: str, value: dict[str, Any]) -> dict[str, Any]:
     return args
 
 
-def check_after(value: Any, tools: Mapping[str, Tool], gates: Gates) -> tuple[AfterCapture, ...]:
+def check_after(value: Any, tools: Mapping[str, Tool[Any]], gates: Gates) -> tuple[AfterCapture, ...]:
     """The captures ``value`` asks for, checked as their own tools' calls would be."""
     request = validate_args((AFTER,), {"after": value})["after"]
     if not request:

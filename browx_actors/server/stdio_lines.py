@@ -108,8 +108,10 @@ def _request_id(data: Any) -> int | str | None:
     """The id to answer a broken request with: its own when it is a usable id."""
     if isinstance(data, dict):
         found = data.get("id")
-        if isinstance(found, str) or (isinstance(found, int) and not isinstance(found, bool)):
-            return valid_unicode(found)
+        if isinstance(found, str):
+            return str(valid_unicode(found))
+        if isinstance(found, int) and not isinstance(found, bool):
+            return found
     return None
 
 

@@ -117,7 +117,8 @@ _ATTRIBUTES: dict[type, tuple[tuple[str, str], ...]] = {}
 
 def _fields(cls: type[Arguments]) -> tuple[attrs.Attribute[Any], ...]:
     # Every argument class is made by arguments(), which makes it an attrs class.
-    return attrs.fields(cast(Any, cls))
+    fields: tuple[attrs.Attribute[Any], ...] = attrs.fields(cast(Any, cls))
+    return fields
 
 
 def _params(cls: type[Arguments]) -> tuple[Param, ...]:

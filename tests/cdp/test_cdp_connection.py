@@ -16,10 +16,10 @@ from browx_actors.cdp import (
     CdpConnectionLost,
     CdpError,
     CdpEvent,
-    CdpSessionLost,
     CdpSubscription,
     CdpTimeout,
     ChromiumProcess,
+    TargetLinkLost,
     open_cdp_connection,
 )
 from browx_actors.cdp.connection import CdpConnection
@@ -386,7 +386,7 @@ async def test_session_loss_fails_only_that_sessions_calls() -> None:
         async def waiter() -> None:
             try:
                 await one.send("Test.silent")
-            except CdpSessionLost as exc:
+            except TargetLinkLost as exc:
                 failures.append(exc)
 
         async with trio.open_nursery() as nursery:
@@ -401,13 +401,13 @@ async def test_session_loss_fails_only_that_sessions_calls() -> None:
             assert conn.stats().pending == 1  # the call on the other session still waits
             await conn.send("Test.answerSilent")
         error = failures[0]
-        assert isinstance(error, CdpSessionLost)
+        assert isinstance(error, TargetLinkLost)
         assert error.session_id == "S-T1"
         assert "S-T1" in str(error) and "T1" in str(error) and "detached" in str(error)
         assert one.lost == "detached from its target"
-        with trio.fail_after(0.1), pytest.raises(CdpSessionLost, match="S-T1"):
+        with trio.fail_after(0.1), pytest.raises(TargetLinkLost, match="S-T1"):
             await one.send("Test.echo")
-        with pytest.raises(CdpSessionLost):
+        with pytest.raises(TargetLinkLost):
             await one_events.receive()
         assert await two.send("Test.echo", {"ok": 1}) == {"ok": 1}
         # A crash reported by target id ends the sessions on that target.
@@ -415,7 +415,7 @@ async def test_session_loss_fails_only_that_sessions_calls() -> None:
             "Test.emit",
             {"raw": [_event("Target.targetCrashed", targetId="T2", status="crashed", errorCode=5)]},
         )
-        with pytest.raises(CdpSessionLost, match="crashed"):
+        with pytest.raises(TargetLinkLost, match="crashed"):
             await two.send("Test.echo")
         assert conn.stats().sessions == 0
 
@@ -426,7 +426,7 @@ async def test_detach_ends_the_session() -> None:
         await session.detach()
         assert script.received[-1]["params"] == {"sessionId": "S-T1"}
         assert session.lost == "detached by its owner"
-        with pytest.raises(CdpSessionLost, match="detached by its owner"):
+        with pytest.raises(TargetLinkLost, match="detached by its owner"):
             await session.send("Test.echo")
         await session.detach()  # idempotent
 
@@ -553,14 +553,14 @@ async def test_a_crashed_page_fails_its_session_not_the_others(cdp: CdpConnectio
                 "Runtime.evaluate",
                 {"expression": "new Promise(() => {})", "awaitPromise": True},
             )
-        except CdpSessionLost as exc:
+        except TargetLinkLost as exc:
             failures.append(exc)
 
     with trio.fail_after(5):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(forever)
             await trio.testing.wait_all_tasks_blocked()  # the send is registered, then waits
-            with pytest.raises(CdpSessionLost, match="crashed"):
+            with pytest.raises(TargetLinkLost, match="crashed"):
                 await victim.send("Page.crash")
     assert len(failures) == 1 and victim.session_id in str(failures[0])
     assert (await bystander.send("Runtime.evaluate", {"expression": "6*7", "returnByValue": True}))[
@@ -572,7 +572,7 @@ async def test_closing_a_target_ends_its_session(cdp: CdpConnection) -> None:
     page = await new_page(cdp)
     await cdp.send("Target.closeTarget", {"targetId": page.target_id})
     await poll_until(lambda: page.lost is not None, interval=0.01, timeout=5)
-    with pytest.raises(CdpSessionLost, match=page.session_id):
+    with pytest.raises(TargetLinkLost, match=page.session_id):
         await page.send("Runtime.evaluate", {"expression": "1"})
     assert (await cdp.send("Browser.getVersion"))["product"].startswith(("Chrome", "Headless"))
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import trio
 
-from browx_actors.cdp import CdpConnectionLost, CdpEvent, CdpSession, CdpSessionLost, CdpSubscription
+from browx_actors.cdp import CdpConnectionLost, CdpEvent, CdpSubscription, TargetLink, TargetLinkLost
 from browx_actors.cdp.routing import EventRouter
 from browx_actors.cdp.subscription import Ending
 
@@ -177,7 +177,7 @@ def test_unsubscribe_and_untap_empty_the_tables_and_repeat_harmlessly() -> None:
 def test_a_session_loss_fails_its_commands_before_it_ends_its_subscriptions() -> None:
     failed = Failed()
     router = EventRouter(failed)
-    session = CdpSession(None, SID, "T1")  # type: ignore[arg-type]  # the router never sends
+    session = TargetLink(None, SID, "T1")  # type: ignore[arg-type]  # the router never sends
     router.sessions[SID] = session
     mine, other = subscribe(router, SID), subscribe(router, OTHER)
     tap = Tap(LOG)
@@ -191,11 +191,11 @@ def test_a_session_loss_fails_its_commands_before_it_ends_its_subscriptions() ->
     assert seen_open == [True]
     ((session_id, ending),) = failed.calls
     error = ending()
-    assert session_id == SID and isinstance(error, CdpSessionLost) and error.target_id == "T1"
+    assert session_id == SID and isinstance(error, TargetLinkLost) and error.target_id == "T1"
     assert session.lost == "inspector detached: target_closed" and SID not in router.sessions
     # What it held (the loss event included), then the end.
     assert [mine.receive_nowait().method for _ in range(2)] == [LOG, "Inspector.detached"]
-    with pytest.raises(CdpSessionLost):
+    with pytest.raises(TargetLinkLost):
         mine.receive_nowait()
     router.route(CdpEvent(LOG, {}, SID))
     assert len(tap.seen) == 1  # the tap went with its session
@@ -206,7 +206,7 @@ def test_a_target_crash_ends_every_session_on_that_target() -> None:
     failed = Failed()
     router = EventRouter(failed)
     for sid, target in ((SID, "T1"), (OTHER, "T1"), ("C" * 32, "T2")):
-        router.sessions[sid] = CdpSession(None, sid, target)  # type: ignore[arg-type]
+        router.sessions[sid] = TargetLink(None, sid, target)  # type: ignore[arg-type]
     router.route(CdpEvent("Target.targetCrashed", {"targetId": "T1", "status": "crashed", "errorCode": 9}))
     assert sorted(sid for sid, _ in failed.calls) == sorted([SID, OTHER])
     assert list(router.sessions) == ["C" * 32]
@@ -215,7 +215,7 @@ def test_a_target_crash_ends_every_session_on_that_target() -> None:
 def test_losing_the_socket_ends_every_subscription_and_forgets_sessions_and_taps() -> None:
     router = EventRouter(Failed())
     subscriptions = [subscribe(router, SID), subscribe(router, None)]
-    router.sessions[SID] = CdpSession(None, SID, "T1")  # type: ignore[arg-type]
+    router.sessions[SID] = TargetLink(None, SID, "T1")  # type: ignore[arg-type]
     tap = Tap(LOG)
     router.tap(SID, tap)
     router.lose(lambda: CdpConnectionLost("gone"))

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from browx_actors.cdp import CdpError, CdpSessionLost, CdpTimeout, answers
+from browx_actors.cdp import CdpError, CdpTimeout, TargetLinkLost, answers
 
 
 class _Peer:
@@ -24,7 +24,7 @@ class _Peer:
 @pytest.mark.parametrize(("outcome", "expected"), [
     (None, True),
     (CdpError("Runtime.evaluate", -32000, "No target with given id found"), False),
-    (CdpSessionLost("S1", "target crashed"), False),
+    (TargetLinkLost("S1", "target crashed"), False),
     (CdpTimeout("Runtime.evaluate", 1.0, "S1"), None),
 ])
 async def test_answers_tells_an_answer_from_a_refusal_from_silence(outcome: BaseException | None,

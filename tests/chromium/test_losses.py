@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from browx_actors.cdp import CdpConnectionLost, CdpError, CdpSessionLost
+from browx_actors.cdp import CdpConnectionLost, CdpError, TargetLinkLost
 from browx_actors.sessions.chromium.losses import (
     BrowserLost,
     PageScriptError,
@@ -27,15 +27,15 @@ def _caused_by(cause: BaseException) -> Exception:
 
 
 def test_a_flat_session_lost_to_a_crashed_target_is_a_crash() -> None:
-    assert is_crash(CdpSessionLost("S1", "target crashed", "T1"))
-    assert is_crash(CdpSessionLost("S1", "target crashed"))
+    assert is_crash(TargetLinkLost("S1", "target crashed", "T1"))
+    assert is_crash(TargetLinkLost("S1", "target crashed"))
     # Target.targetCrashed's reason carries the status and error code.
-    assert is_crash(CdpSessionLost("S1", "target crashed (status 9, errorCode 139)", "T1"))
-    assert not is_crash(CdpSessionLost("S1", "detached from its target"))
+    assert is_crash(TargetLinkLost("S1", "target crashed (status 9, errorCode 139)", "T1"))
+    assert not is_crash(TargetLinkLost("S1", "detached from its target"))
 
 
 def test_a_crash_found_behind_the_error_that_reported_it() -> None:
-    assert is_crash(_caused_by(CdpSessionLost("S1", "target crashed")))
+    assert is_crash(_caused_by(TargetLinkLost("S1", "target crashed")))
     assert is_crash(_caused_by(_caused_by(PlaywrightError("Page.evaluate: Target crashed"))))
 
 
@@ -57,7 +57,7 @@ def test_page_text_that_says_crashed_is_not_a_crash() -> None:
 
 def test_other_losses_are_not_crashes() -> None:
     assert not is_crash(None)
-    assert not is_crash(CdpSessionLost("S1", "detached from its target"))
+    assert not is_crash(TargetLinkLost("S1", "detached from its target"))
     assert not is_crash(CdpConnectionLost("ws://127.0.0.1:9222 closed"))
     assert not is_crash(PlaywrightError("Target page, context or browser has been closed"))
     assert not is_crash(PlaywrightTimeout("Timeout 5000ms exceeded."))
@@ -65,7 +65,7 @@ def test_other_losses_are_not_crashes() -> None:
 
 def test_a_lost_socket_or_playwrights_words_for_a_closed_target_went_away() -> None:
     assert went_away(CdpConnectionLost("ws://127.0.0.1:9222 closed"))
-    assert went_away(CdpSessionLost("S1", "detached from its target"))
+    assert went_away(TargetLinkLost("S1", "detached from its target"))
     assert went_away(PlaywrightError("Target page, context or browser has been closed"))
     for words in ("Target closed", "Connection closed", "Browser closed"):
         assert went_away(PlaywrightError(f"Page.click: {words}"))

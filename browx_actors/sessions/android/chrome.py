@@ -28,7 +28,8 @@ from typing import Any
 import attrs
 import trio
 
-from ...cdp.launcher import CdpEndpointError, resolve_attach_endpoint
+from ...cdp.launcher import resolve_attach_endpoint
+from ...cdp.protocol import CdpEndpointError
 from ...devices import adb_commands as commands
 from ...devices.adb import AdbAddress, AndroidDevice
 from ...devices.choice import find_android_device

@@ -26,6 +26,7 @@ from .tabs.wiring import TargetWiring
 if TYPE_CHECKING:
     from ...human.bridge import HumanBridge
     from .dialogs.book import DialogBook
+    from .frames.tree import FrameBook
     from .pool import Browser
 
 __all__ = ["SessionHost", "TabKeeper", "WarmupHook"]
@@ -58,8 +59,8 @@ class SessionHost(Protocol):
     events: PageEvents
     page_moved: Pulse
     wiring: TargetWiring | None
-    #: Each tab's frame ids, by the tab's target id (see :mod:`.frames`).
-    frame_books: dict[str, Any]
+    #: Each tab's frame ids, by the tab's target id (see :mod:`.frames.tree`).
+    frame_books: dict[str, FrameBook]
     #: The session's downloads (a :class:`~.downloads.Downloads`).
     downloads: Any
     dialogs: DialogBook

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
-from ...cdp import CdpConnectionLost, CdpSessionLost
+from ...cdp import CdpConnectionLost, TargetLinkLost
 from ...errors import ToolError
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def is_crash(exc: BaseException | None) -> bool:
     while exc is not None:
         # Both of CDP's crash events: Inspector's "target crashed", and Target's with the
         # status and error code after it (the reasons are ours, never the page's).
-        if isinstance(exc, CdpSessionLost) and exc.reason.startswith("target crashed"):
+        if isinstance(exc, TargetLinkLost) and exc.reason.startswith("target crashed"):
             return True
         if isinstance(exc, PlaywrightError) and _PLAYWRIGHT_CRASH.match(first_line(exc)):
             return True

@@ -50,10 +50,11 @@ import functools
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 
+from ...canvas.cache import CaptureCache
 from ...cdp import CdpError
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
@@ -71,8 +72,10 @@ from .failures import known_failure
 from .frames import calls as frame_calls
 from .losses import BrowserLost, PageScriptError, first_line, is_crash, tab_crashed, went_away
 from .network.redact import redact_url
+from .network.routes import Routes
 from .options import DEFAULT_VIEWPORT, SessionOptions
 from .page.downloads import Downloads, list_new_downloads, safe_filename
+from .page.emulation import Emulation
 from .pool import AcquireBrowser, Browser
 from .reading.name_book import NamedRefBook
 from .tabs.events import PageEvents, Pulse
@@ -81,6 +84,9 @@ from .tabs.screencast import LiveViewers
 from .tabs.tabset import Tab, TabSet
 from .tabs.wiring import TargetWiring, hold_event_socket
 from .warmup import SelectorWarmup
+
+if TYPE_CHECKING:
+    from .frames.tree import FrameBook
 
 __all__ = ["DIALOG_EXEMPT", "ChromiumSession"]
 
@@ -143,19 +149,20 @@ class ChromiumSession(Session):
         self.refs_shown = 0
         #: Releases (a button up, a touchcancel) written while a dialog blocked the page,
         #: each set once the browser acked it: handle_dialog waits for them, so that when
-        #: it answers, the page has been let go of (``input_send.release_input``).
+        #: it answers, the page has been let go of (``input/send.py``: ``release_input``).
         self.releases_in_flight: set[trio.Event] = set()
         #: The isolated-world bridge await_human answers through (None: no human channel).
         self.human: HumanBridge | None = None
-        self.canvas_cache: Any = None  # canvas captures behind captureId (browx_actors.canvas.cache)
+        #: Canvas captures behind captureId (canvas_capture keeps them for canvas_diff).
+        self.canvas_cache = CaptureCache()
         #: Names given to elements with name_ref, for the whole session (every tab).
         self.named_refs = NamedRefBook()
-        #: The session's routes (browx_actors.sessions.chromium.network.routes) and emulation
-        #: (.emulation), made on first use.
-        self.routes: Any = None
-        self.emulation: Any = None
-        #: Each tab's frame ids (fN), by the tab's target id (browx_actors.sessions.chromium.frames.tree).
-        self.frame_books: dict[str, Any] = {}
+        #: The session's routes (``network/routes.py``) and emulation (``page/emulation.py``);
+        #: each joins the tabs' setup on its first use.
+        self.routes = Routes(self)
+        self.emulation = Emulation(self)
+        #: Each tab's frame ids (fN), by the tab's target id (``frames/tree.py``).
+        self.frame_books: dict[str, FrameBook] = {}
         #: Live-view streams watching this session, and the screencast of its current tab.
         self.viewers = LiveViewers(self)
         #: Playwright's selectors warmed in a new document while the agent reads (:mod:`.warmup`).

@@ -19,8 +19,8 @@ import attrs
 from ...devices.nodes import NativeNode, Rect
 from ...errors import ToolError
 from ...tools.targets import Element
-from .refs import Hierarchy, RefBook
-from .selectors import Resolution, Selector, parse_ref, resolve
+from .refs import Hierarchy, RefBook, parse_ref
+from .selectors import Resolution, Selector, resolve
 
 __all__ = ["Located", "locate_in", "on_screen", "point_of", "target_json"]
 

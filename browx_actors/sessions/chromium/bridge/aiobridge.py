@@ -76,7 +76,7 @@ class AsyncioThread:
         """Await ``fn(*args)`` on the asyncio loop; Trio cancellation cancels it there."""
         token = trio.lowlevel.current_trio_token()
         done = trio.Event()
-        result: list[outcome.Outcome] = []
+        result: list[outcome.Outcome[T]] = []
         tasks: list[asyncio.Task[None]] = []
 
         async def call() -> None:
@@ -95,7 +95,8 @@ class AsyncioThread:
                 scope.shield = True
                 await done.wait()
             raise
-        return result[0].unwrap()
+        value: T = result[0].unwrap()
+        return value
 
 
 @asynccontextmanager

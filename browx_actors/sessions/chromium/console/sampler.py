@@ -36,7 +36,7 @@ import contextlib
 import json
 from typing import Any
 
-from ....cdp import CdpFailure, CdpSession
+from ....cdp import CdpFailure, TargetLink
 
 __all__ = ["HELD_BACK", "PAGE_BUDGET", "SAMPLER_JS", "held_back_counts", "install_sampler", "sample_new_documents"]
 
@@ -111,7 +111,7 @@ def held_back_counts(params: dict[str, Any], nonce: str) -> dict[str, int] | Non
     return counts
 
 
-async def install_sampler(cdp: CdpSession, context_id: int, nonce: str) -> bool:
+async def install_sampler(cdp: TargetLink, context_id: int, nonce: str) -> bool:
     """Install the sampler in one execution context; False if it was there already or
     the context went (a navigation) before it could be."""
     expression = f"({SAMPLER_JS})({json.dumps(nonce)}, {PAGE_BUDGET})"
@@ -123,7 +123,7 @@ async def install_sampler(cdp: CdpSession, context_id: int, nonce: str) -> bool:
     return bool((reply.get("result") or {}).get("value"))
 
 
-async def sample_new_documents(cdp: CdpSession, nonce: str) -> None:
+async def sample_new_documents(cdp: TargetLink, nonce: str) -> None:
     """Install the sampler in every later document of ``cdp``'s target, in every frame,
     before the document's own scripts (``Page.addScriptToEvaluateOnNewDocument``)."""
     source = f"({SAMPLER_JS})({json.dumps(nonce)}, {PAGE_BUDGET})"

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 import trio
 
-from ....cdp import CdpError, CdpFailure, CdpSession
+from ....cdp import CdpError, CdpFailure, TargetLink
 from ....errors import ToolError
 from ....tools import Reply
 from ....tools.reading import FramesListArgs
@@ -108,7 +108,7 @@ class Frame:
     origin: str
     parent: str | None
     #: The flat session whose renderer hosts the frame's document.
-    host: CdpSession
+    host: TargetLink
     #: True when the frame is the root of its host session (the top document, or an
     #: out-of-process frame): then no context id is needed to reach its main world.
     root: bool
@@ -162,7 +162,7 @@ async def ask_each(ask: Callable[[T], Awaitable[R]], items: Sequence[T]) -> list
     return answers
 
 
-async def _tree_of(host: CdpSession) -> dict[str, Any] | None:
+async def _tree_of(host: TargetLink) -> dict[str, Any] | None:
     """An out-of-process frame's own frame tree; None when its session is going."""
     try:
         tree: dict[str, Any] = (await host.send("Page.getFrameTree"))["frameTree"]
@@ -177,7 +177,7 @@ async def frame_tree(session: SessionHost, tab: Tab) -> list[Frame]:
     book = _book(session, tab)
     frames: list[Frame] = []
 
-    def walk(node: dict[str, Any], host: CdpSession, parent: str | None, root: bool, oop: bool) -> None:
+    def walk(node: dict[str, Any], host: TargetLink, parent: str | None, root: bool, oop: bool) -> None:
         frame = node.get("frame") or {}
         frame_id = str(frame.get("id"))
         url = str(frame.get("url", "")) + str(frame.get("urlFragment") or "")

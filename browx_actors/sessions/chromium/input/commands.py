@@ -1,7 +1,7 @@
 """Trusted input as raw CDP commands: the mouse and key events of one action.
 
 The direct action path (:mod:`.actions`) sends these over the session's raw CDP
-session with :meth:`~browx_actors.cdp.CdpSession.send_sequence`, so the events of one
+session with :meth:`~browx_actors.cdp.TargetLink.send_sequence`, so the events of one
 click reach the browser back to back and in order. The pointer tools (:mod:`.pointer`)
 send the presses, releases, moves and wheel turns one at a time; touch and drag events
 are built in :mod:`.touch_input` and :mod:`.drag_input`. ``Input.dispatch*`` events are

@@ -1,7 +1,7 @@
 """Input to the current tab over raw CDP, and letting go of it when a dialog interrupts.
 
 Every pointer, touch and key tool ends here: the commands are written back to back
-(``CdpSession.send_sequence``) and noted in the tab's input state
+(``TargetLink.send_sequence``) and noted in the tab's input state
 (:class:`~.input_state.InputState`), so the session knows what is held down whatever
 the page does meanwhile. A dialog the input opens blocks the page, and the browser acks
 input only once the dialog is answered; so what a gesture must let go of (a button up,
@@ -15,7 +15,7 @@ import contextlib
 
 import trio
 
-from ....cdp import CdpError, CdpFailure, CdpSessionLost, CdpTimeout
+from ....cdp import CdpError, CdpFailure, CdpTimeout, TargetLinkLost
 from ....errors import ToolError
 from ....tools.targets import Element
 from ..session import ChromiumSession
@@ -53,7 +53,7 @@ async def send_input(session: ChromiumSession, action: str, commands: list[Comma
         if tab is not None:
             tab.input.track(commands)
         raise
-    except CdpSessionLost:
+    except TargetLinkLost:
         pass  # the page closed itself under the input (window.close()): settle says so
     except CdpTimeout as err:
         raise ToolError("timeout", f"{action} on {target_label(target)}: {err}") from err

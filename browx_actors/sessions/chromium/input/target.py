@@ -87,7 +87,8 @@ async def aim(session: ChromiumSession, target: Element, mode: str | None = None
         raise ToolError("page-error", f"finding the target failed in the page: {first_line(err)}") from err
     if found.get("unknownRef") and session.ref_was_shown(str(spec["ref"])):
         return {"stale": True}  # issued on an earlier page of this session: that element is gone
-    return found
+    answer: dict[str, Any] = found
+    return answer
 
 
 def check_found(target: Element, found: dict[str, Any], reply: Reply) -> dict[str, Any] | None:
@@ -107,7 +108,8 @@ def check_found(target: Element, found: dict[str, Any], reply: Reply) -> dict[st
     if found.get("cannot"):
         raise ToolError("not-visible", f"{_label(ref, selector)} cannot be acted on: {found['cannot']}",
                         reason=found["cannot"], target=found["target"])
-    return found["target"]
+    described: dict[str, Any] | None = found["target"]
+    return described
 
 
 def _label(ref: str | None, selector: str | None) -> str:
@@ -150,7 +152,8 @@ async def target_of(session: ChromiumSession, target: Element, reply: Reply, *,
     if not found.get("notCss"):
         return check_found(target, found, reply)
     _, described = await session.pw(locator_for, session.page, target, found, reply)
-    return described
+    answer: dict[str, Any] | None = described
+    return answer
 
 
 async def resolve_target(session: ChromiumSession, target: Element, reply: Reply) -> Any:

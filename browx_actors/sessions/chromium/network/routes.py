@@ -18,18 +18,20 @@ import itertools
 import logging
 import time
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import trio
 
-from ....cdp import CdpFailure, CdpSession, CdpSubscription
+from ....cdp import CdpFailure, CdpSubscription, TargetLink
 from ....errors import ToolError
 from ....tools import Reply
 from ....tools.network import RouteArgs, RouteQueueArgs, UnrouteArgs, glob_regex
-from ..session import ChromiumSession
 from .redact import redact_url
 from .route_rules import continue_params, fetch_pattern, fulfill_params
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["QUEUE_MAX", "Routes", "route", "route_queue", "unroute"]
 
@@ -66,7 +68,7 @@ class Route:
 class Paused:
     id: int
     request_id: str
-    source: CdpSession
+    source: TargetLink
     route: int
     method: str
     #: Redacted, as the network log keeps it.
@@ -91,24 +93,23 @@ class Routes:
         self._queue_ids = itertools.count(1)
         #: Event sessions whose Fetch.requestPaused events a task is serving.
         self._served: set[str] = set()
+        self._installed = False
 
-    @classmethod
-    async def of(cls, session: ChromiumSession) -> Routes:
-        """The session's routes, made (and added to every tab's setup) on first use."""
-        found: Routes | None = getattr(session, "routes", None)
-        if found is None:
-            found = cls(session)
-            session.routes = found
-            assert session.wiring is not None
-            await session.wiring.add_setup(found.setup)
-        return found
+    async def installed(self) -> Routes:
+        """These routes, added to every tab's setup on first use (a session that never
+        routes pays nothing on its tabs)."""
+        if not self._installed:
+            assert self.session.wiring is not None
+            await self.session.wiring.add_setup(self.setup)
+            self._installed = True
+        return self
 
     def match(self, url: str) -> Route | None:
         return next((r for r in reversed(self.routes) if r.regex.match(url)), None)
 
     # -- every event session ------------------------------------------------------------
 
-    async def setup(self, cdp: CdpSession, kind: str) -> None:
+    async def setup(self, cdp: TargetLink, kind: str) -> None:
         """Fetch on (with the routes' patterns) or off on one event session."""
         if not self.routes:
             await cdp.send("Fetch.disable")
@@ -121,7 +122,7 @@ class Routes:
                                                                             buffer=1024))
         await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": p, "requestStage": "Request"} for p in patterns]})
 
-    async def _serve(self, cdp: CdpSession, events: CdpSubscription) -> None:
+    async def _serve(self, cdp: TargetLink, events: CdpSubscription) -> None:
         try:
             async with events:
                 async for event in events:
@@ -133,7 +134,7 @@ class Routes:
             for paused in [p for p in self.queue.values() if p.source is cdp]:
                 del self.queue[paused.id]
 
-    async def _paused(self, cdp: CdpSession, params: dict[str, Any]) -> None:
+    async def _paused(self, cdp: TargetLink, params: dict[str, Any]) -> None:
         request_id = str(params.get("requestId"))
         request = params.get("request") or {}
         url = str(request.get("url", "")) + str(request.get("urlFragment") or "")
@@ -164,7 +165,7 @@ class Routes:
         return [p.line(now) for p in self.queue.values()]
 
 
-async def answer(cdp: CdpSession, request_id: str, original_headers: dict[str, Any], action: str, *,
+async def answer(cdp: TargetLink, request_id: str, original_headers: dict[str, Any], action: str, *,
                  status: int | None, headers: dict[str, str] | None, body: str | None,
                  content_type: str | None, reason: str | None) -> None:
     if action == "fulfill":
@@ -190,7 +191,7 @@ def _string_headers(headers: dict[str, Any] | None) -> dict[str, str] | None:
 
 
 async def route(session: ChromiumSession, args: RouteArgs) -> Reply:
-    routes = await Routes.of(session)
+    routes = await session.routes.installed()
     if len(routes.routes) >= ROUTES_MAX:
         raise ToolError("too-large", f"a session holds at most {ROUTES_MAX} routes; unroute some first")
     added = Route(next(routes._route_ids), args.pattern, args.action, status=args.status,
@@ -207,7 +208,7 @@ async def _apply(session: ChromiumSession, routes: Routes) -> None:
 
 
 async def unroute(session: ChromiumSession, args: UnrouteArgs) -> Reply:
-    routes = await Routes.of(session)
+    routes = await session.routes.installed()
     before = len(routes.routes)
     if args.id is not None:
         if not any(r.id == args.id for r in routes.routes):
@@ -223,7 +224,7 @@ async def unroute(session: ChromiumSession, args: UnrouteArgs) -> Reply:
 
 
 async def route_queue(session: ChromiumSession, args: RouteQueueArgs) -> Reply:
-    routes = await Routes.of(session)
+    routes = await session.routes.installed()
     if args.id is None:
         return Reply.of(queue=routes.lines(), count=len(routes.queue), overflowed=routes.overflowed,
                         routes=[r.describe() for r in routes.routes])

@@ -18,7 +18,6 @@ from typing import Any
 import trio
 
 from ....canvas import transform
-from ....canvas.cache import cache_of
 from ....canvas.capture import (
     CAPTURE_JS,
     CDP_TIMEOUT,
@@ -113,10 +112,10 @@ async def canvas_capture(session: Any, args: CanvasCaptureArgs) -> Reply:
                         f"RGBA capture (expected {width * height * 4})")
     if fmt == "png" and not data.startswith(b"\x89PNG\r\n\x1a\n"):
         raise ToolError("taint-or-encode", "toDataURL did not return a PNG")
-    stored = cache_of(session).put(fmt, width, height, data)
+    stored = session.canvas_cache.put(fmt, width, height, data)
     if stored is None:
         reply.warn("this capture is larger than the session's capture cache "
-                   f"({cache_of(session).max_bytes // (1024 * 1024)} MiB) and was not kept: "
+                   f"({session.canvas_cache.max_bytes // (1024 * 1024)} MiB) and was not kept: "
                    "captureId is null, so diff it by base64")
     reply["format"] = fmt
     if args.include_content:

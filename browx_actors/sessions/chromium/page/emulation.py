@@ -13,13 +13,15 @@ too. Permissions are the browser context's (``Browser.grantPermissions``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ....cdp import CdpError, CdpSession
+from ....cdp import CdpError, TargetLink
 from ....errors import ToolError
 from ....tools import Reply
 from ....tools.page import EMULATED, EmulateArgs
-from ..session import ChromiumSession
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["NETWORK_PRESETS", "PERMISSIONS", "Emulation", "emulate", "media_features", "network_conditions"]
 
@@ -76,23 +78,22 @@ class Emulation:
         self.session = session
         self.state: dict[str, Any] = {}
         self._default_user_agent: str | None = None
+        self._installed = False
 
-    @classmethod
-    async def of(cls, session: ChromiumSession) -> Emulation:
-        found: Emulation | None = getattr(session, "emulation", None)
-        if found is None:
-            found = cls(session)
-            session.emulation = found
-            assert session.wiring is not None
-            await session.wiring.add_setup(found.setup)
-        return found
+    async def installed(self) -> Emulation:
+        """This emulation, added to every tab's setup on first use."""
+        if not self._installed:
+            assert self.session.wiring is not None
+            await self.session.wiring.add_setup(self.setup)
+            self._installed = True
+        return self
 
-    async def setup(self, cdp: CdpSession, kind: str) -> None:
+    async def setup(self, cdp: TargetLink, kind: str) -> None:
         """Everything in force, on one (new) flat session."""
         if self.state:
             await self.apply(cdp, set(self.state))
 
-    async def apply(self, cdp: CdpSession, fields: set[str]) -> None:
+    async def apply(self, cdp: TargetLink, fields: set[str]) -> None:
         """The given fields' current values (cleared when unset) on one flat session."""
         state = self.state
         if fields & {"colorScheme", "reducedMotion"}:
@@ -139,7 +140,7 @@ class Emulation:
 
 
 async def emulate(session: ChromiumSession, args: EmulateArgs) -> Reply:
-    emulation = await Emulation.of(session)
+    emulation = await session.emulation.installed()
     # A dict by JSON name, as the state is kept and reported: a nullable field left out is
     # absent from it, one sent as null is None.
     given = args.json()
@@ -169,7 +170,7 @@ async def emulate(session: ChromiumSession, args: EmulateArgs) -> Reply:
             raise ToolError("bad-arg", f"the browser refused it: {err.message}", field=field) from err
         assert session.wiring is not None
 
-        async def others(cdp: CdpSession, kind: str) -> None:
+        async def others(cdp: TargetLink, kind: str) -> None:
             if cdp is not current.events:
                 await emulation.apply(cdp, page_fields)
 

@@ -52,7 +52,8 @@ async def _title(session: ChromiumSession) -> str:
         history = await session.cdp.send("Page.getNavigationHistory")
         title = history["entries"][history["currentIndex"]].get("title")
     except (CdpFailure, KeyError, IndexError, TypeError):  # the tab is closing: ask Playwright
-        return await session.pw(session.page.title)
+        asked: str = await session.pw(session.page.title)
+        return asked
     return title if isinstance(title, str) else ""
 
 
@@ -173,9 +174,11 @@ async def _element_box(session: ChromiumSession, target: Element, reply: Reply) 
         found = await element.bounding_box()
         if found is None:
             raise ToolError("not-visible", "the element has no visible box to capture")
-        return found
+        described: dict[str, float] = found
+        return described
 
-    return await session.pw(box)
+    measured: dict[str, float] = await session.pw(box)
+    return measured
 
 
 async def screenshot(session: ChromiumSession, args: ScreenshotArgs) -> Reply:

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 import trio
 
-from ....cdp import CdpError, CdpFailure, CdpSession
+from ....cdp import CdpError, CdpFailure, TargetLink
 from ....errors import ToolError
 from ....tools import Param, Reply
 from ....tools.contract import SessionArgs
@@ -159,7 +159,7 @@ ORIGIN = Param("origin", "string", "Origin of a frame in the current tab (defaul
                max_length=2000)
 
 
-async def _frames(session: ChromiumSession, tab: Tab | None = None) -> list[tuple[CdpSession, str, str]]:
+async def _frames(session: ChromiumSession, tab: Tab | None = None) -> list[tuple[TargetLink, str, str]]:
     """``(session to ask, frame id, origin)`` of every frame of a tab (default the current one)."""
     if tab is None:
         await session.tab_lifecycle.attach_current()
@@ -167,9 +167,9 @@ async def _frames(session: ChromiumSession, tab: Tab | None = None) -> list[tupl
     else:
         await session.tab_lifecycle.wire(tab)
     assert tab is not None and tab.cdp is not None and session.wiring is not None
-    found: list[tuple[CdpSession, str, str]] = []
+    found: list[tuple[TargetLink, str, str]] = []
 
-    async def walk(cdp: CdpSession) -> None:
+    async def walk(cdp: TargetLink) -> None:
         try:
             tree = (await cdp.send("Page.getFrameTree"))["frameTree"]
         except CdpFailure:
@@ -191,7 +191,7 @@ async def _frames(session: ChromiumSession, tab: Tab | None = None) -> list[tupl
 
 
 async def _storage_id(session: ChromiumSession, wanted: str | None,
-                      kind: str) -> tuple[CdpSession, dict[str, Any], str]:
+                      kind: str) -> tuple[TargetLink, dict[str, Any], str]:
     """The session to ask, the ``DOMStorage`` storage id and the origin of the ``kind``
     storage (local or session) of the frame with origin ``wanted`` (default: the page's)."""
     frames = await _frames(session)

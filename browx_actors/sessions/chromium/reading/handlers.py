@@ -119,16 +119,19 @@ async def _describe(session: ChromiumSession, element: Element) -> dict[str, Any
         if state is None:
             raise ToolError("stale-element", f"ref {target['ref']} no longer points at a live element",
                             ref=target["ref"])
-        return state
+        described: dict[str, Any] | None = state
+        return described
 
     async def by_selector() -> dict[str, Any] | None:
         locator = session.page.locator(target["selector"])
         if await locator.count() == 0:
             return None
-        return await locator.first.evaluate(f"el => window[{AGENT_KEY!r}].describe(el)")
+        described: dict[str, Any] | None = await locator.first.evaluate(f"el => window[{AGENT_KEY!r}].describe(el)")
+        return described
 
     with selector_refusals():
-        return await session.pw(by_selector)
+        found: dict[str, Any] | None = await session.pw(by_selector)
+        return found
 
 
 async def verify_visible(session: ChromiumSession, args: VerifyVisibleArgs) -> Reply:
@@ -177,7 +180,8 @@ async def verify_attribute(session: ChromiumSession, args: VerifyAttributeArgs) 
             if await locator.count() == 0:
                 raise ToolError("target-not-found", f"no element matches selector {target['selector']!r}")
             element = await locator.first.element_handle()
-        return await element.get_attribute(name)
+        value: str | None = await element.get_attribute(name)
+        return value
 
     actual = await session.pw(read)
     return _verdict(f"attribute {name}", actual == args.value, args.value, actual)

@@ -27,7 +27,7 @@ from typing import Any, Generic, TypeVar
 import attrs
 import trio
 
-from ....cdp import CdpError, CdpFailure, CdpSessionLost, CdpTimeout
+from ....cdp import CdpError, CdpFailure, CdpTimeout, TargetLinkLost
 from ....errors import ToolError
 from ....kernel.actor import Later
 from ....tools import Reply
@@ -89,7 +89,7 @@ class _Evaluator:
         """One CDP call; a script that threw comes back as ``{"thrown": message}``."""
         try:
             reply: dict[str, Any] = await self.cdp.send(method, params, timeout=_CALL_TIMEOUT_S)
-        except CdpSessionLost as err:
+        except TargetLinkLost as err:
             raise ToolError("tab-closed", "the tab closed while poll_eval waited") from err
         except CdpTimeout as err:
             raise ToolError("timeout", f"poll_eval: the page did not answer ({what})") from err

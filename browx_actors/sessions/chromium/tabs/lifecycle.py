@@ -278,4 +278,5 @@ async def _target_info_of(context: Any, page: Any) -> dict[str, Any]:
         info = await cdp_session.send("Target.getTargetInfo")
     finally:
         await cdp_session.detach()
-    return info["targetInfo"]
+    described: dict[str, Any] = info["targetInfo"]
+    return described

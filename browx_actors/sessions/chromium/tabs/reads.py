@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....cdp import CdpError, CdpSessionLost, CdpTimeout
+from ....cdp import CdpError, CdpTimeout, TargetLinkLost
 from ....errors import ToolError
 from ..losses import PageScriptError
 from ..session import ChromiumSession
@@ -49,7 +49,7 @@ async def _read(session: ChromiumSession, page: Any, expression: str) -> Any:
     try:
         reply = await tab.events.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
                                                            "returnByValue": True}, timeout=READ_TIMEOUT_S)
-    except CdpSessionLost as exc:
+    except TargetLinkLost as exc:
         raise PageGone(True, str(exc)) from exc
     except CdpTimeout as exc:
         raise ToolError("timeout", f"the page did not answer within {READ_TIMEOUT_S:g}s") from exc

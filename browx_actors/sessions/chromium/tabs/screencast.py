@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from ....cdp import CdpConnectionLost, CdpError, CdpFailure, CdpSession
+from ....cdp import CdpConnectionLost, CdpError, CdpFailure, TargetLink
 from ....errors import ToolError
 from ....kernel.actor_ref import ActorRef, ActorUnavailable
 from ....streams.messages import FramesMoved, SessionEnding
@@ -64,7 +64,7 @@ _CLEANUP_TIMEOUT = 1.0
 class ChromiumScreencast:
     """``Page.startScreencast`` on one tab; see the module docstring."""
 
-    def __init__(self, cdp: CdpSession, tab_id: int) -> None:
+    def __init__(self, cdp: TargetLink, tab_id: int) -> None:
         self._cdp = cdp
         self.tab_id = tab_id
         self.description = f"chromium screencast, tab {tab_id}"

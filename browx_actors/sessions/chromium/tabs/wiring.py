@@ -34,7 +34,7 @@ from typing import Any
 
 import trio
 
-from ....cdp import CdpConnection, CdpFailure, CdpSession, CdpSubscription, open_cdp_connection
+from ....cdp import CdpConnection, CdpFailure, CdpSubscription, TargetLink, open_cdp_connection
 from ..console.sampler import install_sampler, sample_new_documents
 from .events import PageEvents
 
@@ -47,7 +47,7 @@ NETWORK_BUFFERS = {"maxTotalBufferSize": 32 * 1024 * 1024, "maxResourceBufferSiz
                    "maxPostDataSize": 64 * 1024}
 
 #: ``setup(cdp, kind)`` for every wired session; ``kind`` is ``page`` or ``frame``.
-Setup = Callable[[CdpSession, str], Awaitable[None]]
+Setup = Callable[[TargetLink, str], Awaitable[None]]
 
 _CHILD_EVENTS = ("Target.attachedToTarget", "Target.detachedFromTarget")
 
@@ -64,15 +64,15 @@ class TargetWiring:
         self.socket = socket
         self.events = events
         self._nursery = nursery
-        self._sessions: dict[str, CdpSession] = {}
+        self._sessions: dict[str, TargetLink] = {}
         self._attaching: dict[str, trio.Event] = {}
         #: Out-of-process frames by their target id: (their session, the page's target id).
-        self.frames: dict[str, tuple[CdpSession, str]] = {}
+        self.frames: dict[str, tuple[TargetLink, str]] = {}
         self._setups: list[Setup] = []
         #: Event sessions whose later documents start with the console sampler (they flooded).
         self._sampled_from_start: set[str] = set()
 
-    def session_of(self, target_id: str) -> CdpSession | None:
+    def session_of(self, target_id: str) -> TargetLink | None:
         found = self._sessions.get(target_id)
         return found if found is not None and found.lost is None else None
 
@@ -88,11 +88,11 @@ class TargetWiring:
         for frame_id in [f for f, (_, page) in self.frames.items() if page == target_id]:
             del self.frames[frame_id]
 
-    async def command_session(self, target_id: str) -> CdpSession:
+    async def command_session(self, target_id: str) -> TargetLink:
         """A flat session for commands to the target, on the browser socket (no events)."""
         return await self.commands.attach(target_id)
 
-    async def attach(self, target_id: str) -> CdpSession:
+    async def attach(self, target_id: str) -> TargetLink:
         """The target's one event session, attached and wired on first use."""
         while True:
             found = self.session_of(target_id)
@@ -121,18 +121,18 @@ class TargetWiring:
             del self._attaching[target_id]
             done.set()
 
-    def events_tap(self, cdp: CdpSession, target_id: str, *, main_frame: str | None) -> None:
+    def events_tap(self, cdp: TargetLink, target_id: str, *, main_frame: str | None) -> None:
         tap = self.events.tap(target_id, cdp, main_frame=main_frame)
         tap.on_flood = functools.partial(self._sample_in_page, cdp)
         cdp.tap(tap)
 
-    def _sample_in_page(self, cdp: CdpSession, context_id: int) -> None:
+    def _sample_in_page(self, cdp: TargetLink, context_id: int) -> None:
         """From the CDP reader: sample a flooding context in the page (:mod:`.console_sampler`),
         in the background; the reader never waits."""
         with contextlib.suppress(RuntimeError):  # the session is closing
             self._nursery.start_soon(self._sample, cdp, context_id)
 
-    async def _sample(self, cdp: CdpSession, context_id: int) -> None:
+    async def _sample(self, cdp: TargetLink, context_id: int) -> None:
         nonce = self.events.sampling_nonce
         await install_sampler(cdp, context_id, nonce)  # the flood of now first
         if cdp.session_id not in self._sampled_from_start:
@@ -156,12 +156,12 @@ class TargetWiring:
             except CdpFailure as exc:
                 log.debug("setup %r skipped on %s: %s", setup, cdp, exc)
 
-    def _live(self) -> list[tuple[CdpSession, str]]:
+    def _live(self) -> list[tuple[TargetLink, str]]:
         pages = [(s, "page") for s in self._sessions.values() if s.lost is None]
         frames = [(s, "frame") for s, _ in self.frames.values() if s.lost is None]
         return pages + frames
 
-    async def _enable(self, cdp: CdpSession, kind: str) -> None:
+    async def _enable(self, cdp: TargetLink, kind: str) -> None:
         commands: list[tuple[str, dict[str, Any] | None]] = [
             ("Runtime.enable", None),
             ("Network.enable", dict(NETWORK_BUFFERS)),
@@ -175,7 +175,7 @@ class TargetWiring:
         for setup in list(self._setups):
             await setup(cdp, kind)
 
-    async def _watch_frames(self, cdp: CdpSession, target_id: str, events: CdpSubscription) -> None:
+    async def _watch_frames(self, cdp: TargetLink, target_id: str, events: CdpSubscription) -> None:
         """Tap and wire each out-of-process frame the browser attaches under the page
         (``target_id``) or under one of its frames (``cdp`` is then that frame's)."""
         try:
@@ -197,7 +197,7 @@ class TargetWiring:
         except CdpFailure as exc:
             log.debug("frame watch of %s ended: %s", target_id, exc)
 
-    async def _enable_frame(self, child: CdpSession, frame_id: str, page: str) -> None:
+    async def _enable_frame(self, child: TargetLink, frame_id: str, page: str) -> None:
         children = child.subscribe(methods=_CHILD_EVENTS, buffer=512)
         self._nursery.start_soon(self._watch_frames, child, page, children)
         try:

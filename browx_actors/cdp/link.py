@@ -1,8 +1,10 @@
-"""A flat session to one target, sharing its connection's socket.
+"""A link to one target: a CDP flat session, sharing its connection's socket.
 
-Commands carry the session's ``sessionId`` at the top level; the connection routes the
-replies and events back. Once the browser detaches the session (or its target crashes)
-every call fails with :class:`~browx_actors.cdp.protocol.CdpSessionLost`.
+CDP calls it a session (``Target.attachToTarget`` answers a ``sessionId``); here it is a
+*link*, so that "session" means one thing in this code base, a browx session. Commands
+carry the link's ``sessionId`` at the top level; the connection routes the replies and
+events back. Once the browser detaches it (or its target crashes) every call fails with
+:class:`~browx_actors.cdp.protocol.TargetLinkLost`.
 """
 
 from __future__ import annotations
@@ -10,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
-from .protocol import DEFAULT_BUFFER, DEFAULT_TIMEOUT, CdpFailure, CdpSessionLost, EventTap
+from .protocol import DEFAULT_BUFFER, DEFAULT_TIMEOUT, CdpFailure, EventTap, TargetLinkLost
 from .subscription import CdpSubscription
 
-__all__ = ["CdpSession", "SessionTransport"]
+__all__ = ["LinkTransport", "TargetLink"]
 
 
-class SessionTransport(Protocol):
-    """What a flat session needs of its connection (a :class:`~.connection.CdpConnection`):
+class LinkTransport(Protocol):
+    """What a link needs of its connection (a :class:`~.connection.CdpConnection`):
     the socket's send paths, event routing, and the end of the session."""
 
     async def send(self, method: str, params: dict[str, Any] | None = None, *,
@@ -37,10 +39,10 @@ class SessionTransport(Protocol):
     def _end_session(self, session_id: str, reason: str) -> None: ...
 
 
-class CdpSession:
-    """A flat session to one target: commands carry its ``sessionId`` on the shared socket."""
+class TargetLink:
+    """A link to one target: commands carry its ``sessionId`` on the shared socket."""
 
-    def __init__(self, connection: SessionTransport, session_id: str, target_id: str) -> None:
+    def __init__(self, connection: LinkTransport, session_id: str, target_id: str) -> None:
         self.connection = connection
         self.session_id = session_id
         self.target_id = target_id
@@ -51,9 +53,9 @@ class CdpSession:
         """Why the session ended, or ``None`` while it is usable."""
         return self._lost
 
-    def _lost_error(self) -> CdpSessionLost:
+    def _lost_error(self) -> TargetLinkLost:
         assert self._lost is not None
-        return CdpSessionLost(self.session_id, self._lost, self.target_id)
+        return TargetLinkLost(self.session_id, self._lost, self.target_id)
 
     async def send(
         self,
@@ -111,4 +113,4 @@ class CdpSession:
 
     def __repr__(self) -> str:
         state = f" lost={self._lost!r}" if self._lost else ""
-        return f"<CdpSession {self.session_id} target={self.target_id}{state}>"
+        return f"<TargetLink {self.session_id} target={self.target_id}{state}>"
