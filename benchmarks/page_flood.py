@@ -14,7 +14,7 @@ Why bare Playwright is measured beside: every DevTools client with ``Runtime`` o
 (Playwright's own, always) makes each console message cost the renderer's main thread
 more, and on a page nobody samples no client can answer faster than that thread gets
 to it. The server samples a flooding page's console in the page itself
-(``sessions/chromium/console_sampler.py``); bare Playwright (``aria_snapshot``,
+(``sessions/chromium/console/sampler.py``); bare Playwright (``aria_snapshot``,
 ``fill``, ``click``, ``goto`` on the same browser, no MCP, its own page unsampled) shows
 what the page costs without that, in the same blocks.
 

@@ -90,7 +90,7 @@ def parse_action_input(text: str | None) -> str:
     return value
 
 
-#: The live view's step-down durations, in seconds (the spec's): a frame not acked for
+#: The live view's step-down durations, in seconds (``docs/operator-channel.md``): a frame not acked for
 #: this long is lost, a stream that delivered nothing for this long has stalled, drops are
 #: counted over this window, and this many clean seconds earn a step up.
 LOST_AFTER = 5.0
@@ -101,7 +101,7 @@ CLEAN_FOR = 10.0
 
 @attrs.frozen
 class Timings:
-    """The policy's durations in seconds: the spec's unless a harness shortens them."""
+    """The policy's durations in seconds: the documented ones unless a harness shortens them."""
 
     lost_after: float = LOST_AFTER
     stall_after: float = STALL_AFTER
@@ -114,8 +114,8 @@ class Timings:
                 raise ValueError(f"{name} must be a positive number of seconds, not {value}")
 
 
-#: The spec's windows and timeouts: 5 s lost, 30 s stalled, a 2 s drop window, 10 clean seconds.
-SPEC_TIMINGS = Timings()
+#: The documented windows and timeouts: 5 s lost, 30 s stalled, a 2 s drop window, 10 clean seconds.
+DEFAULT_TIMINGS = Timings()
 
 
 @attrs.frozen
@@ -172,9 +172,9 @@ class RuntimeConfig:
     #: Keep the pages' console and network records (BROWX_PAGE_RECORDING, default on);
     #: off keeps only what an action's result needs (its console errors, request counts).
     page_recording: bool = True
-    #: Live view's windows and timeouts: the spec's. Only a library caller can shorten
+    #: Live view's windows and timeouts: the documented ones. Only a library caller can shorten
     #: them (tests against a real browser, chaos harnesses); there is no variable for it.
-    stream_timings: Timings = SPEC_TIMINGS
+    stream_timings: Timings = DEFAULT_TIMINGS
     #: The native engines' devices (the README's environment table).
     native: NativeConfig = attrs.field(factory=lambda: NativeConfig())
 

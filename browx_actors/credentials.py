@@ -4,7 +4,7 @@ credential-named query parameters, replaced by :data:`REDACTED`.
 Two places need the same rule, so it lives here once: the egress step that redacts
 every string leaving the server (``server/egress.py``), and the network log, which
 redacts what it records as it comes in, so no credential is ever held
-(``sessions/chromium/redact.py``). A parameter is a credential by the words of its
+(``sessions/chromium/network/redact.py``). A parameter is a credential by the words of its
 name (``api_key``, ``accessToken``, ``X-Amz-Signature``, ``jsessionid``), not by a
 fixed list, so the names services invent are covered too. The rest of a URL is left
 character for character as it was (no re-encoding), so it still matches what the page

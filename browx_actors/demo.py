@@ -21,12 +21,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import mcp.types as types
 import trio
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
+
+from .jsonsafe import JsonObject
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -48,7 +49,7 @@ def serve_directory(directory: Path) -> Iterator[str]:
         server.server_close()
 
 
-def _print_step(number: int, tool: str, args: dict[str, Any], envelope: dict[str, Any]) -> None:
+def _print_step(number: int, tool: str, args: JsonObject, envelope: JsonObject) -> None:
     shown = {k: v for k, v in envelope.items() if k != "snapshot"}
     print(f"\n[{number}] {tool} {json.dumps(args)}")
     if "snapshot" in envelope:
@@ -61,7 +62,7 @@ async def run_demo(base_url: str, workspace: Path) -> int:
     capabilities = ",".join(filter(None, ("secrets", os.environ.get("BROWX_CAPABILITIES"))))
     env = {**os.environ, "BROWX_CAPABILITIES": capabilities, "BROWX_WORKSPACE": str(workspace)}
     params = StdioServerParameters(command=sys.executable, args=["-m", "browx_actors", "serve"], env=env)
-    steps: list[tuple[str, dict[str, Any]]] = [
+    steps: list[tuple[str, JsonObject]] = [
         ("open_session", {"session": "demo"}),
         ("navigate", {"session": "demo", "url": f"{base_url}/index.html"}),
         ("snapshot", {"session": "demo"}),
@@ -89,7 +90,7 @@ async def run_demo(base_url: str, workspace: Path) -> int:
     ]
     failures = 0
     refs: dict[str, str] = {}
-    reference: dict[str, Any] = {}
+    reference: JsonObject = {}
     async with Client(params) as client:
         tools = await client.list_tools()
         print(f"server offers {len(tools.tools)} tools: {', '.join(t.name for t in tools.tools)}")

@@ -1,10 +1,10 @@
 """Every error code the server answers with, in one table, and :class:`ToolError`.
 
 A failed tool call answers ``{"ok": false, "code": ..., "error": ..., ...}``. The
-``code`` is always one of :data:`CODES` below; each entry says in one line what it
-means (the error table of ``docs/tools.md`` is generated from it) and which of the
-spec's five diagnostics failure kinds it counts as (the recorder folds codes through
-it). Constructing a :class:`ToolError` with a code that is not in the table raises
+``code`` is always one of :data:`CODES` below; each entry says in one line what it means
+(the error table of ``docs/tools.md`` is generated from it) and which of the five
+diagnostics failure kinds it counts as (the recorder folds codes through it).
+Constructing a :class:`ToolError` with a code that is not in the table raises
 :class:`UnknownErrorCode`, so a new code cannot slip out unlisted and be counted as
 ``internal`` by accident: it has to be added here, with its meaning and its kind.
 Plugins (canvas adapters) declare their own codes, which :func:`register_codes` adds
@@ -13,8 +13,8 @@ when the plugin loads.
 Near-synonyms are merged: a missing element, tab, device or supervisor child is
 ``target-not-found`` (its details say what was looked for); a part of the runtime that
 cannot be reached (the browser, an engine's toolchain, a runtime child) is
-``unavailable`` (``component`` names it). Codes the spec names are kept exactly as it
-spells them, ``stale_node_reference`` included.
+``unavailable`` (``component`` names it). A code another contract names keeps its
+spelling there: the visual-tree contract's ``stale_node_reference``, underscores and all.
 
 The live-view wire has its own small vocabulary (error lines and stop reasons on the
 operator socket, never tool results); it is listed here too, in :data:`WIRE_CODES`,
@@ -43,7 +43,7 @@ __all__ = [
     "register_codes",
 ]
 
-#: The spec's diagnostics failure kinds, in the order the report lists them.
+#: The diagnostics failure kinds, in the order the report lists them.
 FAILURE_KINDS = ("capability-denied", "timeout", "target-not-found", "bad-arg", "internal")
 
 # Shorter names for the table below.
@@ -175,7 +175,7 @@ CODES: dict[str, Code] = _table(
 CORE_CODES: Mapping[str, Code] = MappingProxyType(dict(CODES))
 
 #: Codes of the operator socket's live-view lines (``{"type": "error", "code"}`` and the
-#: ``reason`` of ``view.stopped``), as the spec names them. Never in a tool result.
+#: ``reason`` of ``view.stopped``; ``docs/operator-channel.md``). Never in a tool result.
 WIRE_CODES: dict[str, str] = {
     "view-disabled": "error: the live-view capability is off",
     "invalid-view": "error: a view.start field has the wrong type, or format is not jpeg",
@@ -217,6 +217,8 @@ class ToolError(Exception):
     (``field``, ``capability``, ...).
     """
 
+    # Any: details are JSON envelope fields (jsonsafe's JsonValue, which this leaf
+    # module may not import: the two share the bottom layer and import nothing of each other).
     def __init__(self, code: str, message: str, **details: Any) -> None:
         if code not in CODES:
             raise UnknownErrorCode(f"error code {code!r} is not in browx_actors.errors.CODES")
@@ -225,6 +227,7 @@ class ToolError(Exception):
         self.message = message
         self.details = details
 
+    # Any: a JSON envelope (jsonsafe's JsonObject; see __init__).
     def to_envelope(self) -> dict[str, Any]:
         return {"ok": False, "code": self.code, "error": self.message, **self.details}
 

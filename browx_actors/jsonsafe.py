@@ -40,9 +40,11 @@ __all__ = [
     "valid_unicode",
 ]
 
-#: JSON from the wire: CDP replies and events, the page agent's answers, WebDriverAgent's
-#: and adb's replies, MCP arguments, JSONL records. Its shape is the protocol's, not ours,
-#: so it stays loosely typed here and each field is checked where it is read.
+#: JSON that crosses a wire: what comes in (CDP replies and events, the page agent's
+#: answers, WebDriverAgent's and adb's replies, MCP arguments, JSONL records) and what goes
+#: out (a tool's envelope, a status, a record). Its shape is the protocol's or the tool's
+#: reference, not a Python type, so it stays loosely typed here and each field is checked
+#: where it is read.
 JsonValue = Any
 #: A JSON object from the wire (see :data:`JsonValue`).
 JsonObject = dict[str, Any]
@@ -68,11 +70,11 @@ def valid_text(text: str) -> str:
     return _SURROGATE.sub(REPLACEMENT, text)
 
 
-def _walk(data: Any, leaf: Callable[[Any], Any], keys: bool) -> Any:
+def _walk(data: JsonValue, leaf: Callable[[object], object], keys: bool) -> JsonValue:
     """``data`` with ``leaf`` applied to every scalar (and every key when ``keys``);
     the very same objects wherever nothing changed."""
     if isinstance(data, dict):
-        out: dict[Any, Any] | None = None
+        out: dict[object, object] | None = None
         for i, (key, value) in enumerate(data.items()):
             new_key = leaf(key) if keys else key
             new_value = _walk(value, leaf, keys)
@@ -82,7 +84,7 @@ def _walk(data: Any, leaf: Callable[[Any], Any], keys: bool) -> Any:
                 out[new_key] = new_value
         return data if out is None else out
     if isinstance(data, (list, tuple)):
-        items: list[Any] | None = None
+        items: list[object] | None = None
         for i, value in enumerate(data):
             new_value = _walk(value, leaf, keys)
             if items is None and new_value is not value:
@@ -93,29 +95,29 @@ def _walk(data: Any, leaf: Callable[[Any], Any], keys: bool) -> Any:
     return leaf(data)
 
 
-def _text_leaf(value: Any) -> Any:
+def _text_leaf(value: object) -> object:
     return valid_text(value) if isinstance(value, str) else value
 
 
-def valid_unicode(data: Any) -> Any:
+def valid_unicode(data: JsonValue) -> JsonValue:
     """Every string (and dict key) in ``data`` made valid Unicode (lone surrogates
     become U+FFFD), so any UTF-8 writer can write it."""
     return _walk(data, _text_leaf, keys=True)
 
 
-def _number_leaf(value: Any) -> Any:
+def _number_leaf(value: object) -> object:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
 
 
-def compact_json(data: Any) -> str:
+def compact_json(data: object) -> str:
     """``data`` as the server writes JSON text: no spaces, non-ASCII as itself, and no
     bare ``NaN`` (``ValueError``: :func:`finite_numbers` first). One spelling for every
     writer that shares a text, so text made once can be reused as is."""
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def finite_numbers(data: Any) -> Any:
+def finite_numbers(data: JsonValue) -> JsonValue:
     """Every NaN or infinite float in ``data`` made ``null``: JSON has no such numbers."""
     return _walk(data, _number_leaf, keys=False)

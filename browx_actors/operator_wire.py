@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import hmac
 import json
-from typing import Any
 
 import attrs
 
-from .jsonsafe import finite_numbers, valid_unicode
+from .jsonsafe import JsonObject, JsonValue, finite_numbers, valid_unicode
 
 __all__ = [
     "MAX_LINE",
@@ -100,7 +99,7 @@ class Message:
     """A well-formed line: ``type`` plus the whole object."""
 
     type: str
-    body: dict[str, Any]
+    body: JsonObject
 
 
 @attrs.frozen
@@ -140,7 +139,7 @@ def is_valid_hello(parsed: Message | WireError | Oversized | None, token: str) -
     return hmac.compare_digest(offered.encode("utf-8"), token.encode("utf-8"))
 
 
-def encode(message_type: str, /, **fields: Any) -> bytes:
+def encode(message_type: str, /, **fields: JsonValue) -> bytes:
     """One line for ``{"v": 1, "type": message_type, **fields}``; :class:`LineTooLong` past 64 KiB."""
     message = finite_numbers(valid_unicode({"v": VERSION, "type": message_type, **fields}))
     line = json.dumps(message, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
@@ -149,5 +148,5 @@ def encode(message_type: str, /, **fields: Any) -> bytes:
     return line + b"\n"
 
 
-def error_line(code: str, message: str, **fields: Any) -> bytes:
+def error_line(code: str, message: str, **fields: JsonValue) -> bytes:
     return encode("error", code=code, error=message, **fields)

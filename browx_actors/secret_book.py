@@ -27,9 +27,9 @@ import re
 import string
 import urllib.parse
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from .errors import ToolError
+from .jsonsafe import JsonValue
 
 __all__ = [
     "SECRET_NAME",
@@ -60,7 +60,7 @@ def check_secret(name: str, value: str) -> None:
         raise ToolError("bad-arg", "value must be at least 3 characters", field="value")
 
 
-def substitute_deep(data: Any, secrets: Mapping[str, str]) -> Any:
+def substitute_deep(data: JsonValue, secrets: Mapping[str, str]) -> JsonValue:
     """``<NAME>`` aliases in every string replaced by the registered value."""
     if not secrets:
         return data
@@ -123,7 +123,7 @@ def _forms(name: str, value: str) -> list[tuple[str, str]]:
     return [(form, alias) for form in encodings(value)]
 
 
-def mask_deep(data: Any, secrets: Secrets) -> Any:
+def mask_deep(data: JsonValue, secrets: Secrets) -> JsonValue:
     """Every secret value in every string (and dict key) rewritten to ``<NAME>``.
 
     Covers the value in each of its :func:`encodings`, and fragments of it clipped at
@@ -140,7 +140,7 @@ def mask_deep(data: Any, secrets: Secrets) -> Any:
     return _mask(data, pairs)
 
 
-def _mask(data: Any, pairs: list[tuple[str, str]]) -> Any:
+def _mask(data: JsonValue, pairs: list[tuple[str, str]]) -> JsonValue:
     if isinstance(data, str):
         for raw, alias in pairs:
             if raw in data:

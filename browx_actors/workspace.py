@@ -12,9 +12,9 @@ recorder's files live). Each is a ``bad-arg`` naming the field, and so is an OS 
 while writing (a part of the path that is a file, a full disk): the message says why in
 the OS's words, never with an absolute path.
 
-The server reads no file through a URL: ``file:`` navigation is refused at the
-dispatch (``sessions/chromium/page.py``), so the workspace is the only part of the disk
-a tool can read or write.
+The server reads no file through a URL: a ``file:`` URL is refused by the navigation
+tools' rule (``tools/navigation.py``), checked in the dispatch, so the workspace is the
+only part of the disk a tool can read or write.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ out, and a wire that records what a stream's outlet writes.
   with ``paced=True``), records the settings of each run, and can be made to fail to
   start, to go away or to fail while running.
 - :class:`FakeSession` is a real actor answering
-  :class:`~browx_actors.sessions.contract.WatchFrames` from a script (a source, None for
+  :class:`~browx_actors.streams.messages.WatchFrames` from a script (a source, None for
   an engine without frames, or a ``tab-closed`` refusal) and telling its watchers
   :class:`~browx_actors.streams.messages.FramesMoved` / ``SessionEnding`` on demand.
 - :class:`Wire` is an outlet's ``write``: it parses every line, stamps it with the

@@ -1,7 +1,7 @@
-"""A tiny MCP server over stdio for tests/test_mcp_stdio.py, run as a real subprocess.
+"""A tiny MCP server over stdio for tests/server/test_mcp_stdio.py, run as a real subprocess.
 
-Its dispatch stands in for the registry: it answers every name it is given (unknown ones
-included) and does no schema validation, so the tests can tell what the protocol layer
+Its dispatch stands in for the real one (``server/dispatch.py``): it answers every name
+it is given (unknown ones included) and does no schema validation, so the tests can tell what the protocol layer
 does on its own from what the dispatch decides.
 """
 
@@ -83,7 +83,7 @@ TOOLS = (
 
 
 async def dispatch(name: str, arguments: dict[str, Any]) -> ToolOutput:
-    """Answer per tool; anything else is refused here, as the real registry would."""
+    """Answer per tool; anything else is refused here, as the real dispatch would."""
     match name:
         case "echo":
             return ToolOutput({"ok": True, "args": arguments})

@@ -12,7 +12,7 @@ Pixels, gestures, transform math and adapter dispatch for apps that paint into a
 - :mod:`.adapters`: the entry-point registry of canvas-app adapters and ``canvas_query``.
 
 The tools are declared in ``tools/canvas.py``. What runs inside a chromium session
-(``canvas_capture``, the discovery probe) is ``sessions/chromium/canvas.py``, beside
+(``canvas_capture``, the discovery probe) is ``sessions/chromium/page/canvas.py``, beside
 ``gesture_chain`` here; the runtime tools (``canvas_diff``, the world/screen conversions)
 are ``runtime/canvas.py``, and ``canvas_query`` is :mod:`.adapters`.
 """

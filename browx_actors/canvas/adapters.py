@@ -34,6 +34,7 @@ from typing import Any
 import attrs
 
 from ..errors import Code, ToolError, register_codes
+from ..jsonsafe import JsonObject
 from ..tools import Delegation, Param, Reply
 from ..tools.canvas import CanvasQueryArgs
 from ..tools.context import RuntimeContext
@@ -53,7 +54,9 @@ __all__ = [
 
 ENTRY_POINT_GROUP = "browx_actors.canvas_adapters"
 
-OpHandler = Callable[[Any, dict[str, Any]], Awaitable[dict[str, Any]]]
+#: ``handler(session, args)``. ``Any`` for the session: an op takes the session class of the
+#: engine it drives (``ChromiumSession``), and the registry holds the ops of every engine.
+OpHandler = Callable[[Any, JsonObject], Awaitable[JsonObject]]
 
 
 @attrs.frozen
@@ -86,7 +89,7 @@ class AdapterRegistry:
     adapters: Mapping[str, CanvasAdapter] = attrs.field(factory=dict)
     failed: Mapping[str, str] = attrs.field(factory=dict)
 
-    def describe(self) -> list[dict[str, Any]]:
+    def describe(self) -> list[JsonObject]:
         return [{"adapter": name, "description": adapter.description,
                  "ops": [{"op": o.name, "capability": o.capability, "description": o.description}
                          for o in adapter.ops]}
@@ -117,15 +120,15 @@ def discover_adapters(entry_points: Iterable[metadata.EntryPoint] | None = None)
     return AdapterRegistry(adapters, failed)
 
 
-_REGISTRIES: weakref.WeakKeyDictionary[Any, AdapterRegistry] = weakref.WeakKeyDictionary()
+_REGISTRIES: weakref.WeakKeyDictionary[object, AdapterRegistry] = weakref.WeakKeyDictionary()
 
 
-def use_registry(runtime: Any, registry: AdapterRegistry) -> None:
+def use_registry(runtime: object, registry: AdapterRegistry) -> None:
     """Make ``runtime``'s ``canvas_query`` dispatch to ``registry``."""
     _REGISTRIES[runtime] = registry
 
 
-def registry_for(runtime: Any) -> AdapterRegistry:
+def registry_for(runtime: object) -> AdapterRegistry:
     registry = _REGISTRIES.get(runtime)
     if registry is None:
         registry = _REGISTRIES[runtime] = discover_adapters()
@@ -154,7 +157,7 @@ def _lookup(registry: AdapterRegistry, adapter: str, op: str) -> AdapterOp:
     return handler
 
 
-def delegation(runtime: Any, args: JsonArgs) -> Delegation:
+def delegation(runtime: RuntimeContext, args: JsonArgs) -> Delegation:
     """The adapter op a call reaches: the dispatch gates its capability and checks its args.
 
     It runs before the handler, on the checked arguments by JSON name.
@@ -170,7 +173,8 @@ async def canvas_query(runtime: RuntimeContext, args: CanvasQueryArgs) -> Reply:
     adapter, op_name = args.adapter, args.op
     op = _lookup(registry_for(runtime), adapter, op_name)
     qualified = f"{adapter}.{op_name}"
-    result = await runtime.call_session(args.session, f"canvas_query:{qualified}", op.handler, args.args,
+    # The dispatch has put the op's checked arguments there: an object, never None.
+    result = await runtime.call_session(args.session, f"canvas_query:{qualified}", op.handler, args.args or {},
                                         timeout=SESSION_CALL_TIMEOUT)
     if not isinstance(result, dict):
         raise ToolError("adapter-failed", f"{qualified} returned {type(result).__name__}, not an object")

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import secrets
 from collections import OrderedDict
-from typing import Any
 
 import attrs
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from ..tools.canvas import CACHE_BYTES, CACHE_ENTRIES
 
 __all__ = ["MAX_BYTES", "MAX_ENTRIES", "Capture", "CaptureCache"]
@@ -102,6 +102,6 @@ class CaptureCache:
         number = capture_id[len(prefix):]
         return number.isdigit() and 0 < int(number) <= self._counter
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> JsonObject:
         return {"captures": len(self._entries), "bytes": self.bytes, "evicted": self.evicted,
                 "maxCaptures": self.max_entries, "maxBytes": self.max_bytes}

@@ -1,6 +1,6 @@
 """``canvas_capture``'s page side: read a ``<canvas>`` as PNG, 2D ImageData or a WebGL framebuffer.
 
-The read travels over the session's raw CDP flat session (``sessions/chromium/canvas.py``
+The read travels over the session's raw CDP flat session (``sessions/chromium/page/canvas.py``
 runs it), not through Playwright: a 1280x720 RGBA capture is 4.9 MB of base64, and the
 raw socket carries it in one hop where Playwright's driver would relay it twice. The
 target is resolved to a ref first, as every action resolves its target; the capture
@@ -32,9 +32,9 @@ What the page-side function guarantees:
 from __future__ import annotations
 
 import binascii
-from typing import Any
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 
 __all__ = ["CAPTURE_JS", "CDP_TIMEOUT", "CHUNK_CHARS", "FIRST_JS", "OBJECT_GROUP", "PIECE_JS", "decode_chunks",
            "exception_text"]
@@ -201,7 +201,7 @@ def decode_chunks(chunks: list[str]) -> bytes:
         raise ToolError("capture-failed", f"the page returned malformed base64 ({err})") from err
 
 
-def exception_text(reply: dict[str, Any]) -> str:
+def exception_text(reply: JsonObject) -> str:
     """The first line of what a page-side script threw, from a CDP reply."""
     details = reply["exceptionDetails"]
     exception = details.get("exception") or {}

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
 
 import attrs
 import numpy as np
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject, JsonValue
 
 __all__ = ["DiffResult", "Region", "clamp_region", "decode_png", "diff_rgba", "rgba_view"]
 
@@ -59,7 +59,7 @@ class DiffResult:
     bbox: dict[str, int] | None
     warnings: tuple[str, ...] = ()
 
-    def envelope(self) -> dict[str, Any]:
+    def envelope(self) -> JsonObject:
         return {
             "ok": True,
             "changedPixelCount": self.changed_pixels,
@@ -81,7 +81,7 @@ def _bound(value: float, low: int, high: int) -> int:
     return int(value)
 
 
-def clamp_region(region: Mapping[str, Any] | None, width: int, height: int) -> tuple[Region, list[str]]:
+def clamp_region(region: Mapping[str, JsonValue] | None, width: int, height: int) -> tuple[Region, list[str]]:
     """The part of ``region`` inside a ``width x height`` image, and warnings; never raises.
 
     Fractional edges widen to whole pixels (floor the start, ceil the end), so a
@@ -121,7 +121,7 @@ def _as_float(value: float) -> float:
         return math.inf if value > 0 else -math.inf
 
 
-def _edge(value: float, rounding: Any) -> float:
+def _edge(value: float, rounding: Callable[[float], float]) -> float:
     """Whole-pixel edge; infinities (and NaN) pass through for :func:`_bound` to clamp."""
     return rounding(value) if math.isfinite(value) else value
 
@@ -177,7 +177,7 @@ def decode_png(data: bytes, field: str) -> np.ndarray:
     return np.ascontiguousarray(pixels).reshape(-1).view(np.uint32).reshape(height, width)
 
 
-def diff_rgba(before: np.ndarray, after: np.ndarray, region: Mapping[str, Any] | None = None
+def diff_rgba(before: np.ndarray, after: np.ndarray, region: Mapping[str, JsonValue] | None = None
               ) -> DiffResult:
     """Compare two ``(height, width)`` ``uint32`` RGBA views (see :func:`rgba_view`).
 

@@ -1,23 +1,12 @@
 """``gesture_chain``: a multi-step pointer program through Playwright's mouse pipeline.
 
-Validation is pure (:func:`plan_steps`) and runs before any session is touched, so a
-malformed program is refused whole (``bad-arg`` naming ``steps[i].field``) instead of
-failing halfway with the button held down. The rules are the spec's:
-
-- ``down`` / ``up`` / ``move`` need numeric ``x`` and ``y`` (viewport CSS pixels);
-  ``move`` takes an optional ``ms`` pacing delay after the move, floored at 5 ms with
-  a warning (tighter pacing rarely changes app behaviour and starves the renderer);
-- ``wait`` sleeps ``ms``, clamped at 5000 ms with a warning;
-- ``wheel`` needs a non-zero ``deltaX`` or ``deltaY`` and may move to ``x, y`` first;
-- at most 200 steps (``too-many-steps``);
-- ``pointerId`` is accepted and routed through the single mouse; several distinct
-  ids in one program get a warning naming the touch tools (``touch_start`` /
-  ``touch_move`` / ``touch_end``, ``gesture_pinch``, ``gesture_swipe``), which send
-  real touch points, one per finger.
+The program is checked whole before any session is touched (``tools/canvas.py``:
+:func:`~browx_actors.tools.canvas.plan_steps` and the rules it keeps), so a malformed one
+is refused instead of failing halfway with the button held down.
 
 Execution (:func:`run_chain`) is one coroutine on the Playwright thread, so a program
 costs one bridge hop and its timing is not stretched by hops between steps. Afterwards
-the tab's input state (``sessions/chromium/input_state.py``) is told where the chain
+the tab's input state (``sessions/chromium/input/state.py``) is told where the chain
 left the mouse, so ``mouse_up`` after a chain that ended with the button down, or
 ``mouse_move`` without coordinates, act where the chain stopped.
 """
@@ -26,17 +15,24 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..errors import ToolError
 from ..tools import Reply
 from ..tools.canvas import GestureChainArgs, Plan, plan_steps
 
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+    from ..sessions.chromium.input.state import InputState
+    from ..sessions.chromium.session import ChromiumSession
+
 __all__ = ["gesture_chain", "run_chain", "track_chain"]
 
 
-async def run_chain(page: Any, plan: Plan) -> Reply:
-    """Execute the plan on the Playwright thread; the spec's result shape.
+async def run_chain(page: Page, plan: Plan) -> Reply:
+    """Execute the plan on the Playwright thread: how many steps ran, how long they took,
+    and the warnings.
 
     A step Playwright refuses ends the chain with ``action-failed`` naming the step
     and how many ran before it.
@@ -53,10 +49,11 @@ async def run_chain(page: Any, plan: Plan) -> Reply:
             if step.kind == "wait":
                 await asyncio.sleep(step.ms / 1000)
             elif step.kind == "wheel":
-                if step.x is not None:
+                if step.x is not None and step.y is not None:  # both or neither (plan_steps)
                     await mouse.move(step.x, step.y)
                 await mouse.wheel(step.delta_x, step.delta_y)
             else:
+                assert step.x is not None and step.y is not None, "plan_steps requires them of down, up, move"
                 await mouse.move(step.x, step.y)
                 if step.kind == "down":
                     await mouse.down()
@@ -78,7 +75,7 @@ async def run_chain(page: Any, plan: Plan) -> Reply:
                     warnings=warnings)
 
 
-async def gesture_chain(session: Any, args: GestureChainArgs) -> Reply:
+async def gesture_chain(session: ChromiumSession, args: GestureChainArgs) -> Reply:
     plan = plan_steps(args.steps)
     tab = session.tabs.current
     try:
@@ -89,7 +86,7 @@ async def gesture_chain(session: Any, args: GestureChainArgs) -> Reply:
     return reply
 
 
-def track_chain(state: Any, plan: Plan) -> None:
+def track_chain(state: InputState, plan: Plan) -> None:
     """Where a chain leaves the mouse: its last point, and the left button if the last
     down had no up after it (Playwright's mouse presses the left button)."""
     held = False

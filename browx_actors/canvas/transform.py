@@ -1,6 +1,6 @@
 """World/screen coordinates for canvas apps: the explicit affine and the discovery probe.
 
-Explicit mode is the spec's formula and touches no page::
+Explicit mode is one formula and touches no page::
 
     screenX = (worldX + panX) * scale + originX     worldX = (screenX - originX) / scale - panX
 
@@ -30,10 +30,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import Any
 
 import attrs
 
+from ..jsonsafe import JsonObject, JsonValue
 from ..tools.canvas import check_transform
 
 __all__ = [
@@ -94,7 +94,7 @@ class Affine:
         u, v = sx - self.origin_x - e, sy - self.origin_y - f
         return (d * u - c * v) / det, (a * v - b * u) / det
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return {"matrix": list(self.matrix), "originX": self.origin_x, "originY": self.origin_y}
 
 
@@ -107,11 +107,11 @@ class Discovered:
     adapter_hint: str
 
 
-def _finite(*values: Any) -> bool:
+def _finite(*values: object) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values)
 
 
-def explicit_transform(raw: Mapping[str, Any]) -> ExplicitTransform:
+def explicit_transform(raw: Mapping[str, JsonValue]) -> ExplicitTransform:
     """The caller's ``transform`` argument, checked (``tools/canvas.py``) and made a transform."""
     check_transform(raw)
     return ExplicitTransform(float(raw["scale"]), float(raw["panX"]), float(raw["panY"]),
@@ -147,7 +147,7 @@ PROBE_TEMPLATE = """(ref) => {
 }"""
 
 
-def interpret_probe(probe: dict[str, Any]) -> tuple[Discovered | None, list[str]]:
+def interpret_probe(probe: JsonObject) -> tuple[Discovered | None, list[str]]:
     """The first valid shape in the probe's answer (or None), and notes about the origin."""
     notes: list[str] = []
     rect = probe.get("rect")

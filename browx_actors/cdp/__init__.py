@@ -1,10 +1,16 @@
 """Raw CDP over trio-websocket: one browser-level socket, flat sessions, Chromium launch/attach.
 
-:mod:`.protocol` is the I/O-free part (messages, errors, routing decisions),
-:mod:`.connection` owns the websocket and its reader task (:mod:`.transport` opens and
-closes the socket), :mod:`.routing` hands the reader's events to subscriptions and taps
-and ends what a lost session leaves behind, :mod:`.launcher` owns the Chromium process
-family.
+- :mod:`.protocol`: the I/O-free part (messages, errors, routing decisions);
+- :mod:`.connection`: the websocket and its reader task, shared by every flat session;
+- :mod:`.transport`: opens and closes the socket, with sizes that fit CDP;
+- :mod:`.routing`: hands the reader's events to subscriptions and taps, and ends what a
+  lost flat session leaves behind;
+- :mod:`.subscription`: one subscriber's bounded stream of events;
+- :mod:`.link`: :class:`~.link.TargetLink`, a flat session to one target;
+- :mod:`.probe`: does a connection or a link still answer;
+- :mod:`.launcher`: the Chromium process family, launched or attached;
+- :mod:`.process`: a browser process that dies with the server;
+- :mod:`.profiles`: private profiles in the temporary folder, and the sweep of stale ones.
 """
 
 from .connection import (

@@ -41,12 +41,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import outcome
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
+from ..jsonsafe import JsonObject
 from .link import TargetLink
 from .protocol import (
     DEFAULT_BUFFER,
@@ -90,15 +91,15 @@ class _Pending:
         self.method = method
         self.session_id = session_id
         self.done = trio.Event()
-        self.outcome: outcome.Outcome[dict[str, Any]] | None = None
+        self.outcome: outcome.Outcome[JsonObject] | None = None
 
-    def settle(self, result: outcome.Outcome[dict[str, Any]]) -> None:
+    def settle(self, result: outcome.Outcome[JsonObject]) -> None:
         if self.outcome is None:
             self.outcome = result
             self.done.set()
 
 
-def _result(pending: _Pending, timeout: float, session_id: str | None) -> dict[str, Any]:
+def _result(pending: _Pending, timeout: float, session_id: str | None) -> JsonObject:
     """A command's result; its error if it failed; a timeout if it never settled."""
     if pending.outcome is None:
         raise CdpTimeout(pending.method, timeout, session_id)
@@ -139,11 +140,11 @@ class CdpConnection:
     async def send(
         self,
         method: str,
-        params: dict[str, Any] | None = None,
+        params: JsonObject | None = None,
         *,
         session_id: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """Send one command and return its ``result``.
 
         Raises :class:`CdpError` for an error reply, :class:`CdpTimeout` after
@@ -155,11 +156,11 @@ class CdpConnection:
 
     async def send_sequence(
         self,
-        commands: Sequence[tuple[str, dict[str, Any] | None]],
+        commands: Sequence[tuple[str, JsonObject | None]],
         *,
         session_id: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
-    ) -> list[dict[str, Any]]:
+    ) -> list[JsonObject]:
         """Write every command, in order, before waiting for any reply; return the
         results in order once all are in.
 
@@ -174,7 +175,7 @@ class CdpConnection:
 
     async def _exchange(
         self,
-        commands: Sequence[tuple[str, dict[str, Any] | None]],
+        commands: Sequence[tuple[str, JsonObject | None]],
         session_id: str | None,
         timeout: float,
     ) -> list[_Pending]:

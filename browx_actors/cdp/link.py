@@ -10,8 +10,9 @@ events back. Once the browser detaches it (or its target crashes) every call fai
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
+from ..jsonsafe import JsonObject
 from .protocol import DEFAULT_BUFFER, DEFAULT_TIMEOUT, CdpFailure, EventTap, TargetLinkLost
 from .subscription import CdpSubscription
 
@@ -22,12 +23,12 @@ class LinkTransport(Protocol):
     """What a link needs of its connection (a :class:`~.connection.CdpConnection`):
     the socket's send paths, event routing, and the end of the session."""
 
-    async def send(self, method: str, params: dict[str, Any] | None = None, *,
-                   session_id: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]: ...
+    async def send(self, method: str, params: JsonObject | None = None, *,
+                   session_id: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> JsonObject: ...
 
-    async def send_sequence(self, commands: Sequence[tuple[str, dict[str, Any] | None]], *,
+    async def send_sequence(self, commands: Sequence[tuple[str, JsonObject | None]], *,
                             session_id: str | None = None,
-                            timeout: float = DEFAULT_TIMEOUT) -> list[dict[str, Any]]: ...
+                            timeout: float = DEFAULT_TIMEOUT) -> list[JsonObject]: ...
 
     def subscribe(self, session_id: str | None, *, methods: Iterable[str] | None = None,
                   buffer: int = DEFAULT_BUFFER) -> CdpSubscription: ...
@@ -60,10 +61,10 @@ class TargetLink:
     async def send(
         self,
         method: str,
-        params: dict[str, Any] | None = None,
+        params: JsonObject | None = None,
         *,
         timeout: float = DEFAULT_TIMEOUT,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         if self._lost is not None:
             raise self._lost_error()
         return await self.connection.send(
@@ -72,10 +73,10 @@ class TargetLink:
 
     async def send_sequence(
         self,
-        commands: Sequence[tuple[str, dict[str, Any] | None]],
+        commands: Sequence[tuple[str, JsonObject | None]],
         *,
         timeout: float = DEFAULT_TIMEOUT,
-    ) -> list[dict[str, Any]]:
+    ) -> list[JsonObject]:
         """:meth:`CdpConnection.send_sequence` on this session."""
         if self._lost is not None:
             raise self._lost_error()

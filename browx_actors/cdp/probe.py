@@ -7,8 +7,9 @@ on its connection) and of a tab (``Runtime.evaluate`` on its flat session).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
+from ..jsonsafe import JsonObject
 from .protocol import CdpFailure, CdpTimeout
 
 __all__ = ["CdpPeer", "answers"]
@@ -17,11 +18,11 @@ __all__ = ["CdpPeer", "answers"]
 class CdpPeer(Protocol):
     """A connection or a flat session: anything commands can be sent to."""
 
-    async def send(self, method: str, params: dict[str, Any] | None = None, *,
-                   timeout: float = ...) -> dict[str, Any]: ...
+    async def send(self, method: str, params: JsonObject | None = None, *,
+                   timeout: float = ...) -> JsonObject: ...
 
 
-async def answers(peer: CdpPeer, method: str, timeout: float, params: dict[str, Any] | None = None) -> bool | None:
+async def answers(peer: CdpPeer, method: str, timeout: float, params: JsonObject | None = None) -> bool | None:
     """True when ``peer`` answers ``method`` within ``timeout`` seconds; False when it
     refuses or is gone (its session or socket lost); None when it stays silent, which
     proves neither."""

@@ -95,6 +95,7 @@ class BoundProcess:
                 os.close(self._pidfd)
 
 
+# Any: the options are subprocess.Popen's, passed on as they are.
 def spawn_bound(command: Sequence[str], **options: Any) -> BoundProcess:
     """Start ``command`` on this thread, SIGKILLed by the kernel if the server dies
     (see the module notes); ``options`` go to :class:`subprocess.Popen`."""

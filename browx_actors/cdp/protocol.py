@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 import attrs
+
+from ..jsonsafe import JsonObject, JsonValue
 
 __all__ = [
     "DEFAULT_BUFFER",
@@ -61,7 +63,7 @@ class CdpError(CdpFailure):
     """The browser answered a command with an error reply."""
 
     def __init__(
-        self, method: str, code: int, message: str, data: Any = None
+        self, method: str, code: int, message: str, data: JsonValue = None
     ) -> None:
         self.method = method
         self.code = code
@@ -118,7 +120,7 @@ class CdpEvent:
     """
 
     method: str
-    params: dict[str, Any]
+    params: JsonObject
     session_id: str | None = None
     dropped_before: int = 0
 
@@ -153,8 +155,8 @@ class Reply:
     """A reply to command ``id``: exactly one of ``result`` and ``error`` is set."""
 
     id: int
-    result: dict[str, Any] | None
-    error: dict[str, Any] | None
+    result: JsonObject | None
+    error: JsonObject | None
     session_id: str | None = None
 
 
@@ -199,11 +201,11 @@ class CdpStats:
 def encode_command(
     command_id: int,
     method: str,
-    params: Mapping[str, Any] | None = None,
+    params: Mapping[str, JsonValue] | None = None,
     session_id: str | None = None,
 ) -> str:
     """Serialize one command; ``sessionId`` rides at top level for flat sessions."""
-    message: dict[str, Any] = {"id": command_id, "method": method}
+    message: JsonObject = {"id": command_id, "method": method}
     if params:
         message["params"] = params
     if session_id is not None:
@@ -281,7 +283,7 @@ def peek_event(raw: str | bytes) -> tuple[str, str] | None:
     return raw[len(_EVENT_HEAD):end], session_id
 
 
-def error_from_reply(method: str, error: Mapping[str, Any]) -> CdpError:
+def error_from_reply(method: str, error: Mapping[str, JsonValue]) -> CdpError:
     """Build the exception for an error reply, tolerating missing fields."""
     code = error.get("code")
     return CdpError(

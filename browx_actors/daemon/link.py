@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 import trio
 
+from ..jsonsafe import JsonObject, JsonValue
 from ..operator_wire import (
     MAX_LINE,
     LineBuffer,
@@ -56,13 +57,13 @@ class Daemon:
     frames_dir: Path | None = attrs.field(default=None, converter=attrs.converters.optional(Path))
     numbered: bool = False  # keep every frame as <seq>.jpg too
     views: tuple[str, ...] = attrs.field(default=(), converter=_strings)  # view.start for each, once linked
-    view_options: dict[str, Any] = attrs.field(factory=dict, converter=dict)  # maxFps, maxWidth, quality
+    view_options: JsonObject = attrs.field(factory=dict, converter=dict)  # maxFps, maxWidth, quality
     ack_delay: float = 0.0
     ack_policy: AckPolicy = attrs.field(  # wins over ack_delay
         default=attrs.Factory(lambda self: ack_after(self.ack_delay), takes_self=True))
     terminal: trio.abc.ReceiveChannel[str] | None = None  # the operator's typed lines
     out: Callable[[str], None] = attrs.field(default=lambda text: print(text, flush=True))
-    on_line: Callable[[dict[str, Any]], None] | None = None  # every line the server sends
+    on_line: Callable[[JsonObject], None] | None = None  # every line the server sends
     on_frame: Callable[[ReceivedFrame], None] | None = None  # every frame, before it is written
     report_every: float = 5.0
     hello_timeout: float = 10.0
@@ -116,11 +117,11 @@ class Daemon:
 
     # -- acting on the connection -------------------------------------------------------------
 
-    async def send(self, message_type: str, **fields: Any) -> bool:
+    async def send(self, message_type: str, **fields: JsonValue) -> bool:
         """Send one line; False when no server is linked or the write failed."""
         return await self._send(encode(message_type, **fields))
 
-    async def start_view(self, session: str, **options: Any) -> bool:
+    async def start_view(self, session: str, **options: JsonValue) -> bool:
         return await self.send("view.start", session=session, **{**self.view_options, **options})
 
     async def stop_view(self, session: str) -> bool:
@@ -218,7 +219,7 @@ class Daemon:
         await trio.sleep(delay)
         await self.start_view(session)
 
-    async def _on_frame(self, session: str, body: Mapping[str, Any], nursery: trio.Nursery) -> None:
+    async def _on_frame(self, session: str, body: Mapping[str, JsonValue], nursery: trio.Nursery) -> None:
         track = self.tracks.get(session)
         if track is None:
             track = self.tracks[session] = ViewTrack(session, trio.current_time())
@@ -303,6 +304,7 @@ async def _listen(path: str) -> trio.SocketListener:
     return trio.SocketListener(sock)
 
 
+# Any: options are the Daemon's other keyword arguments, passed on as they are.
 async def run_daemon(socket_path: str, token: str, *, frames_dir: Path | str | None = None,
                      views: Iterable[str] = (), ack_delay: float = 0.0,
                      task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED, **options: Any) -> None:

@@ -10,7 +10,8 @@ through a prompt's text.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+
+from ..jsonsafe import JsonObject, JsonValue
 
 __all__ = ["AnswerError", "PromptBook", "describe_prompt", "parse_answer", "printable"]
 
@@ -27,7 +28,7 @@ _HOW = {
 }
 
 
-def describe_prompt(prompt: Mapping[str, Any]) -> str:
+def describe_prompt(prompt: Mapping[str, JsonValue]) -> str:
     """A prompt as the terminal shows it: session, kind, text, numbered choices, ticket."""
     kind = prompt.get("kind")
     text = str(prompt.get("prompt")).replace("\n", "\n    ")  # a prompt cannot pose as a line of ours
@@ -43,14 +44,14 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() or c == "\n" else f"\\x{ord(c):02x}" for c in text)
 
 
-def parse_answer(prompt: Mapping[str, Any], text: str) -> tuple[str, dict[str, Any]]:
+def parse_answer(prompt: Mapping[str, JsonValue], text: str) -> tuple[str, JsonObject]:
     """The line type and fields that answer ``prompt`` with what the operator typed."""
     ticket = prompt.get("ticket")
     typed = text.strip()
     if typed == "!abort" or typed.startswith("!abort "):
         return "human.abort", {"ticket": ticket, "reason": typed[len("!abort"):].strip()}
     kind = prompt.get("kind")
-    value: Any
+    value: bool | int | str | None
     if kind == "confirm":
         answers = {"y": True, "yes": True, "true": True, "n": False, "no": False, "false": False}
         if typed.lower() not in answers:
@@ -72,13 +73,13 @@ class PromptBook:
     """The prompts open on one connection, oldest first; the terminal answers the oldest."""
 
     def __init__(self) -> None:
-        self._open: dict[str, Mapping[str, Any]] = {}
+        self._open: dict[str, Mapping[str, JsonValue]] = {}
 
     @property
-    def current(self) -> Mapping[str, Any] | None:
+    def current(self) -> Mapping[str, JsonValue] | None:
         return next(iter(self._open.values()), None)
 
-    def add(self, prompt: Mapping[str, Any]) -> bool:
+    def add(self, prompt: Mapping[str, JsonValue]) -> bool:
         """Open a prompt; True if it is the one the terminal answers now."""
         ticket = prompt.get("ticket")
         if isinstance(ticket, str):
@@ -92,7 +93,7 @@ class PromptBook:
             return False
         return was_current is not None and was_current.get("ticket") == ticket
 
-    def answer(self, text: str) -> tuple[str, dict[str, Any]]:
+    def answer(self, text: str) -> tuple[str, JsonObject]:
         prompt = self.current
         if prompt is None:
             raise AnswerError("no prompt is waiting")

@@ -17,7 +17,7 @@ host, a missing server is an absent toolchain.
 The connection layer is adbutils' (``AdbClient.make_connection``, ``AdbConnection``);
 the services are asked for by name (``host:devices-l``, ``host:transport:<serial>``
 then ``shell,v2:`` / ``exec:`` / ``sync:``), one connection per command, as the adb
-protocol has it. Reading a stream to its end and closing the socket is done here rather
+protocol has it. Reading a stream to its end and closing the socket are done here,
 without ``AdbConnection.close``'s 10 ms sleep after every command.
 """
 
@@ -32,7 +32,7 @@ import socket
 import struct
 import subprocess
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import adbutils  # type: ignore[import-untyped]
 import attrs
@@ -259,7 +259,7 @@ class _Connection(adbutils.AdbConnection):  # type: ignore[misc]  # adbutils shi
             self.conn.close()
 
 
-def _read_to_end(connection: Any) -> bytes:
+def _read_to_end(connection: _Connection) -> bytes:
     out = io.BytesIO()
     sock = connection.conn
     while chunk := sock.recv(256 * 1024):
@@ -267,7 +267,7 @@ def _read_to_end(connection: Any) -> bytes:
     return out.getvalue()
 
 
-def _read_shell_v2(connection: Any, command: str) -> ShellOutput:
+def _read_shell_v2(connection: _Connection, command: str) -> ShellOutput:
     stdout, stderr = io.BytesIO(), io.BytesIO()
     while True:
         header = connection.read_exact(5)

@@ -1,4 +1,4 @@
-"""Which Android device a session drives: the spec's rule for ``BROWX_ANDROID_APP_SERIAL``.
+"""Which Android device a session drives: the rule for ``BROWX_ANDROID_APP_SERIAL``.
 
 With the variable set, the device with that serial, which must be ready (state
 ``device``): an unauthorized or offline device is refused with its state and the fix,

@@ -8,22 +8,21 @@ properties, so it is listed with its state and what the listing line knew.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from .adb import AndroidDevice
 from .adb_output import DeviceEntry
 
 __all__ = ["android_info", "entry_info"]
 
 
-def entry_info(entry: DeviceEntry) -> dict[str, Any]:
+def entry_info(entry: DeviceEntry) -> JsonObject:
     """What the listing line alone says."""
     return {"serial": entry.serial, "state": entry.state, "model": entry.model, "release": None, "sdk": None,
             "emulator": entry.emulator}
 
 
-async def android_info(device: AndroidDevice, entry: DeviceEntry, *, timeout: float) -> dict[str, Any]:
+async def android_info(device: AndroidDevice, entry: DeviceEntry, *, timeout: float) -> JsonObject:
     """The listing line, completed with the device's own properties when it is ready."""
     info = entry_info(entry)
     if entry.state != "device":

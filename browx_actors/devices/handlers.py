@@ -14,12 +14,13 @@ simulator it resolves when it starts and never shuts one down.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import trio
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject, JsonValue
 from ..kernel.actor_ref import ActorUnavailable
 from ..tools import Reply
 from ..tools.arguments import NoArgs
@@ -51,13 +52,13 @@ async def _holders(runtime: RuntimeContext) -> dict[str, str]:
     return {lease["device"]: lease["holder"] for lease in leases}
 
 
-async def _android(runtime: RuntimeContext, reply: Reply) -> list[dict[str, Any]]:
+async def _android(runtime: RuntimeContext, reply: Reply) -> list[JsonObject]:
     server = _adb(runtime)
     if not await server.ensure_running():
         reply.warn(f"no adb server at {server.address} and no `adb` on PATH to start one: no Android devices listed")
         return []
     entries = await server.devices(timeout=_LIST_TIMEOUT)
-    found: list[dict[str, Any]] = [{} for _ in entries]
+    found: list[JsonObject] = [{} for _ in entries]
 
     async def describe(index: int) -> None:
         found[index] = await android_info(server.device(entries[index].serial), entries[index], timeout=_LIST_TIMEOUT)
@@ -92,9 +93,9 @@ async def _simulators(reply: Reply) -> list[dict[str, str]]:
 
 async def device_list(runtime: RuntimeContext, args: NoArgs) -> Reply:
     reply = Reply(warnings=[])
-    results: dict[str, Any] = {}
+    results: JsonObject = {}
 
-    async def gather(name: str, fn: Any, *fn_args: Any) -> None:
+    async def gather(name: str, fn: Callable[..., Awaitable[JsonValue]], *fn_args: object) -> None:
         results[name] = await fn(*fn_args)
 
     async with trio.open_nursery() as nursery:

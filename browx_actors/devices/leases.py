@@ -21,15 +21,15 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
-from typing import Any
 
 import attrs
 import trio
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject, JsonValue
 from ..kernel.actor import Actor
 from ..kernel.actor_ref import ActorRef, ActorUnavailable
-from ..kernel.supervision import ChildSpec, EventLog, Restart, StartChild, Strategy, TerminateChild
+from ..kernel.supervision import ChildSpec, EventLog, Restart, Strategy
 from ..kernel.supervisor import Supervisor
 
 __all__ = [
@@ -59,7 +59,7 @@ class AcquireDevice:
     #: The holder's own actor, so a lease whose holder is gone can be told apart.
     holder_ref: ActorRef = attrs.field(eq=False)
     #: What the device is (model, name...), shown beside the lease in status.
-    about: Mapping[str, Any] = attrs.field(factory=dict)
+    about: Mapping[str, JsonValue] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -85,14 +85,14 @@ class DeviceLease(Actor):
 
     mailbox_size = 8
 
-    def __init__(self, device: str, holder: str, about: Mapping[str, Any]) -> None:
+    def __init__(self, device: str, holder: str, about: Mapping[str, JsonValue]) -> None:
         super().__init__(f"lease:{device}")
         self.device = device
         self.holder = holder
         self.about = dict(about)
         self.since = trio.current_time()
 
-    async def handle(self, msg: Any) -> Any:
+    async def handle(self, msg: object) -> object:
         if isinstance(msg, LeaseInfo):
             return {"device": self.device, "holder": self.holder,
                     "sinceSeconds": round(trio.current_time() - self.since, 3), **self.about}
@@ -106,7 +106,7 @@ class DeviceRegistry(Supervisor):
         super().__init__("devices", strategy=Strategy.ONE_FOR_ONE, events=events)
         self._holders: dict[str, tuple[str, ActorRef]] = {}
 
-    async def handle(self, msg: Any) -> Any:
+    async def handle(self, msg: object) -> object:
         if isinstance(msg, AcquireDevice):
             return await self._acquire(msg)
         if isinstance(msg, ReleaseDevice):
@@ -128,7 +128,7 @@ class DeviceRegistry(Supervisor):
             await self._release(msg.device, holder)  # its holder is gone: the lease is void
         spec = ChildSpec(msg.device, lambda: DeviceLease(msg.device, msg.holder, msg.about), Restart.TEMPORARY,
                          shutdown=2, meta={"holder": msg.holder})
-        ref: ActorRef = await super().handle(StartChild(spec))
+        ref = await self.start_child(spec)
         self._holders[msg.device] = (msg.holder, msg.holder_ref)
         return ref
 
@@ -145,10 +145,10 @@ class DeviceRegistry(Supervisor):
         del self._holders[device]
         if self.child_ref(device) is not None:
             with contextlib.suppress(ToolError):
-                await super().handle(TerminateChild(device))
+                await self.terminate_child(device)
         return True
 
-    async def _leases(self) -> list[dict[str, Any]]:
+    async def _leases(self) -> list[JsonObject]:
         out = []
         for device in list(self._holders):
             ref = self._live_lease(device)

@@ -16,7 +16,7 @@ everything on screen. simctl's output comes in three shapes, each handled here:
   :func:`simctl_error` turns one into a :class:`ToolError`; :func:`already_booted` tells
   ``boot``'s "Unable to boot device in current state: Booted", which is not a failure.
 
-:func:`choose_simulator` is the spec's rule for ``BROWX_IOS_DEVICE``: a udid or exact
+:func:`choose_simulator` is the rule for ``BROWX_IOS_DEVICE``: a udid or exact
 name; else the booted iOS simulator; else the first available device of the newest iOS
 runtime. Unavailable simulators are never chosen, and a choice that is not one (two
 booted, two devices by the asked name) refuses rather than guesses, because the
@@ -30,11 +30,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import attrs
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject, JsonValue
 
 __all__ = [
     "InstalledApp",
@@ -100,7 +100,7 @@ def parse_simulators(listing: str) -> list[Simulator]:
     return simulators
 
 
-def _available(entry: Mapping[str, Any]) -> bool:
+def _available(entry: Mapping[str, JsonValue]) -> bool:
     # Xcodes before 10.1 said "availability": "(unavailable, runtime profile not found)".
     if "isAvailable" in entry:
         return entry["isAvailable"] is True or entry["isAvailable"] == "YES"
@@ -117,7 +117,7 @@ def _runtime(key: str) -> tuple[str, tuple[int, ...]]:
 
 
 def choose_simulator(simulators: Sequence[Simulator], wanted: str | None) -> Simulator:
-    """The simulator a session uses, by the spec's rule for ``BROWX_IOS_DEVICE``."""
+    """The simulator a session uses, by the rule for ``BROWX_IOS_DEVICE``."""
     if wanted:
         matches = [sim for sim in simulators if sim.id.casefold() == wanted.casefold()]
         matches = matches or [sim for sim in simulators if sim.name == wanted]
@@ -157,6 +157,10 @@ def _ambiguous(why: str, candidates: Sequence[Simulator]) -> ToolError:
 
 
 # -- simctl listapps: the old-style property list -------------------------------------
+
+
+#: A value of an old-style property list.
+PlistValue = str | bytes | dict[str, "PlistValue"] | list["PlistValue"]
 
 
 class OldPlistError(ValueError):
@@ -203,7 +207,7 @@ class _OldPlistReader:
             raise self.fail(f"expected {char!r} {where}, found {self.text[self.at:self.at + 1] or 'the end'!r}")
         self.at += 1
 
-    def value(self, depth: int = 0) -> Any:
+    def value(self, depth: int = 0) -> PlistValue:
         if depth > _MAX_NESTING:
             raise self.fail(f"nested deeper than {_MAX_NESTING}")
         char = self.skip()
@@ -215,9 +219,9 @@ class _OldPlistReader:
             return self.data()
         return self.string()
 
-    def dictionary(self, depth: int) -> dict[str, Any]:
+    def dictionary(self, depth: int) -> dict[str, PlistValue]:
         self.at += 1
-        entries: dict[str, Any] = {}
+        entries: dict[str, PlistValue] = {}
         while self.skip() != "}":
             start = self.at
             key = self.string()
@@ -229,9 +233,9 @@ class _OldPlistReader:
         self.at += 1
         return entries
 
-    def array(self, depth: int) -> list[Any]:
+    def array(self, depth: int) -> list[PlistValue]:
         self.at += 1
-        items: list[Any] = []
+        items: list[PlistValue] = []
         while self.skip() != ")":
             items.append(self.value(depth + 1))
             if self.skip() == ",":
@@ -292,7 +296,7 @@ class _OldPlistReader:
         return chr(int(octal, 8)) if octal is not None else chr(int(unit, 16))
 
 
-def parse_old_plist(text: str) -> Any:
+def parse_old_plist(text: str) -> PlistValue:
     """An old-style (OpenStep) property list: dicts, lists, strings and bytes."""
     reader = _OldPlistReader(text)
     if not reader.skip():
@@ -321,7 +325,9 @@ def parse_listapps(text: str) -> list[InstalledApp]:
         apps = parse_old_plist(text)
     except OldPlistError as error:
         raise _garbled("listapps", f"not an old-style property list ({error})") from None
-    if not isinstance(apps, dict) or not all(isinstance(info, dict) for info in apps.values()):
+    infos = {} if not isinstance(apps, dict) else {
+        bundle_id: info for bundle_id, info in apps.items() if isinstance(info, dict)}
+    if not isinstance(apps, dict) or len(infos) != len(apps):
         raise _garbled("listapps", "not a dictionary of apps keyed by bundle id")
     return [
         InstalledApp(
@@ -331,12 +337,16 @@ def parse_listapps(text: str) -> list[InstalledApp]:
             version=_first_text(info, "CFBundleShortVersionString", "CFBundleVersion"),
             path=_first_text(info, "Path"),
         )
-        for bundle_id, info in sorted(apps.items())
+        for bundle_id, info in sorted(infos.items())
     ]
 
 
-def _first_text(info: Mapping[str, Any], *keys: str) -> str | None:
-    return next((info[key] for key in keys if isinstance(info.get(key), str) and info[key]), None)
+def _first_text(info: Mapping[str, PlistValue], *keys: str) -> str | None:
+    for key in keys:
+        value = info.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
 
 
 # -- launch output and failures -------------------------------------------------------
@@ -363,7 +373,7 @@ def simctl_error(subcommand: str, exit_code: int, stderr: str) -> ToolError:
     if stderr.startswith("xcrun: error:"):
         return ToolError("unavailable", f"{stderr.strip()}: install Xcode and select it with xcode-select",
                          component="xcrun simctl")
-    details: dict[str, Any] = {"exitCode": exit_code}
+    details: JsonObject = {"exitCode": exit_code}
     head = _FAILURE_HEAD.search(stderr)
     message = stderr[head.end():] if head else stderr
     if head:

@@ -39,7 +39,6 @@ so the text is what is checked: both raise ``native-hierarchy-not-idle``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 from xml.parsers import expat
 
 from browx_actors.devices.nodes import SECRET_MASK, NativeNode, Rect
@@ -253,7 +252,7 @@ def _scan(xml: bytes) -> list[NativeNode] | None:
 
 def _expat_tree(xml: bytes) -> NativeNode:
     start, end, done = _tree_builder()
-    parser: Any = expat.ParserCreate()
+    parser = expat.ParserCreate()
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     try:

@@ -31,13 +31,13 @@ import base64
 import binascii
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from typing import Any
 
 import attrs
 import httpx
 import trio
 
 from ..errors import ToolError
+from ..jsonsafe import JsonValue
 from .nodes import NativeNode
 from .wda_source import MalformedSource, parse_source
 
@@ -66,7 +66,7 @@ class WdaCommand:
 
     method: str
     path: str
-    body: Mapping[str, Any] | None = None
+    body: Mapping[str, JsonValue] | None = None
     params: Mapping[str, str] | None = None
     in_session: bool = False
 
@@ -85,7 +85,7 @@ class WdaStatus:
     os_name: str | None
     os_version: str | None
     simulator_version: str | None
-    build: Mapping[str, Any]
+    build: Mapping[str, JsonValue]
 
 
 @attrs.frozen
@@ -100,7 +100,7 @@ class WdaScreen:
         return x * self.scale, y * self.scale
 
 
-def _post(path: str, body: Mapping[str, Any]) -> WdaCommand:
+def _post(path: str, body: Mapping[str, JsonValue]) -> WdaCommand:
     return WdaCommand("POST", path, body, in_session=True)
 
 
@@ -177,7 +177,7 @@ def open_url_command(url: str) -> WdaCommand:
     return _post("/url", {"url": url})
 
 
-def _status_from(value: Mapping[str, Any]) -> WdaStatus:
+def _status_from(value: Mapping[str, JsonValue]) -> WdaStatus:
     os_info, ios_info, build = (_mapping(value.get(key)) for key in ("os", "ios", "build"))
     state = str(value.get("state", ""))
     return WdaStatus(
@@ -192,18 +192,18 @@ def _status_from(value: Mapping[str, Any]) -> WdaStatus:
     )
 
 
-def _mapping(value: object) -> Mapping[str, Any]:
+def _mapping(value: object) -> Mapping[str, JsonValue]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _session_id_from(reply: Mapping[str, Any]) -> str | None:
+def _session_id_from(reply: Mapping[str, JsonValue]) -> str | None:
     value = reply.get("value")
     session_id = value.get("sessionId") if isinstance(value, Mapping) else None
     session_id = session_id or reply.get("sessionId")
     return session_id if isinstance(session_id, str) and session_id else None
 
 
-def _screen_from(value: Mapping[str, Any]) -> WdaScreen:
+def _screen_from(value: Mapping[str, JsonValue]) -> WdaScreen:
     size = value["screenSize"]
     return WdaScreen(float(size["width"]), float(size["height"]), float(value["scale"]))
 
@@ -281,7 +281,7 @@ class WdaClient:
     async def double_tap(self, x: float, y: float, *, timeout: float) -> None:
         await self.execute(double_tap_command(x, y), timeout=timeout)
 
-    async def active_app(self, *, timeout: float) -> Mapping[str, Any]:
+    async def active_app(self, *, timeout: float) -> Mapping[str, JsonValue]:
         """``GET /wda/activeAppInfo``: the frontmost app's ``bundleId``, ``name``, ``pid``."""
         return _object(await self.value(active_app_command(), timeout=timeout), "activeAppInfo")
 
@@ -320,11 +320,11 @@ class WdaClient:
         """Open a deep link (any URL scheme the simulator can route)."""
         await self.execute(open_url_command(url), timeout=timeout)
 
-    async def value(self, command: WdaCommand, *, timeout: float) -> Any:
+    async def value(self, command: WdaCommand, *, timeout: float) -> JsonValue:
         """The ``value`` of the reply to ``command``."""
         return (await self.execute(command, timeout=timeout)).get("value")
 
-    async def execute(self, command: WdaCommand, *, timeout: float) -> Mapping[str, Any]:
+    async def execute(self, command: WdaCommand, *, timeout: float) -> Mapping[str, JsonValue]:
         """Send ``command`` and return WDA's whole reply; any failure is a ToolError."""
         path = command.path
         if command.in_session:
@@ -347,7 +347,7 @@ class WdaClient:
                             url=self.url, command=command.label) from None
         return self._reply(command, response)
 
-    def _reply(self, command: WdaCommand, response: httpx.Response) -> Mapping[str, Any]:
+    def _reply(self, command: WdaCommand, response: httpx.Response) -> Mapping[str, JsonValue]:
         try:
             reply = response.json()
         except ValueError:
@@ -368,7 +368,7 @@ class WdaClient:
         return reply
 
 
-def _object(value: object, what: str) -> Mapping[str, Any]:
+def _object(value: object, what: str) -> Mapping[str, JsonValue]:
     if not isinstance(value, Mapping):
         raise ToolError("wda-error", f"WebDriverAgent's {what} reply is {type(value).__name__}, not an object")
     return value

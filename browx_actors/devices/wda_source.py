@@ -9,7 +9,7 @@ the strings ``"1"`` / ``"0"``, ``traits`` (``"Button, Selected"``), ``placeholde
 on text inputs, and ``children`` (absent on a leaf). WDA's ``name`` is the identifier or
 else the label; it adds nothing, so it is not read.
 
-What the mapping keeps and what it loses, as the spec states it: the role comes from a
+What the mapping keeps and what it loses: the role comes from a
 table over the type (``Button`` to ``button`` is exact, ``Other`` to ``generic`` is
 coarse) and the type WDA sent is kept verbatim on ``tag``. ``StaticText`` maps to
 ``text``, not to a presentational role: on iOS it is the screen's content. ``label``
@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
 
 import attrs
 
+from ..jsonsafe import JsonValue
 from .nodes import SECRET_MASK, NativeNode, Rect
 
 __all__ = ["TYPE_PREFIX", "MalformedSource", "TypeInfo", "parse_source", "short_type", "type_info"]
@@ -185,7 +185,7 @@ def _node(raw: object, path: tuple[int, ...]) -> NativeNode:
     )
 
 
-def _value(raw: Mapping[str, Any], path: tuple[int, ...], secure: bool) -> str | None:
+def _value(raw: Mapping[str, JsonValue], path: tuple[int, ...], secure: bool) -> str | None:
     value = _text(raw, "value", path)
     placeholder = _text(raw, "placeholderValue", path) or None
     if secure and value and value != placeholder:
@@ -201,7 +201,7 @@ def _drawn_text(info: TypeInfo, label: str, value: str | None) -> str:
     return label or (value if info.role == "text" and value else "")
 
 
-def _selected(raw: Mapping[str, Any], info: TypeInfo, value: str | None, path: tuple[int, ...]) -> bool:
+def _selected(raw: Mapping[str, JsonValue], info: TypeInfo, value: str | None, path: tuple[int, ...]) -> bool:
     traits = _text(raw, "traits", path) or ""
     if "Selected" in (trait.strip() for trait in traits.split(",")):
         return True
@@ -209,7 +209,7 @@ def _selected(raw: Mapping[str, Any], info: TypeInfo, value: str | None, path: t
     return info.role in ("button", "tab") and value == "1"
 
 
-def _text(raw: Mapping[str, Any], key: str, path: tuple[int, ...]) -> str | None:
+def _text(raw: Mapping[str, JsonValue], key: str, path: tuple[int, ...]) -> str | None:
     text = raw.get(key)
     if text is None or isinstance(text, str):
         return text
@@ -221,7 +221,7 @@ def _text(raw: Mapping[str, Any], key: str, path: tuple[int, ...]) -> str | None
     raise MalformedSource(f"node {_where(path)} has a {key} that is not a string")
 
 
-def _flag(raw: Mapping[str, Any], key: str, default: bool, path: tuple[int, ...]) -> bool:
+def _flag(raw: Mapping[str, JsonValue], key: str, default: bool, path: tuple[int, ...]) -> bool:
     flag = raw.get(key)
     if flag is None:
         return default

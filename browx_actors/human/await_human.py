@@ -1,9 +1,10 @@
 """The body of ``await_human``: it runs inside the session actor and picks the channel.
 
-The tool is a session tool (ordered with the session's other calls), but a prompt may
-wait up to an hour, so the handler returns :class:`~browx_actors.kernel.actor.Later` at once:
-the wait is a task in the session's nursery, the mailbox keeps serving the session's
-other tools meanwhile, and closing the session cancels the wait with it.
+The tool is a runtime tool whose body runs inside the session actor (ordered with the
+session's other calls; ``handlers.py``), but a prompt may wait up to an hour, so the
+body returns :class:`~browx_actors.kernel.actor.Later` at once: the wait is a task in
+the session's nursery, the mailbox keeps serving the session's other tools meanwhile,
+and closing the session cancels the wait with it.
 
 Which channel answers:
 
@@ -18,15 +19,19 @@ Which channel answers:
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING
 
 import trio
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from ..kernel.actor import Later
 from ..kernel.actor_ref import ActorRef, ActorUnavailable
 from .operator import CancelPrompt, OperatorPrompt
 from .prompts import Outcome, PromptSpec, result_envelope
+
+if TYPE_CHECKING:
+    from ..sessions.session import Session
 
 __all__ = ["ask_operator", "in_session"]
 
@@ -35,7 +40,7 @@ __all__ = ["ask_operator", "in_session"]
 _CALL_GRACE = 10.0
 
 
-async def in_session(session: Any, spec: PromptSpec, *, operator: ActorRef | None = None) -> Any:
+async def in_session(session: Session, spec: PromptSpec, *, operator: ActorRef | None = None) -> JsonObject | Later:
     """``fn(session, args)`` for the session actor, whose arguments are the request,
     already validated."""
     if spec.kind == "pick_element":
@@ -57,7 +62,7 @@ async def in_session(session: Any, spec: PromptSpec, *, operator: ActorRef | Non
     return Later.of(bridge.ask, spec)
 
 
-async def ask_operator(operator: ActorRef, session_id: str, spec: PromptSpec) -> dict[str, Any]:
+async def ask_operator(operator: ActorRef, session_id: str, spec: PromptSpec) -> JsonObject:
     """Ask through the operator actor; if our caller goes away first, withdraw the prompt."""
     ended = False
     try:

@@ -43,13 +43,13 @@ import logging
 import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import attrs
 import trio
 
 from ..cdp.connection import CdpConnection, CdpSubscription, TargetLink
 from ..cdp.protocol import CdpError, CdpEvent, CdpFailure
+from ..jsonsafe import JsonObject
 from .contexts import ContextBook
 from .desk import PromptDesk
 from .prompts import (
@@ -126,7 +126,7 @@ class HumanBridge:
         #: Wired targets by target id (the page first, then popups and iframes).
         self.targets: dict[str, WiredTarget] = {}
         #: ``__browx.signal`` / ``done`` notes, newest last.
-        self.signals: deque[dict[str, Any]] = deque(maxlen=100)
+        self.signals: deque[JsonObject] = deque(maxlen=100)
         self._world_js = world_helper(self.binding)
         self._log = log_line
         self._pages: set[str] = {cdp.target_id}
@@ -163,7 +163,7 @@ class HumanBridge:
 
     # -- asking -----------------------------------------------------------------------
 
-    async def ask(self, spec: PromptSpec) -> dict[str, Any]:
+    async def ask(self, spec: PromptSpec) -> JsonObject:
         """Open a prompt answered from the world; the tool's result when it ends."""
         prompt = self.desk.open(self.session_id, spec)
         self._log(format_prompt(self.session_id, prompt.ticket, spec, world=self.world))
@@ -332,7 +332,7 @@ class HumanBridge:
                 child = TargetLink(target.cdp.connection, session_id, info["targetId"])
                 self._spawn(self._serve_target, child, "iframe")
 
-    def _on_binding(self, target: WiredTarget, params: dict[str, Any]) -> None:
+    def _on_binding(self, target: WiredTarget, params: JsonObject) -> None:
         if params.get("name") != self.binding:
             return
         ctx_id = params.get("executionContextId")
@@ -377,7 +377,7 @@ class HumanBridge:
 
     # -- plumbing ---------------------------------------------------------------------
 
-    def _spawn(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+    def _spawn(self, fn: Callable[..., Awaitable[object]], *args: object) -> None:
         assert self._nursery is not None
         self._nursery.start_soon(fn, *args)
 
@@ -386,21 +386,21 @@ class HumanBridge:
         self._changed = trio.Event()
 
 
-async def _quietly(send: Callable[..., Awaitable[Any]], *args: Any) -> None:
+async def _quietly(send: Callable[..., Awaitable[object]], *args: object) -> None:
     try:
         await send(*args)
     except CdpFailure as exc:
         log.debug("bridge feedback not delivered: %s", exc)
 
 
-async def _together(*thunks: Callable[[], Awaitable[Any]]) -> None:
+async def _together(*thunks: Callable[[], Awaitable[object]]) -> None:
     """Run the calls concurrently (pipelined on the socket); raise the first CDP failure.
 
     Unwrapped, so callers can catch :class:`CdpFailure` instead of exception groups.
     """
     failures: list[CdpFailure] = []
 
-    async def one(thunk: Callable[[], Awaitable[Any]]) -> None:
+    async def one(thunk: Callable[[], Awaitable[object]]) -> None:
         try:
             await thunk()
         except CdpFailure as exc:
@@ -413,7 +413,7 @@ async def _together(*thunks: Callable[[], Awaitable[Any]]) -> None:
         raise failures[0]
 
 
-def _frame_ids(tree: dict[str, Any]) -> list[str]:
+def _frame_ids(tree: JsonObject) -> list[str]:
     frame_id = (tree.get("frame") or {}).get("id")
     ids = [frame_id] if isinstance(frame_id, str) else []
     for child in tree.get("childFrames") or ():

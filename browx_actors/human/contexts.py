@@ -12,9 +12,10 @@ judged against a book that has not yet seen its context), and it does no I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import attrs
+
+from ..jsonsafe import JsonValue
 
 __all__ = ["ContextBook", "WorldContext", "is_extension_origin"]
 
@@ -39,7 +40,7 @@ class ContextBook:
         self.world = world
         self._contexts: dict[int, WorldContext] = {}
 
-    def created(self, context: Mapping[str, Any]) -> WorldContext | None:
+    def created(self, context: Mapping[str, JsonValue]) -> WorldContext | None:
         """Note a ``Runtime.executionContextCreated`` context; returns it if it is ours."""
         aux = context.get("auxData") or {}
         ctx_id = context.get("id")
@@ -57,13 +58,13 @@ class ContextBook:
         self._contexts[ctx_id] = entry
         return entry
 
-    def destroyed(self, ctx_id: Any) -> None:
+    def destroyed(self, ctx_id: JsonValue) -> None:
         self._contexts.pop(ctx_id, None)
 
     def cleared(self) -> None:
         self._contexts.clear()
 
-    def accepts(self, ctx_id: Any) -> bool:
+    def accepts(self, ctx_id: object) -> bool:
         return isinstance(ctx_id, int) and ctx_id in self._contexts
 
     def for_frame(self, frame_id: str) -> int | None:

@@ -7,20 +7,20 @@ awaits :meth:`PromptDesk.wait`, whose deadline is a ``trio.move_on_after`` aroun
 event. So the whole timing contract (default, cap, denial at the timeout, answers after
 the end dropped) runs under ``trio.testing.MockClock`` without a browser or a socket.
 
-One prompt per session at a time: the spec speaks of *the* current ticket, and a
-second prompt on top of a waiting one would leave the human guessing which is which.
+One prompt per session at a time: a human answers *the* current ticket, and a second
+prompt on top of a waiting one would leave them guessing which is which.
 """
 
 from __future__ import annotations
 
 import hmac
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import attrs
 import trio
 
 from ..errors import ToolError
+from ..jsonsafe import JsonValue
 from .prompts import (
     Aborted,
     Accepted,
@@ -41,9 +41,9 @@ class OpenPrompt:
     session: str
     ticket: str
     spec: PromptSpec
-    #: Set by a channel that handed the prompt to a transport (the operator link's
-    #: generation), so a drop of that transport can end exactly its prompts.
-    delivered_on: Any = None
+    #: Set by a channel that handed the prompt to a transport (the operator link it was
+    #: written on), so a drop of that transport can end exactly its prompts.
+    delivered_on: object = None
     done: trio.Event = attrs.Factory(trio.Event)
     outcome: Outcome | None = None
 
@@ -91,7 +91,7 @@ class PromptDesk:
     def prompts(self) -> list[OpenPrompt]:
         return list(self._by_ticket.values())
 
-    def offer(self, ticket: str | None, method: str, value: Any) -> Accepted | Aborted | Dropped:
+    def offer(self, ticket: str | None, method: str, value: JsonValue) -> Accepted | Aborted | Dropped:
         """An answer arrived: settle its prompt if the ticket and the value fit."""
         if not isinstance(ticket, str) or not ticket:
             return Dropped("no-ticket", "an answer needs the prompt's ticket as its last argument")

@@ -12,7 +12,6 @@ secrets in them instead of substituting aliases, as it would in any result.
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from ..tools.context import RuntimeContext
 from ..tools.human import AwaitHumanArgs, parse_request
@@ -24,7 +23,7 @@ __all__ = ["await_human"]
 _CALL_GRACE = 30.0
 
 
-async def await_human(runtime: RuntimeContext, args: AwaitHumanArgs) -> Any:
+async def await_human(runtime: RuntimeContext, args: AwaitHumanArgs) -> object:
     spec = parse_request(args.kind, args.prompt, args.choices, args.timeout_ms)
     fn = functools.partial(human.in_session, operator=runtime.operator_ref())
     return await runtime.call_session(args.session, "await_human", fn, spec, timeout=spec.timeout_s + _CALL_GRACE)

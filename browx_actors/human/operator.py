@@ -19,7 +19,7 @@ nothing. Every prompt delivered on a link that is still up gets exactly one
 ``human.ended`` line when it ends.
 
 Lines: garbage is answered with an ``error`` line and skipped; a line over 64 KiB is
-answered with ``line-too-long`` and drops the link, as the live-view contract has it.
+answered with ``line-too-long`` and drops the link.
 Each line is the boundary of what the daemon can break: a failure while handling one
 (a bug meeting input nobody foresaw) is logged, answered with an ``internal`` error
 line, and the link reads on. Whatever else goes wrong, the runtime runs this actor
@@ -43,12 +43,12 @@ import functools
 import itertools
 import logging
 from collections.abc import Callable
-from typing import Any
 
 import attrs
 import trio
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from ..kernel.actor import Actor, Later
 from ..kernel.actor_ref import ActorRef, ActorUnavailable
 from ..operator_wire import (
@@ -183,7 +183,7 @@ class OperatorChannel(Actor):
     async def on_start(self) -> None:
         self.nursery.start_soon(self._dial_forever)
 
-    async def handle(self, msg: Any) -> Any:
+    async def handle(self, msg: object) -> object:
         if isinstance(msg, OperatorPrompt):
             prompt = self.desk.open(msg.session, msg.spec)
             try:
@@ -342,7 +342,7 @@ class OperatorChannel(Actor):
 
     # -- live view ----------------------------------------------------------------------
 
-    async def _on_view_line(self, link: _Link, kind: str, body: dict[str, Any]) -> None:
+    async def _on_view_line(self, link: _Link, kind: str, body: JsonObject) -> None:
         """Parse a view line and cast it to the stream supervisor; refusals go straight back."""
         if not self.live_view:
             await link.send(view_error_line("view-disabled", "the live-view capability is off",

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import Any
 
 import attrs
 
+from ..jsonsafe import JsonObject, JsonValue
 from ..operator_wire import encode
 from ..tools.human import DEFAULT_TIMEOUT_MS, KINDS, MAX_TIMEOUT_MS, PromptSpec, parse_request
 
@@ -88,7 +88,7 @@ def new_ticket() -> str:
 
 @attrs.frozen
 class Accepted:
-    value: Any
+    value: JsonValue
 
 
 @attrs.frozen
@@ -106,7 +106,7 @@ class Dropped:
     reason: str
 
 
-def check_value(spec: PromptSpec, value: Any) -> Accepted | Dropped:
+def check_value(spec: PromptSpec, value: JsonValue) -> Accepted | Dropped:
     """Is ``value`` what ``spec.kind`` needs? (boolean / index / string / anything)."""
     kind = spec.kind
     if kind == "acknowledge":
@@ -129,7 +129,7 @@ def check_value(spec: PromptSpec, value: Any) -> Accepted | Dropped:
     return Dropped("bad-value", f"{kind} prompts cannot be answered")
 
 
-def check_answer(spec: PromptSpec, method: str, value: Any) -> Accepted | Aborted | Dropped:
+def check_answer(spec: PromptSpec, method: str, value: JsonValue) -> Accepted | Aborted | Dropped:
     """Judge one answer (its ticket already matched) for a prompt of ``spec.kind``.
 
     ``respond`` (DevTools) and ``done`` (the daemon) answer any kind with a value that
@@ -149,7 +149,7 @@ def check_answer(spec: PromptSpec, method: str, value: Any) -> Accepted | Aborte
     return check_value(spec, value)
 
 
-def _describe(value: Any) -> str:
+def _describe(value: object) -> str:
     text = json.dumps(value, default=repr)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -160,10 +160,10 @@ class BindingCall:
 
     method: str
     ticket: str | None
-    value: Any = None
+    value: JsonValue = None
 
 
-def parse_binding_payload(payload: Any) -> BindingCall | Dropped:
+def parse_binding_payload(payload: object) -> BindingCall | Dropped:
     """Decode ``{"m": method, "t": ticket, "v": value}`` from the helper. Never raises."""
     if not isinstance(payload, str) or len(payload) > MAX_PAYLOAD_CHARS:
         return Dropped("bad-payload", "payload missing or too large")
@@ -189,18 +189,18 @@ def parse_binding_payload(payload: Any) -> BindingCall | Dropped:
 class Outcome:
     """How a prompt ended. ``code`` is set (with ``error``) when it ended without an answer."""
 
-    value: Any = None
+    value: JsonValue = None
     timed_out: bool = False
     code: str | None = None
     error: str | None = None
 
 
-def result_envelope(kind: str, outcome: Outcome) -> dict[str, Any]:
+def result_envelope(kind: str, outcome: Outcome) -> JsonObject:
     """The tool result: ``{kind, value, timedOut}``; an error also makes ``ok`` false.
 
-    A timeout is an answer the spec defines (denied, ``timedOut: true``), so it stays
-    ``ok: true``; an abort or a missing channel is not, and its ``error`` starts with
-    its code (``operator-aborted: ...``), as the spec words it.
+    A timeout is an answer (denied, ``timedOut: true``), so it stays ``ok: true``; an
+    abort or a missing channel is not, and its ``error`` starts with its code
+    (``operator-aborted: ...``).
     """
     body = {"kind": kind, "value": outcome.value, "timedOut": outcome.timed_out}
     if outcome.code is None:

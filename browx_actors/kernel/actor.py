@@ -37,7 +37,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import attrs
 import trio
@@ -71,11 +70,11 @@ class Later:
     raises) becomes the reply. Any other exception crashes the actor, like a handler's.
     """
 
-    fn: Callable[..., Awaitable[Any]]
-    args: tuple[Any, ...] = ()
+    fn: Callable[..., Awaitable[object]]
+    args: tuple[object, ...] = ()
 
     @classmethod
-    def of(cls, fn: Callable[..., Awaitable[Any]], *args: Any) -> Later:
+    def of(cls, fn: Callable[..., Awaitable[object]], *args: object) -> Later:
         return cls(fn, args)
 
 
@@ -102,7 +101,7 @@ class Actor:
 
     def __init__(self, name: str | None = None) -> None:
         self.name = name or f"{type(self).__name__}-{next(_actor_ids)}"
-        send, self._inbox = trio.open_memory_channel[tuple[Any, _Reply | None]](self.mailbox_size)
+        send, self._inbox = trio.open_memory_channel[tuple[object, _Reply | None]](self.mailbox_size)
         self._inbox_send = send
         self.ref = ActorRef(self.name, send.clone())
         self._nursery: trio.Nursery | None = None
@@ -122,7 +121,7 @@ class Actor:
     async def on_start(self) -> None:
         """Acquire resources before the first message is served."""
 
-    async def handle(self, msg: Any) -> Any:
+    async def handle(self, msg: object) -> object:
         """Answer one message. Raise or return ToolError for expected failures."""
         raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
 
@@ -200,7 +199,7 @@ class Actor:
         crashed.__cause__ = exc
         self.ref._mark_gone(crashed)
 
-    async def _serve(self, msg: Any, reply: _Reply | None) -> None:
+    async def _serve(self, msg: object, reply: _Reply | None) -> None:
         if reply is not None and reply.settled:
             # Its caller timed out or gave up while it waited in the mailbox. Acting now
             # would do what the caller was told had failed (a click after "timeout").
@@ -219,8 +218,8 @@ class Actor:
             return
         self._answer(reply, outcome)
 
-    async def _outcome(self, fn: Callable[..., Awaitable[Any]], args: tuple[Any, ...],
-                       scope: trio.CancelScope | None) -> Any:
+    async def _outcome(self, fn: Callable[..., Awaitable[object]], args: tuple[object, ...],
+                       scope: trio.CancelScope | None) -> object:
         """What ``fn(*args)`` answers: its value, a ToolError, the cause of a
         CallFailed, or :data:`_OVERDUE` when its deadline cut it short. Anything else
         it raises crashes the actor."""
@@ -243,7 +242,7 @@ class Actor:
             self._mark_crashed(exc)  # cancellation marks nothing: a scope decides
             raise
 
-    def _answer(self, reply: _Reply | None, outcome: Any) -> None:
+    def _answer(self, reply: _Reply | None, outcome: object) -> None:
         if outcome is _OVERDUE:
             if reply is not None:
                 self.ref._expire(reply)  # the caller's own timer may not have fired yet

@@ -33,6 +33,7 @@ import attrs
 import trio
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from .deadlines import DeadlineBook
 
 __all__ = [
@@ -83,7 +84,7 @@ class ActorStatistics:
     #: Calls whose caller's timeout fired before the answer came.
     calls_timed_out: int
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         return {"mailbox": {"used": self.mailbox_used, "capacity": self.mailbox_capacity,
                             "sendersWaiting": self.senders_waiting},
                 "pending": self.calls_pending, "served": self.calls_served, "timedOut": self.calls_timed_out}
@@ -100,7 +101,7 @@ class _Reply:
 
     def __init__(self, about: str, timeout: float | None) -> None:
         self.event = trio.Event()
-        self.value: Any = None
+        self.value: object = None
         self.error: BaseException | None = None
         self.about = about
         self.timeout = timeout
@@ -118,7 +119,7 @@ class _Reply:
         """Nothing is left to do at its deadline: answered, and no handler running."""
         return self.event.is_set() and not self.serving
 
-    def resolve(self, value: Any) -> None:
+    def resolve(self, value: object) -> None:
         if not self.event.is_set():
             self.value = value
             self.event.set()
@@ -128,6 +129,7 @@ class _Reply:
             self.error = error
             self.event.set()
 
+    # Any: a reply's type is the message's, known to the caller, who annotates it.
     def unwrap(self) -> Any:
         if self.error is not None:
             raise self.error
@@ -148,7 +150,7 @@ class ActorRef:
 
     __slots__ = ("_deadlines", "_gone", "_pending", "_send", "_served", "_serving_scope", "_timed_out", "name")
 
-    def __init__(self, name: str, send: trio.MemorySendChannel[tuple[Any, _Reply | None]]) -> None:
+    def __init__(self, name: str, send: trio.MemorySendChannel[tuple[object, _Reply | None]]) -> None:
         self.name = name
         self._send = send
         self._pending: set[_Reply] = set()
@@ -175,7 +177,8 @@ class ActorRef:
         """Why the actor is gone, or None while it lives."""
         return self._gone
 
-    async def call(self, msg: Any, *, timeout: float | None = DEFAULT_CALL_TIMEOUT) -> Any:
+    # Any: a reply's type is the message's, known to the caller, who annotates it.
+    async def call(self, msg: object, *, timeout: float | None = DEFAULT_CALL_TIMEOUT) -> Any:
         """Send ``msg`` and wait for the handler's answer.
 
         Raises the handler's :class:`ToolError`, ``ToolError("timeout")`` when no answer
@@ -215,7 +218,7 @@ class ActorRef:
                 self._deadlines.book(reply.deadline, reply, len(self._pending) + 1)
         return reply.unwrap()
 
-    async def _wait_scoped(self, reply: _Reply, envelope: tuple[Any, _Reply] | None) -> None:
+    async def _wait_scoped(self, reply: _Reply, envelope: tuple[object, _Reply] | None) -> None:
         """Post ``envelope`` (if any) and wait for ``reply``, timed by a cancel scope.
 
         For a full mailbox, whose wait for room the deadline must cover too, and for an
@@ -248,12 +251,12 @@ class ActorRef:
         if reply.serving and self._serving_scope is not None:
             self._serving_scope.cancel()  # the handler in hand is overdue: cut it short
 
-    async def cast(self, msg: Any) -> None:
+    async def cast(self, msg: object) -> None:
         """Send ``msg`` without waiting for an answer (but waiting for mailbox room)."""
         self._raise_if_gone()
         await self._post((msg, None))
 
-    async def _post(self, envelope: tuple[Any, _Reply | None]) -> None:
+    async def _post(self, envelope: tuple[object, _Reply | None]) -> None:
         """Put ``envelope`` in the mailbox, waiting while it is full."""
         try:
             await self._send.send(envelope)

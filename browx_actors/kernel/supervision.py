@@ -11,7 +11,6 @@ from __future__ import annotations
 import enum
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Any
 
 import attrs
 import trio
@@ -62,7 +61,7 @@ class ChildSpec:
     #: Seconds a graceful stop may take before the child is cancelled.
     shutdown: float = 5.0
     #: Whatever the owner wants to read back in :class:`ChildInfo` (never interpreted).
-    meta: Mapping[str, Any] = attrs.field(factory=dict)
+    meta: Mapping[str, object] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -158,4 +157,4 @@ class ChildInfo:
     #: The child's load (its ref's statistics), so backpressure shows in status.
     statistics: ActorStatistics | None = attrs.field(default=None, eq=False)
     #: What the child spec carries for its owner (the session's engine, say).
-    meta: Mapping[str, Any] = attrs.field(factory=dict)
+    meta: Mapping[str, object] = attrs.field(factory=dict)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections import deque
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import attrs
 import trio
@@ -137,39 +137,15 @@ class Supervisor(Actor):
             return
         await self._stop_children(list(self._children), reason="shutdown")
 
-    async def handle(self, msg: Any) -> Any:
+    async def handle(self, msg: object) -> object:
         match msg:
             case _ChildExited():
                 await self._child_exited(msg)
+                return None
             case StartChild(spec):
-                existing = self._find(spec.id)
-                if existing is not None and existing.done.is_set() and existing.spec.restart is Restart.TEMPORARY:
-                    # It has ended and its exit notice is still in the mailbox; a temporary
-                    # child is forgotten on exit anyway, so its id is free again now.
-                    self._children.remove(existing)
-                    existing = None
-                self._obituaries.pop(spec.id, None)
-                if existing is not None:
-                    raise ToolError("already-started", f"{self.name} already has a child {spec.id!r}")
-                child = _Child(spec)
-                self._children.append(child)
-                try:
-                    return await self._start(child)
-                except Exception as exc:
-                    # A child that fails to start is the caller's failure, not a bug
-                    # in the supervisor: its running siblings must not go down with it.
-                    self._children.remove(child)
-                    raise _start_failure(spec.id, exc) from exc
-                except BaseException:
-                    self._children.remove(child)
-                    raise
+                return await self.start_child(spec)
             case TerminateChild(child_id):
-                found = self._find(child_id)
-                if found is None:
-                    raise ToolError("target-not-found", f"{self.name} has no found {child_id!r}", found=child_id)
-                await self._stop_children([found], reason="terminated")
-                self._children.remove(found)
-                return True
+                return await self.terminate_child(child_id)
             case WhichChildren():
                 return [
                     ChildInfo(c.spec.id, c.actor.name if c.actor else "", c.spec.restart.value,
@@ -207,6 +183,41 @@ class Supervisor(Actor):
         self._obituaries.pop(child.spec.id, None)
 
     # -- starting and stopping --------------------------------------------------------
+
+    async def start_child(self, spec: ChildSpec) -> ActorRef:
+        """Start a child from ``spec`` (what :class:`StartChild` asks): its ref, or the
+        ToolError of a start that failed. For a subclass's handler, which runs in the
+        supervisor's own task."""
+        existing = self._find(spec.id)
+        if existing is not None and existing.done.is_set() and existing.spec.restart is Restart.TEMPORARY:
+            # It has ended and its exit notice is still in the mailbox; a temporary
+            # child is forgotten on exit anyway, so its id is free again now.
+            self._children.remove(existing)
+            existing = None
+        self._obituaries.pop(spec.id, None)
+        if existing is not None:
+            raise ToolError("already-started", f"{self.name} already has a child {spec.id!r}")
+        child = _Child(spec)
+        self._children.append(child)
+        try:
+            return await self._start(child)
+        except Exception as exc:
+            # A child that fails to start is the caller's failure, not a bug
+            # in the supervisor: its running siblings must not go down with it.
+            self._children.remove(child)
+            raise _start_failure(spec.id, exc) from exc
+        except BaseException:
+            self._children.remove(child)
+            raise
+
+    async def terminate_child(self, child_id: str) -> bool:
+        """Stop the child ``child_id`` and forget it (what :class:`TerminateChild` asks)."""
+        found = self._find(child_id)
+        if found is None:
+            raise ToolError("target-not-found", f"{self.name} has no child {child_id!r}", child=child_id)
+        await self._stop_children([found], reason="terminated")
+        self._children.remove(found)
+        return True
 
     #: Obituaries kept at most; the oldest is forgotten first.
     _OBITUARIES = 256

@@ -40,14 +40,14 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import attrs
 import trio
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from ..kernel.actor import Actor, Later
 from ..secret_book import Secrets, mask_deep
 from .records import CallRecord, call_record, dropped_record, encode_line, file_stamp, note_record
@@ -147,6 +147,11 @@ class _Discard:
     session_id: str
 
 
+#: What the writer thread does, in order: write a call's record or a ready record
+#: (a note, a drop count), or discard a closed session's records.
+_Op = CallRecord | _Discard | JsonObject
+
+
 # -- the actor ------------------------------------------------------------------------
 
 
@@ -203,7 +208,7 @@ class Recorder(Actor):
 
     # -- messages ---------------------------------------------------------------------
 
-    async def handle(self, msg: Any) -> Any:
+    async def handle(self, msg: object) -> object:
         match msg:
             case Flush():
                 return Later.of(self._flushed, self.inbox.accepted)
@@ -223,7 +228,7 @@ class Recorder(Actor):
             case _:
                 raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> JsonObject:
         return {
             "recording": self.recording,
             "queued": self.inbox.accepted - self.inbox.handled,
@@ -237,7 +242,7 @@ class Recorder(Actor):
             await self._progress.wait()
         return True
 
-    async def _note(self, msg: RecordNote) -> dict[str, Any]:
+    async def _note(self, msg: RecordNote) -> JsonObject:
         # A note is an egress sink too: the handler saw substituted arguments.
         secrets = self._secrets()
         record = note_record(self._now(), msg.session_id, msg.insight, msg.category, msg.severity, msg.ref)
@@ -279,7 +284,7 @@ class Recorder(Actor):
                 await self._write_batch(batch)
 
     async def _write_batch(self, batch: list[CallRecord]) -> None:
-        ops: list[CallRecord | _Discard | dict[str, Any]] = []
+        ops: list[_Op] = []
         for record in batch:
             if record.tool == "close_session" and record.session_id in self._closing:
                 self._closing.discard(record.session_id)
@@ -296,7 +301,7 @@ class Recorder(Actor):
             self._progress.set()
             self._progress = trio.Event()
 
-    async def _run(self, ops: list[Any]) -> None:
+    async def _run(self, ops: Sequence[_Op]) -> None:
         if not ops:
             return
         refused, failed = await trio.to_thread.run_sync(self._apply, ops)
@@ -307,7 +312,7 @@ class Recorder(Actor):
                 self._warned.add(sid)
                 log.warning("diagnostics: not recording session id %r: it escapes the diagnostics folder", sid)
 
-    def _apply(self, ops: list[Any]) -> tuple[list[str], int]:
+    def _apply(self, ops: Sequence[_Op]) -> tuple[list[str], int]:
         """Runs in a worker thread: format and write each op in order."""
         refused: list[str] = []
         failed = 0

@@ -1,7 +1,8 @@
 """The diagnostics tools: diagnostics_note, diagnostics_search, diagnostics_report.
 
-Declarations and thin handlers; the record shapes, the search and the report are pure
-functions in :mod:`.records` and :mod:`.query`, the files are the Recorder's. These are
+Thin handlers (the tools are declared in ``tools/diagnostics.py``); the record shapes,
+the search and the report are pure functions in :mod:`.records` and :mod:`.query`, the
+files are the Recorder's. These are
 runtime tools: they need no browser, so they run in the dispatching task.
 
 ``diagnostics_note`` sits under the ``diagnostics`` capability, so with it off the
@@ -13,11 +14,10 @@ made just before is visible.
 
 from __future__ import annotations
 
-from typing import Any
-
 import trio
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from ..kernel.actor_ref import ActorUnavailable
 from ..tools import Reply
 from ..tools.context import RuntimeContext
@@ -49,7 +49,7 @@ async def _flush(runtime: RuntimeContext) -> list[str]:
     return []
 
 
-async def _read(runtime: RuntimeContext, session_id: str | None) -> tuple[list[dict[str, Any]], list[str]]:
+async def _read(runtime: RuntimeContext, session_id: str | None) -> tuple[list[JsonObject], list[str]]:
     root = diagnostics_root(runtime.config.workspace)
     if session_id is not None:
         session_dir(root, session_id, field="sessionId")  # the chokepoint, before any I/O

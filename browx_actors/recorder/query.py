@@ -37,9 +37,9 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from .taxonomy import EVAL_TAXONOMY
 
 __all__ = [
@@ -84,13 +84,13 @@ def clamp_limit(limit: int) -> tuple[int, list[str]]:
     return limit, []
 
 
-def _ts(record: dict[str, Any]) -> str:
+def _ts(record: JsonObject) -> str:
     ts = record.get("ts")
     return ts if isinstance(ts, str) else ""
 
 
-def in_window(records: Iterable[dict[str, Any]], *, since: str | None = None,
-              session_id: str | None = None) -> list[dict[str, Any]]:
+def in_window(records: Iterable[JsonObject], *, since: str | None = None,
+              session_id: str | None = None) -> list[JsonObject]:
     """Records at or after ``since`` (normalized) for ``session_id``, oldest first."""
     kept = [r for r in records
             if (since is None or _ts(r) >= since)
@@ -98,9 +98,9 @@ def in_window(records: Iterable[dict[str, Any]], *, since: str | None = None,
     return sorted(kept, key=_ts)
 
 
-def search(records: Iterable[dict[str, Any]], *, since: str | None = None, tool: str | None = None,
+def search(records: Iterable[JsonObject], *, since: str | None = None, tool: str | None = None,
            category: str | None = None, session_id: str | None = None,
-           limit: int = SEARCH_DEFAULT) -> tuple[list[dict[str, Any]], bool]:
+           limit: int = SEARCH_DEFAULT) -> tuple[list[JsonObject], bool]:
     """Matching records, oldest first, at most ``limit``; and whether more matched."""
     matched = [r for r in in_window(records, since=since, session_id=session_id)
                if (tool is None or r.get("kind") != "call" or r.get("tool") == tool)
@@ -115,16 +115,16 @@ def percentile(values: Sequence[float], p: float) -> float:
     return ordered[rank - 1]
 
 
-def _calls(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def _calls(records: Iterable[JsonObject]) -> list[JsonObject]:
     return [r for r in records if r.get("kind") == "call" and isinstance(r.get("tool"), str)]
 
 
-def _meta(record: dict[str, Any]) -> dict[str, Any]:
+def _meta(record: JsonObject) -> JsonObject:
     meta = record.get("resultMeta")
     return meta if isinstance(meta, dict) else {}
 
 
-def _per_tool(calls: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def _per_tool(calls: list[JsonObject]) -> dict[str, JsonObject]:
     durations: dict[str, list[float]] = {}
     failures: Counter[str] = Counter()
     for call in calls:
@@ -139,8 +139,8 @@ def _per_tool(calls: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     }
 
 
-def _patterns(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    groups: dict[str, dict[str, Any]] = {}
+def _patterns(calls: list[JsonObject]) -> list[JsonObject]:
+    groups: dict[str, JsonObject] = {}
     for call in calls:
         block = call.get("evalJs")
         if not isinstance(block, dict) or not isinstance(block.get("exprSha"), str):
@@ -153,7 +153,7 @@ def _patterns(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(groups.values(), key=lambda g: (-g["count"], g["exprHead"], g["exprSha"]))
 
 
-def _hypotheses(patterns: list[dict[str, Any]]) -> list[str]:
+def _hypotheses(patterns: list[JsonObject]) -> list[str]:
     per_taxonomy: Counter[str] = Counter()
     for pattern in patterns:
         per_taxonomy[pattern["taxonomy"]] += pattern["count"]
@@ -163,7 +163,7 @@ def _hypotheses(patterns: list[dict[str, Any]]) -> list[str]:
     return named + custom
 
 
-def build_report(records: Iterable[dict[str, Any]], *, full: bool = False) -> dict[str, Any]:
+def build_report(records: Iterable[JsonObject], *, full: bool = False) -> JsonObject:
     """The report body (without ``ok``) over records already windowed."""
     records = list(records)
     calls = _calls(records)
@@ -172,7 +172,7 @@ def build_report(records: Iterable[dict[str, Any]], *, full: bool = False) -> di
     notes = Counter(str(r.get("category", "other")) for r in records if r.get("kind") == "note")
     dropped = sum(r["count"] for r in records
                   if r.get("kind") == "dropped" and isinstance(r.get("count"), int))
-    report: dict[str, Any] = {
+    report: JsonObject = {
         "perTool": _per_tool(calls),
         "topEvalJsPatterns": patterns[:TOP_PATTERNS],
         "capabilityDenials": dict(sorted(denials.items())),

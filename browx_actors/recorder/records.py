@@ -31,10 +31,10 @@ import json
 import math
 import re
 from datetime import UTC, datetime
-from typing import Any
 
 import attrs
 
+from ..jsonsafe import JsonObject
 from .redaction import redact_args, redacted
 from .taxonomy import classify_eval, failure_kind
 
@@ -63,8 +63,8 @@ class CallRecord:
 
     tool: str
     session_id: str
-    args: dict[str, Any]
-    envelope: dict[str, Any]
+    args: JsonObject
+    envelope: JsonObject
     duration_ms: float
     capability_denials: int
     finished_at: float = 0.0
@@ -78,7 +78,7 @@ _TOOL_NAME_MAX = 128
 _SPACES = re.compile(r"\s+")
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
@@ -114,7 +114,7 @@ def file_stamp(epoch_seconds: float) -> str:
     return utc_iso(epoch_seconds).replace(":", "-")
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -128,7 +128,7 @@ def _json_type(value: Any) -> str:
     return "object"
 
 
-def eval_block(expr: str, envelope: dict[str, Any], return_mode: Any) -> dict[str, Any]:
+def eval_block(expr: str, envelope: JsonObject, return_mode: object) -> JsonObject:
     """The ``evalJs`` block of an eval_js / poll_eval call record."""
     if not envelope.get("ok"):
         return_type, size = "error", 0
@@ -146,19 +146,19 @@ def eval_block(expr: str, envelope: dict[str, Any], return_mode: Any) -> dict[st
     }
 
 
-def call_record(call: CallRecord) -> dict[str, Any]:
+def call_record(call: CallRecord) -> JsonObject:
     """The ``kind:"call"`` record of one dispatched call."""
     envelope = call.envelope if isinstance(call.envelope, dict) else {"ok": False}
     ok = envelope.get("ok") is True
     warnings = envelope.get("warnings")
-    meta: dict[str, Any] = {
+    meta: JsonObject = {
         "ok": ok,
         "sizeBytes": _utf8_len(_json(envelope)),
         "warningsCount": len(warnings) if isinstance(warnings, list) else 0,
     }
     if not ok:
         meta["failureKind"] = failure_kind(envelope.get("code"))
-    record: dict[str, Any] = {
+    record: JsonObject = {
         "kind": "call",
         "ts": utc_iso(call.finished_at - call.duration_ms / 1000),
         "tool": call.tool,
@@ -175,8 +175,8 @@ def call_record(call: CallRecord) -> dict[str, Any]:
 
 
 def note_record(ts: float, session_id: str, insight: str, category: str, severity: str,
-                ref: str | None) -> dict[str, Any]:
-    record: dict[str, Any] = {
+                ref: str | None) -> JsonObject:
+    record: JsonObject = {
         "kind": "note",
         "ts": utc_iso(ts),
         "sessionId": session_id,
@@ -189,12 +189,12 @@ def note_record(ts: float, session_id: str, insight: str, category: str, severit
     return record
 
 
-def dropped_record(ts: float, session_id: str, count: int, reason: str) -> dict[str, Any]:
+def dropped_record(ts: float, session_id: str, count: int, reason: str) -> JsonObject:
     return {"kind": "dropped", "ts": utc_iso(ts), "sessionId": session_id, "count": count,
             "reason": reason}
 
 
-def encode_line(record: dict[str, Any]) -> bytes:
+def encode_line(record: JsonObject) -> bytes:
     """One record as one line of UTF-8 bytes, call records within LINE_BUDGET."""
     line = _line(record)
     if len(line) <= LINE_BUDGET or record.get("kind") != "call":
@@ -207,7 +207,7 @@ def encode_line(record: dict[str, Any]) -> bytes:
     return line
 
 
-def _line(record: dict[str, Any]) -> bytes:
+def _line(record: JsonObject) -> bytes:
     # A lone surrogate (possible in a Python str, not in UTF-8) becomes its JSON escape
     # \udXXX, so the line stays valid UTF-8 and decodes back to the same string.
     return (_json(record) + "\n").encode("utf-8", "backslashreplace")

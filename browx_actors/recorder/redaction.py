@@ -26,8 +26,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any
 
+from ..jsonsafe import JsonObject, JsonValue
 from ..secret_book import SECRET_NAME
 
 __all__ = ["MAX_INLINE_BYTES", "MAX_INLINE_ITEMS", "redact_args", "redacted"]
@@ -38,7 +38,7 @@ _SENSITIVE = ("value", "password", "passwd", "secret", "token", "cookie", "auth"
 _ALIASES_ONLY = re.compile(rf"(?:<{SECRET_NAME.pattern.strip('^$')}>)+")
 
 
-def redacted(value: Any) -> dict[str, Any]:
+def redacted(value: object) -> JsonObject:
     """The placeholder for a value the store must not hold."""
     if isinstance(value, str):
         data = value.encode("utf-8", "surrogatepass")
@@ -48,12 +48,12 @@ def redacted(value: Any) -> dict[str, Any]:
     return {"__redacted": True, "sha256": hashlib.sha256(data).hexdigest(), "byteLength": len(data)}
 
 
-def _sensitive(key: Any) -> bool:
+def _sensitive(key: object) -> bool:
     name = str(key).lower().replace("_", "").replace("-", "")
     return any(word in name for word in _SENSITIVE)
 
 
-def redact_args(args: Any, *, sensitive: bool = False) -> Any:
+def redact_args(args: JsonValue, *, sensitive: bool = False) -> JsonValue:
     """``args`` with large or sensitive values replaced by :func:`redacted` markers."""
     if args is None or isinstance(args, (bool, int, float)):
         return args

@@ -46,9 +46,9 @@ import logging
 import os
 import shutil
 from pathlib import Path
-from typing import Any
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from ..workspace import resolve_in_workspace
 
 __all__ = [
@@ -196,7 +196,7 @@ class DiagnosticsStore:
             self._close(session_id)
 
 
-def read_records(root: Path, session_id: str | None = None) -> tuple[list[dict[str, Any]], int]:
+def read_records(root: Path, session_id: str | None = None) -> tuple[list[JsonObject], int]:
     """Every record on disk (one session's, or all), in file order, plus the number of
     complete lines that did not parse.
 
@@ -212,7 +212,7 @@ def read_records(root: Path, session_id: str | None = None) -> tuple[list[dict[s
                          key=lambda p: p.name)
     else:
         folders = []
-    records: list[dict[str, Any]] = []
+    records: list[JsonObject] = []
     bad = 0
     for folder in folders:
         if not folder.is_dir():

@@ -24,7 +24,7 @@ say which curated primitive agents keep reaching past (``dom-query``,
    .innerHTML .outerHTML .value .checked .getAttribute( .closest( .matches(``.
 6. ``custom``: anything else.
 
-``failure_kind(code)`` folds the envelope's ``code`` into the spec's five failure
+``failure_kind(code)`` folds the envelope's ``code`` into the five failure
 kinds through the error table (:mod:`browx_actors.errors`), where every code is listed
 with its kind; a code the table does not name is ``internal``.
 """

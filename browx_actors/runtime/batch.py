@@ -24,8 +24,8 @@ call order.
 from __future__ import annotations
 
 import time
-from typing import Any
 
+from ..jsonsafe import JsonObject
 from ..tools import Reply
 from ..tools.context import RuntimeContext
 from ..tools.sessions import BatchArgs
@@ -35,14 +35,14 @@ __all__ = ["tool_batch"]
 
 async def tool_batch(runtime: RuntimeContext, args: BatchArgs) -> Reply:
     reply = Reply(warnings=[])
-    results: list[dict[str, Any]] = []
+    results: list[JsonObject] = []
     failed = 0
     stopped = False
     for index, call in enumerate(args.calls):
         started = time.perf_counter()
         output = await runtime.dispatch(call["tool"], call.get("arguments") or {})
-        entry: dict[str, Any] = {"tool": call["tool"], "result": output.envelope,
-                                 "durationMs": round((time.perf_counter() - started) * 1000, 1)}
+        entry: JsonObject = {"tool": call["tool"], "result": output.envelope,
+                             "durationMs": round((time.perf_counter() - started) * 1000, 1)}
         if output.images:
             entry["images"] = len(output.images)
             for mime, data in output.images:

@@ -1,24 +1,22 @@
-"""The canvas tools that are not one module's own: canvas_diff and world/screen.
+"""The canvas tools that run in the runtime: canvas_diff and world/screen.
 
-``canvas_capture`` is declared in :mod:`.capture`, ``gesture_chain`` in
-:mod:`.gestures` and ``canvas_query`` in :mod:`.adapters`, beside their handlers. The
-two here are runtime tools because part of their work must not open or occupy a
-session:
+Every canvas tool is declared in ``tools/canvas.py``. ``canvas_capture`` runs inside a
+chromium session (``sessions/chromium/page/canvas.py``), ``gesture_chain`` there too
+(``canvas/gestures.py``), and ``canvas_query`` is ``canvas/adapters.py``. The three here
+are runtime tools because part of their work must not open or occupy a session:
 
 - ``canvas_diff`` (capability ``read``: pure byte math) runs base64 inputs without any
   session; only ``beforeId`` / ``afterId`` visit the session actor, to fetch captures
   from its cache, and the numpy work then runs outside the actor so the session keeps
   serving;
 - ``canvas_world_to_screen`` / ``canvas_screen_to_world`` with an explicit transform
-  are pure math and never reach the page.
-
-``TOOLS`` lists every canvas tool, in the order the reference shows them.
+  are pure math and never reach the page; without one they run the discovery probe
+  inside the session.
 """
 
 from __future__ import annotations
 
 import binascii
-from typing import Any
 
 import numpy as np
 import trio
@@ -27,6 +25,8 @@ from ..canvas import diff, transform
 from ..canvas.cache import Capture
 from ..errors import ToolError
 from ..sessions.chromium.page.canvas import discover
+from ..sessions.chromium.session import ChromiumSession
+from ..sessions.session import Session
 from ..tools import Reply
 from ..tools.canvas import CanvasDiffArgs, CanvasScreenToWorldArgs, CanvasWorldToScreenArgs
 from ..tools.context import RuntimeContext
@@ -49,8 +49,14 @@ _INLINE_DIFF_PIXELS = 1 << 20
 Side = tuple[bytes, str, tuple[int, int] | None]
 
 
-async def _fetch_captures(session: Any, ids: dict[str, str]) -> dict[str, Capture]:
-    """Inside the session actor: the captures ``ids`` names (field -> id), marked as used."""
+async def _fetch_captures(session: Session, ids: dict[str, str]) -> dict[str, Capture]:
+    """Inside the session actor: the captures ``ids`` names (field -> id), marked as used.
+    Only a browser session holds captures (canvas_capture runs there)."""
+    if not isinstance(session, ChromiumSession):
+        field, capture_id = next(iter(ids.items()))
+        raise ToolError("unknown-capture", f"{field} {capture_id!r}: a {session.engine} session holds no canvas "
+                        "captures; ids come from canvas_capture in a browser session", field=field,
+                        captureId=capture_id)
     cache = session.canvas_cache
     return {field: cache.get(capture_id, field) for field, capture_id in ids.items()}
 
@@ -161,7 +167,7 @@ def _rgba_size(width: int | None, height: int | None, sides: dict[str, Side], re
 Convert = CanvasWorldToScreenArgs | CanvasScreenToWorldArgs
 
 
-async def _discover(session: Any, canvas: Element) -> tuple[transform.Discovered, list[str]]:
+async def _discover(session: ChromiumSession, canvas: Element) -> tuple[transform.Discovered, list[str]]:
     reply = Reply(warnings=[])
     found = await discover(session, canvas, reply)
     return found, reply.warnings or []

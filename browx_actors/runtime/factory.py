@@ -13,13 +13,13 @@ refs: a child the root restarted has a new ref, and the session asks when it nee
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 import attrs
 
 from ..config import RuntimeConfig
 from ..devices.adb import AdbAddress
 from ..errors import ToolError
+from ..jsonsafe import JsonValue
 from ..kernel.actor import Actor
 from ..kernel.actor_ref import ActorRef
 from ..secret_book import SecretBook
@@ -54,10 +54,10 @@ class SessionParts:
 
 
 #: ``factory(parts, session_id, options)``: one engine's session actor.
-SessionFactory = Callable[[SessionParts, str, Mapping[str, Any]], Actor]
+SessionFactory = Callable[[SessionParts, str, Mapping[str, JsonValue]], Actor]
 
 
-def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[str, Any]) -> ChromiumSession:
+def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[str, JsonValue]) -> ChromiumSession:
     config = parts.config
     viewport = options.get("viewport") or {"width": 1280, "height": 720}
     session_options = SessionOptions(viewport=(viewport["width"], viewport["height"]),
@@ -68,7 +68,7 @@ def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[
                            options=session_options, workspace=config.workspace)
 
 
-def new_android_session(parts: SessionParts, session_id: str, options: Mapping[str, Any]) -> AndroidSession:
+def new_android_session(parts: SessionParts, session_id: str, options: Mapping[str, JsonValue]) -> AndroidSession:
     native = parts.config.native
     secrets = parts.secrets
     return AndroidSession(session_id, table=TABLES["android-app"], registry=parts.registry,
@@ -76,7 +76,7 @@ def new_android_session(parts: SessionParts, session_id: str, options: Mapping[s
                           workspace=parts.config.workspace, secrets=lambda: secrets.of(session_id))
 
 
-def new_ios_session(parts: SessionParts, session_id: str, options: Mapping[str, Any]) -> IosSession:
+def new_ios_session(parts: SessionParts, session_id: str, options: Mapping[str, JsonValue]) -> IosSession:
     native = parts.config.native
     secrets = parts.secrets
     return IosSession(session_id, table=TABLES["ios-app"], registry=parts.registry, app_id=native.ios_app_id,
@@ -85,7 +85,7 @@ def new_ios_session(parts: SessionParts, session_id: str, options: Mapping[str, 
 
 
 def new_chrome_android_session(parts: SessionParts, session_id: str,
-                               options: Mapping[str, Any]) -> ChromeAndroidSession:
+                               options: Mapping[str, JsonValue]) -> ChromeAndroidSession:
     config = parts.config
     native = config.native
     return ChromeAndroidSession(session_id, table=TABLES["chrome-android"], registry=parts.registry,

@@ -6,9 +6,9 @@ browser, the registry its leases, the session supervisor its children) and from 
 tree's own event log; it reads no actor's state from outside. A child that does not
 answer within 5 s is reported with the error instead of holding up the report.
 
-The stream supervisor is left out of it on purpose: the spec says nothing an agent can
-call reports whether a live view is running, so the report names the streams child
-with no statistics, and drops its restarts and events. The embedding program reads
+The stream supervisor is left out of it on purpose: nothing an agent can call may tell
+whether a live view is running (``docs/operator-channel.md``), so the report names the
+streams child with no statistics, and drops its restarts and events. The embedding program reads
 views through ``Runtime.live_view_status`` instead.
 
 A session whose actor ended answers its next call once with a code and a reason
@@ -20,13 +20,13 @@ stopped cleanly.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import attrs
 
 from ..devices.leases import ListLeases
 from ..errors import ToolError
 from ..human.operator import OperatorStatus
+from ..jsonsafe import JsonObject
 from ..kernel.actor_ref import ActorCrashed, ActorRef, ActorUnavailable
 from ..kernel.supervision import ChildInfo, EventLog
 from ..kernel.supervisor import Supervisor
@@ -55,10 +55,10 @@ class StatusSource:
     #: The session supervisor's live children.
     session_children: Callable[[], Awaitable[list[ChildInfo]]]
     #: Each open session's own description.
-    describe_sessions: Callable[[], Awaitable[list[dict[str, Any]]]]
+    describe_sessions: Callable[[], Awaitable[list[JsonObject]]]
 
 
-async def tree_status(source: StatusSource) -> dict[str, Any]:
+async def tree_status(source: StatusSource) -> JsonObject:
     """The supervision tree, its sessions, restarts, recent events and capabilities."""
     root, events, gates = source.root, source.events, source.gates
     return {
@@ -82,10 +82,10 @@ async def tree_status(source: StatusSource) -> dict[str, Any]:
     }
 
 
-async def _child_status(source: StatusSource, child_id: str) -> dict[str, Any]:
+async def _child_status(source: StatusSource, child_id: str) -> JsonObject:
     """One child of the root, in the order the tree started them, with what it knows."""
     ref = source.root.child_ref(child_id)
-    node: dict[str, Any] = {"id": child_id, "alive": ref is not None and ref.alive}
+    node: JsonObject = {"id": child_id, "alive": ref is not None and ref.alive}
     if ref is None or not ref.alive or child_id == STREAMS:
         # The stream supervisor says nothing here, not even its mailbox counts: they
         # would tell an agent that a view runs (live_view_status is the embedder's).
@@ -114,10 +114,10 @@ async def _child_status(source: StatusSource, child_id: str) -> dict[str, Any]:
     return node
 
 
-async def ask_status(ref: ActorRef, msg: Any) -> dict[str, Any]:
+async def ask_status(ref: ActorRef, msg: object) -> JsonObject:
     """Ask ``ref`` for its status; an actor that fails to answer in 5 s reports the error."""
     try:
-        answer: dict[str, Any] = await ref.call(msg, timeout=5)
+        answer: JsonObject = await ref.call(msg, timeout=5)
     except (ToolError, ActorUnavailable) as err:
         return {"error": str(err)}
     return answer

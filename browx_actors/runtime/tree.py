@@ -1,6 +1,6 @@
 """The runtime root: the supervision tree, and the context every runtime tool gets.
 
-:class:`Runtime` runs the tree of DESIGN.md with the children that exist so far::
+:class:`Runtime` runs the supervision tree (``docs/architecture.md``)::
 
     Runtime (root supervisor, one_for_one)
     ├── Recorder (diagnostics JSONL writer; fed only when diagnostics is allowed)
@@ -24,7 +24,7 @@ session releases its lease on the way out.
 
 The runtime also implements :class:`~browx_actors.tools.context.RuntimeContext`, what
 runtime tools are handed. It knows no tool: ``open_runtime`` (``server/embed.py``) assembles
-the registry and binds the one dispatch path to it, so an embedding Trio program gets
+the catalog and binds the one dispatch path to it, so an embedding Trio program gets
 exactly what an MCP client gets.
 
 The session supervisor is the only record of which sessions exist: the runtime holds
@@ -43,7 +43,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import trio
 
@@ -51,6 +51,7 @@ from ..config import RuntimeConfig
 from ..devices.leases import DeviceRegistry
 from ..errors import ToolError
 from ..human.operator import OperatorChannel
+from ..jsonsafe import JsonObject, JsonValue
 from ..kernel.actor_ref import ActorRef, ActorUnavailable
 from ..kernel.supervision import (
     ChildGone,
@@ -74,7 +75,7 @@ from ..sessions.messages import AwaitReady, Describe, SessionCall, ToolCall
 from ..sessions.native.session import CONNECT_SECONDS
 from ..streams.messages import StreamStatus
 from ..streams.supervisor import StreamSupervisor
-from ..tools import Arguments, Gates, Tool, ToolOutput
+from ..tools import AnyTool, Arguments, Gates, ToolOutput
 from ..tools.context import SessionFn
 from ..tools.contract import SESSION_CALL_TIMEOUT
 from .factory import CONNECTING_ENGINES, SessionParts, session_factory
@@ -85,7 +86,9 @@ __all__ = ["SESSION_CALL_TIMEOUT", "Runtime"]
 log = logging.getLogger("browx_actors.runtime.tree")
 
 #: The one dispatch path, bound by ``open_runtime``: ``(tool, arguments) -> ToolOutput``.
-Dispatch = Callable[[str, Any], Awaitable[ToolOutput]]
+Dispatch = Callable[[str, JsonValue], Awaitable[ToolOutput]]
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class Runtime:
@@ -137,15 +140,15 @@ class Runtime:
             scope.shield = True
             await self.stopped.wait()
 
-    async def call_tool(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def call_tool(self, name: str, args: JsonObject | None = None) -> JsonObject:
         """Call a tool exactly as an MCP client would; returns the result envelope."""
         return (await self.call_tool_output(name, args)).envelope
 
-    async def call_tool_output(self, name: str, args: dict[str, Any] | None = None) -> ToolOutput:
+    async def call_tool_output(self, name: str, args: JsonObject | None = None) -> ToolOutput:
         """Like :meth:`call_tool`, with the images a tool returned."""
         return await self.dispatch(name, args or {})
 
-    async def dispatch(self, name: str, args: Any) -> ToolOutput:
+    async def dispatch(self, name: str, args: JsonValue) -> ToolOutput:
         """The one dispatch path, for runtime tools that call tools (``tool.batch``)."""
         if self._dispatch is None:
             raise RuntimeError("this runtime has no dispatch path; open it with open_runtime()")
@@ -215,11 +218,11 @@ class Runtime:
         """The stream supervisor while it runs (None when live-view is off or it is restarting)."""
         return self.root.child_ref(STREAMS)
 
-    async def live_view_status(self) -> dict[str, Any]:
+    async def live_view_status(self) -> JsonObject:
         """Every running view in numbers (level, fps, frames, write latency) and the last
         ones that ended: for the program that embeds the runtime (a harness, a test), never
-        for the agent. No tool reads it, and ``runtime_status`` shows no trace of a view
-        (the spec: nothing an agent can call reports whether a view is running)."""
+        for the agent. No tool reads it, and ``runtime_status`` shows no trace of a view:
+        nothing an agent can call may tell whether a view is running."""
         ref = self.streams_ref()
         if ref is None:
             raise ToolError("capability-denied", "live-view is off", capability="live-view")
@@ -252,7 +255,7 @@ class Runtime:
 
     # -- sessions ---------------------------------------------------------------------
 
-    async def open_session(self, session_id: str, engine: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    async def open_session(self, session_id: str, engine: str, options: Mapping[str, JsonValue]) -> JsonObject:
         async with self._session_lock:
             found = await self._lookup(session_id)
             if isinstance(found, ActorRef):
@@ -274,11 +277,11 @@ class Runtime:
         opened.update({key: described[key] for key in ("device", "appUnderTest") if key in described})
         return opened
 
-    async def _until_connected(self, session_id: str, ref: ActorRef) -> dict[str, Any]:
+    async def _until_connected(self, session_id: str, ref: ActorRef) -> JsonObject:
         """Wait for a session that connects after it starts; a failed (or too slow)
         connection ends it, so the id is free again, and its error is the answer."""
         try:
-            described: dict[str, Any] = await ref.call(AwaitReady(), timeout=CONNECT_SECONDS + 10)
+            described: JsonObject = await ref.call(AwaitReady(), timeout=CONNECT_SECONDS + 10)
             return described
         except (ToolError, ActorUnavailable) as err:
             with contextlib.suppress(ToolError, ActorUnavailable):
@@ -287,7 +290,7 @@ class Runtime:
                 raise
             raise ToolError("start-failed", f"session {session_id!r} did not start: {err}") from err
 
-    async def _start_session(self, session_id: str, engine: str, options: Mapping[str, Any]) -> ActorRef:
+    async def _start_session(self, session_id: str, engine: str, options: Mapping[str, JsonValue]) -> ActorRef:
         factory = session_factory(engine)
         parts = SessionParts(self.config, self.driver, pool=self.pool_ref, registry=self.device_registry,
                              secrets=self.secrets)
@@ -347,16 +350,18 @@ class Runtime:
         found = await self._child("sessions").call(LookupChild(session_id, obituary=False))
         return found if isinstance(found, ActorRef) else None
 
-    async def run_tool(self, session_id: str, tool: Tool[Any], args: Arguments, *,
-                       timeout: float = SESSION_CALL_TIMEOUT) -> Any:
+    async def run_tool(self, session_id: str, tool: AnyTool, args: Arguments, *,
+                       timeout: float = SESSION_CALL_TIMEOUT) -> object:
         return await self._ask_session(session_id, ToolCall(tool, args, deadline=trio.current_time() + timeout),
                                        timeout)
 
-    async def call_session(self, session_id: str, name: str, fn: SessionFn, args: Any, *,
-                           timeout: float = SESSION_CALL_TIMEOUT) -> Any:
-        return await self._ask_session(session_id, SessionCall(name, fn, args, deadline=trio.current_time() + timeout),
-                                       timeout)
+    async def call_session(self, session_id: str, name: str, fn: SessionFn[T, R], args: T, *,
+                           timeout: float = SESSION_CALL_TIMEOUT) -> R:
+        answer: R = await self._ask_session(
+            session_id, SessionCall(name, fn, args, deadline=trio.current_time() + timeout), timeout)
+        return answer
 
+    # Any: the session's answer, typed by the caller (run_tool's object, call_session's R).
     async def _ask_session(self, session_id: str, msg: ToolCall | SessionCall, timeout: float) -> Any:
         ref = await self.session_ref(session_id)
         try:
@@ -374,7 +379,7 @@ class Runtime:
     async def session_ids(self) -> list[str]:
         return [c.id for c in await self._session_children()]
 
-    async def describe_sessions(self) -> list[dict[str, Any]]:
+    async def describe_sessions(self) -> list[JsonObject]:
         described = []
         for child in await self._session_children():
             ref = await self._lookup(child.id)
@@ -388,7 +393,7 @@ class Runtime:
 
     # -- status -----------------------------------------------------------------------
 
-    async def status(self) -> dict[str, Any]:
+    async def status(self) -> JsonObject:
         """The tree as ``runtime_status`` shows it (``status.py`` builds it)."""
         return await tree_status(StatusSource(
             self.root, self.events, self.gates, self.recorder_inbox, self.recording,

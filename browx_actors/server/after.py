@@ -18,19 +18,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
 
 import attrs
 
 from ..errors import ToolError
-from ..tools import AFTER, AFTER_TOOLS, Gates, Tool, ToolOutput, validate_args
+from ..jsonsafe import JsonObject, JsonValue
+from ..tools import AFTER, AFTER_TOOLS, AnyTool, Gates, ToolOutput, validate_args
 from ..tools.context import RuntimeContext
 
 __all__ = ["AfterCapture", "check_after", "run_after"]
 
 log = logging.getLogger("browx_actors.dispatch")
 
-Run = Callable[[Tool[Any], dict[str, Any]], Awaitable[Any]]
+#: How a capture runs: the dispatch's own step 7, answering what the tool's handler answered.
+Run = Callable[[AnyTool, JsonObject], Awaitable[object]]
 
 
 @attrs.frozen
@@ -38,11 +39,11 @@ class AfterCapture:
     """One capture of an ``after`` request: its key, its tool, its checked arguments."""
 
     key: str
-    tool: Tool[Any]
-    args: dict[str, Any]
+    tool: AnyTool
+    args: JsonObject
 
 
-def _checked_by(tool: Tool[Any], key: str, value: dict[str, Any]) -> dict[str, Any]:
+def _checked_by(tool: AnyTool, key: str, value: JsonObject) -> JsonObject:
     own = tuple(p for p in tool.params if p.name != "session")
     try:
         args = validate_args(own, value)
@@ -56,7 +57,7 @@ def _checked_by(tool: Tool[Any], key: str, value: dict[str, Any]) -> dict[str, A
     return args
 
 
-def check_after(value: Any, tools: Mapping[str, Tool[Any]], gates: Gates) -> tuple[AfterCapture, ...]:
+def check_after(value: JsonValue, tools: Mapping[str, AnyTool], gates: Gates) -> tuple[AfterCapture, ...]:
     """The captures ``value`` asks for, checked as their own tools' calls would be."""
     request = validate_args((AFTER,), {"after": value})["after"]
     if not request:
@@ -78,7 +79,7 @@ async def run_after(
     captures: tuple[AfterCapture, ...], session_id: str, context: RuntimeContext, run: Run,
 ) -> ToolOutput:
     """Run each capture in ``session_id``: ``{key: envelope}`` and their images, in order."""
-    entries: dict[str, Any] = {}
+    entries: JsonObject = {}
     images: list[tuple[str, bytes]] = []
     open_now = session_id in await context.session_ids()
     for capture in captures:

@@ -12,13 +12,12 @@ the wrong scope), a tool declared twice, a parameter named ``after``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
 
 import attrs
 
 from ..runtime.factory import TABLES
 from ..runtime.table import RUNTIME
-from ..tools import AFTER, ALL, Runs, Table, Tool
+from ..tools import AFTER, ALL, AnyTool, Runs, Table
 
 __all__ = ["Catalog", "IncompleteCatalog", "default_catalog"]
 
@@ -35,13 +34,13 @@ class IncompleteCatalog(ValueError):
 class Catalog:
     """The tools by name, in order, with the runtime's table and each engine's."""
 
-    tools: Mapping[str, Tool[Any]]
+    tools: Mapping[str, AnyTool]
     runtime: Table
     engines: Mapping[str, Table]
 
     @classmethod
-    def of(cls, tools: Iterable[Tool[Any]], runtime: Table, engines: Mapping[str, Table]) -> Catalog:
-        by_name: dict[str, Tool[Any]] = {}
+    def of(cls, tools: Iterable[AnyTool], runtime: Table, engines: Mapping[str, Table]) -> Catalog:
+        by_name: dict[str, AnyTool] = {}
         problems: list[str] = []
         for tool in tools:
             if tool.name in by_name:
@@ -54,14 +53,14 @@ class Catalog:
             raise IncompleteCatalog(problems)
         return cls(by_name, runtime, dict(engines))
 
-    def __iter__(self) -> Iterator[Tool[Any]]:
+    def __iter__(self) -> Iterator[AnyTool]:
         return iter(self.tools.values())
 
-    def get(self, name: str) -> Tool[Any] | None:
+    def get(self, name: str) -> AnyTool | None:
         return self.tools.get(name)
 
 
-def _gaps(tools: Mapping[str, Tool[Any]], runtime: Table, engines: Mapping[str, Table]) -> list[str]:
+def _gaps(tools: Mapping[str, AnyTool], runtime: Table, engines: Mapping[str, Table]) -> list[str]:
     problems = []
     for table, scope in ((runtime, "runtime"), *((engine_table, "session") for engine_table in engines.values())):
         for line in table:

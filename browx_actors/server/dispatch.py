@@ -36,12 +36,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject, JsonValue
 from ..recorder.records import CallRecord
 from ..secret_book import SecretBook, mask_deep, substitute_deep
-from ..tools import Gates, Runs, Tool, ToolOutput, validate_args
+from ..tools import AnyTool, Gates, Runs, ToolOutput, validate_args
 from ..tools.after import AFTER, split_after
 from ..tools.context import RuntimeContext
 from .after import AfterCapture, check_after, run_after
@@ -72,11 +72,11 @@ class Dispatcher:
         #: The recorder hook. None keeps the path to a single check.
         self.recorder = recorder
 
-    async def dispatch(self, name: str, raw_args: Any) -> ToolOutput:
+    async def dispatch(self, name: str, raw_args: JsonValue) -> ToolOutput:
         started = time.perf_counter()
         session_id = raw_args.get("session", "default") if isinstance(raw_args, dict) else "default"
         images: tuple[tuple[str, bytes], ...] = ()
-        recorded_args: Any = raw_args
+        recorded_args: JsonValue = raw_args
         after: tuple[AfterCapture, ...] = ()
         ran = False
         try:
@@ -115,7 +115,7 @@ class Dispatcher:
             ))
         return ToolOutput(envelope, images, out.text)
 
-    def _checked(self, tool: Tool[Any], raw_args: Any) -> dict[str, Any]:
+    def _checked(self, tool: AnyTool, raw_args: JsonValue) -> JsonObject:
         """Steps 2 and 3: parameters, rules, gates, and a forwarded call's inner op."""
         args = validate_args(tool.params, raw_args)
         for rule in tool.rules:
@@ -134,7 +134,7 @@ class Dispatcher:
                                 field=inner.field if field == "arguments" else f"{inner.field}.{field}") from err
         return args
 
-    def _with_secrets(self, tool: Tool[Any], args: dict[str, Any], session_id: str) -> dict[str, Any]:
+    def _with_secrets(self, tool: AnyTool, args: JsonObject, session_id: str) -> JsonObject:
         """Step 5, per parameter as declared: substitute, mask, or keep."""
         own = self.secrets.of(session_id)
         masks = self.secrets.masks()
@@ -151,7 +151,7 @@ class Dispatcher:
                 out[param.name] = substitute_deep(value, own)
         return out
 
-    async def _run(self, tool: Tool[Any], checked: dict[str, Any]) -> Any:
+    async def _run(self, tool: AnyTool, checked: JsonObject) -> object:
         """Step 7: the checked arguments as the tool's argument class, to its handler."""
         args = tool.args.of(checked)
         if tool.scope == "runtime":

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 from ..errors import CODES, CORE_CODES, WIRE_CODES
-from ..tools import AFTER, AFTER_TOOLS, Param, Refusal, Runs, Tool
+from ..tools import AFTER, AFTER_TOOLS, AnyTool, Param, Refusal, Runs
+from ..tools.table import Entry
 from .catalog import Catalog, default_catalog
 
 __all__ = ["ENGINE_ORDER", "render", "render_engines"]
@@ -145,7 +145,7 @@ def _errors() -> list[str]:
     return rows
 
 
-def _runs_on(catalog: Catalog, tool: Tool[Any]) -> list[str]:
+def _runs_on(catalog: Catalog, tool: AnyTool) -> list[str]:
     return [engine for engine in _engines(catalog) if isinstance(catalog.engines[engine].entry(tool.name), Runs)]
 
 
@@ -153,7 +153,7 @@ def _engines(catalog: Catalog) -> list[str]:
     return sorted(catalog.engines, key=lambda e: ENGINE_ORDER.index(e) if e in ENGINE_ORDER else len(ENGINE_ORDER))
 
 
-def _tool(catalog: Catalog, tool: Tool[Any]) -> list[str]:
+def _tool(catalog: Catalog, tool: AnyTool) -> list[str]:
     engines = "" if tool.scope == "runtime" else \
         f" · engines: {', '.join(f'`{e}`' for e in _runs_on(catalog, tool))}"
     parts = [f"\n## `{tool.name}`\n\ncapability: `{tool.capability}`{engines}\n\n{tool.text}\n"]
@@ -185,9 +185,8 @@ label, then text; `matchedBy` says which). Coordinates are the platform's input 
 device pixels on Android, points on iOS. Registered secrets do not materialise: `fill`
 types a `<NAME>` alias literally and says so in its warnings.
 
-Screenshots: `android-app` captures PNG off screencap (JPEG refuses, as the spec has
-it); `ios-app` goes past the spec's refusal of element-scoped and JPEG captures, whose
-reason (no PNG decoder) is gone here: Pillow crops the capture to the bounds just read
+Screenshots: `android-app` captures PNG off screencap (JPEG refuses); `ios-app` captures
+element-scoped and JPEG screenshots too: Pillow crops the capture to the bounds just read
 (points times the screen scale) and encodes JPEG. A full-page capture refuses on both.
 
 Gestures: `gesture_swipe` is `input swipe` / WebDriverAgent's drag between points read
@@ -229,7 +228,7 @@ listed here.
 """
 
 
-def _cell(line: Runs[Any, Any] | Refusal | None) -> str:
+def _cell(line: Entry | None) -> str:
     if isinstance(line, Runs):
         return "runs"
     if isinstance(line, Refusal):

@@ -38,19 +38,18 @@ that still cannot be written is answered as an ``internal`` error, never a crash
 from __future__ import annotations
 
 import itertools
-from typing import Any
 
 import attrs
 
 from ..credentials import REDACTED, credential_name, redact_text
-from ..jsonsafe import compact_json, finite_numbers, first_surrogate, valid_unicode
+from ..jsonsafe import JsonValue, compact_json, finite_numbers, first_surrogate, valid_unicode
 from ..secret_book import Secrets, mask_deep
 
 __all__ = ["REDACTED", "Leaving", "credential_name", "finite_numbers", "leaving", "mask_secrets", "outgoing",
            "redact_text", "redact_urls", "valid_unicode"]
 
 
-def redact_urls(data: Any) -> Any:
+def redact_urls(data: JsonValue) -> JsonValue:
     """Every string (and dict key) of JSON-shaped ``data`` through :func:`~browx_actors.credentials.redact_text`.
     Fields named ``*Base64`` hold binary payloads and are left alone. Like the other
     steps it returns the very objects it was given wherever nothing changed, and copies
@@ -58,7 +57,7 @@ def redact_urls(data: Any) -> Any:
     if isinstance(data, str):
         return redact_text(data)
     if isinstance(data, dict):
-        out: dict[Any, Any] | None = None
+        out: dict[object, object] | None = None
         for i, (key, value) in enumerate(data.items()):
             textual = isinstance(key, str)
             new_key = redact_text(key) if textual else key
@@ -69,7 +68,7 @@ def redact_urls(data: Any) -> Any:
                 out[new_key] = new_value
         return data if out is None else out
     if isinstance(data, (list, tuple)):
-        items: list[Any] | None = None
+        items: list[object] | None = None
         for i, value in enumerate(data):
             new_value = redact_urls(value)
             if items is None and new_value is not value:
@@ -82,7 +81,7 @@ def redact_urls(data: Any) -> Any:
     return data
 
 
-def mask_secrets(data: Any, masks: Secrets) -> Any:
+def mask_secrets(data: JsonValue, masks: Secrets) -> JsonValue:
     """Every registered secret value, in every encoding a page produces, as ``<NAME>``."""
     return mask_deep(data, masks)
 
@@ -92,11 +91,11 @@ class Leaving:
     """A result as it may leave the server, and its compact JSON text when the check
     wrote it and no step changed anything (``None`` otherwise: write it afresh)."""
 
-    data: Any
+    data: JsonValue
     text: str | None
 
 
-def leaving(data: Any, masks: Secrets) -> Leaving:
+def leaving(data: JsonValue, masks: Secrets) -> Leaving:
     """``data`` through the steps above, in order, each walked only when the text says
     it may have something to do."""
     data = masked = mask_secrets(data, masks)
@@ -115,6 +114,6 @@ def leaving(data: Any, masks: Secrets) -> Leaving:
     return Leaving(data, text if data is masked else None)
 
 
-def outgoing(data: Any, masks: Secrets) -> Any:
+def outgoing(data: JsonValue, masks: Secrets) -> JsonValue:
     """``data`` as it may leave the server (the steps above, in order)."""
     return leaving(data, masks).data

@@ -32,6 +32,7 @@ async def open_runtime(
     capabilities: Iterable[str] | str | None = None,
     config: RuntimeConfig | None = None,
     catalog: Catalog | None = None,
+    # Any: RuntimeConfig.from_env's keyword arguments, passed on as they are.
     **overrides: Any,
 ) -> AsyncIterator[Runtime]:
     """Run the tree for the duration of the ``async with`` block.

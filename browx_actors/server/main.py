@@ -1,6 +1,6 @@
 """``browx-actors serve``: the runtime behind the stdio MCP transport.
 
-The MCP layer gets the registry's tool specs and the one dispatch function; when the
+The MCP layer gets the catalog's tool specs and the one dispatch function; when the
 client goes away (stdin closes) the transport returns and leaving ``open_runtime``
 tears the tree down, Chromium included.
 """

@@ -1,7 +1,7 @@
 """MCP over stdio, decoupled from the tools.
 
 This module knows the MCP wire and nothing about browsers: it is handed a fixed list of
-tool specs and one dispatch callable (the registry's single dispatch path), and turns
+tool specs and one dispatch callable (the one dispatch path, ``dispatch.py``), and turns
 each result envelope into a `CallToolResult`. Keeping the protocol layer this thin means
 argument validation, capability gates, secrets and recording all live in one place
 (the dispatch), never half in the SDK and half in ours.
@@ -29,7 +29,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from importlib import metadata
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 import anyio
 import attrs
@@ -38,7 +38,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.message import SessionMessage
 
-from ..jsonsafe import compact_json
+from ..jsonsafe import JsonObject, compact_json
 from ..tools.reply import ToolOutput
 from .stdio_lines import decode_line, encode_message
 
@@ -53,12 +53,16 @@ class ToolSpec:
 
     name: str
     description: str
-    input_schema: dict[str, Any]
+    input_schema: JsonObject
     """A JSON Schema object, advertised verbatim; enforcing it is the dispatch's job."""
 
 
-Call = Callable[[str, dict[str, Any]], Awaitable[ToolOutput]]
+Call = Callable[[str, JsonObject], Awaitable[ToolOutput]]
 """The dispatch: `(tool name, arguments) -> ToolOutput`. Unknown names reach it too."""
+
+
+#: The lifespan context the SDK hands each handler: its default, an empty dict, never read.
+Lifespan = dict[str, object]
 
 
 def _default_version() -> str:
@@ -107,7 +111,7 @@ def build_server(
     name: str = "browx-actors",
     version: str | None = None,
     instructions: str | None = None,
-) -> Server[Any]:
+) -> Server[Lifespan]:
     """Build the low-level MCP server; transport-free, so tests can drive it in-process.
 
     The listing is built once: the tool set is fixed for the life of the process, and
@@ -118,11 +122,13 @@ def build_server(
     )
 
     async def on_list_tools(
-        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+        ctx: ServerRequestContext[Lifespan], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         return listing
 
-    async def on_call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(
+        ctx: ServerRequestContext[Lifespan], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
         try:
             output = await call(params.name, dict(params.arguments or {}))
         except Exception:
@@ -214,7 +220,7 @@ async def open_stdio_transport() -> AsyncIterator[
         read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
         out_send, out_recv = anyio.create_memory_object_stream[SessionMessage | bytes](0)
         # The server writes messages; the reader writes the answers it gives itself.
-        server_send: Any = out_send.clone()
+        server_send: MemoryObjectSendStream[SessionMessage] = out_send.clone()
         reader_send = out_send
         reading = anyio.CancelScope()
         written = anyio.Event()

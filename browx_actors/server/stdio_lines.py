@@ -14,8 +14,8 @@ surrogates), with integers past the digit limit and structures nested past
 :data:`WIRE_DEPTH` replaced by :class:`~browx_actors.tools.params.Unreadable` marks.
 The request then reaches the dispatch, whose argument checks refuse the value with a
 ``bad-arg`` naming the field and the limit, as they would for a library caller. A line
-that is not JSON at all, or not a JSON-RPC message, is answered here with the
-JSON-RPC error the spec gives (parse error, invalid request), with its id when the
+that is not JSON at all, or not a JSON-RPC message, is answered here with JSON-RPC's
+own error for it (parse error, invalid request), with its id when the
 line has a readable one; notifications and responses are never answered.
 
 :func:`encode_message` writes a message the SDK's way and, if that fails, writes it
@@ -30,12 +30,11 @@ import json
 import logging
 import re
 import secrets
-from typing import Any
 
 import mcp.types as types
 from pydantic import ValidationError
 
-from ..jsonsafe import MAX_INT_DIGITS, finite_numbers, valid_unicode
+from ..jsonsafe import MAX_INT_DIGITS, JsonObject, JsonValue, finite_numbers, valid_unicode
 from ..tools.params import Unreadable
 
 __all__ = ["WIRE_DEPTH", "decode_line", "encode_message", "internal_tool_result"]
@@ -59,7 +58,7 @@ def _encoded(message: types.JSONRPCMessage) -> bytes:
     return message.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8") + b"\n"
 
 
-def _error_line(request_id: Any, code: int, message: str) -> bytes:
+def _error_line(request_id: int | str | None, code: int, message: str) -> bytes:
     error = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
     return _encoded(error)
 
@@ -104,7 +103,7 @@ def _first_error(err: ValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}"[:200]
 
 
-def _request_id(data: Any) -> int | str | None:
+def _request_id(data: JsonValue) -> int | str | None:
     """The id to answer a broken request with: its own when it is a usable id."""
     if isinstance(data, dict):
         found = data.get("id")
@@ -115,7 +114,7 @@ def _request_id(data: Any) -> int | str | None:
     return None
 
 
-def _is_notification_or_response(data: Any) -> bool:
+def _is_notification_or_response(data: JsonValue) -> bool:
     if not isinstance(data, dict):
         return False
     if "method" in data:
@@ -123,7 +122,7 @@ def _is_notification_or_response(data: Any) -> bool:
     return "result" in data or "error" in data
 
 
-def _lenient_json(text: str) -> Any:
+def _lenient_json(text: str) -> JsonValue:
     """Parse like ``json.loads``, but never refuse a number for its digits or a
     structure for its depth: those become :class:`Unreadable` marks."""
     cut = _cut_deep(text, WIRE_DEPTH)
@@ -164,7 +163,7 @@ def _cut_deep(text: str, limit: int) -> str:
     return "".join(pieces)
 
 
-def _restore_cuts(data: Any, depth: int) -> Any:
+def _restore_cuts(data: JsonValue, depth: int) -> JsonValue:
     if isinstance(data, str):
         return _TOO_DEEP if data == _CUT else data
     if depth > WIRE_DEPTH:
@@ -176,7 +175,7 @@ def _restore_cuts(data: Any, depth: int) -> Any:
     return data
 
 
-def internal_tool_result(why: str) -> dict[str, Any]:
+def internal_tool_result(why: str) -> JsonObject:
     """A tool result (as wire JSON) for a result that could not be written."""
     envelope = {"ok": False, "code": "internal", "error": f"the result could not be written: {why}"}
     return {"content": [{"type": "text", "text": json.dumps(envelope, separators=(",", ":"))}],

@@ -29,7 +29,7 @@ class ToolCall:
     session's calls are bounded by it, and so is what an engine does on its device.
     """
 
-    tool: Tool[Any]
+    tool: Tool[Any]  # Any: any session tool; ``args`` is of its argument class
     args: Arguments
     deadline: float | None = None
 
@@ -39,9 +39,10 @@ class SessionCall:
     """Run ``fn(session, args)`` inside the session actor; ``tool`` names it in errors."""
 
     tool: str
-    # A function of the session and its arguments: what a runtime tool runs inside it.
-    fn: Callable[[Any, Any], Awaitable[Any]]
-    args: Any
+    # What a runtime tool runs inside the session: a function of the engine's own
+    # session class and the tool's arguments (Any: the runtime tool chose both).
+    fn: Callable[[Any, Any], Awaitable[object]]
+    args: object
     deadline: float | None = None
 
 

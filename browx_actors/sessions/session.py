@@ -5,11 +5,12 @@ A session is one actor per session id (:class:`Session`); what it drives depends
 engine (a browser context on chromium, a leased device on android-app and ios-app), but
 what it does with a message does not:
 
-- :class:`~.messages.ToolCall` runs the handler its engine's :class:`~browx_actors.tools.
-  Table` names for the tool, or raises the table's refusal (the spec's code and what the
-  engine lacks) before anything is touched; :class:`~.messages.SessionCall` runs a
-  runtime tool's function inside the session. Both wait until the session is ready
-  (:meth:`ready`: a native session connects to its device after it starts);
+- :class:`~.messages.ToolCall` runs the handler its engine's
+  :class:`~browx_actors.tools.table.Table` names for the tool, or raises the table's
+  refusal (its code and what the engine lacks) before anything is touched;
+  :class:`~.messages.SessionCall` runs a runtime tool's function inside the session.
+  Both wait until the session is ready (:meth:`Session.ready`: a native session
+  connects to its device after it starts);
 - every call runs under its deadline: the engine's device commands read
   :attr:`Session.deadline`, and a call still running at it answers ``timeout`` naming
   the tool and the engine, instead of wedging the mailbox;
@@ -44,6 +45,7 @@ from ..errors import ToolError
 from ..kernel.actor import Actor, CallFailed, Later
 from ..kernel.actor_ref import ActorRef
 from ..streams.messages import WatchFrames
+from ..streams.source import FrameSource
 from ..tools import Arguments, Handler, Refusal, Table, Tool
 from ..visualtree.snapshots import SnapshotBook
 from .messages import AwaitReady, Describe, SessionCall, ToolCall
@@ -53,8 +55,10 @@ __all__ = ["DEFAULT_CALL_SECONDS", "Session"]
 #: A call that names no deadline (a test calling in directly) gets this long.
 DEFAULT_CALL_SECONDS = 120.0
 
-#: ``fn(session, args)``: the work of one call inside the session.
-Work = Callable[[Any, Any], Awaitable[Any]]
+#: ``fn(session, args)``: the work of one call inside the session. Any: the work is a
+#: handler (or a runtime tool's function) of one engine's session class and one tool's
+#: argument class, which the table or the runtime tool chose at run time.
+Work = Callable[[Any, Any], Awaitable[object]]
 
 
 class Session(Actor):
@@ -81,28 +85,31 @@ class Session(Actor):
     async def ready(self) -> None:
         """Return once the session can take calls; raise what stopped it from connecting."""
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """What the session is, for list_sessions: ``{id, engine, ...}``."""
         return {"id": self.session_id, "engine": self.engine,
                 "ageSeconds": round(trio.current_time() - self.started_at, 3)}
 
-    async def watch(self, stream: ActorRef) -> Any:
+    async def watch(self, stream: ActorRef) -> FrameSource | None:
         """A live-view stream asks for this session's frames: its frame source, or None."""
         return None
 
-    async def perform(self, tool: str, work: Work, args: Any) -> Any:
+    async def perform(self, tool: str, work: Work, args: object) -> object:
         """Do one call's work: ``work(self, args)``, and what the engine does around it."""
         return await work(self, args)
 
-    async def run_tool(self, tool: Tool[Any], handler: Handler[Any, Any], args: Arguments) -> Any:
-        """Run ``tool``'s handler; an engine may prepare its arguments first."""
+    # Any: a table line's tool and handler, whose argument class (and the handler's
+    # session class) the line chose; the catalog checked at start that they agree.
+    async def run_tool(self, tool: Tool[Any], handler: Handler[Any, Any], args: Arguments) -> object:
+        """Run ``tool``'s handler; an engine may rewrite its arguments first (chromium
+        resolves named refs)."""
         return await handler(self, args)
 
-    async def guard(self, tool: str, work: Callable[[], Awaitable[Any]]) -> Any:
+    async def guard(self, tool: str, work: Callable[[], Awaitable[object]]) -> object:
         """Run one call's work; an engine may tell a loss it caused (a closed tab) from its failure."""
         return await work()
 
-    async def explain(self, tool: str, args: Any, exc: Exception) -> ToolError | None:
+    async def explain(self, tool: str, args: object, exc: Exception) -> ToolError | None:
         """The code a failure means, when the engine knows it; None leaves it as it is."""
         return None
 
@@ -119,7 +126,7 @@ class Session(Actor):
 
     # -- routing ----------------------------------------------------------------------
 
-    async def handle(self, msg: Any) -> Any:
+    async def handle(self, msg: object) -> object:
         if isinstance(msg, ToolCall):
             return await self._call(msg.tool.name, self._work_of(msg.tool), msg.args, msg.deadline)
         if isinstance(msg, SessionCall):
@@ -134,7 +141,7 @@ class Session(Actor):
             return await self.watch(msg.stream)
         raise TypeError(f"{self.name} has no handler for {type(msg).__name__}")
 
-    def _work_of(self, tool: Tool[Any]) -> Work:
+    def _work_of(self, tool: Tool[Any]) -> Work:  # Any: any tool, of its own argument class
         """The work ``tool`` is on this engine; its refusal, raised before anything is touched."""
         entry = self.table.entry(tool.name)
         if entry is None:  # the catalog holds every table whole at start: a bug
@@ -144,14 +151,14 @@ class Session(Actor):
             raise entry.error(self.engine)
         handler = entry.handler
 
-        async def work(session: Session, args: Arguments) -> Any:
+        async def work(session: Session, args: Arguments) -> object:
             return await self.run_tool(tool, handler, args)
 
         return work
 
     # -- one call ---------------------------------------------------------------------
 
-    async def _call(self, tool: str, work: Work, args: Any, deadline: float | None) -> Any:
+    async def _call(self, tool: str, work: Work, args: object, deadline: float | None) -> object:
         await self.ready()
         self.deadline = trio.current_time() + DEFAULT_CALL_SECONDS if deadline is None else deadline
         try:
@@ -170,7 +177,8 @@ class Session(Actor):
             return Later.of(self._bounded, tool, args, wait.fn, *wait.args)
         return result
 
-    async def _bounded(self, tool: str, args: Any, fn: Callable[..., Awaitable[Any]], *fn_args: Any) -> Any:
+    async def _bounded(self, tool: str, args: object, fn: Callable[..., Awaitable[object]],
+                       *fn_args: object) -> object:
         """``fn(*fn_args)`` with the call as the boundary of its failure (see the module notes)."""
         try:
             return await self.guard(tool, lambda: fn(*fn_args))

@@ -1,10 +1,10 @@
 """Live view: page frames to the host daemon on the operator socket, with acks and step-down.
 
 The pure core, free of Trio and CDP so every size, clamp, window and timeout of the
-spec is tested on its own and the actors stay thin:
+protocol (``docs/operator-channel.md``) is tested on its own and the actors stay thin:
 
 * :mod:`.request`: a daemon's ``view.start`` (and ``view.stop``, ``frame.ack``) parsed
-  into values, with the spec's defaults and clamps; the ``view.started``,
+  into values, with their defaults and clamps; the ``view.started``,
   ``view.stopped`` and ``error`` lines that answer them.
 * :mod:`.framing`: one JPEG (as bytes, or as the base64 CDP hands over) into
   ``frame`` lines of parts that each fit the socket's 64 KiB line and decode alone;

@@ -31,11 +31,10 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping
-from typing import Any
 
 import attrs
 
-from ..jsonsafe import first_surrogate
+from ..jsonsafe import JsonValue, first_surrogate
 from ..operator_wire import MAX_LINE, LineTooLong, encode
 
 __all__ = [
@@ -253,7 +252,7 @@ class Reassembler:
 
     def __init__(self) -> None:
         self.torn = 0
-        self._head: Mapping[str, Any] | None = None
+        self._head: Mapping[str, JsonValue] | None = None
         self._chunks: list[bytes] = []
 
     @property
@@ -261,7 +260,7 @@ class Reassembler:
         """Is a frame half in?"""
         return self._head is not None
 
-    def feed(self, body: Mapping[str, Any]) -> ReceivedFrame | None:
+    def feed(self, body: Mapping[str, JsonValue]) -> ReceivedFrame | None:
         """Take one ``frame`` message; the frame once its last part is in."""
         try:
             part, parts, chunk = _check_part(body)
@@ -282,7 +281,7 @@ class Reassembler:
         return ReceivedFrame(head["session"], head["seq"], head["at"], head["width"], head["height"],
                              b"".join(chunks))
 
-    def _follows(self, body: Mapping[str, Any], part: int) -> bool:
+    def _follows(self, body: Mapping[str, JsonValue], part: int) -> bool:
         head = self._head
         return (head is not None and part == len(self._chunks)
                 and all(body[key] == head[key] for key in ("seq", "session", "parts", "at", "width", "height")))
@@ -294,7 +293,7 @@ class Reassembler:
         self._head, self._chunks = None, []
 
 
-def _check_part(body: Mapping[str, Any]) -> tuple[int, int, bytes]:
+def _check_part(body: Mapping[str, JsonValue]) -> tuple[int, int, bytes]:
     for name in ("seq", "at", "width", "height", "part", "parts"):
         value = body.get(name)
         if type(value) is not int or value < 0:

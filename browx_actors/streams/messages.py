@@ -15,10 +15,9 @@ each stream and the session it watches.
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
+from ..jsonsafe import JsonObject
 from ..kernel.actor_ref import ActorRef
 from .outlet import Outlet
 from .request import ViewRequest
@@ -89,7 +88,7 @@ class StreamEnded:
 
     session: str
     reason: str
-    statistics: dict[str, Any] = attrs.field(eq=False)
+    statistics: JsonObject = attrs.field(eq=False)
 
 
 @attrs.frozen

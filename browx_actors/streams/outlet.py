@@ -24,10 +24,11 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import attrs
 import trio
+
+from ..jsonsafe import JsonObject
 
 __all__ = ["Outlet", "percentile"]
 
@@ -143,7 +144,7 @@ class Outlet:
             self._frame_pending = False
             self.done.set()
 
-    def statistics(self) -> dict[str, Any]:
+    def statistics(self) -> JsonObject:
         """What the writes cost: counts, the write in progress, write times and frame latencies (ms)."""
         writes, latencies = list(self._writes), list(self._latencies)
         in_progress = None if self._write_started is None else self._clock() - self._write_started

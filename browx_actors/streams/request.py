@@ -1,7 +1,7 @@
 """What a daemon asks of a live view, and the lines that answer it: pure.
 
 The daemon controls views with three messages: ``view.start`` (whose fields other
-than ``session`` are optional, with the spec's defaults and clamps), ``view.stop`` and
+than ``session`` are optional, with defaults and clamps), ``view.stop`` and
 ``frame.ack``. This module turns their bodies (already past
 :func:`~browx_actors.operator_wire.parse_line`) into values, and builds the
 ``view.started``, ``view.stopped`` and ``error`` lines the server answers with, so the
@@ -14,7 +14,7 @@ on purpose: they go to the daemon as ``error`` lines and never into a tool resul
 Strictness: a number is a JSON number that is finite and not a boolean; ``maxWidth``
 and ``quality`` must also be whole (``960.0`` is 960, ``960.5`` is refused). ``null``
 is a wrong type, not a request for the default: absent means default. Values out of
-range are clamped, not refused, as the spec says. No line carries page content, and no
+range are clamped, not refused. No line carries page content, and no
 message echoes what the daemon sent beyond a session name that is safe to repeat.
 """
 
@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
 
 import attrs
 
+from ..jsonsafe import JsonValue
 from ..operator_wire import encode, error_line
 
 __all__ = [
@@ -61,10 +61,10 @@ FORMAT = "jpeg"
 #: and it would crowd the frame data out of a 64 KiB line.
 MAX_SESSION_CHARS = 256
 
-#: ``view.stopped`` reasons, as the spec lists them.
+#: ``view.stopped`` reasons (``docs/operator-channel.md`` lists them).
 STOP_REASONS = ("daemon", "session-closed", "channel-down", "channel-closed", "stalled", "page-closed",
                 "source-error")
-#: ``error`` codes of the live view, as the spec lists them.
+#: ``error`` codes of the live view (``docs/operator-channel.md`` lists them).
 ERROR_CODES = ("view-disabled", "invalid-view", "unknown-session", "view-unsupported", "view-limit",
                "view-failed")
 
@@ -108,7 +108,7 @@ class ViewRefused(Exception):
 # -- parsing ------------------------------------------------------------------------------
 
 
-def parse_view_start(body: Mapping[str, Any]) -> ViewRequest:
+def parse_view_start(body: Mapping[str, JsonValue]) -> ViewRequest:
     """The :class:`ViewRequest` of a ``view.start`` body, or :class:`ViewRefused` (``invalid-view``)."""
     session = _session(body)
     fmt = body.get("format", FORMAT)
@@ -122,12 +122,12 @@ def parse_view_start(body: Mapping[str, Any]) -> ViewRequest:
     )
 
 
-def parse_view_stop(body: Mapping[str, Any]) -> str:
+def parse_view_stop(body: Mapping[str, JsonValue]) -> str:
     """The session a ``view.stop`` names, or :class:`ViewRefused` (``invalid-view``)."""
     return _session(body)
 
 
-def parse_frame_ack(body: Mapping[str, Any]) -> FrameAck:
+def parse_frame_ack(body: Mapping[str, JsonValue]) -> FrameAck:
     """A ``frame.ack`` body as a :class:`FrameAck`, or :class:`ViewRefused` (``invalid-view``)."""
     session = _session(body)
     seq = body.get("seq")
@@ -136,7 +136,7 @@ def parse_frame_ack(body: Mapping[str, Any]) -> FrameAck:
     return FrameAck(session, seq)
 
 
-def _session(body: Mapping[str, Any]) -> str:
+def _session(body: Mapping[str, JsonValue]) -> str:
     session = body.get("session")
     if not _echoable(session):
         raise _invalid("session", f"session must be a string of 1 to {MAX_SESSION_CHARS} characters", None)
@@ -144,7 +144,7 @@ def _session(body: Mapping[str, Any]) -> str:
     return session
 
 
-def _number(body: Mapping[str, Any], name: str, default: float, session: str) -> int | float:
+def _number(body: Mapping[str, JsonValue], name: str, default: float, session: str) -> int | float:
     if name not in body:
         return default
     value = body[name]
@@ -154,7 +154,7 @@ def _number(body: Mapping[str, Any], name: str, default: float, session: str) ->
     raise _invalid(name, f"{name} must be a finite number", session)
 
 
-def _whole(body: Mapping[str, Any], name: str, default: int, session: str) -> int | float:
+def _whole(body: Mapping[str, JsonValue], name: str, default: int, session: str) -> int | float:
     value = _number(body, name, default, session)
     if isinstance(value, float) and not value.is_integer():
         raise _invalid(name, f"{name} must be a whole number", session)
@@ -196,7 +196,7 @@ def stopped_line(session: str, reason: str) -> bytes:
     return encode("view.stopped", session=session, reason=reason)
 
 
-def view_error_line(code: str, message: str, *, session: object = None, **fields: Any) -> bytes:
+def view_error_line(code: str, message: str, *, session: object = None, **fields: JsonValue) -> bytes:
     """An ``error`` line with a live-view code; ``session`` only when it is safe to echo."""
     if code not in ERROR_CODES:
         raise ValueError(f"{code!r} is not a live-view error code")
@@ -206,5 +206,5 @@ def view_error_line(code: str, message: str, *, session: object = None, **fields
 
 
 def _plain(value: float) -> int | float:
-    """5.0 goes on the wire as 5, as the spec writes it; 0.2 stays 0.2."""
+    """5.0 goes on the wire as 5; 0.2 stays 0.2."""
     return int(value) if value.is_integer() else value

@@ -1,7 +1,7 @@
 """What a live-view stream needs of an engine: a frame source.
 
 A session actor hands its stream a :class:`FrameSource` when asked (the
-:class:`~browx_actors.sessions.contract.WatchFrames` message); the stream runs it in its
+:class:`~browx_actors.streams.messages.WatchFrames` message); the stream runs it in its
 own task and restarts it whenever the settings change. The chromium engine's source is
 ``Page.startScreencast`` on the current tab (:mod:`browx_actors.sessions.chromium.tabs.screencast`);
 an Android source would loop over ``screencap``, scale and encode. Both fit the same

@@ -7,7 +7,7 @@ each window and timeout is tested with explicit times. The stream actor asks
 :meth:`~StreamPolicy.tick` after each of those and again at
 :meth:`~StreamPolicy.next_deadline`, and acts on the events ``tick`` returns.
 
-The rules, as the spec has them, made precise:
+The rules, made precise:
 
 * **Pacing.** Due frames keep a schedule of one slot per frame interval of the level.
   A frame is *due* from a quarter of an interval before its slot, so a source that
@@ -39,9 +39,10 @@ The rules, as the spec has them, made precise:
   be acked before the next one is due, with room for its larger size and for jitter.
   No ack in the clean stretch means no evidence of room: the stream stays down.
 
-The level table is :func:`level_table`. The four durations are the spec's, gathered in
-:class:`Timings`; a harness or a test against a real browser may shorten them (the
-rules stay the same), everything else runs with :data:`SPEC_TIMINGS`.
+The level table is :func:`level_table`. The four durations are the documented ones
+(``docs/operator-channel.md``), gathered in :class:`Timings`; a harness or a test
+against a real browser may shorten them (the rules stay the same), everything else
+runs with :data:`DEFAULT_TIMINGS`.
 
 Pacing at the source: :meth:`StreamPolicy.next_due` is the earliest moment a frame
 would be due, so a source that can choose when to produce (Chromium holds its next
@@ -58,16 +59,16 @@ from collections import Counter, deque
 
 import attrs
 
-from ..config import CLEAN_FOR, DROP_WINDOW, LOST_AFTER, SPEC_TIMINGS, STALL_AFTER, Timings
+from ..config import CLEAN_FOR, DEFAULT_TIMINGS, DROP_WINDOW, LOST_AFTER, STALL_AFTER, Timings
 
 __all__ = [
     "CLEAN_FOR",
+    "DEFAULT_TIMINGS",
     "DROP_RATIO",
     "DROP_WINDOW",
     "FLOOR_FPS",
     "FLOOR_WIDTH",
     "LOST_AFTER",
-    "SPEC_TIMINGS",
     "STALL_AFTER",
     "STEPS",
     "Decision",
@@ -211,7 +212,7 @@ class _Flight:
 class StreamPolicy:
     """The flow control and step-down state of one stream; see the module docstring."""
 
-    def __init__(self, fps: float, width: int, *, now: float, timings: Timings = SPEC_TIMINGS) -> None:
+    def __init__(self, fps: float, width: int, *, now: float, timings: Timings = DEFAULT_TIMINGS) -> None:
         self.timings = timings
         self.table = level_table(fps, width)
         self.level = 0

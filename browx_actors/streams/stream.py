@@ -13,7 +13,7 @@ the policy's next deadline, and does what its events say:
 * **A level change** restarts the source at the level's width (the quality stays the
   request's); the frame rate is the policy's pacing, and the source is told it so it
   need not produce more.
-* **The session** answers :class:`~browx_actors.sessions.contract.WatchFrames` with the
+* **The session** answers :class:`~.messages.WatchFrames` with the
   source of its current page and tells the stream when that page changes
   (:class:`~.messages.FramesMoved`: ask again and follow it) or the session closes
   (:class:`~.messages.SessionEnding`). A source whose page went away
@@ -35,11 +35,11 @@ import json
 import logging
 import math
 from collections.abc import Iterator
-from typing import Any
 
 import trio
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from ..kernel.actor import Actor
 from ..kernel.actor_ref import ActorRef, ActorUnavailable
 from .framing import FrameTooLarge, NotJpeg, encode_frame, encode_frame_base64
@@ -47,7 +47,7 @@ from .messages import Acked, DescribeStream, EndStream, FramesMoved, SessionEndi
 from .outlet import Outlet
 from .request import ViewRequest, started_line, stopped_line, view_error_line
 from .source import FrameSource, SourceFailed, SourceFrame, SourceGone, SourceSettings
-from .stepdown import SPEC_TIMINGS, Decision, LevelChanged, Stalled, StreamPolicy, Timings
+from .stepdown import DEFAULT_TIMINGS, Decision, LevelChanged, Stalled, StreamPolicy, Timings
 
 __all__ = ["ASK_TIMEOUT", "DRAIN_TIMEOUT", "LiveViewStream"]
 
@@ -78,7 +78,7 @@ class LiveViewStream(Actor):
     mailbox_size = 16
 
     def __init__(self, request: ViewRequest, session: ActorRef, outlet: Outlet, *, seqs: Iterator[int],
-                 supervisor: ActorRef | None = None, timings: Timings = SPEC_TIMINGS) -> None:
+                 supervisor: ActorRef | None = None, timings: Timings = DEFAULT_TIMINGS) -> None:
         super().__init__(f"view:{request.session}")
         self.request = request
         self.outlet = outlet
@@ -108,7 +108,7 @@ class LiveViewStream(Actor):
         self.nursery.start_soon(self._run)
         self.nursery.start_soon(self._keep_time)
 
-    async def handle(self, msg: Any) -> Any:
+    async def handle(self, msg: object) -> object:
         if isinstance(msg, Acked):
             now = trio.current_time()
             self.policy.acked(msg.seq, now)
@@ -305,7 +305,7 @@ class LiveViewStream(Actor):
 
     # -- statistics -----------------------------------------------------------------------
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         """What the stream is doing, in numbers; never a frame or anything from the page."""
         counters = self.policy.counters()
         request = self.request

@@ -29,15 +29,15 @@ import itertools
 import logging
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any
 
 import attrs
 import trio
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from ..kernel.actor import Later
 from ..kernel.actor_ref import ActorRef, ActorUnavailable
-from ..kernel.supervision import ChildSpec, EventLog, Restart, StartChild, Strategy
+from ..kernel.supervision import ChildSpec, EventLog, Restart, Strategy
 from ..kernel.supervisor import Supervisor
 from .messages import (
     Acked,
@@ -52,14 +52,14 @@ from .messages import (
 )
 from .outlet import Outlet
 from .request import ViewRequest, view_error_line
-from .stepdown import SPEC_TIMINGS, Timings
+from .stepdown import DEFAULT_TIMINGS, Timings
 from .stream import DRAIN_TIMEOUT, LiveViewStream
 
 __all__ = ["LIMIT", "StreamSupervisor"]
 
 log = logging.getLogger("browx_actors.streams")
 
-#: Streams at once, as the spec has it.
+#: Streams at once.
 LIMIT = 4
 #: Ended streams whose final statistics the status keeps.
 ENDED_KEPT = 16
@@ -79,7 +79,7 @@ class _View:
 
 
 class StreamSupervisor(Supervisor):
-    def __init__(self, find_session: FindSession, *, limit: int = LIMIT, timings: Timings = SPEC_TIMINGS,
+    def __init__(self, find_session: FindSession, *, limit: int = LIMIT, timings: Timings = DEFAULT_TIMINGS,
                  events: EventLog | None = None) -> None:
         super().__init__("streams", strategy=Strategy.ONE_FOR_ONE, events=events)
         self._find_session = find_session
@@ -88,11 +88,11 @@ class StreamSupervisor(Supervisor):
         self._views: dict[str, _View] = {}
         #: Frame numbers per (link, session): they go on across a replacement.
         self._seqs: dict[tuple[int, str], Iterator[int]] = {}
-        self._ended: deque[dict[str, Any]] = deque(maxlen=ENDED_KEPT)
+        self._ended: deque[JsonObject] = deque(maxlen=ENDED_KEPT)
         self._child_ids = itertools.count(1)
         self.refused: Counter[str] = Counter()
 
-    async def handle(self, msg: Any) -> Any:
+    async def handle(self, msg: object) -> object:
         match msg:
             case StartView(request, outlet):
                 await self._start_view(request, outlet)
@@ -153,7 +153,7 @@ class StreamSupervisor(Supervisor):
         spec = ChildSpec(child_id, new_stream, Restart.TEMPORARY, shutdown=_STREAM_SHUTDOWN,
                          meta={"session": session})
         try:
-            ref: ActorRef = await super().handle(StartChild(spec))
+            ref = await self.start_child(spec)
         except ToolError as exc:
             log.warning("live view of %r did not start: %s", session, exc)
             return self._refuse(outlet, session, "view-failed", "the stream could not start")
@@ -180,7 +180,7 @@ class StreamSupervisor(Supervisor):
             child.scope.cancel()
             await child.done.wait()
 
-    async def _status(self) -> dict[str, Any]:
+    async def _status(self) -> JsonObject:
         streams = []
         for view in self._alive():
             try:

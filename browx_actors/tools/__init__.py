@@ -21,8 +21,6 @@ and no handler.
   :mod:`.storage`, :mod:`.visual`, :mod:`.diagnostics`, :mod:`.canvas`, :mod:`.human`.
 """
 
-from typing import Any
-
 from . import (
     actions,
     canvas,
@@ -61,7 +59,17 @@ from .canvas import (
     CANVAS_WORLD_TO_SCREEN,
     GESTURE_CHAIN,
 )
-from .contract import SESSION, SESSION_CALL_TIMEOUT, Hints, SessionArgs, Tool, runtime_tool, session_param, session_tool
+from .contract import (
+    SESSION,
+    SESSION_CALL_TIMEOUT,
+    AnyTool,
+    Hints,
+    SessionArgs,
+    Tool,
+    runtime_tool,
+    session_param,
+    session_tool,
+)
 from .devices import (
     APP_FOREGROUND,
     APP_INSTALL,
@@ -240,6 +248,7 @@ __all__ = [
     "VERIFY_VISIBLE",
     "WAIT_FOR",
     "WAIT_NODES",
+    "AnyTool",
     "Arguments",
     "AtLeastOne",
     "AtMostOne",
@@ -291,7 +300,7 @@ __all__ = [
 ]
 
 #: Every tool, in the order of ``tools/list`` and ``docs/tools.md``.
-ALL: tuple[Tool[Any], ...] = (
+ALL: tuple[AnyTool, ...] = (
     OPEN_SESSION, CLOSE_SESSION, LIST_SESSIONS, REGISTER_SECRET, RUNTIME_STATUS, BATCH, DEVICE_LIST, DEVICE_BOOT,
     DEVICE_SHUTDOWN, NAVIGATE, GO_BACK, GO_FORWARD, LIST_TABS, SELECT_TAB, NEW_TAB, CLOSE_TAB, SNAPSHOT, FIND,
     TEXT_SEARCH, FRAMES_LIST, NAME_REF, LIST_NAMED_REFS, FIND_FEEDBACK, INSPECT, CLICK, HOVER, FILL, PRESS, SELECT,

@@ -14,8 +14,7 @@ call's ``ok`` and ``code`` stay its own.
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..jsonsafe import JsonValue
 from .params import Param
 
 __all__ = ["AFTER", "AFTER_TOOLS", "split_after"]
@@ -37,7 +36,7 @@ AFTER = Param(
 )
 
 
-def split_after(raw_args: Any) -> tuple[Any, Any]:
+def split_after(raw_args: JsonValue) -> tuple[JsonValue, JsonValue]:
     """``(the call's own arguments, its after request or None)``; anything not an object
     is left for the tool's own validation to refuse."""
     if not isinstance(raw_args, dict) or "after" not in raw_args:

@@ -30,7 +30,9 @@ from collections.abc import Mapping
 from typing import Any, TypeVar, cast, dataclass_transform
 
 import attrs
+from attrs import AttrsInstance
 
+from ..jsonsafe import JsonObject, JsonValue
 from .params import Param
 
 __all__ = ["PARAM", "UNSET", "Arguments", "NoArgs", "Unset", "arg", "arguments", "param", "snake"]
@@ -63,9 +65,10 @@ def snake(name: str) -> str:
 _KEYWORDS = frozenset({"from", "in", "is", "global", "lambda", "class", "import", "with", "as", "pass"})
 
 
+# Any: the field sits under whatever annotation its class gives it, as attrs.field does.
 def arg(declared: Param) -> Any:
     """The field ``declared`` describes; typed ``Any`` so it sits under any annotation."""
-    default: Any
+    default: object
     if declared.nullable:
         default = UNSET
     elif declared.required:
@@ -77,6 +80,7 @@ def arg(declared: Param) -> Any:
     return attrs.field(default=default, kw_only=True, metadata={PARAM: declared})
 
 
+# Any: as arg()'s; the checks are Param's keyword arguments, passed on as they are.
 def param(name: str, type: str, description: str, **checks: Any) -> Any:
     """``arg(Param(name, type, description, **checks))``: a field declared in place."""
     return arg(Param(name, type, description, **checks))
@@ -93,17 +97,19 @@ class Arguments:
         return _params(cls)
 
     @classmethod
-    def of(cls: type[A], checked: Mapping[str, Any]) -> A:
+    def of(cls: type[A], checked: Mapping[str, JsonValue]) -> A:
         """The arguments from checked JSON ones (defaults filled in, by JSON name)."""
         values = {attr: checked[name] for name, attr in _attributes(cls) if name in checked}
         return cls(**values)
 
-    def replace(self: A, **changes: Any) -> A:
+    def replace(self: A, **changes: object) -> A:
         """A copy with ``changes`` (by attribute name): what a handler passes on changed."""
+        # Any: every argument class is an attrs class (arguments() makes it one), which the
+        # attrs plugin cannot see through the type variable.
         made: A = attrs.evolve(cast(Any, self), **changes)
         return made
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> JsonObject:
         """The arguments by JSON name, as the dispatch checked them (unset ones left out)."""
         return {name: value for name, attr in _attributes(type(self))
                 if (value := getattr(self, attr)) is not UNSET}
@@ -115,9 +121,9 @@ _PARAMS: dict[type, tuple[Param, ...]] = {}
 _ATTRIBUTES: dict[type, tuple[tuple[str, str], ...]] = {}
 
 
-def _fields(cls: type[Arguments]) -> tuple[attrs.Attribute[Any], ...]:
+def _fields(cls: type[Arguments]) -> tuple[attrs.Attribute[object], ...]:
     # Every argument class is made by arguments(), which makes it an attrs class.
-    fields: tuple[attrs.Attribute[Any], ...] = attrs.fields(cast(Any, cls))
+    fields: tuple[attrs.Attribute[object], ...] = attrs.fields(cast("type[AttrsInstance]", cls))
     return fields
 
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
 
 import attrs
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject, JsonValue
 from .arguments import arg, arguments, param
 from .contract import ACTS, READS, SESSION_CALL_TIMEOUT, SessionArgs, runtime_tool, session_tool
 from .params import COORDINATE, MAX_COORDINATE, MAX_ID, Param
@@ -35,7 +35,7 @@ __all__ = ["CAPTURE_FORMATS", "CAPTURE_MAX_SIDE", "MAX_STEPS", "MAX_WAIT_MS", "M
 
 #: What canvas_capture reads.
 CAPTURE_FORMATS = ("png", "2d-imagedata", "webgl-framebuffer")
-#: Canvases larger than this on either side refuse with ``too-large`` (spec).
+#: Canvases larger than this on either side refuse with ``too-large``.
 CAPTURE_MAX_SIDE = 16384
 #: The base64 encodings canvas_diff reads as RGBA.
 RGBA_FORMATS = ("rgba", "2d-imagedata", "webgl-framebuffer")
@@ -57,7 +57,7 @@ MAX_WAIT_MS = 5000
 KINDS = ("down", "up", "move", "wait", "wheel")
 #: What the dispatch checks of every step before the plan's own rules run: each number
 #: finite and in range (a move to x=1e308 hung the browser's input pipeline).
-STEP_PROPERTIES: dict[str, Mapping[str, Any]] = {
+STEP_PROPERTIES: dict[str, Mapping[str, JsonValue]] = {
     "kind": {"type": "string", "enum": list(KINDS)},
     "x": COORDINATE,
     "y": COORDINATE,
@@ -94,7 +94,7 @@ def _bad(message: str, field: str) -> ToolError:
     return ToolError("bad-arg", message, field=field)
 
 
-def _number(step: dict[str, Any], key: str, where: str, *, required: bool) -> float | None:
+def _number(step: JsonObject, key: str, where: str, *, required: bool) -> float | None:
     value = step.get(key)
     if value is None:
         if required:
@@ -111,7 +111,7 @@ def _number(step: dict[str, Any], key: str, where: str, *, required: bool) -> fl
     return number
 
 
-def plan_steps(steps: Any) -> Plan:
+def plan_steps(steps: JsonValue) -> Plan:
     """Checked, clamped steps and the warnings clamping produced; raises on any bad step."""
     if not isinstance(steps, list):
         raise _bad("steps must be an array of step objects", "steps")
@@ -123,7 +123,7 @@ def plan_steps(steps: Any) -> Plan:
         raise _bad("steps is empty: give at least one step", "steps")
     planned: list[Step] = []
     warnings: list[str] = []
-    pointer_ids: set[Any] = set()
+    pointer_ids: set[float] = set()
     for index, step in enumerate(steps):
         where = f"steps[{index}]"
         if not isinstance(step, dict):
@@ -147,7 +147,7 @@ def plan_steps(steps: Any) -> Plan:
     return Plan(tuple(planned), tuple(warnings))
 
 
-def _plan_one(step: dict[str, Any], kind: str, where: str, warnings: list[str]) -> Step:
+def _plan_one(step: JsonObject, kind: str, where: str, warnings: list[str]) -> Step:
     if kind in ("down", "up", "move"):
         x = _number(step, "x", where, required=True)
         y = _number(step, "y", where, required=True)
@@ -192,11 +192,11 @@ def _plan_one(step: dict[str, Any], kind: str, where: str, warnings: list[str]) 
 # -- transforms ------------------------------------------------------------------------
 
 
-def _finite(value: Any) -> bool:
+def _finite(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def check_transform(raw: Mapping[str, Any]) -> None:
+def check_transform(raw: Mapping[str, JsonValue]) -> None:
     """An explicit ``transform``: scale, panX and panY given, every number finite, the scale not 0."""
     for key in ("scale", "panX", "panY"):
         if key not in raw:
@@ -389,7 +389,7 @@ class CanvasQueryArgs(SessionArgs):
 
     adapter: str = param("adapter", "string", "Adapter namespace, e.g. figma.", required=True)
     op: str = param("op", "string", "Operation name.", required=True)
-    args: dict[str, Any] | None = param("args", "object", "Arguments for the op.")
+    args: JsonObject | None = param("args", "object", "Arguments for the op.")
 
 
 CANVAS_QUERY = runtime_tool(

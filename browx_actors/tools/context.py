@@ -10,10 +10,11 @@ A session tool's handler gets its engine's session actor instead (``ChromiumSess
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from ..jsonsafe import JsonObject, JsonValue
 from .arguments import Arguments
-from .contract import Tool
+from .contract import AnyTool
 from .gates import Gates
 from .reply import ToolOutput
 
@@ -24,10 +25,13 @@ if TYPE_CHECKING:
 
 __all__ = ["RuntimeContext", "SessionFn"]
 
-#: A function run inside a session actor: ``fn(session, args)``. The session is whichever
-#: engine's actor holds the id, and the arguments are the runtime tool's own; each such
-#: function says which engine it needs (``Any`` here: the runtime knows no engine).
-SessionFn = Callable[[Any, Any], Awaitable[Any]]
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: A function run inside a session actor: ``fn(session, args)``, with the runtime tool's
+#: own arguments and answer. ``Any`` for the session: it is whichever engine's actor holds
+#: the id, and the runtime knows no engine; each such function names the one it needs.
+SessionFn = Callable[[Any, T], Awaitable[R]]
 
 
 class RuntimeContext(Protocol):
@@ -42,7 +46,7 @@ class RuntimeContext(Protocol):
     @property
     def secrets(self) -> SecretBook: ...
 
-    async def open_session(self, session_id: str, engine: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    async def open_session(self, session_id: str, engine: str, options: Mapping[str, JsonValue]) -> JsonObject:
         """Start a session; what it started with (``session``, ``engine``, ...)."""
 
     async def close_session(self, session_id: str) -> bool:
@@ -51,21 +55,21 @@ class RuntimeContext(Protocol):
     async def session_ids(self) -> list[str]:
         """Ids of the open sessions, in the order they opened."""
 
-    async def describe_sessions(self) -> list[dict[str, Any]]:
+    async def describe_sessions(self) -> list[JsonObject]:
         """Each open session's own description (engine, url...)."""
 
-    async def run_tool(self, session_id: str, tool: Tool[Any], args: Arguments, *, timeout: float) -> Any:
+    async def run_tool(self, session_id: str, tool: AnyTool, args: Arguments, *, timeout: float) -> object:
         """Run ``tool`` inside the session's actor, as its engine's table says (``default``
         opens on first use)."""
 
-    async def call_session(self, session_id: str, name: str, fn: SessionFn, args: Any, *,
-                           timeout: float) -> Any:
+    async def call_session(self, session_id: str, name: str, fn: SessionFn[T, R], args: T, *,
+                           timeout: float) -> R:
         """Run ``fn(session, args)`` inside the session's actor (``default`` opens on first use)."""
 
-    async def status(self) -> dict[str, Any]:
+    async def status(self) -> JsonObject:
         """The supervision tree as ``runtime_status`` shows it."""
 
-    async def dispatch(self, name: str, args: Any) -> ToolOutput:
+    async def dispatch(self, name: str, args: JsonValue) -> ToolOutput:
         """Call a tool through the one dispatch path, as a client would (``tool.batch``)."""
 
     def recorder_ref(self) -> ActorRef:

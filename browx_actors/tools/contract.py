@@ -26,6 +26,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 import attrs
 
+from ..jsonsafe import JsonObject, JsonValue
 from .after import AFTER
 from .arguments import Arguments, arg, arguments
 from .params import Param, json_schema
@@ -40,6 +41,7 @@ __all__ = [
     "SESSION",
     "SESSION_CALL_TIMEOUT",
     "SESSION_ID_PATTERN",
+    "AnyTool",
     "Hints",
     "Scope",
     "SessionArgs",
@@ -137,11 +139,11 @@ class Tool(Generic[A]):
         """The full description (the summary when none is declared)."""
         return self.description or self.summary
 
-    def input_schema(self) -> dict[str, Any]:
+    def input_schema(self) -> JsonObject:
         """The tool's arguments, and ``after``, which every tool takes (the dispatch handles it)."""
         return json_schema((*self.params, AFTER))
 
-    def needed_capabilities(self, args: Mapping[str, Any]) -> list[str]:
+    def needed_capabilities(self, args: Mapping[str, JsonValue]) -> list[str]:
         """The tool's capability, then any its argument values add."""
         needed = [self.capability]
         for rule in self.rules:
@@ -153,6 +155,12 @@ class Tool(Generic[A]):
 
     def timeout_for(self, args: A) -> float:
         return SESSION_CALL_TIMEOUT if self.call_timeout is None else self.call_timeout(args)
+
+
+#: A tool of any argument class, for what holds tools of every kind (the catalog, a
+#: table, ``tools.ALL``). ``Any``: ``Tool`` is invariant in its argument class
+#: (``args`` gives it, ``call_timeout`` takes it), so no ``Tool[Arguments]`` holds them all.
+AnyTool = Tool[Any]
 
 
 def session_tool(name: str, args: type[A], *, title: str, capability: str, hints: Hints, summary: str,

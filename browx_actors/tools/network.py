@@ -10,9 +10,9 @@ abort, change or hold requests in the browser's Fetch layer. The route glob
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from .arguments import arg, arguments, param
 from .contract import ACTS, CHANGES, READS, SessionArgs, session_tool
 from .params import MAX_ID, Param
@@ -197,7 +197,7 @@ class RouteArgs(SessionArgs):
     action: str = param("action", "string", "What matching requests get.", required=True,
                         enum=ROUTE_ACTIONS)
     status: int | None = arg(STATUS)
-    headers: dict[str, Any] | None = arg(HEADERS)
+    headers: JsonObject | None = arg(HEADERS)
     body: str | None = arg(BODY)
     content_type: str | None = arg(CONTENT_TYPE)
     error_reason: str | None = arg(REASON)
@@ -244,7 +244,7 @@ class RouteQueueArgs(SessionArgs):
     id: int | None = param("id", "integer", "Paused request id (qN is N).", minimum=1, maximum=MAX_ID)
     action: str | None = param("action", "string", "How to answer it.", enum=("fulfill", "abort", "continue"))
     status: int | None = arg(STATUS)
-    headers: dict[str, Any] | None = arg(HEADERS)
+    headers: JsonObject | None = arg(HEADERS)
     body: str | None = arg(BODY)
     content_type: str | None = arg(CONTENT_TYPE)
     error_reason: str | None = arg(REASON)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import functools
 import zoneinfo
-from typing import Any
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from .arguments import Unset, arg, arguments, param
 from .contract import ACTS, CHANGES, READS, SessionArgs, session_tool
 from .params import Param
@@ -27,7 +27,7 @@ _PATH = Param("path", "string", "Also save under the workspace at this relative 
 #: are at least one CSS pixel (a thinner one captures nothing, and is refused before the
 #: session is touched) and at most this long (Chromium's largest capture side).
 _REGION_LIMIT = 16_384
-_REGION_PROPERTIES: dict[str, dict[str, Any]] = {
+_REGION_PROPERTIES: dict[str, JsonObject] = {
     "x": {"type": "number", "minimum": -_REGION_LIMIT, "maximum": _REGION_LIMIT},
     "y": {"type": "number", "minimum": -_REGION_LIMIT, "maximum": _REGION_LIMIT},
     "width": {"type": "number", "minimum": 1, "maximum": _REGION_LIMIT},

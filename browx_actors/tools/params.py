@@ -23,12 +23,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 import attrs
 
 from ..errors import ToolError
-from ..jsonsafe import MAX_INT_DIGITS, first_surrogate
+from ..jsonsafe import MAX_INT_DIGITS, JsonObject, JsonValue, first_surrogate
 
 __all__ = [
     "COORDINATE",
@@ -50,7 +50,7 @@ MAX_DEPTH = 32
 #: inside what the browser's input pipeline takes (``1e308`` hangs it).
 MAX_COORDINATE = 100_000
 #: A number property of a point or rectangle, for ``properties`` declarations.
-COORDINATE: Mapping[str, Any] = {"type": "number", "minimum": -MAX_COORDINATE, "maximum": MAX_COORDINATE}
+COORDINATE: Mapping[str, JsonValue] = {"type": "number", "minimum": -MAX_COORDINATE, "maximum": MAX_COORDINATE}
 #: The largest id or count a tool takes (a tab id, an expected count): a 32-bit int.
 MAX_ID = 2**31 - 1
 #: Bits in the largest integer of :data:`MAX_INT_DIGITS` digits.
@@ -87,8 +87,8 @@ class Param:
     type: str = attrs.field(validator=attrs.validators.in_(_PY_TYPES))
     description: str
     required: bool = False
-    default: Any = None
-    enum: tuple[Any, ...] | None = None
+    default: JsonValue = None
+    enum: tuple[JsonValue, ...] | None = None
     #: The range of a number, or of each item of an array of numbers.
     minimum: float | None = None
     maximum: float | None = None
@@ -98,7 +98,7 @@ class Param:
     pattern: str | None = None
     #: Item type of an array parameter, and the values an item may take.
     items: str | None = None
-    item_enum: tuple[Any, ...] | None = None
+    item_enum: tuple[JsonValue, ...] | None = None
     #: Most and fewest items of an array parameter.
     max_items: int | None = None
     min_items: int | None = None
@@ -106,7 +106,7 @@ class Param:
     #: parameter (shown to agents; each listed property's ``type`` (one name or a list),
     #: ``enum``, ``minimum``, ``maximum`` and ``maxLength`` are checked, extra keys are
     #: refused).
-    properties: Mapping[str, Mapping[str, Any]] | None = None
+    properties: Mapping[str, Mapping[str, JsonValue]] | None = None
     required_keys: tuple[str, ...] = ()
     secrets: SecretsRule = "substitute"
     #: ``null`` is a value of its own (it clears a setting): the checked arguments hold
@@ -118,9 +118,9 @@ class Param:
         if self.nullable and (self.required or self.default is not None):
             raise ValueError(f"{self.name}: a nullable parameter has no default and is not required")
 
-    def schema(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": [self.type, "null"] if self.nullable else self.type,
-                               "description": self.description}
+    def schema(self) -> JsonObject:
+        out: JsonObject = {"type": [self.type, "null"] if self.nullable else self.type,
+                           "description": self.description}
         if self.enum is not None:
             out["enum"] = list(self.enum)
         if self.default is not None:
@@ -132,7 +132,7 @@ class Param:
         if self.pattern is not None:
             out["pattern"] = self.pattern
         if self.items is not None:
-            item: dict[str, Any] = {"type": self.items}
+            item: JsonObject = {"type": self.items}
             if self.item_enum is not None:
                 item["enum"] = list(self.item_enum)
             _range_schema(item, self.minimum, self.maximum)
@@ -147,23 +147,23 @@ class Param:
             out.update(self._object_schema())
         return out
 
-    def _object_schema(self) -> dict[str, Any]:
+    def _object_schema(self) -> JsonObject:
         assert self.properties is not None
-        out: dict[str, Any] = {"properties": {k: dict(v) for k, v in self.properties.items()},
-                               "additionalProperties": False}
+        out: JsonObject = {"properties": {k: dict(v) for k, v in self.properties.items()},
+                           "additionalProperties": False}
         if self.required_keys:
             out["required"] = list(self.required_keys)
         return out
 
 
-def _range_schema(out: dict[str, Any], minimum: float | None, maximum: float | None) -> None:
+def _range_schema(out: JsonObject, minimum: float | None, maximum: float | None) -> None:
     if minimum is not None:
         out["minimum"] = minimum
     if maximum is not None:
         out["maximum"] = maximum
 
 
-def json_schema(params: tuple[Param, ...]) -> dict[str, Any]:
+def json_schema(params: tuple[Param, ...]) -> JsonObject:
     return {
         "type": "object",
         "properties": {p.name: p.schema() for p in params},
@@ -172,7 +172,7 @@ def json_schema(params: tuple[Param, ...]) -> dict[str, Any]:
     }
 
 
-def _type_ok(value: Any, type_name: str) -> bool:
+def _type_ok(value: object, type_name: str) -> bool:
     if type_name in ("integer", "number") and isinstance(value, bool):
         return False
     if type_name == "integer" and isinstance(value, float):
@@ -184,7 +184,7 @@ def _article(type_name: str) -> str:
     return "an" if type_name[0] in "aeiou" else "a"
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: object) -> str:
     for name in ("boolean", "integer", "number", "string", "array", "object"):
         if _type_ok(value, name):
             return name
@@ -195,7 +195,7 @@ def _bad(field: str, message: str) -> ToolError:
     return ToolError("bad-arg", message, field=field)
 
 
-def _check(field: str, value: Any, type_name: str | list[str] | tuple[str, ...]) -> None:
+def _check(field: str, value: JsonValue, type_name: str | list[str] | tuple[str, ...]) -> None:
     if not isinstance(type_name, str):  # a JSON Schema list of types: any one will do
         ok = [name for name in type_name if _type_ok(value, name)]
         if not ok:
@@ -215,14 +215,14 @@ def _finite(value: int | float) -> bool:
         return False
 
 
-def _check_range(field: str, value: Any, minimum: float | None, maximum: float | None) -> None:
+def _check_range(field: str, value: float, minimum: float | None, maximum: float | None) -> None:
     if minimum is not None and value < minimum:
         raise _bad(field, f"{field} must be at least {minimum:g}, got {value}")
     if maximum is not None and value > maximum:
         raise _bad(field, f"{field} must be at most {maximum:g}, got {value}")
 
 
-def _check_one(p: Param, value: Any) -> Any:
+def _check_one(p: Param, value: JsonValue) -> JsonValue:
     _check(p.name, value, p.type)
     if p.type == "integer":
         value = int(value)
@@ -259,8 +259,8 @@ def _check_one(p: Param, value: Any) -> Any:
     return value
 
 
-def _check_properties(name: str, value: dict[str, Any], properties: Mapping[str, Mapping[str, Any]],
-                      required_keys: tuple[str, ...]) -> dict[str, Any]:
+def _check_properties(name: str, value: JsonObject, properties: Mapping[str, Mapping[str, JsonValue]],
+                      required_keys: tuple[str, ...]) -> JsonObject:
     """The object checked, without the optional properties given as null: one given as
     null is one not given, for the rules and the handler as for this check."""
     for key, item in value.items():
@@ -287,7 +287,7 @@ def _check_properties(name: str, value: dict[str, Any], properties: Mapping[str,
     return value
 
 
-def check_shape(field: str, value: Any, depth: int = 0, *, argument: str | None = None) -> None:
+def check_shape(field: str, value: object, depth: int = 0, *, argument: str | None = None) -> None:
     """Refuse a value that is not JSON data a tool can use and write back (see the
     module notes), naming the field where it breaks the rule and the rule's limit
     (for nesting, the argument that nests too deep)."""
@@ -325,7 +325,7 @@ def check_shape(field: str, value: Any, depth: int = 0, *, argument: str | None 
         raise _bad(field, f"{field} holds a {type(value).__name__}, which is not JSON data")
 
 
-def validate_args(params: tuple[Param, ...], args: Any) -> dict[str, Any]:
+def validate_args(params: tuple[Param, ...], args: JsonValue) -> JsonObject:
     """Checked arguments with defaults filled in; ``bad-arg`` names the first bad field."""
     if args is None:
         args = {}
@@ -336,7 +336,7 @@ def validate_args(params: tuple[Param, ...], args: Any) -> dict[str, Any]:
         if key not in known:
             raise _bad(str(key), f"unknown argument {key!r} (known: {', '.join(known) or 'none'})")
         check_shape(key, value)
-    out: dict[str, Any] = {}
+    out: JsonObject = {}
     for p in params:
         if p.nullable:
             if p.name in args:

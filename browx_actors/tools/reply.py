@@ -8,9 +8,9 @@ MCP. A failure is not a Reply: it is a raised :class:`~browx_actors.errors.ToolE
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
+
+from ..jsonsafe import JsonObject, JsonValue
 
 __all__ = ["Image", "Reply", "ToolOutput"]
 
@@ -27,12 +27,12 @@ class Reply:
     that never warns (the envelope then has no ``warnings`` key) and a list for one
     whose results always carry it, even empty."""
 
-    fields: dict[str, Any] = attrs.field(factory=dict)
+    fields: JsonObject = attrs.field(factory=dict)
     warnings: list[str] | None = None
     images: list[Image] = attrs.field(factory=list)
 
     @classmethod
-    def of(cls, *, warnings: list[str] | None = None, **fields: Any) -> Reply:
+    def of(cls, *, warnings: list[str] | None = None, **fields: JsonValue) -> Reply:
         return cls(fields, None if warnings is None else list(warnings))
 
     def warn(self, text: str) -> None:
@@ -43,13 +43,13 @@ class Reply:
     def attach(self, mime: str, data: bytes) -> None:
         self.images.append(Image(mime, data))
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> JsonValue:
         return self.fields[key]
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: JsonValue) -> None:
         self.fields[key] = value
 
-    def envelope(self) -> dict[str, Any]:
+    def envelope(self) -> JsonObject:
         out = {"ok": True, **self.fields}
         if self.warnings is not None:
             out["warnings"] = list(self.warnings)
@@ -61,14 +61,14 @@ class ToolOutput:
     """What the dispatch answers for one call: the envelope plus any images, as the
     MCP layer sends them (``(mime_type, raw bytes)`` pairs after the text)."""
 
-    envelope: dict[str, Any]
+    envelope: JsonObject
     images: tuple[tuple[str, bytes], ...] = ()
     #: The envelope's compact JSON text, when the dispatch's egress already wrote it
     #: (``jsonsafe.compact_json``); None means write it from ``envelope``.
     text: str | None = attrs.field(default=None, repr=False)
 
     @classmethod
-    def of(cls, tool: str, result: Any) -> ToolOutput:
+    def of(cls, tool: str, result: object) -> ToolOutput:
         """What a handler answered, as the output of a call: a :class:`Reply` or an
         envelope dict (``{"ok": bool, ...}``); anything else is a bug in ``tool``."""
         if isinstance(result, Reply):

@@ -16,11 +16,12 @@ Every rule can describe itself in one line, which is how ``docs/tools.md`` lists
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import attrs
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject, JsonValue
 
 __all__ = [
     "AtLeastOne",
@@ -36,7 +37,7 @@ __all__ = [
 ]
 
 #: Arguments as the dispatch checked them, by JSON name: what rules read.
-JsonArgs = dict[str, Any]
+JsonArgs = JsonObject
 
 
 def given(args: JsonArgs, field: str) -> bool:
@@ -152,7 +153,7 @@ class CapabilityWhen:
     after the rules and beside the tool's own capability."""
 
     field: str
-    values: tuple[Any, ...]
+    values: tuple[JsonValue, ...]
     capability: str
 
     def needed(self, args: JsonArgs) -> str | None:

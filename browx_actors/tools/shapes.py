@@ -9,7 +9,9 @@ null).
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
+
+from ..jsonsafe import JsonObject
 
 __all__ = [
     "BatchCall",
@@ -124,4 +126,4 @@ class BatchCall(TypedDict):
 
     tool: str
     # A call's arguments are the inner tool's: checked by the dispatch when the call runs.
-    arguments: NotRequired[dict[str, Any]]
+    arguments: NotRequired[JsonObject]

@@ -2,8 +2,9 @@
 
 Each engine (``sessions/chromium/table.py``, ``sessions/android/table.py``, ...) writes
 one :class:`Table`: a line per tool, ``runs(tool, handler)`` or ``refuses(tool, why)``.
-The runtime writes one for the runtime tools. A refusal carries the spec's code and
-what the engine lacks, so an agent hears why at once; nothing answers a plausible empty.
+The runtime writes one for the runtime tools. A refusal carries its error code
+(``not-supported`` unless it has one of its own) and what the engine lacks, so an agent
+hears why at once; nothing answers a plausible empty.
 
 The catalog (``server/catalog.py``) holds every table against every declaration and
 refuses to start if a session tool is missing from an engine's table, a table names a
@@ -23,7 +24,7 @@ import attrs
 
 from ..errors import ToolError
 from .arguments import Arguments
-from .contract import Tool
+from .contract import AnyTool, Tool
 from .params import Param
 from .rules import JsonArgs
 
@@ -34,7 +35,7 @@ A = TypeVar("A", bound=Arguments)
 C = TypeVar("C")
 
 #: ``handler(context, args)``: a session (or the runtime context) and the tool's arguments.
-Handler = Callable[[C, A], Awaitable[Any]]
+Handler = Callable[[C, A], Awaitable[object]]
 
 
 @attrs.frozen
@@ -55,7 +56,7 @@ class Runs(Generic[C, A]):
     """``tool`` runs ``handler``."""
 
     tool: Tool[A]
-    handler: Callable[[C, A], Awaitable[Any]]
+    handler: Callable[[C, A], Awaitable[object]]
     #: A forwarded call's inner operation, looked up from the context and the checked
     #: arguments (the dispatch then gates it and checks its own arguments).
     delegate: Callable[[C, JsonArgs], Delegation] | None = None
@@ -63,9 +64,9 @@ class Runs(Generic[C, A]):
 
 @attrs.frozen
 class Refusal:
-    """``tool`` is refused on this engine: ``code`` (the spec's), and what is missing."""
+    """``tool`` is refused on this engine: ``code``, and what is missing."""
 
-    tool: Tool[Any]
+    tool: AnyTool
     missing: str
     code: str = "not-supported"
 
@@ -74,15 +75,17 @@ class Refusal:
                          engine=engine, tool=self.tool.name)
 
 
-def runs(tool: Tool[A], handler: Callable[[C, A], Awaitable[Any]], *,
+def runs(tool: Tool[A], handler: Callable[[C, A], Awaitable[object]], *,
          delegate: Callable[[C, JsonArgs], Delegation] | None = None) -> Runs[C, A]:
     return Runs(tool, handler, delegate)
 
 
-def refuses(tool: Tool[Any], missing: str, *, code: str = "not-supported") -> Refusal:
+def refuses(tool: AnyTool, missing: str, *, code: str = "not-supported") -> Refusal:
     return Refusal(tool, missing, code)
 
 
+#: One line of a table. ``Any``: a table holds lines of every argument class, and its
+#: context is a session of the engine's own class or the runtime's (``Runs`` is invariant in both).
 Entry = Runs[Any, Any] | Refusal
 
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import attrs
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject, JsonValue
 from .params import COORDINATE, MAX_COORDINATE, Param
 from .rules import AtMostOne, Check, ExactlyOne
 from .shapes import Point, PointTarget
@@ -97,7 +98,7 @@ def coords_of(target: Element) -> Point | None:
 #: and small enough that no arithmetic on it (interpolation, a pinch's spread) overflows.
 COORD_LIMIT = MAX_COORDINATE
 #: ``{x, y}`` as object properties, each finite and within :data:`COORD_LIMIT`.
-POINT_PROPERTIES: dict[str, Mapping[str, Any]] = {"x": COORDINATE, "y": COORDINATE}
+POINT_PROPERTIES: dict[str, Mapping[str, JsonValue]] = {"x": COORDINATE, "y": COORDINATE}
 
 #: What ``name_ref`` accepts as a name: an identifier-like word that cannot be read as an
 #: ``eN`` or ``fNeM`` ref, so a ``ref`` argument is a ref or a name and never both.
@@ -161,7 +162,7 @@ def point_target(name: str, description: str, *, required: bool = True) -> Param
     )
 
 
-def _one_point(field: str, value: Any) -> None:
+def _one_point(field: str, value: JsonValue) -> None:
     if value is None:
         return
     given = [key for key in ("ref", "selector") if key in value]
@@ -178,7 +179,7 @@ def _one_point(field: str, value: Any) -> None:
 def one_point_target(*fields: str) -> Check:
     """The rule for :func:`point_target` parameters: each given one names exactly one point."""
 
-    def check(args: dict[str, Any]) -> None:
+    def check(args: JsonObject) -> None:
         for field in fields:
             _one_point(field, args.get(field))
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from ..errors import ToolError
+from ..jsonsafe import JsonValue
 from .arguments import arg, arguments, param
 from .contract import ACTS, READS, SessionArgs, session_tool
 from .params import COORDINATE, MAX_COORDINATE, MAX_ID, Param
@@ -69,7 +70,7 @@ def normalise_text(text: str) -> str:
     return " ".join(text.split())
 
 
-_RECT: dict[str, Mapping[str, Any]] = {
+_RECT: dict[str, Mapping[str, JsonValue]] = {
     "x": COORDINATE,
     "y": COORDINATE,
     "width": {"type": "number", "minimum": 0, "maximum": 2 * MAX_COORDINATE},

@@ -12,13 +12,13 @@ new engine is one provider and everything below is written once:
   inspection of one node (``ui.inspect_node``), with ``maxDepth`` / ``maxNodes`` /
   ``rootNodeId`` truncation.
 - :mod:`.query`: node selection (``ui.query_nodes``) and the ``ui.wait`` conditions.
-- :mod:`.params`: the ``ui.*`` tools' parameters, declared once for every engine, and
-  the queries, limits and references their arguments become.
+- :mod:`.requests`: the queries, limits and references the ``ui.*`` tools' checked
+  arguments become (the tools and their arguments are declared in ``tools/visual.py``).
 - :mod:`.operations`: the ``ui.*`` flows over any provider and a session's
   ``SnapshotBook``, so an engine's handler is one line.
 - :mod:`.native_provider`: the android-app and ios-app hierarchy (``NativeNode``) as raw
   nodes. The ``dom`` provider is the chromium engine's
-  (``sessions/chromium/dom_provider.py``): it needs the engine's page agent.
+  (``sessions/chromium/reading/dom_provider.py``): it needs the engine's page agent.
 
 All of it is pure but :mod:`.operations`, which awaits its provider (the I/O is the
 provider's) and reads Trio's clock for ``ui.wait``.

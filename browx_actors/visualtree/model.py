@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Hashable, Iterable, Mapping
-from typing import Any, Literal, NamedTuple, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 import attrs
 
 from ..errors import ToolError
+from ..jsonsafe import JsonValue
 from ..tools.visual import ACTIONS, ROLES, Action
 
 __all__ = [
@@ -184,7 +185,7 @@ class RawNode(NamedTuple):
     visual: Visual = Visual()
     secure: bool = False
     z: int = 0
-    properties: Mapping[str, Any] | None = None
+    properties: Mapping[str, JsonValue] | None = None
     children: tuple[RawNode, ...] = ()
     omitted_children: int = 0
 

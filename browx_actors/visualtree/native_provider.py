@@ -28,7 +28,7 @@ The mapping:
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Literal
+from typing import Literal
 
 import attrs
 
@@ -36,6 +36,7 @@ from browx_actors.devices.nodes import NativeNode
 from browx_actors.errors import ToolError
 from browx_actors.tools.reply import Reply
 
+from ..jsonsafe import JsonObject
 from .model import (
     NATIVE_FORMAT,
     Action,
@@ -118,7 +119,7 @@ def native_actions(node: NativeNode) -> tuple[Action, ...]:
     return tuple(actions)
 
 
-def _properties(node: NativeNode) -> dict[str, Any]:
+def _properties(node: NativeNode) -> JsonObject:
     return {
         "nativeRole": node.role,
         "clickable": node.clickable,

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import cast
 
 import trio
 
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
 from ..tools.reply import Reply
 from ..tools.visual import (
     Action,
@@ -117,7 +118,7 @@ async def perform_action(provider: Provider, book: SnapshotBook, args: PerformAc
     reference = reference_of(args.reference)
     shot, node = book.resolve(reference)
     done = await provider.perform(shot, node, cast(Action, args.action), args.value)
-    fields: dict[str, Any] = {"action": args.action, "reference": reference.to_json()}
+    fields: JsonObject = {"action": args.action, "reference": reference.to_json()}
     for key, value in done.fields.items():
         fields["performedWith" if key == "action" else key] = value
     return Reply(fields, done.warnings, done.images)

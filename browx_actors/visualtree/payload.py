@@ -43,14 +43,14 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import MappingProxyType
-from typing import Any
 
 import attrs
 
 from browx_actors.errors import ToolError
 
+from ..jsonsafe import JsonObject, JsonValue
 from ..tools.visual import DEPTH_LIMIT  # the deepest level a payload shows in full (see "Depth")
 from .colors import to_argb
 from .model import Bounds, RawNode, Visual
@@ -71,10 +71,7 @@ __all__ = [
 TEXT_LIMIT = 256
 
 
-Json = dict[str, Any]
-
-
-def _optional_at_least(minimum: int) -> Any:
+def _optional_at_least(minimum: int) -> Callable[[object, attrs.Attribute[int | None], int | None], object]:
     return attrs.validators.optional([attrs.validators.instance_of(int), attrs.validators.ge(minimum)])
 
 
@@ -129,7 +126,7 @@ def _two_places(value: float) -> int | float:
     return _number(value, 2)
 
 
-def _box(bounds: Bounds) -> Json:
+def _box(bounds: Bounds) -> JsonObject:
     """``bounds`` as the payload writes them: each edge as :func:`_number` with two places
     (written out, not a call per edge: a page has thousands of boxes)."""
     x, y, width, height = bounds
@@ -141,7 +138,7 @@ def _box(bounds: Bounds) -> Json:
     }
 
 
-def _bounded(entry: Json, key: str, text: str) -> None:
+def _bounded(entry: JsonObject, key: str, text: str) -> None:
     if len(text) > TEXT_LIMIT:
         entry[key] = text[:TEXT_LIMIT]
         entry[f"{key}Clipped"] = True
@@ -154,12 +151,12 @@ def _bounded(entry: Json, key: str, text: str) -> None:
 @functools.lru_cache(maxsize=1024, typed=True)
 def _appearance(
     foreground: str | int | None, background: str | int | None, opacity: float
-) -> MappingProxyType[str, Any]:
+) -> MappingProxyType[str, JsonValue]:
     """A visual's ``foreground``, ``background`` and ``opacity`` entries, in payload order.
 
     Shared by every node that looks the same, so read-only: a node's entry is a copy.
     """
-    entry: Json = {}
+    entry: JsonObject = {}
     if (argb := to_argb(foreground)) is not None:
         entry["foreground"] = argb
     if (argb := to_argb(background)) is not None:
@@ -168,7 +165,7 @@ def _appearance(
     return MappingProxyType(entry)
 
 
-def _visual(visual: Visual, secure: bool) -> Json:
+def _visual(visual: Visual, secure: bool) -> JsonObject:
     foreground, background, opacity, text, value = visual
     entry = _appearance(foreground, background, opacity).copy()
     if not secure:
@@ -179,12 +176,12 @@ def _visual(visual: Visual, secure: bool) -> Json:
     return entry
 
 
-def _full(node: RawNode, types: _TypeRegistry, include_properties: bool) -> Json:
+def _full(node: RawNode, types: _TypeRegistry, include_properties: bool) -> JsonObject:
     # A node is a named tuple: unpacking it once costs half what reading its fields by name
     # would. In RawNode's field order (test_payload.py holds each field to its own entry).
     (node_id, type_name, role, automation_id, label, actions, visible, enabled, focusable, focused, bounds, visual,
      secure, z, properties, children, omitted_children) = node
-    entry: Json = {"id": node_id, "typeId": types.type_id(type_name)}
+    entry: JsonObject = {"id": node_id, "typeId": types.type_id(type_name)}
     if automation_id:
         entry["automationId"] = automation_id
     if label:
@@ -209,21 +206,21 @@ def _full(node: RawNode, types: _TypeRegistry, include_properties: bool) -> Json
     return entry
 
 
-def _placeholder(node: RawNode, types: _TypeRegistry) -> Json:
-    entry: Json = {"id": node.id, "typeId": types.type_id(node.type_name), "truncated": True}
+def _placeholder(node: RawNode, types: _TypeRegistry) -> JsonObject:
+    entry: JsonObject = {"id": node.id, "typeId": types.type_id(node.type_name), "truncated": True}
     entry["childCount"] = len(node.children) + node.omitted_children
     if node.z:
         entry["z"] = node.z
     return entry
 
 
-def _subtree(top: RawNode, types: _TypeRegistry, limits: TreeLimits, include_properties: bool) -> Json:
+def _subtree(top: RawNode, types: _TypeRegistry, limits: TreeLimits, include_properties: bool) -> JsonObject:
     """``top`` and its descendants within ``limits``, filled breadth first."""
     budget = limits.max_nodes - 1 if limits.max_nodes is not None else None
     max_depth = DEPTH_LIMIT if limits.max_depth is None else min(limits.max_depth, DEPTH_LIMIT)
     top_entry = _full(top, types, include_properties)
     top_entry["children"] = []
-    pending: deque[tuple[RawNode, Json, int]] = deque([(top, top_entry, 0)])
+    pending: deque[tuple[RawNode, JsonObject, int]] = deque([(top, top_entry, 0)])
     while pending:
         node, entry, depth = pending.popleft()
         beyond_depth = depth >= max_depth
@@ -242,7 +239,7 @@ def _subtree(top: RawNode, types: _TypeRegistry, limits: TreeLimits, include_pro
     return top_entry
 
 
-def _header(capture: Capture, types: _TypeRegistry) -> Json:
+def _header(capture: Capture, types: _TypeRegistry) -> JsonObject:
     return {
         "format": capture.format,
         "platform": capture.platform,
@@ -275,7 +272,7 @@ def tree_payload(
     limits: TreeLimits = NO_LIMITS,
     root_node_id: str | None = None,
     include_properties: bool = False,
-) -> Json:
+) -> JsonObject:
     """The ``ui.get_visual_tree`` payload of ``capture``, from ``root_node_id`` or its root."""
     top = capture.root if root_node_id is None else _node_of(capture, root_node_id, "rootNodeId")
     types = _TypeRegistry()
@@ -290,7 +287,7 @@ def inspect_payload(
     *,
     limits: TreeLimits = INSPECT_LIMITS,
     include_properties: bool = False,
-) -> Json:
+) -> JsonObject:
     """The ``ui.inspect_node`` payload: the node, its ancestors (root first), its descendants."""
     node = _node_of(capture, node_id, "nodeId")
     types = _TypeRegistry()
@@ -303,7 +300,7 @@ def inspect_payload(
 
 def matches_payload(
     capture: Capture, nodes: Sequence[RawNode], *, limit: int | None = None, include_properties: bool = False
-) -> Json:
+) -> JsonObject:
     """The nodes a query selected in ``capture``: references and compact nodes, at most ``limit``."""
     types = _TypeRegistry()
     payload = _header(capture, types)

@@ -164,8 +164,8 @@ async def test_refusals_name_the_missing_primitive(tmp_path: Path, adb: Adb) -> 
 
 async def test_gestures_touches_and_regions(tmp_path: Path, adb: Adb) -> None:
     """The issue-17 gesture tools on android-app: a swipe between freshly read points, one
-    raw finger over `input motionevent` (refused below API 30), the pinch refused with the
-    spec's own code before anything is sent, and screenshot_region cropped from screencap."""
+    raw finger over `input motionevent` (refused below API 30), the pinch refused with its
+    own code before anything is sent, and screenshot_region cropped from screencap."""
     device = adb.device()
     device.show("login")
     device.show("catalog")

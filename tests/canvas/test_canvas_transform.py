@@ -39,7 +39,7 @@ def test_explicit_round_trip(wx: float, wy: float, scale: float, px: float, py: 
                              ox: float, oy: float) -> None:
     t = ExplicitTransform(scale, px, py, ox, oy)
     sx, sy = t.to_screen(wx, wy)
-    assert sx == (wx + px) * scale + ox and sy == (wy + py) * scale + oy  # the spec's formula
+    assert sx == (wx + px) * scale + ox and sy == (wy + py) * scale + oy  # the explicit transform's formula
     bx, by = t.to_world(sx, sy)
     assert _close(bx, wx, wx, px, ox / scale) and _close(by, wy, wy, py, oy / scale)
     # And from the screen side.

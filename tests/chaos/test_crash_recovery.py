@@ -89,8 +89,8 @@ async def test_a_crash_under_routes_a_dialog_policy_and_a_live_view_recovers_all
             assert await fetched() == '{"routed": 1}', "the route covers the page in the crashed one's place"
             confirmed = await ok("eval_js", {"expr": "confirm('go on?')"})
             assert confirmed["value"] is True and confirmed["dialogs"][0]["type"] == "confirm", confirmed
-            # The view of the crashed page ends as the spec says a page's end does (a
-            # frozen view would be the failure); a new view shows the page in its place.
+            # The view of the crashed page ends as a page's end ends a view, ``page-closed``
+            # (a frozen view would be the failure); a new view shows the page in its place.
             await poll_until(lambda: any(m["type"] == "view.stopped" for m in seen), interval=0.05, timeout=WAIT)
             assert [m["reason"] for m in seen if m["type"] == "view.stopped"] == ["page-closed"]
             mark = len(seen)

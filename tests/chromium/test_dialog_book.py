@@ -1,4 +1,4 @@
-"""The session's dialog book (sessions/chromium/dialogs.py) without a browser: what an
+"""The session's dialog book (sessions/chromium/dialogs/book.py) without a browser: what an
 open dialog interrupts, what the policies answer, what the next result lists. The
 Playwright side is a plain asyncio loop on a thread here, as it is in the session."""
 

@@ -5,7 +5,7 @@ Session start (the simulator chosen, leased, booted when it is not; the app inst
 and launched; WDA's absence refused naming the fix), the hierarchy through the shared
 node tree (XCUITest types to roles, identifier hints), every selector spelling of the
 identifier, anchored refs surviving a layout change, stale and ambiguous refusals,
-actions, screenshots past the spec's refusal, the lifecycle verbs simctl has, and every
+actions, element-scoped and JPEG screenshots, the lifecycle verbs simctl has, and every
 refusal of the engine's table.
 """
 

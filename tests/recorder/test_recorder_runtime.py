@@ -1,7 +1,7 @@
 """Diagnostics through the real runtime: real dispatch, real Chromium, real files.
 
-The secrets-masking composability test of the spec, 200 concurrent calls across four
-sessions, escaping session ids, retention on start and on close, and the capability
+Registered secrets masked in the records under load (200 concurrent calls across
+four sessions), escaping session ids, retention on start and on close, and the capability
 gates (recording off, search still reading what earlier runs left).
 """
 

@@ -1,7 +1,7 @@
 """Pure pieces of diagnostics: taxonomies, redaction, record shapes, the store's path
 chokepoint and retention rule, line framing, search and report.
 
-Every expectation here is computed by hand from the spec's rules, not by calling the
+Every expectation here is computed by hand from the rules as written, not by calling the
 code under test a second way.
 """
 

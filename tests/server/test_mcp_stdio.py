@@ -87,7 +87,7 @@ async def recording_stdio(
     """A stdio client transport that keeps every raw stdout line and the exit code.
 
     Newline-delimited JSON-RPC both ways, like the SDK's; on exit it closes the server's
-    stdin (the spec's shutdown signal) and waits for the process to leave by itself.
+    stdin (MCP's stdio shutdown signal) and waits for the process to leave by itself.
     """
     read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)

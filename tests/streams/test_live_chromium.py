@@ -4,7 +4,7 @@ The runtime runs in the test's Trio loop with operator-channel and live-view on;
 daemon (:class:`browx_actors.daemon.Daemon`) listens in the same loop, as a user's would
 in another terminal. Pages come from ``tests/pages`` over loopback. The step-down test
 shortens the policy's windows (``RuntimeConfig.stream_timings``) so four steps down and
-four back up take seconds; the rules are the same, and the spec's own windows are
+four back up take seconds; the rules are the same, and the documented windows are
 tested under a MockClock in ``test_stream.py``.
 """
 
@@ -27,7 +27,7 @@ from browx_actors.config import parse_capabilities
 from browx_actors.daemon import AckPolicy, Daemon, ack_after
 from browx_actors.runtime.tree import Runtime
 from browx_actors.streams.framing import ReceivedFrame
-from browx_actors.streams.stepdown import SPEC_TIMINGS, Timings, level_table
+from browx_actors.streams.stepdown import DEFAULT_TIMINGS, Timings, level_table
 from e2e_support import session_actor
 from polling import poll_until
 
@@ -77,7 +77,7 @@ ACK_AT_ONCE = ack_after(0.0)
 
 
 @asynccontextmanager
-async def live(tmp_path: Path, *, timings: Timings = SPEC_TIMINGS, ack_policy: AckPolicy = ACK_AT_ONCE,
+async def live(tmp_path: Path, *, timings: Timings = DEFAULT_TIMINGS, ack_policy: AckPolicy = ACK_AT_ONCE,
                **daemon_options: Any) -> AsyncIterator[Live]:
     path = str(tmp_path / "op.sock")
     assert len(path) < 100, "Unix socket paths are limited to 107 bytes"

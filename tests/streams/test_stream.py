@@ -1,11 +1,11 @@
 """The LiveViewStream actor, fed by a scripted frame source, under a MockClock.
 
-Every window and timeout of the spec against the actor itself (the pure policy has its
-own tests): 5 s lost, 30 s stalled, the 2 s drop window, 10 clean seconds; frames that
-find the socket backed up; following the session's current tab; every way a view ends
-and every way it can fail to start. The stream's outlet writes into a :class:`Wire`
-(its lines parsed, stamped with the mock time) and a daemon is played by
-:meth:`Wire.ack`.
+Every window and timeout of the live view (``docs/operator-channel.md``) against the
+actor itself (the pure policy has its own tests): 5 s lost, 30 s stalled, the 2 s drop
+window, 10 clean seconds; frames that find the socket backed up; following the session's
+current tab; every way a view ends and every way it can fail to start. The stream's
+outlet writes into a :class:`Wire` (its lines parsed, stamped with the mock time) and a
+daemon is played by :meth:`Wire.ack`.
 """
 
 from __future__ import annotations

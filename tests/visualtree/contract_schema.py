@@ -1,7 +1,7 @@
 """The compact v2 visual-tree contract as a JSON Schema (draft 2020-12), and the checks it cannot say.
 
-Written from ``shared/spec/visual-tree-contract.txt``, not from our builder, so a payload
-that drifts from the contract fails here. What the spec states:
+Written from the contract's text, not from our builder, so a payload that drifts from
+the contract fails here. What the contract states:
 
 - the top level: ``format`` (``ansight.<provider>.visual-tree.compact.v2``), ``platform``,
   ``source``, ``snapshotId``, ``revision``, ``nodeIdentity`` ``{scope: "snapshot",
@@ -13,13 +13,13 @@ that drifts from the contract fails here. What the spec states:
 - a truncated placeholder "may contain only id, typeId, and truncation/stacking
   metadata".
 
-What the spec leaves to the provider, as :mod:`browx_actors.visualtree.payload`
+What the contract leaves to the provider, as :mod:`browx_actors.visualtree.payload`
 documents it: placeholders say ``"truncated": true`` (and ``childCount``); clipped
 strings carry ``labelClipped`` / ``textClipped`` / ``valueClipped``; ``ui.inspect_node``
 answers ``node`` and ``ancestors`` (full nodes without ``children``); ``ui.query_nodes``
 and ``ui.wait`` answer ``count``, ``truncated`` and ``matches``, each a complete
-reference ``{source, snapshotId, revision, nodeId}`` (the spec's) with its ``node``. No
-field may be ``null``: no type below admits it.
+reference ``{source, snapshotId, revision, nodeId}`` (the contract's) with its
+``node``. No field may be ``null``: no type below admits it.
 
 JSON Schema cannot index one array by a number held in another, nor compare values
 across the document, so :func:`check_tree` and :func:`check_inspection` add: every
@@ -151,7 +151,7 @@ INSPECTION_SCHEMA = _document(
     {"node": {"$ref": "#/$defs/node"}, "ancestors": {"type": "array", "items": {"$ref": "#/$defs/ancestor"}}}
 )
 
-#: The spec's complete reference, exactly its four keys.
+#: The contract's complete reference, exactly its four keys.
 _REFERENCE = {
     "type": "object",
     "required": ["source", "snapshotId", "revision", "nodeId"],

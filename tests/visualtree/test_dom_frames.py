@@ -1,4 +1,4 @@
-"""A page's frames in its visual tree (``visual_frames``), without a browser.
+"""A page's frames in its visual tree (``sessions/chromium/frames/visual.py``), without a browser.
 
 What the browser would answer (the tab's frames, each ``<iframe>``'s node and box, each
 frame agent's capture) is scripted here in place of the three calls that ask it, so

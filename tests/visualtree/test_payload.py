@@ -1,4 +1,4 @@
-"""The compact v2 payload: the spec's example, field rules, the type registry, truncation
+"""The compact v2 payload: the contract's example, field rules, the type registry, truncation
 and inspection. Every payload built here passes the contract schema."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def only_node(node: RawNode, **options: Any) -> dict[str, Any]:
     return root
 
 
-# -- the spec's example --------------------------------------------------------------
+# -- the contract's example ----------------------------------------------------------
 
 
 def test_the_spec_example_screen_reads_as_the_spec_shows_it() -> None:

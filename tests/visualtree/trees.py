@@ -10,7 +10,7 @@ import attrs
 from browx_actors.visualtree.model import NATIVE_FORMAT, Bounds, RawNode, Visual
 from browx_actors.visualtree.snapshots import Capture, SnapshotBook
 
-#: The instant every test capture is taken at (the spec example's).
+#: The instant every test capture is taken at (the contract example's).
 CAPTURED_AT = datetime(2026, 8, 21, 1, 2, 3, 456789, tzinfo=UTC)
 
 
@@ -36,7 +36,7 @@ def leaf(node_id: str, type_name: str = "android.view.View", role: str = "contai
 
 
 def checkout() -> RawNode:
-    """The spec's example screen: a frame holding the "Pay now" button."""
+    """The contract's example screen: a frame holding the "Pay now" button."""
     button = RawNode(
         id="root.0",
         type_name="android.widget.Button",

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import secrets as random_names
 from pathlib import Path
-from typing import Any
 
 import trio
 
@@ -26,6 +25,7 @@ from ...devices.adb_output import (
     start_failure,
 )
 from ...errors import ToolError
+from ...jsonsafe import JsonObject
 from ..native.platform import Budget
 
 __all__ = ["AdbLifecycle"]
@@ -51,14 +51,14 @@ class AdbLifecycle:
             raise ToolError("target-not-found", f"{package} is not installed on {self.device.serial} "
                             "(app_list shows what is)", appId=package)
 
-    async def app_list(self, include_system: bool) -> dict[str, Any]:
+    async def app_list(self, include_system: bool) -> JsonObject:
         output = await self._shell(commands.list_packages_command(include_system))
         if output.exit_code != 0:
             raise ToolError("adb-failed", f"pm list packages: {output.text.strip()}", exitCode=output.exit_code)
         apps = list(parse_package_list(output.out))
         return {"apps": apps, "count": len(apps), "includeSystem": include_system}
 
-    async def app_install(self, path: str, reinstall: bool) -> dict[str, Any]:
+    async def app_install(self, path: str, reinstall: bool) -> JsonObject:
         local = Path(path)
         try:
             data = await trio.to_thread.run_sync(local.read_bytes)
@@ -79,14 +79,14 @@ class AdbLifecycle:
                             exitCode=output.exit_code, reason=failure.code, detail=failure.detail)
         return {"installed": True, "apkPath": local.name, "bytes": len(data), "reinstall": reinstall}
 
-    async def app_uninstall(self, app_id: str) -> dict[str, Any]:
+    async def app_uninstall(self, app_id: str) -> JsonObject:
         await self._require_installed(app_id)
         output = await self._shell(commands.uninstall_command(app_id))
         if "Success" not in output.out:
             raise ToolError("adb-failed", f"pm uninstall {app_id}: {output.text.strip()}", exitCode=output.exit_code)
         return {"appId": app_id, "uninstalled": True}
 
-    async def app_launch(self, app_id: str) -> dict[str, Any]:
+    async def app_launch(self, app_id: str) -> JsonObject:
         resolved = await self._shell(commands.resolve_launcher_command(app_id))
         component = parse_resolve_activity(resolved.out)
         if component is None:
@@ -101,21 +101,21 @@ class AdbLifecycle:
                             exitCode=started.exit_code)
         return {"appId": app_id, "activity": component}
 
-    async def app_terminate(self, app_id: str) -> dict[str, Any]:
+    async def app_terminate(self, app_id: str) -> JsonObject:
         await self._require_installed(app_id)
         output = await self._shell(commands.force_stop_command(app_id))
         if output.exit_code != 0:
             raise ToolError("adb-failed", f"am force-stop {app_id}: {output.text.strip()}", exitCode=output.exit_code)
         return {"appId": app_id, "terminated": True}
 
-    async def app_reset(self, app_id: str) -> dict[str, Any]:
+    async def app_reset(self, app_id: str) -> JsonObject:
         await self._require_installed(app_id)
         output = await self._shell(commands.clear_data_command(app_id))
         if "Success" not in output.out:
             raise ToolError("adb-failed", f"pm clear {app_id}: {output.text.strip()}", exitCode=output.exit_code)
         return {"appId": app_id, "reset": True, "cleared": ["data", "caches", "runtime permissions"]}
 
-    async def app_foreground(self) -> dict[str, Any]:
+    async def app_foreground(self) -> JsonObject:
         output = await self._shell(commands.WINDOW_DUMP)
         front = parse_window_focus(output.out)
         if front is None:

@@ -1,4 +1,4 @@
-"""The android-app engine's screenshots: PNG only (JPEG refuses, as the spec has it), an
+"""The android-app engine's screenshots: PNG only (JPEG refuses), an
 element or region capture cropped to the bounds just read."""
 
 from __future__ import annotations

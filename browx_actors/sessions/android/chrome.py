@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import attrs
 import trio
@@ -36,6 +35,7 @@ from ...devices.choice import find_android_device
 from ...devices.device_info import android_info
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
+from ...jsonsafe import JsonObject
 from ...kernel.actor_ref import ActorRef
 from ...tools import Table
 from ..chromium.bridge.driver import PlaywrightDriver
@@ -72,7 +72,7 @@ class ChromeAndroidSession(ChromiumSession):
         self._registry = registry
         self.adb = adb
         self.wanted_serial = serial
-        self.device: dict[str, Any] = {}
+        self.device: JsonObject = {}
 
     async def on_start(self) -> None:
         server, entry = await find_android_device(self.adb, self.wanted_serial, timeout=30)
@@ -88,7 +88,7 @@ class ChromeAndroidSession(ChromiumSession):
         self.options = attrs.evolve(self.options, cdp_endpoint=ws_url, viewport=None)
         await super().on_start()
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         return {**super().describe(), "device": dict(self.device)}
 
     # -- Chrome over the forwarded DevTools socket ----------------------------------------

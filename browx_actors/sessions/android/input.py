@@ -10,8 +10,6 @@ output is read as well as its status.
 
 from __future__ import annotations
 
-from typing import Any
-
 import trio
 
 from ...devices import adb_commands as commands
@@ -20,6 +18,7 @@ from ...devices.adb_output import start_failure, supports_motionevent
 from ...devices.nodes import NativeNode
 from ...devices.uiautomator import IDLE_FAILURES, DumpParser
 from ...errors import ToolError
+from ...jsonsafe import JsonObject
 from ..native.platform import Budget, clear_count, pinch_refusal, unsupported
 
 __all__ = ["ENGINE", "AdbInput", "UiAutomatorSource"]
@@ -41,7 +40,8 @@ def _input_error(output: ShellOutput) -> bool:
 
 class UiAutomatorSource:
     """``uiautomator dump`` to ``/dev/tty`` on every read, parsed off the loop (a dump
-    byte for byte equal to the last one is not parsed twice: :class:`DumpParser`)."""
+    byte for byte equal to the last one is not parsed twice:
+    :class:`~browx_actors.devices.uiautomator.DumpParser`)."""
 
     def __init__(self, device: AndroidDevice, budget: Budget) -> None:
         self.device = device
@@ -125,7 +125,7 @@ class AdbInput:
             raise ToolError("adb-failed", f"screencap -p printed no PNG: {shown}", exitCode=None)
         return png[start:]
 
-    async def open_url(self, url: str) -> dict[str, Any]:
+    async def open_url(self, url: str) -> JsonObject:
         output = await self.device.shell(commands.view_intent_command(url), timeout=self.budget.remaining())
         failure = start_failure(output.text)
         if failure is not None or output.exit_code != 0:

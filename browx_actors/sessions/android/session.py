@@ -65,5 +65,5 @@ class AndroidSession(NativeSession):
         self.lifecycle = AdbLifecycle(device, self.budget)
 
     def frame_source(self) -> ScreencapSource | None:
-        """screencap frames of the leased device (android streams, as the spec lists)."""
+        """screencap frames of the leased device: android-app's live view."""
         return None if self.android is None else ScreencapSource(self.android, self.device["id"])

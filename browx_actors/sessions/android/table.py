@@ -2,8 +2,8 @@
 
 android-app: the native lines both engines share (``sessions/native/table.py``), plus
 what Android has or says: screenshots (PNG only), ``go_back`` (the back key), the raw
-touch primitives, every app lifecycle verb, and the refusal of ``gesture_pinch`` with the
-spec's own code (adb has no two-finger primitive).
+touch primitives, every app lifecycle verb, and the refusal of ``gesture_pinch`` with its
+own code, ``native-pinch-needs-multitouch-driver`` (adb has no two-finger primitive).
 
 chrome-android is the chromium engine attached to Chrome on the leased device
 (``chrome.py``): it runs chromium's table as it is.

@@ -1,39 +1,36 @@
 """The chromium engine: one session actor per isolated browser context, and its tools.
 
-- :mod:`.session`: :class:`ChromiumSession`, the actor (context, tabs, raw CDP), with
-  :mod:`.options`: how it is set up; :mod:`.losses`: what a failed call lost (the page,
-  the browser, a renderer); :mod:`.warmup`: Playwright's selectors warmed while the
-  agent reads;
-- :mod:`.pageagent` and ``agent/``: the script in the page that gives snapshots,
-  refs, lookups and aiming in one round trip;
-- :mod:`.actions` (with :mod:`.target`, :mod:`.input`, :mod:`.input_send`,
-  :mod:`.settle`): click, hover, fill, press, select, scroll;
-- :mod:`.dialog_tools` (with :mod:`.dialogs`): handle_dialog, set_dialog_policy;
-- :mod:`.pointer`, :mod:`.touch`, :mod:`.drag` (with :mod:`.touch_input`,
-  :mod:`.drag_input`, :mod:`.motion`, :mod:`.playback`, :mod:`.input_state`): the
-  mouse, touch and drag primitives and gestures;
-- :mod:`.forms`: fill_form, choose_option;
-- :mod:`.named_refs` (with :mod:`.ref_names`): name_ref, list_named_refs;
-- :mod:`.feedback`, :mod:`.inspect`: find_feedback, inspect;
-- :mod:`.page`: navigation, screenshots, viewport, eval, waits; :mod:`.poll`: poll_eval;
-- :mod:`.reading`: snapshot, find, text_search, verify_*;
-- :mod:`.tabs` (with :mod:`.tabset`, :mod:`.tab_lifecycle`): list_tabs, select_tab, new_tab,
-  close_tab, and how a page becomes a tab, gets wired, is replaced and forgotten;
-- :mod:`.wiring`, :mod:`.page_events` (with :mod:`.console_text`, :mod:`.network_log`,
-  :mod:`.redact`): each tab's command and event sessions, and what the session records
-  from them: console, requests, the counters an action's settle reads;
-- :mod:`.console`, :mod:`.network`: console_read, network_read, network_body;
-- :mod:`.routes` (with :mod:`.route_rules`): route, unroute, route_queue;
-- :mod:`.frames` (with :mod:`.frame_refs`): frames_list, frame refs (``f2e5``);
-- :mod:`.storage`: cookies, page storage, storage state files;
-- :mod:`.files` (with :mod:`.downloads`), :mod:`.pdf`: upload_file, downloads, pdf_save;
-- :mod:`.emulation`: emulate;
+- :mod:`.session`: :class:`~.session.ChromiumSession`, the actor (its browser context,
+  its tabs, a raw CDP session to each);
+- :mod:`.table`: the engine's table: every session tool, run by its handler here or
+  refused;
+- :mod:`.host`: what the session's helpers need of it, named as a Protocol
+  (:class:`~.host.SessionHost`), so that they do not import the actor;
+- :mod:`.options`: how a session is set up (viewport, input, recording, its browser);
+- :mod:`.pool`: the browser pool actor (the Chromium process and its browser-level
+  sockets);
 - :mod:`.attached`: a session attached to a browser elsewhere (``cdpEndpoint``);
-- :mod:`.visual` (with :mod:`.dom_provider`): the ``ui.*`` visual-tree tools, declared
-  there with this engine's handlers (``TOOLS`` of their own: they are every engine's);
-- :mod:`.driver`, :mod:`.aiobridge`, :mod:`.portal`: Playwright on its asyncio thread,
-  driven from Trio, and the way back.
+- :mod:`.failures`: what a failed call tells its caller (a selector Playwright cannot
+  parse, a timeout);
+- :mod:`.losses`: what a failed call lost (the page, the browser, a renderer);
+- :mod:`.warmup`: Playwright's selectors warmed while the agent reads;
+- :mod:`.bridge`: Playwright on its asyncio thread, driven from Trio, and the way back;
+- :mod:`.agent`: the page agent, the script in the page that gives snapshots, refs,
+  lookups and aiming in one round trip;
+- :mod:`.tabs`: how a page becomes a tab and is wired, what the session records from
+  its events, the tab tools and the live view;
+- :mod:`.frames`: frames: refs into them (``f2e5``), agent calls routed there, frames
+  in the visual tree, ``frames_list``;
+- :mod:`.input`: the actions (click, hover, fill, press, select, scroll), the forms,
+  the mouse, touch and drag tools, and the trusted input they send;
+- :mod:`.dialogs`: JavaScript dialogs, and ``handle_dialog`` and ``set_dialog_policy``;
+- :mod:`.reading`: snapshot, find, text_search, verify_*, inspect, find_feedback, named
+  refs, poll_eval, and the visual tree's DOM provider;
+- :mod:`.console`: ``console_read``, and what the console records and samples;
+- :mod:`.network`: ``network_read``, ``network_body``, the request log, routes;
+- :mod:`.page`: navigation, screenshots, viewport, eval, waits, storage, emulation,
+  downloads, ``pdf_save``, ``canvas_capture``.
 
-:mod:`.table` is the engine's table: every session tool, mapped to its handler here or
-to a named refusal.
+The ``ui.*`` tools run the handlers every engine shares (``sessions/visual.py``) over
+this engine's provider (:mod:`.reading.dom_provider`).
 """

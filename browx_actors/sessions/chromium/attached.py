@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import trio
+from playwright.async_api import Browser as PlaywrightBrowser
+from playwright.async_api import BrowserContext, Page
 
 from ...cdp.connection import open_cdp_connection
 from ...cdp.launcher import resolve_attach_endpoint
 from ...errors import ToolError
+from ...jsonsafe import JsonValue
 from .agent.pageagent import AGENT_SOURCE
 from .bridge.driver import PlaywrightDriver
 from .pool import Browser
@@ -41,7 +44,7 @@ __all__ = ["adopt_if_ours", "close_pages", "default_context", "expected_tabs", "
            "prepare_leased"]
 
 
-def expected_tabs(targets: Iterable[Mapping[str, Any]], context_id: str | None, ours: set[str],
+def expected_tabs(targets: Iterable[Mapping[str, JsonValue]], context_id: str | None, ours: set[str],
                   *, attached: bool) -> int:
     """How many of the browser's pages are the session's tabs: every page of its own
     context, or, attached to a shared browser, its own tabs and the popups they opened
@@ -63,7 +66,7 @@ def expected_tabs(targets: Iterable[Mapping[str, Any]], context_id: str | None, 
 
 async def hold_attached_browser(endpoint: str, driver: PlaywrightDriver, *,
                                 task_status: trio.TaskStatus[Browser]) -> None:
-    """Connect to ``endpoint`` (raw CDP and Playwright), hand over the :class:`Browser`,
+    """Connect to ``endpoint`` (raw CDP and Playwright), hand over the :class:`~.pool.Browser`,
     and hold both until cancelled; a browser that goes away marks it lost."""
     try:
         ws_url = await resolve_attach_endpoint(endpoint)
@@ -90,13 +93,13 @@ async def hold_attached_browser(endpoint: str, driver: PlaywrightDriver, *,
 # -- on the Playwright thread ---------------------------------------------------------
 
 
-async def default_context(playwright_browser: Any) -> Any:
+async def default_context(playwright_browser: PlaywrightBrowser) -> BrowserContext:
     """The browser's own context (its cookies are the user's)."""
     contexts = playwright_browser.contexts
     return contexts[0] if contexts else await playwright_browser.new_context()
 
 
-async def prepare_leased(page: Any, viewport: tuple[int, int] | None) -> None:
+async def prepare_leased(page: Page, viewport: tuple[int, int] | None) -> None:
     """The leased tab: the agent in its documents, the session's viewport (None: the
     browser's own, as on a phone)."""
     await page.add_init_script(script=AGENT_SOURCE)
@@ -104,7 +107,7 @@ async def prepare_leased(page: Any, viewport: tuple[int, int] | None) -> None:
         await page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
 
 
-async def adopt_if_ours(session: SessionHost, page: Any) -> None:
+async def adopt_if_ours(session: SessionHost, page: Page) -> None:
     """A page of the shared context becomes a tab only if one of our tabs opened it."""
     with contextlib.suppress(Exception):  # closed meanwhile: nothing to adopt
         opener = await page.opener()
@@ -113,7 +116,7 @@ async def adopt_if_ours(session: SessionHost, page: Any) -> None:
             session.tab_lifecycle.adopt(page)
 
 
-async def close_pages(pages: list[Any]) -> None:
+async def close_pages(pages: list[Page]) -> None:
     for page in pages:
         with contextlib.suppress(Exception):
             await page.close()

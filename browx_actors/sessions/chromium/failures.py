@@ -25,12 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ...errors import ToolError
+from ...jsonsafe import JsonValue
 from .losses import first_line
 
 __all__ = ["SELECTOR_MARKERS", "is_selector_error", "known_failure", "selector_refusal", "selector_refusals"]
@@ -49,7 +49,7 @@ SELECTOR_MARKERS = (
 _SELECTOR_ARGS = ("selector", "scope")
 
 
-def _selector_field(args: Mapping[str, Any], message: str) -> str:
+def _selector_field(args: Mapping[str, JsonValue], message: str) -> str:
     strings = {key: value for key, value in args.items() if isinstance(value, str) and value}
     for key, value in strings.items():
         if key in _SELECTOR_ARGS and value in message:
@@ -65,7 +65,7 @@ def is_selector_error(err: BaseException) -> bool:
     return any(marker in message for marker in SELECTOR_MARKERS)
 
 
-def known_failure(tool: str, args: Mapping[str, Any], err: Exception) -> ToolError | None:
+def known_failure(tool: str, args: Mapping[str, JsonValue], err: Exception) -> ToolError | None:
     """The ToolError a failed call of ``tool`` amounts to, or None when it is a bug."""
     if isinstance(err, PlaywrightTimeout):
         return ToolError("timeout", f"{tool}: {first_line(err)}")

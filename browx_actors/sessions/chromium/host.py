@@ -1,21 +1,23 @@
 """What the session's helper modules need of the session actor, named as a Protocol.
 
 ``session.py`` wires in helpers that act back on the session: its tabs' lifecycle
-(:mod:`.tab_lifecycle`), the selector warm-up (:mod:`.warmup`), the attached-browser
-rules (:mod:`.attached`), downloads (:mod:`.downloads`), frames (:mod:`.frames`) and the
-live view's screencast (:mod:`.screencast`). Were they to name :class:`ChromiumSession`
-itself, each would import the module that imports it. They name :class:`SessionHost`, the part
-of the session they use, so the imports run one way (session, then helpers, then this
-leaf), and mypy checks that the session is a host wherever one is passed.
+(:mod:`.tabs.lifecycle`), the selector warm-up (:mod:`.warmup`), the attached-browser
+rules (:mod:`.attached`), downloads (:mod:`.page.downloads`), frames (:mod:`.frames`) and
+the live view's screencast (:mod:`.tabs.screencast`). Were they to name
+:class:`~.session.ChromiumSession` itself, each would import the module that imports it.
+They name :class:`SessionHost`, the part of the session they use, so the imports run one
+way (session, then helpers, then this leaf), and mypy checks that the session is a host
+wherever one is passed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import trio
+from playwright.async_api import BrowserContext, Page
 
 from .bridge.driver import PlaywrightDriver
 from .options import SessionOptions
@@ -27,16 +29,19 @@ if TYPE_CHECKING:
     from ...human.bridge import HumanBridge
     from .dialogs.book import DialogBook
     from .frames.tree import FrameBook
+    from .page.downloads import Downloads
     from .pool import Browser
 
 __all__ = ["SessionHost", "TabKeeper", "WarmupHook"]
 
+T = TypeVar("T")
+
 
 class TabKeeper(Protocol):
-    """What the helpers ask of the tab lifecycle (a :class:`~.tab_lifecycle.TabLifecycle`),
+    """What the helpers ask of the tab lifecycle (a :class:`~.tabs.lifecycle.TabLifecycle`),
     named here so that this leaf does not import the module that imports it."""
 
-    def adopt(self, page: Any) -> Tab: ...
+    def adopt(self, page: Page) -> Tab: ...
 
     async def attach_current(self) -> None: ...
 
@@ -53,16 +58,16 @@ class SessionHost(Protocol):
     driver: PlaywrightDriver
     options: SessionOptions
     browser: Browser | None
-    #: The session's Playwright ``BrowserContext``.
-    context: Any
+    #: The session's Playwright context (None until it starts).
+    context: BrowserContext | None
     tabs: TabSet
     events: PageEvents
     page_moved: Pulse
     wiring: TargetWiring | None
     #: Each tab's frame ids, by the tab's target id (see :mod:`.frames.tree`).
     frame_books: dict[str, FrameBook]
-    #: The session's downloads (a :class:`~.downloads.Downloads`).
-    downloads: Any
+    #: The session's downloads.
+    downloads: Downloads
     dialogs: DialogBook
     human: HumanBridge | None
     #: Main-frame navigations of the current tab so far (counted on the Playwright thread).
@@ -70,7 +75,7 @@ class SessionHost(Protocol):
 
     @property
     def tab_lifecycle(self) -> TabKeeper:
-        """Opens, adopts, wires, replaces and forgets the tabs (see :mod:`.tab_lifecycle`)."""
+        """Opens, adopts, wires, replaces and forgets the tabs (see :mod:`.tabs.lifecycle`)."""
         ...
 
     @property
@@ -81,10 +86,11 @@ class SessionHost(Protocol):
     @property
     def nursery(self) -> trio.Nursery: ...
 
+    # Any: the current tab's Page, or None (see ChromiumSession.page).
     @property
     def page(self) -> Any: ...
 
     @property
     def attached(self) -> bool: ...
 
-    async def pw(self, fn: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any: ...
+    async def pw(self, fn: Callable[..., Awaitable[T]], *args: object, **kwargs: object) -> T: ...

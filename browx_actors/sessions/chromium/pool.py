@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import signal
 from contextlib import AsyncExitStack
-from typing import Any
 
 import attrs
 import trio
+from playwright.async_api import Browser as PlaywrightBrowser
 
 from ...cdp import answers
 from ...cdp.connection import CdpConnection, open_cdp_connection
@@ -43,7 +43,8 @@ class Browser:
     generation: int
     ws_url: str
     cdp: CdpConnection
-    playwright: Any
+    #: Playwright's connection to the same browser.
+    playwright: PlaywrightBrowser
     pid: int | None
     attached: bool
     lost: trio.Event = attrs.Factory(trio.Event)
@@ -91,7 +92,7 @@ class BrowserPool(Actor):
         self._generation = 0
         self.launches = 0
 
-    async def handle(self, msg: Any) -> Any:
+    async def handle(self, msg: object) -> object:
         match msg:
             case AcquireBrowser():
                 if self._current is None or self._current.lost.is_set():
@@ -150,6 +151,6 @@ class BrowserPool(Actor):
             finally:
                 browser.mark_lost("the browser pool stopped")
 
-    async def _close_playwright(self, playwright_browser: Any) -> None:
+    async def _close_playwright(self, playwright_browser: PlaywrightBrowser) -> None:
         with trio.CancelScope(shield=True), trio.move_on_after(3):
             await self.driver.bridge.run(playwright_browser.close)

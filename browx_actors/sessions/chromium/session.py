@@ -2,9 +2,9 @@
 
 A session owns a Playwright ``BrowserContext`` (its own cookies and storage) in the
 pool's browser, the pages in it as tabs (:mod:`.tabs`; tools act on the current one),
-and one raw CDP flat session to each tab (:mod:`.wiring`), attached as the tab opens
-(:mod:`.tab_lifecycle`), for what Trio must own: the console and network records
-(:mod:`.page_events`), screenshots, titles, the human bridge, emulation and routes. It
+and one raw CDP flat session to each tab (:mod:`.tabs.wiring`), attached as the tab opens
+(:mod:`.tabs.lifecycle`), for what Trio must own: the console and network records
+(:mod:`.tabs.events`), screenshots, titles, the human bridge, emulation and routes. It
 is a :class:`~browx_actors.sessions.session.Session`: calls run one at a time, in order,
 each under its deadline; a tool that waits long returns
 :class:`~browx_actors.kernel.actor.Later` so the mailbox keeps serving.
@@ -38,7 +38,7 @@ bridge), ``on_start``, cancellation from outside, and ``MemoryError``.
 **A crashed renderer** (Playwright's ``crash`` event, CDP's ``Inspector.targetCrashed``)
 marks its tab ``crashed``: ``list_tabs`` shows it, the call that was running fails with
 ``tab-crashed``, and so does every later call on that tab but the ones that can help:
-``navigate`` puts a fresh page in the tab's place (same id, :mod:`.tab_lifecycle`) and
+``navigate`` puts a fresh page in the tab's place (same id, :mod:`.tabs.lifecycle`) and
 loads the URL, as a browser's reload of a crashed tab does; ``list_tabs``,
 ``select_tab`` and ``close_tab`` work as ever. Playwright refuses every call on a
 crashed page, ``goto`` included, so the page itself cannot be reused.
@@ -50,16 +50,19 @@ import functools
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
+from playwright.async_api import BrowserContext
 
 from ...canvas.cache import CaptureCache
 from ...cdp import CdpError
 from ...errors import ToolError
 from ...human.bridge import HumanBridge
+from ...jsonsafe import JsonValue
 from ...kernel.actor import Later
 from ...kernel.actor_ref import ActorRef
+from ...streams.source import FrameSource
 from ...tools import Arguments, Handler, Reply, Table, Tool
 from ...visualtree.provider import Provider
 from ..session import Session, Work
@@ -70,6 +73,7 @@ from .bridge.portal import Portal
 from .dialogs.book import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
 from .failures import known_failure
 from .frames import calls as frame_calls
+from .input.target import run_with_named_refs
 from .losses import BrowserLost, PageScriptError, first_line, is_crash, tab_crashed, went_away
 from .network.redact import redact_url
 from .network.routes import Routes
@@ -77,6 +81,7 @@ from .options import DEFAULT_VIEWPORT, SessionOptions
 from .page.downloads import Downloads, list_new_downloads, safe_filename
 from .page.emulation import Emulation
 from .pool import AcquireBrowser, Browser
+from .reading.dom_provider import DomProvider
 from .reading.name_book import NamedRefBook
 from .tabs.events import PageEvents, Pulse
 from .tabs.lifecycle import TabLifecycle
@@ -101,6 +106,8 @@ _PROBE_TIMEOUT = 1.0
 #: Tools that still work on a crashed tab (navigate by replacing its page).
 _CRASH_SAFE = frozenset({"navigate", "list_tabs", "select_tab", "close_tab"})
 
+T = TypeVar("T")
+
 
 class ChromiumSession(Session):
     engine = "chromium"
@@ -120,10 +127,11 @@ class ChromiumSession(Session):
         self.driver = driver
         self.options = options
         self.browser: Browser | None = None
-        self.context: Any = None
+        #: The session's Playwright context (None until it starts).
+        self.context: BrowserContext | None = None
         #: The session's pages; tools act on ``tabs.current`` (see :attr:`page`).
         self.tabs = TabSet()
-        #: Opens, adopts, wires, replaces and forgets the tabs (:mod:`.tab_lifecycle`).
+        #: Opens, adopts, wires, replaces and forgets the tabs (:mod:`.tabs.lifecycle`).
         self.tab_lifecycle = TabLifecycle(self)
         #: Fired on the Playwright thread when a tab opens or closes, a main frame
         #: navigates or a request ends: waiters there re-check what they wait for.
@@ -170,11 +178,16 @@ class ChromiumSession(Session):
 
     # -- the current tab --------------------------------------------------------------
 
+    # Any: the current tab's Playwright Page, None with no tab open. A handler runs
+    # after attach_current made sure of a tab and uses it unchecked; as Page | None,
+    # every one of them would need a check for what cannot happen there.
     @property
     def page(self) -> Any:
         tab = self.tabs.current
         return None if tab is None else tab.page
 
+    # Any: the current tab's TargetLink, None before it is wired; used unchecked by
+    # the handlers, as ``page`` is (see there).
     @property
     def cdp(self) -> Any:
         """The raw CDP flat session to the current tab."""
@@ -193,19 +206,19 @@ class ChromiumSession(Session):
 
     # -- running Playwright from Trio -------------------------------------------------
 
-    async def pw(self, fn: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any:
+    async def pw(self, fn: Callable[..., Awaitable[T]], *args: object, **kwargs: object) -> T:
         """Await a Playwright coroutine on the driver thread; cancellation reaches it."""
         if kwargs:
             fn = functools.partial(fn, **kwargs)
         return await self.driver.bridge.run(fn, *args)
 
-    async def evaluate(self, expression: str) -> Any:
+    async def evaluate(self, expression: str) -> JsonValue:
         """Evaluate ``expression`` in the current tab's main world; its JSON value.
 
         Over raw CDP: one socket hop, where Playwright's evaluate also crosses its
         driver process. When the tab is between two documents (no context to run in),
         Playwright's evaluate, which waits for the next one, runs it instead. An
-        exception the script throws raises :class:`PageScriptError` with the page's
+        exception the script throws raises :class:`~.losses.PageScriptError` with the page's
         message (Playwright's path raises its own ``Error`` with the same text).
         """
         try:
@@ -217,10 +230,10 @@ class ChromiumSession(Session):
             raise PageScriptError(details.get("exception", {}).get("description") or details.get("text", ""))
         return reply["result"].get("value")
 
-    async def agent(self, method: str, arg: Any = None) -> Any:
+    async def agent(self, method: str, arg: JsonValue = None) -> JsonValue:
         """Call the page agent's ``method(arg)`` in the page's main world; a call whose
         ref (or scope) is a frame's (``f2e5``) goes to that frame's agent, and a
-        snapshot of the page takes its frames in (:mod:`.frame_calls`)."""
+        snapshot of the page takes its frames in (:mod:`.frames.calls`)."""
         in_frame = frame_calls.routes_to_frame(method, arg)
         if in_frame is not None:
             return await frame_calls.call_in_frame(self, method, arg, in_frame)
@@ -256,11 +269,12 @@ class ChromiumSession(Session):
             self.context = await self.pw(default_context, self.browser.playwright)
         else:
             width, height = self.options.viewport or DEFAULT_VIEWPORT
-            self.context = await self.pw(
+            self.context = context = await self.pw(
                 self.browser.playwright.new_context, viewport={"width": width, "height": height}
             )
-            await self.pw(self.context.add_init_script, script=AGENT_SOURCE)
+            await self.pw(context.add_init_script, script=AGENT_SOURCE)
         tab = await self.tab_lifecycle.open_first()
+        assert tab.events is not None  # open_first wired it
         self.human = await self.nursery.start(
             HumanBridge(self.session_id, tab.events, socket, attach=self.wiring.attach).run
         )
@@ -285,10 +299,10 @@ class ChromiumSession(Session):
 
     # -- the session's hooks (sessions/session.py) -------------------------------------
 
-    async def watch(self, stream: ActorRef) -> Any:
+    async def watch(self, stream: ActorRef) -> FrameSource | None:
         return await self._unless_browser_lost(self.viewers.watch, stream)
 
-    async def perform(self, tool: str, work: Work, args: Any) -> Any:
+    async def perform(self, tool: str, work: Work, args: object) -> object:
         self.warmup.call_started()
         try:
             return await self._run_call(tool, work, args)
@@ -296,10 +310,8 @@ class ChromiumSession(Session):
             self.warmup.call_ended()
             self.viewers.check_current()
 
-    async def run_tool(self, tool: Tool[Any], handler: Handler[Any, Any], args: Arguments) -> Any:
-        # Imported here: the targeting helpers are typed against this actor.
-        from .input.target import run_with_named_refs
-
+    # Any: as the base's (a table line's tool and handler).
+    async def run_tool(self, tool: Tool[Any], handler: Handler[Any, Any], args: Arguments) -> object:
         return await run_with_named_refs(self, tool, handler, args)
 
     def later(self, tool: str, wait: Later) -> Later:
@@ -309,7 +321,7 @@ class ChromiumSession(Session):
     def fatal(self, exc: BaseException) -> bool:
         return isinstance(exc, BrowserLost)
 
-    async def guard(self, tool: str, work: Callable[[], Awaitable[Any]]) -> Any:
+    async def guard(self, tool: str, work: Callable[[], Awaitable[object]]) -> object:
         """Run the call's work; a call that failed because its page or browser went away,
         or its renderer crashed under it, says which (see the module notes)."""
         tab = self.tabs.current
@@ -326,7 +338,7 @@ class ChromiumSession(Session):
                 raise tab_crashed(tab) from exc
             raise
 
-    async def explain(self, tool: str, args: Any, exc: Exception) -> ToolError | None:
+    async def explain(self, tool: str, args: object, exc: Exception) -> ToolError | None:
         if isinstance(exc, ToolError):
             return None
         # By JSON name: the failure names the argument that holds the bad selector.
@@ -334,18 +346,15 @@ class ChromiumSession(Session):
         return known_failure(tool, given, exc)
 
     def visual_provider(self) -> Provider:
-        # Imported here: the provider is typed against this actor.
-        from .reading.dom_provider import DomProvider
-
         return DomProvider(self)
 
-    async def _until_dialog(self, tool: str, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+    async def _until_dialog(self, tool: str, fn: Callable[..., Awaitable[object]], *args: object) -> object:
         page = self.page
         with self.dialogs.interruptible(page):
             return await fn(*args)
         return interrupted_reply(self.dialogs.open_on(page), tool, None if page is None else page.url)
 
-    async def _run_call(self, tool: str, work: Work, args: Any) -> Any:
+    async def _run_call(self, tool: str, work: Work, args: object) -> object:
         """Run the tool, unless its tab crashed or a dialog blocks it; a dialog that opens
         meanwhile interrupts it (an action reports that itself, with its own result)."""
         tab = self.tabs.current
@@ -394,8 +403,8 @@ class ChromiumSession(Session):
         return interrupted_reply(self.dialogs.open_on(self.page), tool,
                                  None if self.page is None else self.page.url)
 
-    async def _unless_browser_lost(self, fn: Callable[..., Awaitable[Any]], *args: Any,
-                                   tab: Tab | None = None) -> Any:
+    async def _unless_browser_lost(self, fn: Callable[..., Awaitable[T]], *args: object,
+                                   tab: Tab | None = None) -> T:
         """Run ``fn``; if it failed because its page or the browser went away, say which.
 
         A tab that closed during the call (a page may close itself) is ``tab-closed``.
@@ -429,7 +438,7 @@ class ChromiumSession(Session):
 
     # -- helpers for tools ------------------------------------------------------------
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         return {
             "id": self.session_id,
             "engine": self.engine,

@@ -13,9 +13,10 @@ itself, as it would have anyway.
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import trio
+from playwright.async_api import Page
 
 if TYPE_CHECKING:
     from .host import SessionHost
@@ -58,7 +59,7 @@ class SelectorWarmup:
             session.driver.bridge.spawn(_warm_selectors, session.page)
 
 
-async def _warm_selectors(page: Any) -> None:
+async def _warm_selectors(page: Page) -> None:
     # A failure here (the page navigated on or closed) is for the next action to meet.
     with contextlib.suppress(Exception):
         await page.locator(":root").count()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import plistlib
 from pathlib import Path
-from typing import Any
 
 import trio
 
@@ -20,6 +19,7 @@ from ...devices.simctl import parse_launch, parse_listapps
 from ...devices.toolchain import Simctl
 from ...devices.wda_client import WdaClient
 from ...errors import ToolError
+from ...jsonsafe import JsonObject
 from ..native.platform import Budget, unsupported
 from ..native.refusals import RESET, UNINSTALL
 
@@ -45,7 +45,7 @@ class SimctlLifecycle:
         self.wda = wda
         self.budget = budget
 
-    async def app_list(self, include_system: bool) -> dict[str, Any]:
+    async def app_list(self, include_system: bool) -> JsonObject:
         output = await self.simctl.run("listapps", self.udid, timeout=self.budget.remaining())
         apps = [{"appId": app.bundle_id, "name": app.name, "type": app.app_type, "version": app.version}
                 for app in parse_listapps(output.stdout)]
@@ -53,7 +53,7 @@ class SimctlLifecycle:
                 "note": "simctl lists every app, system ones included (each with its type): includeSystem has "
                         "nothing to select on"}
 
-    async def app_install(self, path: str, reinstall: bool) -> dict[str, Any]:
+    async def app_install(self, path: str, reinstall: bool) -> JsonObject:
         app = Path(path)
         if not await trio.to_thread.run_sync(app.is_dir):
             raise ToolError("install-failed", "apkPath must name a .app bundle directory in the workspace (simctl "
@@ -66,21 +66,21 @@ class SimctlLifecycle:
         return {"installed": True, "appId": await trio.to_thread.run_sync(_bundle_id, app),
                 "apkPath": app.name, "replacedInPlace": True}
 
-    async def app_uninstall(self, app_id: str) -> dict[str, Any]:
+    async def app_uninstall(self, app_id: str) -> JsonObject:
         raise unsupported("ios-app", "app_uninstall", UNINSTALL)
 
-    async def app_reset(self, app_id: str) -> dict[str, Any]:
+    async def app_reset(self, app_id: str) -> JsonObject:
         raise unsupported("ios-app", "app_reset", RESET)
 
-    async def app_launch(self, app_id: str) -> dict[str, Any]:
+    async def app_launch(self, app_id: str) -> JsonObject:
         output = await self.simctl.run("launch", self.udid, app_id, timeout=self.budget.remaining())
         return {"appId": app_id, "pid": parse_launch(output.stdout, app_id)}
 
-    async def app_terminate(self, app_id: str) -> dict[str, Any]:
+    async def app_terminate(self, app_id: str) -> JsonObject:
         await self.simctl.run("terminate", self.udid, app_id, timeout=self.budget.remaining())
         return {"appId": app_id, "terminated": True}
 
-    async def app_foreground(self) -> dict[str, Any]:
+    async def app_foreground(self) -> JsonObject:
         active = await self.wda.active_app(timeout=self.budget.remaining())
         bundle_id = active.get("bundleId")
         if not isinstance(bundle_id, str) or not bundle_id:

@@ -1,7 +1,6 @@
 """The ios-app engine's screenshots: WDA's PNG in pixels; element and region captures
-cropped (points times the screen scale), JPEG encoded here. They go past the spec's refusal
-of element-scoped and JPEG captures, whose reason (no PNG decoder) is gone: Pillow is a
-dependency here."""
+cropped (points times the screen scale), JPEG encoded here: cropping and encoding take a
+PNG decoder, and Pillow is a dependency here."""
 
 from __future__ import annotations
 

@@ -12,11 +12,10 @@ key, the keys of a hardware keyboard beyond Return, Tab, Backspace and Delete.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...devices.nodes import NativeNode
 from ...devices.wda_client import WdaClient
 from ...errors import ToolError
+from ...jsonsafe import JsonObject
 from ..native.platform import Budget, clear_count, unsupported
 
 __all__ = ["ENGINE", "WdaInput", "WdaSource"]
@@ -93,7 +92,7 @@ class WdaInput:
     async def screenshot(self) -> bytes:
         return await self.client.screenshot(timeout=self.budget.remaining())
 
-    async def open_url(self, url: str) -> dict[str, Any]:
+    async def open_url(self, url: str) -> JsonObject:
         try:
             await self.client.open_url(url, timeout=self.budget.remaining())
         except ToolError as err:

@@ -16,7 +16,7 @@ device and every action already pays for one; ``snapshot`` shows what changed.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...devices.nodes import NativeNode, Rect
 from ...errors import ToolError
@@ -28,8 +28,10 @@ from ...tools.navigation import NavigateArgs
 from ...tools.targets import Element
 from .platform import unsupported
 from .refs import Hierarchy
-from .session import NativeSession
 from .target import Located, locate_in, on_screen, point_of, target_json
+
+if TYPE_CHECKING:
+    from .session import NativeSession
 
 __all__ = ["click", "fill", "fill_located", "go_back", "literal_text", "locate", "navigate", "press", "scroll",
            "tap_located"]
@@ -110,8 +112,8 @@ async def fill_located(session: NativeSession, located: Located, value: str, *, 
 
 def literal_text(session: NativeSession, value: str, reply: Reply) -> str:
     """What to type for ``value``: the dispatch put registered secrets in for their
-    aliases; on a native engine they do not materialise (the spec), so the aliases go
-    back and are typed as they were written, with a warning on ``reply``."""
+    aliases; on a native engine they do not materialise, so the aliases go back and are
+    typed as they were written, with a warning on ``reply``."""
     own = session.own_secrets()
     value = mask_deep(value, own) if own else value
     aliases = sorted(set(_ALIAS.findall(value)))
@@ -189,7 +191,7 @@ def _fling_to(area: Rect, to: str) -> tuple[float, float, float, float]:
     }[to]
 
 
-def _fingerprint(hierarchy: Hierarchy, area: Rect) -> tuple[Any, ...]:
+def _fingerprint(hierarchy: Hierarchy, area: Rect) -> tuple[object, ...]:
     """What the area shows: the texts, names and rectangles of the nodes inside it."""
     return tuple((n.text, n.name, n.bounds) for n in hierarchy
                  if n.visible and n.bounds is not None and not on_screen(n.bounds, area).empty)

@@ -14,6 +14,7 @@ needs neither is handed on as the platform's own bytes, never re-encoded.
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 import attrs
 import trio
@@ -25,8 +26,10 @@ from ...tools import Reply
 from ...tools.page import ScreenshotArgs
 from ...workspace import file_to_write, write_file
 from .platform import unsupported
-from .session import NativeSession
 from .target import locate_in, on_screen, target_json
+
+if TYPE_CHECKING:
+    from .session import NativeSession
 
 __all__ = ["Capture", "screenshot", "shape_capture"]
 

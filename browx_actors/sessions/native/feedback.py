@@ -11,13 +11,14 @@ fresh read, with the web engine's result shape (``items``, ``count``, ``truncate
   text gathered inside;
 * ``toast``: a Material snackbar (``:id/snackbar_text``, a ``Snackbar`` class) or a view
   whose class or test id says toast. Android's own ``Toast`` is drawn in a window
-  UiAutomator does not dump, so it cannot be found here: the spec's hierarchy is the
+  UiAutomator does not dump, so it cannot be found here: the hierarchy read is the
   app's window;
 * ``invalid``: a text node whose test id names an error (``email-error``,
   ``textinput_error``), the convention React Native and Material field errors follow.
 
 ``new`` is true for an item whose kind and text were not on the screen the last action
-acted on: the hierarchy that action read before it acted (:attr:`NativeSession.action_baseline`).
+acted on: the hierarchy that action read before it acted
+(:attr:`~.native.session.NativeSession.action_baseline`).
 Pure apart from the one read.
 """
 
@@ -25,13 +26,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...devices.nodes import NativeNode
+from ...jsonsafe import JsonObject
 from ...tools import Reply
 from ...tools.reading import FindFeedbackArgs
 from .refs import Hierarchy, collapse, short_test_id
-from .session import NativeSession
+
+if TYPE_CHECKING:
+    from .session import NativeSession
 
 __all__ = ["feedback_items", "find_feedback"]
 
@@ -92,9 +96,9 @@ async def find_feedback(session: NativeSession, args: FindFeedbackArgs) -> Reply
     found = feedback_items(hierarchy, baseline)
     if args.new_only:
         found = [item for item in found if item[3]]
-    items: list[dict[str, Any]] = []
+    items: list[JsonObject] = []
     for kind, node, text, new in found[: args.limit]:
-        item: dict[str, Any] = {"kind": kind, "ref": session.refs.ref_for(hierarchy, node), "role": node.role,
+        item: JsonObject = {"kind": kind, "ref": session.refs.ref_for(hierarchy, node), "role": node.role,
                                 "text": text, "new": new}
         if node.test_id:
             item["testId"] = node.test_id

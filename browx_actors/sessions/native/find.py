@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
 import attrs
 
 from browx_actors.errors import ToolError
 
 from ...devices.nodes import NativeNode
+from ...jsonsafe import JsonObject
 from .refs import Hierarchy, RefBook, collapse, is_interactive, names_from_content, short_test_id
 from .selectors import matches_test_id
 from .snapshot import quote, scope_node, speaks
@@ -56,7 +56,7 @@ class FindMatch:
     selector_hint: str | None
     test_id: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out = {"ref": self.ref, "role": self.role, "name": self.name, "selectorHint": self.selector_hint}
         if self.test_id is not None:
             out["testId"] = self.test_id
@@ -68,7 +68,7 @@ class FindResult:
     matches: tuple[FindMatch, ...]
     count: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"matches": [m.to_json() for m in self.matches], "count": self.count,
                 "truncated": self.count > len(self.matches)}
 
@@ -199,7 +199,7 @@ class TextMatch:
     role: str
     snippet: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"ref": self.ref, "role": self.role, "snippet": self.snippet}
 
 
@@ -208,7 +208,7 @@ class TextSearchResult:
     matches: tuple[TextMatch, ...]
     count: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"matches": [m.to_json() for m in self.matches], "count": self.count,
                 "truncated": self.count > len(self.matches)}
 

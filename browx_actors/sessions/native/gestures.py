@@ -1,10 +1,9 @@
 """Gestures and raw touches on a native screen: gesture_swipe, touch_start / touch_move /
 touch_end, gesture_pinch; and screenshot_region.
 
-The tools are declared by the chromium engine's input modules (their schemas are engine
-neutral: points are ``{ref}``, ``{selector}`` or ``{x, y}`` in the engine's input
-space); these are the native handlers, shared by both native engines where both have
-the primitive:
+The tools are declared in ``tools/pointer.py`` (their schemas are engine neutral: points
+are ``{ref}``, ``{selector}`` or ``{x, y}`` in the engine's input space); these are the
+native handlers, shared by both native engines where both have the primitive:
 
 * ``gesture_swipe``: one finger from a point to a point, re-resolved from a fresh read
   when either is an element: ``input swipe`` on Android, ``/wda/dragfromtoforduration``
@@ -21,9 +20,10 @@ the primitive:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...errors import ToolError
+from ...jsonsafe import JsonObject
 from ...tools import Reply
 from ...tools.page import ScreenshotArgs, ScreenshotRegionArgs
 from ...tools.pointer import GesturePinchArgs, GestureSwipeArgs, TouchEndArgs, TouchMoveArgs, TouchStartArgs
@@ -31,8 +31,10 @@ from ...tools.shapes import PointTarget, TouchPoint
 from ...tools.targets import Target
 from .capture import screenshot as capture_screenshot
 from .platform import unsupported
-from .session import NativeSession
 from .target import locate_in, point_of, target_json
+
+if TYPE_CHECKING:
+    from .session import NativeSession
 
 __all__ = [
     "gesture_pinch", "gesture_swipe", "screenshot_region", "touch_end", "touch_move", "touch_start",
@@ -46,7 +48,7 @@ PINCH_CENTRE_SLACK = 0.05
 
 
 async def _points(session: NativeSession, *targets: PointTarget) -> tuple[list[tuple[float, float]],
-                                                                          dict[str, Any] | None]:
+                                                                          JsonObject | None]:
     """Each point target's point; elements resolved in one fresh read. The first
     element's target description rides along."""
     hierarchy = None

@@ -14,12 +14,16 @@ the workspace is refused with one message that does not say whether it exists.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...errors import ToolError
 from ...tools import Reply
 from ...tools.contract import SessionArgs
 from ...tools.devices import OUTSIDE_WORKSPACE, AppArgs, AppInstallArgs, AppListArgs
 from ...workspace import resolve_in_workspace
-from .session import NativeSession
+
+if TYPE_CHECKING:
+    from .session import NativeSession
 
 __all__ = ["app_foreground", "app_install", "app_launch", "app_list", "app_reset", "app_terminate", "app_uninstall"]
 

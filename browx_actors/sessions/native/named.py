@@ -12,20 +12,23 @@ fresh read, refusing ``stale-element`` or ``ambiguous-target`` as for a ref.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from ...jsonsafe import JsonObject
 from ...tools import Reply
 from ...tools.contract import SessionArgs
 from ...tools.reading import NameRefArgs
 from ...tools.targets import Target
 from .refs import ElementKey
-from .session import NativeSession
 from .target import locate_in, target_json
+
+if TYPE_CHECKING:
+    from .session import NativeSession
 
 __all__ = ["list_named_refs", "name_ref"]
 
 
-def _anchor(key: ElementKey) -> dict[str, Any]:
+def _anchor(key: ElementKey) -> JsonObject:
     if key.anchored:
         return {"by": "testID", "testID": key.test_id}
     role, tag, name, _ = key.identity

@@ -1,8 +1,8 @@
 """What a native engine plugs into the shared session: a hierarchy source, an input
 driver and a lifecycle, each a small protocol.
 
-The shared machinery (:mod:`.session`, :mod:`.target`, :mod:`.reading`,
-:mod:`.actions`, :mod:`.capture`) is written once against these; the android-app engine
+The shared machinery (:mod:`.native.session`, :mod:`.native.target`, :mod:`.native.reading`,
+:mod:`.native.actions`, :mod:`.native.capture`) is written once against these; the android-app engine
 implements them over adb (``sessions/android/``), the ios-app engine over WebDriverAgent
 and simctl (``sessions/ios/``). An engine that has no primitive for something raises
 ``not-supported`` naming it (:func:`unsupported`), never a plausible success.
@@ -18,13 +18,14 @@ drivers take their timeouts from it, so no device command outlives its caller.
 from __future__ import annotations
 
 import math
-from typing import Any, Protocol
+from typing import Protocol
 
 import attrs
 import trio
 
 from ...devices.nodes import SECRET_MASK, NativeNode
 from ...errors import ToolError
+from ...jsonsafe import JsonObject
 
 __all__ = [
     "ADB_NO_PINCH",
@@ -61,14 +62,14 @@ def unsupported(engine: str, what: str, why: str) -> ToolError:
     return ToolError("not-supported", f"{what} is not available on {engine}: {why}", engine=engine)
 
 
-#: Why adb cannot pinch, as the spec has it (``native-pinch-needs-multitouch-driver``).
+#: Why adb cannot pinch (refused with the code ``native-pinch-needs-multitouch-driver``).
 ADB_NO_PINCH = ("adb shell input has no two-finger primitive (two concurrent `input swipe` calls are two unrelated "
                 "drags, not a pinch), sendevent needs the touchscreen's device node and is root-only off an emulator, "
                 "and real multi-touch needs a device-side UiAutomator2 instrumentation server, which is not shipped")
 
 
 def pinch_refusal(engine: str) -> ToolError:
-    """The driver's refusal of a pinch, with the spec's code."""
+    """The driver's refusal of a pinch, with its own code."""
     return ToolError("native-pinch-needs-multitouch-driver", f"gesture_pinch is refused on {engine}: {ADB_NO_PINCH}",
                      engine=engine)
 
@@ -122,7 +123,7 @@ class InputDriver(Protocol):
     async def screenshot(self) -> bytes:
         """The screen as PNG bytes, in pixels."""
 
-    async def open_url(self, url: str) -> dict[str, Any]:
+    async def open_url(self, url: str) -> JsonObject:
         """Open a deep link; what the platform said about it."""
 
     async def back(self) -> None:
@@ -132,17 +133,17 @@ class InputDriver(Protocol):
 class NativeLifecycle(Protocol):
     """The app lifecycle verbs (``app_*``), one surface over both platforms."""
 
-    async def app_list(self, include_system: bool) -> dict[str, Any]: ...
+    async def app_list(self, include_system: bool) -> JsonObject: ...
 
-    async def app_install(self, path: str, reinstall: bool) -> dict[str, Any]:
+    async def app_install(self, path: str, reinstall: bool) -> JsonObject:
         """Install the bundle at ``path`` (already resolved inside the workspace)."""
 
-    async def app_uninstall(self, app_id: str) -> dict[str, Any]: ...
+    async def app_uninstall(self, app_id: str) -> JsonObject: ...
 
-    async def app_launch(self, app_id: str) -> dict[str, Any]: ...
+    async def app_launch(self, app_id: str) -> JsonObject: ...
 
-    async def app_terminate(self, app_id: str) -> dict[str, Any]: ...
+    async def app_terminate(self, app_id: str) -> JsonObject: ...
 
-    async def app_reset(self, app_id: str) -> dict[str, Any]: ...
+    async def app_reset(self, app_id: str) -> JsonObject: ...
 
-    async def app_foreground(self) -> dict[str, Any]: ...
+    async def app_foreground(self) -> JsonObject: ...

@@ -10,10 +10,11 @@ as actions do.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...devices.nodes import NativeNode
 from ...errors import ToolError
+from ...jsonsafe import JsonObject, JsonValue
 from ...tools import Reply
 from ...tools.reading import (
     FindArgs,
@@ -30,9 +31,11 @@ from .find import find as find_nodes
 from .find import text_search as search_text
 from .refs import Hierarchy, collapse
 from .selectors import resolve
-from .session import NativeSession
 from .snapshot import snapshot as print_snapshot
 from .target import Located, locate_in, on_screen
+
+if TYPE_CHECKING:
+    from .session import NativeSession
 
 __all__ = [
     "attributes", "element_state", "element_text", "find", "snapshot", "text_search", "verify_attribute",
@@ -93,7 +96,7 @@ def _visible(node: NativeNode, hierarchy: Hierarchy) -> bool:
     return not on_screen(node.bounds, hierarchy.root.bounds).empty
 
 
-def element_state(located: Located) -> dict[str, Any]:
+def element_state(located: Located) -> JsonObject:
     """The node's state as ``verify_*`` reports it (a password field's value is its
     placeholder or the mask: the parsers never read what it holds)."""
     node, hierarchy = located.node, located.hierarchy
@@ -135,7 +138,7 @@ def attributes(node: NativeNode, hierarchy: Hierarchy, engine: str) -> dict[str,
     return out
 
 
-def _verdict(check: str, passed: bool, expected: Any, actual: Any, **extra: Any) -> Reply:
+def _verdict(check: str, passed: bool, expected: JsonValue, actual: JsonValue, **extra: JsonValue) -> Reply:
     if passed:
         return Reply.of(check=check, passed=True, expected=expected, actual=actual, **extra)
     raise ToolError(

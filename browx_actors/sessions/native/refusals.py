@@ -2,9 +2,9 @@
 
 The android-app and ios-app tables (``sessions/android/table.py``, ``sessions/ios/table.py``)
 refuse each tool with one of these, and the refusal names the tool and the engine
-(:class:`~browx_actors.tools.table.Refusal`). The reasons are the spec's: "What works,
-and what refuses" for android-app, "Refuses, each naming the missing primitive" for
-ios-app.
+(:class:`~browx_actors.tools.table.Refusal`). Each reason names the primitive the screen
+lacks, so the agent knows what no retry will change; ``docs/engines.md`` lists them by
+tool and engine.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The native selector vocabulary, parsed and resolved over a :class:`Hierarchy`.
+"""The native selector vocabulary, parsed and resolved over a :class:`~.refs.Hierarchy`.
 
 ============================  ======  ==========================================
 form                          tier    matches
@@ -153,7 +153,7 @@ class Resolution:
     matches: tuple[NativeNode, ...]
 
     def one(self) -> NativeNode:
-        """The single match, or the refusal the spec asks for."""
+        """The single match, or the refusal: none matched, or several did (see the module notes)."""
         count = len(self.matches)
         if count == 1:
             return self.matches[0]

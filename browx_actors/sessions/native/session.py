@@ -17,7 +17,7 @@ is connected; :class:`~browx_actors.sessions.messages.AwaitReady` (what the runt
 
 Nothing read from the screen is kept between calls except the ref book: every action
 re-reads the hierarchy, resolves its target in that read and acts at the point the read
-gave (see :mod:`.target`).
+gave (see :mod:`.native.target`).
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ import contextlib
 import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 import trio
 
 from ...devices.leases import AcquireDevice, hold_lease
 from ...errors import ToolError
+from ...jsonsafe import JsonObject, JsonValue
 from ...kernel.actor_ref import ActorRef, ActorUnavailable
 from ...streams.messages import SessionEnding
 from ...streams.source import FrameSource
@@ -41,6 +41,7 @@ from ...visualtree.provider import Provider
 from ..session import Session, Work
 from .platform import Budget, HierarchySource, InputDriver, NativeLifecycle
 from .refs import Hierarchy, RefBook
+from .visual import provider
 
 __all__ = ["CONNECT_SECONDS", "NativeSession"]
 
@@ -81,7 +82,7 @@ class NativeSession(Session, abc.ABC):
         self.driver: InputDriver | None = None
         self.lifecycle: NativeLifecycle | None = None
         #: What the session drives, as describe() shows it.
-        self.device: dict[str, Any] = {}
+        self.device: JsonObject = {}
         self.app_under_test: str | None = None
         self.lease: ActorRef | None = None
         #: Raw touch points that are down (touch_start to touch_end): id -> where.
@@ -129,20 +130,20 @@ class NativeSession(Session, abc.ABC):
     async def connect(self) -> None:
         """Resolve the device, lease it (:meth:`lease_device`), set source, driver and lifecycle."""
 
-    async def lease_device(self, device_id: str, about: Mapping[str, Any]) -> None:
+    async def lease_device(self, device_id: str, about: Mapping[str, JsonValue]) -> None:
         """Lease the device for this session's lifetime; refused when another session holds it."""
         acquire = AcquireDevice(f"{self.platform}:{device_id}", self.session_id, self.ref, about)
         self.lease = await self.nursery.start(hold_lease, self._registry(), acquire)
 
     # -- the session's hooks (sessions/session.py) -------------------------------------
 
-    async def watch(self, stream: ActorRef) -> Any:
+    async def watch(self, stream: ActorRef) -> FrameSource | None:
         source = self.frame_source()
         if source is not None:
             self.watchers = [ref for ref in self.watchers if ref.alive and ref is not stream] + [stream]
         return source
 
-    async def perform(self, tool: str, work: Work, args: Any) -> Any:
+    async def perform(self, tool: str, work: Work, args: object) -> object:
         """Every device command of the call takes its timeout from the call's deadline; an
         action notes the screen it acts on (find_feedback's ``new`` is against it)."""
         self.budget.deadline = self.deadline
@@ -159,9 +160,6 @@ class NativeSession(Session, abc.ABC):
                          f"(device {self.device.get('id')})")
 
     def visual_provider(self) -> Provider:
-        # Imported here: the provider's primitives are typed against this actor.
-        from .visual import provider
-
         return provider(self)
 
     async def on_stop(self) -> None:
@@ -177,7 +175,7 @@ class NativeSession(Session, abc.ABC):
         ever told ``FramesMoved``."""
         return None
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         state = "connecting" if not self._ready.is_set() else "failed" if self._start_error else "ready"
         return {
             "id": self.session_id,

@@ -1,6 +1,6 @@
 """Snapshot text over a native hierarchy (``find`` and ``text_search`` are in :mod:`.find`).
 
-The text reads like the web engine's (``sessions/chromium/agent.js``), so one agent skill
+The text reads like the web engine's (``sessions/chromium/agent/snapshot.js``), so one agent skill
 reads both: one line per node, ``role "name" [ref=eN] [state]... value="..."``, children
 indented two spaces, names JSON-quoted and clipped with an ellipsis (names 100
 characters, values 80, texts 200), a password field's value as the parsers give it (its
@@ -25,13 +25,13 @@ the first :data:`THIN_LISTED` of them by ref, a fixable list for the app team.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import attrs
 
 from browx_actors.errors import ToolError
 
 from ...devices.nodes import SECRET_MASK, NativeNode
+from ...jsonsafe import JsonObject
 from .refs import VALUE_ROLES, Hierarchy, RefBook, collapse, is_interactive, names_from_content
 from .selectors import resolve
 
@@ -108,7 +108,7 @@ class Snapshot:
     untagged: int
     warnings: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"snapshot": self.text, "nodeCount": self.node_count, "refCount": self.ref_count,
                 "truncated": self.truncated, "warnings": list(self.warnings)}
 

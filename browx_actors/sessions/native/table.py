@@ -33,6 +33,7 @@ from .refusals import (
 
 __all__ = ["COMMON"]
 
+# Any: each line binds its own tool's argument class; the catalog checks them at start.
 COMMON: tuple[Runs[Any, Any] | Refusal, ...] = (
     runs(tools.NAVIGATE, actions.navigate),
     refuses(tools.GO_FORWARD, NO_FORWARD),

@@ -1,23 +1,23 @@
 """Finding what an action acts on, in a hierarchy read for that action.
 
-Every native action re-resolves before it dispatches: :func:`locate` reads a fresh
-hierarchy, resolves the ref or selector in it (refs through the session's ref book,
-anchored on the test id when the node has one) and answers the one node it means, or
-refuses: ``stale-element`` for a ref that matches nothing, ``target-not-found`` for a
-selector that matches nothing, ``ambiguous-target`` naming the count when several match
-(a reported tap on the wrong element is worse than a failed tap). :func:`point_of` is
-where a tap lands: the centre of the part of the node's rectangle that is on screen,
-computed from that same read; no coordinate is kept between calls.
+Every native action re-resolves before it dispatches: it reads a fresh hierarchy
+(:func:`~.native.actions.locate`), and :func:`locate_in` resolves the ref or selector in
+it (refs through the session's ref book, anchored on the test id when the node has one)
+and answers the one node it means, or refuses: ``stale-element`` for a ref that matches
+nothing, ``target-not-found`` for a selector that matches nothing, ``ambiguous-target``
+naming the count when several match (a reported tap on the wrong element is worse than a
+failed tap). :func:`point_of` is where a tap lands: the centre of the part of the
+node's rectangle that is on screen, computed from that same read; no coordinate is kept
+between calls.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import attrs
 
 from ...devices.nodes import NativeNode, Rect
 from ...errors import ToolError
+from ...jsonsafe import JsonObject
 from ...tools.targets import Element
 from .refs import Hierarchy, RefBook, parse_ref
 from .selectors import Resolution, Selector, resolve
@@ -36,10 +36,10 @@ class Located:
     tier: str | None
 
 
-def target_json(located: Located) -> dict[str, Any]:
+def target_json(located: Located) -> JsonObject:
     """The target as action results name it: ref, role, name, testId, and the tier."""
     node = located.node
-    out: dict[str, Any] = {"ref": located.ref, "role": node.role, "name": located.hierarchy.name_of(node)}
+    out: JsonObject = {"ref": located.ref, "role": node.role, "name": located.hierarchy.name_of(node)}
     if node.test_id:
         out["testId"] = node.test_id
     out["matchedBy"] = located.tier

@@ -1,6 +1,6 @@
 """Calling the page agent from a tool: its ``code:`` errors as tool errors, and awaited calls.
 
-:meth:`ChromiumSession.agent` runs one agent method in the page and returns its value.
+:meth:`~.session.ChromiumSession.agent` runs one agent method in the page and returns its value.
 Tools that expect the agent's own refusals (``stale-element: ...``) call it through
 :func:`agent_call`, which turns them into the codes tools answer with. A method that
 answers with a Promise (it waits for the page to do something first: ``dragState``)
@@ -10,15 +10,18 @@ goes through :func:`agent_await`, one ``Runtime.evaluate`` with ``awaitPromise``
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
 from ....cdp import CdpError, CdpTimeout
 from ....errors import ToolError
+from ....jsonsafe import JsonValue
 from ..losses import PageScriptError, first_line
-from ..session import ChromiumSession
 from .pageagent import AGENT_CALL, AGENT_SOURCE, agent_error
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["agent_await", "agent_call"]
 
@@ -34,7 +37,7 @@ def _tool_error(err: BaseException) -> ToolError:
     return ToolError(_AGENT_CODES.get(code, code), detail)
 
 
-async def agent_call(session: ChromiumSession, method: str, arg: Any = None) -> Any:
+async def agent_call(session: ChromiumSession, method: str, arg: JsonValue = None) -> JsonValue:
     """``agent[method](arg)`` in the current tab; the agent's refusals as ToolErrors."""
     try:
         return await session.agent(method, arg)
@@ -42,7 +45,8 @@ async def agent_call(session: ChromiumSession, method: str, arg: Any = None) -> 
         raise _tool_error(err) from err
 
 
-async def agent_await(session: ChromiumSession, method: str, arg: Any = None, *, timeout: float = 10.0) -> Any:
+async def agent_await(session: ChromiumSession, method: str, arg: JsonValue = None, *,
+                      timeout: float = 10.0) -> JsonValue:
     """Like :func:`agent_call` for a method that answers with a Promise: its value."""
     expression = f"({AGENT_CALL})({json.dumps([method, arg])})"
     for _ in range(2):

@@ -1,7 +1,7 @@
 """The page agent: the script that gives the server snapshots, refs and lookups.
 
 The page agent (the modules of ``agent/``, joined into one closure by
-:mod:`.agent_source`) runs in the page's main world: installed with ``add_init_script``
+:mod:`.agent.source`) runs in the page's main world: installed with ``add_init_script``
 for new documents and with a plain ``evaluate`` for pages that were already loaded. It
 puts one frozen object under the non-enumerable ``window[AGENT_KEY]`` property; this
 module holds its source and builds the small JavaScript snippets and argument dicts
@@ -67,8 +67,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
+from ....jsonsafe import JsonObject, JsonValue
 from .source import AGENT_KEY, load_agent_source
 
 __all__ = [
@@ -128,7 +128,7 @@ def _check_method(method: str) -> None:
         raise ValueError(f"unknown page agent method {method!r}; known: {sorted(AGENT_METHODS)}")
 
 
-def call_expression(method: str, *args: Any) -> str:
+def call_expression(method: str, *args: JsonValue) -> str:
     """A JS expression calling ``method`` with ``args`` embedded as JSON literals.
 
     For CDP ``Runtime.evaluate`` (``returnByValue``) or Playwright ``evaluate`` without
@@ -139,7 +139,7 @@ def call_expression(method: str, *args: Any) -> str:
     return f"{_AGENT}.{method}({literals})"
 
 
-def ensure_call_expression(method: str, *args: Any) -> str:
+def ensure_call_expression(method: str, *args: JsonValue) -> str:
     """Like :func:`call_expression`, but installs the agent first when the page lacks it.
 
     It carries the whole script, so use it for a first call on a page that may not have
@@ -169,7 +169,7 @@ def normalize_ref(value: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _compact(**fields: Any) -> dict[str, Any]:
+def _compact(**fields: JsonValue) -> JsonObject:
     return {key: value for key, value in fields.items() if value is not None}
 
 
@@ -179,7 +179,7 @@ def snapshot_args(
     omit: list[str] | tuple[str, ...] | None = None,
     include_hidden: bool = False,
     urls: bool | str | None = None,
-) -> dict[str, Any]:
+) -> JsonObject:
     """Argument object of ``snapshot``; unset fields take the agent's defaults.
 
     ``urls`` is ``True`` (always list short link urls), ``False`` (never) or ``"auto"``
@@ -206,7 +206,7 @@ def find_args(
     exact: bool = False,
     limit: int | None = None,
     scope: str | None = None,
-) -> dict[str, Any]:
+) -> JsonObject:
     """Argument object of ``find``; at least one of role, name, text, test_id."""
     if role is None and name is None and text is None and test_id is None:
         raise ValueError("find needs at least one of role, name, text, test_id")
@@ -214,14 +214,14 @@ def find_args(
                     exact=True if exact else None, limit=limit, scope=scope)
 
 
-def text_search_args(query: str, limit: int | None = None, case_sensitive: bool = False) -> dict[str, Any]:
+def text_search_args(query: str, limit: int | None = None, case_sensitive: bool = False) -> JsonObject:
     """Argument object of ``textSearch``."""
     if not query.strip():
         raise ValueError("query must not be blank")
     return _compact(query=query, limit=limit, caseSensitive=True if case_sensitive else None)
 
 
-def changes_args(limit: int | None = None) -> dict[str, Any]:
+def changes_args(limit: int | None = None) -> JsonObject:
     """Argument object of ``changes``."""
     return _compact(limit=limit)
 
@@ -238,7 +238,7 @@ def agent_error(message: str) -> tuple[str, str] | None:
     return match.group(1), match.group(2).strip()
 
 
-def highest_ref(data: Any) -> int:
+def highest_ref(data: JsonValue) -> int:
     """The highest ref number a result hands the agent: ``[ref=eN]`` in a snapshot's
     text (or in a string of a list), ``"ref": "eN"`` anywhere in its fields (targets,
     matches, appeared nodes).

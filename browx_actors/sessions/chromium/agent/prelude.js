@@ -1,6 +1,6 @@
 // prelude.js: the agent's header comment, AGENT_KEY and the install guard (which must
 // run before anything else in the closure), the DOM methods and globals captured at
-// install time, and the snapshot's limits. agent_source.py joins the modules, in its
+// install time, and the snapshot's limits. source.py joins the modules, in its
 // MODULES order, into the one closure; this first one relies on nothing.
 /*
  * browx-actors page agent.

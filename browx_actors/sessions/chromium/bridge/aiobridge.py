@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager, suppress
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import outcome
 import trio
@@ -34,7 +34,7 @@ class AsyncioThread:
     def __init__(self, name: str = "browx-asyncio") -> None:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._main, name=name, daemon=True)
-        self._detached: set[asyncio.Task[Any]] = set()  # spawned tasks, held until done
+        self._detached: set[asyncio.Task[object]] = set()  # spawned tasks, held until done
 
     def _main(self) -> None:
         asyncio.set_event_loop(self._loop)
@@ -54,25 +54,25 @@ class AsyncioThread:
         self._loop.call_soon_threadsafe(self._loop.stop)
         await trio.to_thread.run_sync(self._thread.join, abandon_on_cancel=True)
 
-    def spawn(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+    def spawn(self, fn: Callable[..., Coroutine[object, object, object]], *args: object) -> None:
         """Start ``fn(*args)`` on the loop and return at once, for best-effort work.
 
         Nobody awaits it: its result is dropped and an exception it lets out is
         retrieved and dropped, so ``fn`` must deal with its own failures.
         """
         def start() -> None:
-            task: asyncio.Task[Any] = self._loop.create_task(fn(*args))  # type: ignore[arg-type]
+            task: asyncio.Task[object] = self._loop.create_task(fn(*args))
             self._detached.add(task)
             task.add_done_callback(self._forget)
 
         self._loop.call_soon_threadsafe(start)
 
-    def _forget(self, task: asyncio.Task[Any]) -> None:
+    def _forget(self, task: asyncio.Task[object]) -> None:
         self._detached.discard(task)
         if not task.cancelled():
             task.exception()
 
-    async def run(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    async def run(self, fn: Callable[..., Awaitable[T]], *args: object) -> T:
         """Await ``fn(*args)`` on the asyncio loop; Trio cancellation cancels it there."""
         token = trio.lowlevel.current_trio_token()
         done = trio.Event()

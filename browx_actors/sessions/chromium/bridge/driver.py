@@ -1,17 +1,18 @@
 """The Playwright driver: one Playwright instance on the asyncio bridge thread.
 
 Playwright is the action core (locators, actionability, fill, the mouse pipeline); it
-runs on the :class:`~browx_actors.sessions.aiobridge.AsyncioThread` and attaches to
-browsers the pool launched with ``connect_over_cdp``. It is started on first use, so a
-runtime that never opens a browser session never starts the Playwright driver process.
+runs on the :class:`~.aiobridge.AsyncioThread` and attaches to browsers the pool
+launched with ``connect_over_cdp``. It is started on first use, so a runtime that never
+opens a browser session never starts the Playwright driver process.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 import trio
+from playwright.async_api import Browser, Playwright
 
 from ..agent.pageagent import AGENT_KEY
 from .aiobridge import AsyncioThread
@@ -36,17 +37,18 @@ _REF_ENGINE_SOURCE = f"""{{
 class PlaywrightDriver:
     def __init__(self, bridge: AsyncioThread) -> None:
         self.bridge = bridge
-        self._playwright: Any = None
-        self._manager: Any = None
+        self._playwright: Playwright | None = None
+        #: Stops the driver process once it started (``Playwright.stop``).
+        self._stop: Callable[[], Awaitable[None]] | None = None
         self._lock = trio.Lock()
 
-    async def _ensure_started(self) -> Any:
+    async def _ensure_started(self) -> Playwright:
         async with self._lock:
             if self._playwright is None:
                 from playwright.async_api import async_playwright
 
-                self._manager = async_playwright()
-                playwright = await self.bridge.run(self._manager.start)
+                playwright = await self.bridge.run(async_playwright().start)
+                self._stop = playwright.stop
                 # Engines register before any context exists; every page gets it.
                 await self.bridge.run(
                     functools.partial(playwright.selectors.register, REF_ENGINE, script=_REF_ENGINE_SOURCE)
@@ -54,14 +56,14 @@ class PlaywrightDriver:
                 self._playwright = playwright
         return self._playwright
 
-    async def connect_over_cdp(self, ws_url: str, *, timeout_ms: float = 30_000) -> Any:
+    async def connect_over_cdp(self, ws_url: str, *, timeout_ms: float = 30_000) -> Browser:
         """A Playwright ``Browser`` attached to the Chromium behind ``ws_url``."""
         playwright = await self._ensure_started()
         connect = functools.partial(playwright.chromium.connect_over_cdp, ws_url, timeout=timeout_ms)
         return await self.bridge.run(connect)
 
     async def aclose(self) -> None:
-        if self._manager is not None:
-            manager, self._manager, self._playwright = self._manager, None, None
+        if self._stop is not None:
+            stop, self._stop, self._playwright = self._stop, None, None
             with trio.move_on_after(5):
-                await self.bridge.run(manager.__aexit__, None, None, None)
+                await self.bridge.run(stop)

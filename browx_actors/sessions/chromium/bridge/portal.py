@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import outcome
 import trio
@@ -37,7 +37,7 @@ class Portal:
         self._token = token
         self._nursery = nursery
 
-    async def run(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    async def run(self, fn: Callable[..., Awaitable[T]], *args: object) -> T:
         """On the asyncio loop: await ``fn(*args)`` run as a Trio task."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[outcome.Outcome[T]] = loop.create_future()

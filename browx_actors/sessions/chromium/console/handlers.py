@@ -1,36 +1,33 @@
 """``console_read``: what the session's tabs logged, one line per entry, details by id.
 
-The records come from each tab's event session (:mod:`.page_events`): console calls,
+The records come from each tab's event session (:mod:`.tabs.events`): console calls,
 uncaught exceptions and what the browser logs itself (a failed resource load, a blocked
 request), from the moment the session adopted the tab, at most
-:data:`~.page_events.CONSOLE_MAX` per tab. A result says what it left out: entries the
+:data:`~.tabs.records.CONSOLE_MAX` per tab. A result says what it left out: entries the
 ring let go (``dropped``) and messages a flood sent faster than the tab records them
 (``sampledOut``), counted by level all the same; of those, ``sampledInPage`` never left
 the page, whose console the session samples at the source while it floods
-(:mod:`.console_sampler`).
+(:mod:`.console.sampler`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ....errors import ToolError
-from ....tools import Param, Reply
+from ....tools import Reply
 from ....tools.network import ConsoleReadArgs
-from ....tools.params import MAX_ID
-from ..session import ChromiumSession
+from ..tabs.records import ConsoleCounts
 from ..tabs.tabset import Tab
 from .sampler import PAGE_BUDGET
 from .text import ConsoleEntry, level_rank, summary_line
 
-__all__ = ["console_read", "tab_param", "tabs_asked"]
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
+
+__all__ = ["console_read", "tabs_asked"]
 
 DEFAULT_LIMIT = 50
-
-
-def tab_param(what: str) -> Param:
-    return Param("tab", "integer", f"Tab id whose {what} to read (default: the current tab).", minimum=1,
-                 maximum=MAX_ID)
 
 
 def tabs_asked(session: ChromiumSession, tab: int | None, all_tabs: bool) -> list[Tab]:
@@ -77,7 +74,7 @@ async def console_read(session: ChromiumSession, args: ConsoleReadArgs) -> Reply
     shown = matched[-limit:]
     several = len(tabs) > 1
     lines = [(f"[tab {tab_number(session, e.target)}] " if several else "") + summary_line(e) for e in shown]
-    counts: dict[str, Any] = {}
+    counts: dict[str, ConsoleCounts] = {}
     for tab in tabs:
         if tab.target_id is not None:
             counts[str(tab.id)] = log.tab(tab.target_id).counts()

@@ -6,11 +6,11 @@ own session is always one of them. At tens of thousands of messages a second tha
 fills the main thread, and every round trip to the page waits behind it: measured on
 the flooding test page with Playwright attached, a no-op ``Runtime.evaluate`` took
 2.9 s (0.4 ms on the quiet page), and with the console sampled in the page, 0.6 ms.
-Sampling the events after they arrive (:class:`~.tab_tap.Sampler`) keeps the server's
+Sampling the events after they arrive (:class:`~.tabs.tap.Sampler`) keeps the server's
 records bounded but cannot give that time back: the cost is paid before they leave the
 renderer.
 
-So when a tab's tap finds its console bucket dry (:meth:`~.tab_tap.TabTap.skip`), the
+So when a tab's tap finds its console bucket dry (:meth:`~.tabs.tap.TabTap.skip`), the
 session installs :data:`SAMPLER_JS` in the execution context the flood comes from, and
 from then on in every new document of that tab before its own scripts run
 (:func:`sample_new_documents`): a tab that flooded once is likely to again after a
@@ -34,14 +34,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import Any
 
 from ....cdp import CdpFailure, TargetLink
+from ....jsonsafe import JsonObject
 
 __all__ = ["HELD_BACK", "PAGE_BUDGET", "SAMPLER_JS", "held_back_counts", "install_sampler", "sample_new_documents"]
 
 #: Messages of each kind (errors; everything else) a flooding page sends each second.
-#: Below the tap's own rate (``tab_tap.SAMPLE_RATE``), so what arrives is all recorded.
+#: Below the tap's own rate (:data:`~.tabs.tap.SAMPLE_RATE`), so what arrives is all recorded.
 PAGE_BUDGET = 200
 
 #: The first argument of the line that says what a second held back.
@@ -92,7 +92,7 @@ SAMPLER_JS = """(nonce, budget, now) => {
 _LEVELS = ("info", "warn", "error")
 
 
-def held_back_counts(params: dict[str, Any], nonce: str) -> dict[str, int] | None:
+def held_back_counts(params: JsonObject, nonce: str) -> dict[str, int] | None:
     """The counts a ``Runtime.consoleAPICalled`` reports, if it is the sampler's line
     with this session's ``nonce``; None for anything else (the page's own messages)."""
     if params.get("type") != "debug":

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import attrs
+
+from ....jsonsafe import JsonValue
 
 __all__ = [
     "LEVELS",
@@ -79,12 +80,12 @@ class ConsoleEntry:
     def is_error(self) -> bool:
         return self.level == "error"
 
-    def compat(self) -> dict[str, Any]:
+    def compat(self) -> dict[str, object]:
         """What an action's ``console`` list shows: ``{id, type, text}``, ``type`` as
         Playwright names it (``pageerror`` for an uncaught exception)."""
         return {"id": self.id, "type": "pageerror" if self.kind == "exception" else self.kind, "text": self.text}
 
-    def details(self) -> dict[str, Any]:
+    def details(self) -> dict[str, object]:
         return {
             "id": self.id, "level": self.level, "kind": self.kind, "source": self.source,
             "text": self.text,
@@ -100,13 +101,13 @@ def clip(text: str, limit: int = TEXT_MAX) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
-def _number(value: Any) -> str:
+def _number(value: object) -> str:
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
         return str(int(value))
     return str(value)
 
 
-def format_value(arg: Mapping[str, Any]) -> str:
+def format_value(arg: Mapping[str, JsonValue]) -> str:
     """One argument as DevTools prints it: strings bare, objects by their preview."""
     kind = arg.get("type")
     if kind == "string":
@@ -135,7 +136,7 @@ def format_value(arg: Mapping[str, Any]) -> str:
     return str(arg.get("description", arg.get("value", "")))
 
 
-def _preview(preview: Mapping[str, Any], description: Any) -> str:
+def _preview(preview: Mapping[str, JsonValue], description: JsonValue) -> str:
     properties = preview.get("properties") or []
     array = preview.get("subtype") == "array"
     parts = []
@@ -152,7 +153,7 @@ def _preview(preview: Mapping[str, Any], description: Any) -> str:
     return f"{{{body}}}" if name == "Object" else f"{name} {{{body}}}"
 
 
-def format_args(args: Sequence[Mapping[str, Any]]) -> str:
+def format_args(args: Sequence[Mapping[str, JsonValue]]) -> str:
     """The line ``console.log(...args)`` prints: ``%s %d %i %f %o %O %c`` in a first
     string argument take the arguments after it, the rest follow separated by spaces."""
     if not args:
@@ -181,14 +182,14 @@ def format_args(args: Sequence[Mapping[str, Any]]) -> str:
     return " ".join(pieces)
 
 
-def _frames(stack: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
+def _frames(stack: Mapping[str, JsonValue] | None) -> list[Mapping[str, JsonValue]]:
     if not isinstance(stack, Mapping):
         return []
     frames = stack.get("callFrames")
     return [f for f in frames if isinstance(f, Mapping)] if isinstance(frames, list) else []
 
 
-def _stack_lines(frames: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+def _stack_lines(frames: Sequence[Mapping[str, JsonValue]]) -> tuple[str, ...]:
     lines = []
     for frame in frames[:STACK_MAX]:
         name = frame.get("functionName") or "(anonymous)"
@@ -197,14 +198,14 @@ def _stack_lines(frames: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _place(frames: Sequence[Mapping[str, Any]]) -> tuple[str | None, int | None, int | None]:
+def _place(frames: Sequence[Mapping[str, JsonValue]]) -> tuple[str | None, int | None, int | None]:
     if not frames:
         return None, None, None
     top = frames[0]
     return (top.get("url") or None, int(top.get("lineNumber", 0)) + 1, int(top.get("columnNumber", 0)) + 1)
 
 
-def entry_from_console_api(entry_id: int, target: str, params: Mapping[str, Any]) -> ConsoleEntry:
+def entry_from_console_api(entry_id: int, target: str, params: Mapping[str, JsonValue]) -> ConsoleEntry:
     kind = str(params.get("type") or "log")
     frames = _frames(params.get("stackTrace"))
     url, line, column = _place(frames)
@@ -216,7 +217,7 @@ def entry_from_console_api(entry_id: int, target: str, params: Mapping[str, Any]
                         column, _stamp(params.get("timestamp")), _stack_lines(frames))
 
 
-def entry_from_exception(entry_id: int, target: str, params: Mapping[str, Any]) -> ConsoleEntry:
+def entry_from_exception(entry_id: int, target: str, params: Mapping[str, JsonValue]) -> ConsoleEntry:
     details = params.get("exceptionDetails") or {}
     exception = details.get("exception") or {}
     # The description is the error's own "Name: message" line and its stack; the text
@@ -232,7 +233,7 @@ def entry_from_exception(entry_id: int, target: str, params: Mapping[str, Any]) 
                         _stamp(params.get("timestamp")), _stack_lines(frames))
 
 
-def entry_from_log(entry_id: int, target: str, params: Mapping[str, Any]) -> ConsoleEntry:
+def entry_from_log(entry_id: int, target: str, params: Mapping[str, JsonValue]) -> ConsoleEntry:
     entry = params.get("entry") or {}
     kind = str(entry.get("level") or "info")
     line = entry.get("lineNumber")
@@ -242,7 +243,7 @@ def entry_from_log(entry_id: int, target: str, params: Mapping[str, Any]) -> Con
                         _stamp(entry.get("timestamp")), _stack_lines(_frames(entry.get("stackTrace"))))
 
 
-def _stamp(value: Any) -> float | None:
+def _stamp(value: object) -> float | None:
     return round(float(value), 3) if isinstance(value, (int, float)) else None
 
 

@@ -30,10 +30,10 @@ import contextlib
 import itertools
 from collections import deque
 from collections.abc import Iterator
-from typing import Any
 
 import attrs
 import trio
+from playwright.async_api import Dialog, Page
 
 from ....errors import ToolError
 from ....tools import Reply
@@ -54,14 +54,14 @@ class OpenDialog:
     type: str
     message: str
     default_value: str
-    page: Any = attrs.field(eq=False, repr=False)
-    dialog: Any = attrs.field(eq=False, repr=False)
+    page: Page | None = attrs.field(eq=False, repr=False)
+    dialog: Dialog = attrs.field(eq=False, repr=False)
 
     def describe(self) -> dict[str, str]:
         return {"type": self.type, "message": self.message, "defaultValue": self.default_value}
 
 
-def _described(dialog: Any) -> dict[str, str]:
+def _described(dialog: Dialog) -> dict[str, str]:
     return {"type": dialog.type, "message": dialog.message, "defaultValue": dialog.default_value}
 
 
@@ -72,18 +72,19 @@ class DialogBook:
         self.policy: DialogPolicy = "ask"
         #: The Trio run's token, for handing a cancellation over (bound on first use).
         self._token: trio.lowlevel.TrioToken | None = None
-        self._open: dict[Any, OpenDialog] = {}
+        #: The open dialog of each page (Playwright names a dialog's page None when it has none).
+        self._open: dict[Page | None, OpenDialog] = {}
         #: Auto-answered dialogs not yet listed in a result: (seq, description).
         self._answered: deque[tuple[int, dict[str, str]]] = deque(maxlen=_LOG_MAX)
         self._seq = itertools.count(1)
         self._reported = 0
         #: Trio side: the interruptible scopes per page, with their tasks, innermost last.
-        self._scopes: dict[Any, list[tuple[trio.lowlevel.Task, trio.CancelScope]]] = {}
-        self._answers: set[asyncio.Task[Any]] = set()
+        self._scopes: dict[Page | None, list[tuple[trio.lowlevel.Task, trio.CancelScope]]] = {}
+        self._answers: set[asyncio.Task[None]] = set()
 
     # -- the Playwright thread ---------------------------------------------------------
 
-    def on_dialog(self, dialog: Any) -> None:
+    def on_dialog(self, dialog: Dialog) -> None:
         """Playwright's ``dialog`` event: keep it open for the agent, or answer by policy."""
         if self.policy == "ask":
             self._open[dialog.page] = OpenDialog(dialog.type, dialog.message, dialog.default_value,
@@ -99,14 +100,14 @@ class DialogBook:
         self._answered.append((next(self._seq), {**_described(dialog),
                                                  "answer": "accepted" if accept else "dismissed"}))
 
-    async def answer(self, page: Any, accept: bool, prompt_text: str | None) -> OpenDialog | None:
+    async def answer(self, page: Page | None, accept: bool, prompt_text: str | None) -> OpenDialog | None:
         """Answer the dialog open on ``page``; the one answered, or None if none was open."""
         pending = self._open.pop(page, None)
         if pending is not None:
             await _answer(pending.dialog, accept, prompt_text)
         return pending
 
-    def forget(self, page: Any) -> None:
+    def forget(self, page: Page) -> None:
         """The tab closed: its dialog went with it."""
         self._open.pop(page, None)
 
@@ -116,7 +117,7 @@ class DialogBook:
         """Learn the Trio run's token (from the Trio thread, before any tab is adopted)."""
         self._token = trio.lowlevel.current_trio_token()
 
-    def open_on(self, page: Any) -> OpenDialog | None:
+    def open_on(self, page: Page | None) -> OpenDialog | None:
         return self._open.get(page)
 
     def take_answered(self) -> list[dict[str, str]]:
@@ -127,7 +128,7 @@ class DialogBook:
         return fresh
 
     @contextlib.contextmanager
-    def interruptible(self, page: Any, *, open_already: bool = True) -> Iterator[trio.CancelScope]:
+    def interruptible(self, page: Page | None, *, open_already: bool = True) -> Iterator[trio.CancelScope]:
         """A scope that a dialog opening on ``page`` cancels (``cancelled_caught`` then
         says so). Registered before the check, so a dialog that opens in between is
         either seen here or cancels the scope; ``open_already=False`` lets the call in
@@ -148,7 +149,7 @@ class DialogBook:
             if not stack:
                 self._scopes.pop(page, None)
 
-    def _interrupt(self, page: Any) -> None:
+    def _interrupt(self, page: Page | None) -> None:
         # The innermost scope of each task waiting on the page: it answers for its call,
         # the scopes around it go on. A wait running beside the mailbox is its own task.
         if page not in self._open:
@@ -160,7 +161,7 @@ class DialogBook:
             scope.cancel()
 
 
-async def _answer(dialog: Any, accept: bool, prompt_text: str | None) -> None:
+async def _answer(dialog: Dialog, accept: bool, prompt_text: str | None) -> None:
     # OK on a prompt nobody typed into answers what it showed, as a person's OK would.
     if accept and prompt_text is None and dialog.type == "prompt":
         prompt_text = dialog.default_value

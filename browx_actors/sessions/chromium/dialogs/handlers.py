@@ -1,6 +1,6 @@
 """The dialog tools of the chromium engine: ``handle_dialog`` and ``set_dialog_policy``.
 
-A dialog the session keeps open (policy ``ask``, :mod:`.dialogs`) blocks its page, and
+A dialog the session keeps open (policy ``ask``, :mod:`.dialogs.book`) blocks its page, and
 every other tool on that tab answers ``dialog-open`` until ``handle_dialog`` answers
 it. The answer lets the page go on from where it stopped (``confirm()`` returns, a
 prompt's text arrives, a beforeunload lets the navigation proceed), so
@@ -10,13 +10,17 @@ the mark of the action that opened the dialog.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ....errors import ToolError
 from ....tools import Reply
 from ....tools.actions import HandleDialogArgs, SetDialogPolicyArgs
 from ..input.send import releases_applied
 from ..input.settle import Before, settle
-from ..session import ChromiumSession
 from .book import dialog_warning
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["handle_dialog", "set_dialog_policy"]
 

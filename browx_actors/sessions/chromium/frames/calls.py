@@ -13,10 +13,11 @@ frame's snapshot stitched in under its ``<iframe>`` line (:func:`with_frames`).
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ....cdp import CdpFailure
 from ....errors import ToolError
+from ....jsonsafe import JsonObject, JsonValue
 from .refs import FrameRef, parse_ref, qualify, qualify_refs, stitch
 from .tree import Frame, agent_in_frame, ask_each, frame_chain, frame_named, frame_tree, owner_of
 
@@ -29,7 +30,7 @@ __all__ = ["call_in_frame", "routes_to_frame", "with_frames"]
 #: What a frame ref can appear in, per agent method: the field of the argument.
 _REF_FIELDS = {"aim": "ref", "describe": None, "snapshot": "scope", "find": "scope"}
 
-def routes_to_frame(method: str, arg: Any) -> FrameRef | None:
+def routes_to_frame(method: str, arg: JsonValue) -> FrameRef | None:
     """The frame ref a page-agent call names, if it names one."""
     if method not in _REF_FIELDS:
         return None
@@ -39,7 +40,7 @@ def routes_to_frame(method: str, arg: Any) -> FrameRef | None:
     return ref if ref is not None and ref.frame is not None else None
 
 
-def _requalify(value: Any, frame: str) -> Any:
+def _requalify(value: JsonValue, frame: str) -> JsonValue:
     """A frame agent's answer with its refs (and snapshot text) spelled for the tab."""
     if isinstance(value, dict):
         out = {}
@@ -56,7 +57,7 @@ def _requalify(value: Any, frame: str) -> Any:
     return value
 
 
-async def call_in_frame(session: SessionHost, method: str, arg: Any, ref: FrameRef) -> Any:
+async def call_in_frame(session: SessionHost, method: str, arg: JsonValue, ref: FrameRef) -> JsonValue:
     """A page-agent call whose ref (or scope) lies in a frame, made in that frame."""
     tab = session.tabs.current
     assert tab is not None and ref.frame is not None
@@ -92,7 +93,7 @@ async def call_in_frame(session: SessionHost, method: str, arg: Any, ref: FrameR
     return result
 
 
-async def _nested(session: SessionHost, tab: Tab, top: Frame, text: str, arg: Any) -> str:
+async def _nested(session: SessionHost, tab: Tab, top: Frame, text: str, arg: JsonValue) -> str:
     """``text`` (a snapshot of ``top``) with the snapshots of the frames inside ``top``
     stitched in under their ``<iframe>`` lines.
 
@@ -135,7 +136,7 @@ async def _nested(session: SessionHost, tab: Tab, top: Frame, text: str, arg: An
     return text
 
 
-async def _snapshot(session: SessionHost, arg: dict[str, Any], frame: Frame) -> str | None:
+async def _snapshot(session: SessionHost, arg: JsonObject, frame: Frame) -> str | None:
     """The frame's snapshot text, its refs qualified; None when it cannot be read."""
     try:
         child = await agent_in_frame(session, frame, "snapshot", arg)
@@ -144,7 +145,7 @@ async def _snapshot(session: SessionHost, arg: dict[str, Any], frame: Frame) -> 
     return qualify_refs(str((child or {}).get("text", "")), frame.short)
 
 
-async def with_frames(session: SessionHost, result: dict[str, Any], arg: Any) -> dict[str, Any]:
+async def with_frames(session: SessionHost, result: JsonValue, arg: JsonValue) -> JsonValue:
     """A top-document snapshot with its frames' snapshots stitched in (a page without
     ``<iframe>`` lines costs nothing more)."""
     if not isinstance(result, dict) or "iframe" not in str(result.get("text", "")):

@@ -3,9 +3,9 @@
 A tab's frames come from two places: ``Page.getFrameTree`` on the tab's command
 session gives the frames its renderer hosts (same-origin ones, and cross-origin ones
 of the same site), and each out-of-process frame (another site) has a flat session of
-its own (:mod:`.wiring` attaches them), with the frames *it* hosts. Each frame but the
-top one gets an id ``fN`` in its tab (:class:`FrameBook`), and refs inside it are
-spelled ``fNeM`` (:mod:`.frame_refs`).
+its own (:mod:`.tabs.wiring` attaches them), with the frames *it* hosts. Each frame but
+the top one gets an id ``fN`` in its tab (:class:`FrameBook`), and refs inside it are
+spelled ``fNeM`` (:mod:`.frames.refs`).
 
 Each frame runs its own page agent (the init script runs in every frame), reached in
 its main world: by context id on the command session for a frame the tab's renderer
@@ -15,7 +15,7 @@ agent calls it and where its content box is; the chain of them from the top docu
 down says where a point of the frame is in the tab, and whether input there reaches it
 (:func:`frame_chain`). Calls routed into a
 frame by their refs, and snapshots with their frames stitched in, are
-:mod:`.frame_calls`; Playwright, when it acts instead, reaches the element through the
+:mod:`.frames.calls`; Playwright, when it acts instead, reaches the element through the
 same chain of ``<iframe>`` elements (:func:`frame_locator`).
 """
 
@@ -24,13 +24,15 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import attrs
 import trio
+from playwright.async_api import FrameLocator, Locator, Page
 
 from ....cdp import CdpError, CdpFailure, TargetLink
 from ....errors import ToolError
+from ....jsonsafe import JsonObject, JsonValue
 from ....tools import Reply
 from ....tools.reading import FramesListArgs
 from ..agent.pageagent import AGENT_KEY, AGENT_SOURCE
@@ -151,7 +153,7 @@ async def ask_each(ask: Callable[[T], Awaitable[R]], items: Sequence[T]) -> list
     items' order: what is asked of a frame (its tree, its ``<iframe>``, its agent) is a
     few CDP round trips that do not wait on another frame's, so ten frames cost about
     what one does, not ten times it."""
-    answers: list[Any] = [None] * len(items)
+    answers: dict[int, R] = {}
 
     async def one(index: int, item: T) -> None:
         answers[index] = await ask(item)
@@ -159,13 +161,13 @@ async def ask_each(ask: Callable[[T], Awaitable[R]], items: Sequence[T]) -> list
     async with trio.open_nursery() as nursery:
         for index, item in enumerate(items):
             nursery.start_soon(one, index, item)
-    return answers
+    return [answers[index] for index in range(len(items))]
 
 
-async def _tree_of(host: TargetLink) -> dict[str, Any] | None:
+async def _tree_of(host: TargetLink) -> JsonObject | None:
     """An out-of-process frame's own frame tree; None when its session is going."""
     try:
-        tree: dict[str, Any] = (await host.send("Page.getFrameTree"))["frameTree"]
+        tree: JsonObject = (await host.send("Page.getFrameTree"))["frameTree"]
     except CdpFailure:
         return None
     return tree
@@ -177,7 +179,7 @@ async def frame_tree(session: SessionHost, tab: Tab) -> list[Frame]:
     book = _book(session, tab)
     frames: list[Frame] = []
 
-    def walk(node: dict[str, Any], host: TargetLink, parent: str | None, root: bool, oop: bool) -> None:
+    def walk(node: JsonObject, host: TargetLink, parent: str | None, root: bool, oop: bool) -> None:
         frame = node.get("frame") or {}
         frame_id = str(frame.get("id"))
         url = str(frame.get("url", "")) + str(frame.get("urlFragment") or "")
@@ -209,8 +211,8 @@ async def frame_tree(session: SessionHost, tab: Tab) -> list[Frame]:
     return frames
 
 
-async def _evaluate(session: SessionHost, frame: Frame, expression: str) -> Any:
-    params: dict[str, Any] = {"expression": expression, "returnByValue": True}
+async def _evaluate(session: SessionHost, frame: Frame, expression: str) -> JsonValue:
+    params: JsonObject = {"expression": expression, "returnByValue": True}
     if not frame.root:
         assert session.tabs.current is not None and session.tabs.current.target_id is not None
         context = session.events.context_of(session.tabs.current.target_id, frame.frame_id)
@@ -229,7 +231,7 @@ async def _evaluate(session: SessionHost, frame: Frame, expression: str) -> Any:
     return reply["result"].get("value")
 
 
-async def agent_in_frame(session: SessionHost, frame: Frame, method: str, arg: Any) -> Any:
+async def agent_in_frame(session: SessionHost, frame: Frame, method: str, arg: JsonValue) -> JsonValue:
     """The frame's page agent's ``method(arg)``; installs the agent there if it is missing."""
     call = f"({_CALL})({json.dumps([method, arg])})"
     result = await _evaluate(session, frame, call)
@@ -240,7 +242,7 @@ async def agent_in_frame(session: SessionHost, frame: Frame, method: str, arg: A
 
 
 async def owner_of(session: SessionHost, frames: dict[str, Frame], frame: Frame,
-                   declaration: str = _OWNER, point: tuple[float, float] | None = None) -> dict[str, Any] | None:
+                   declaration: str = _OWNER, point: tuple[float, float] | None = None) -> JsonObject | None:
     """What ``declaration`` answers on the ``<iframe>`` holding ``frame`` (by default its
     snapshot ref and where its content starts; with ``point``, of the frame's viewport,
     where that is in the parent's and whether the ``<iframe>`` is on top there), in its
@@ -250,7 +252,7 @@ async def owner_of(session: SessionHost, frames: dict[str, Frame], frame: Frame,
         return None
     try:
         owner = await parent.host.send("DOM.getFrameOwner", {"frameId": frame.frame_id})
-        params: dict[str, Any] = {"backendNodeId": owner["backendNodeId"]}
+        params: JsonObject = {"backendNodeId": owner["backendNodeId"]}
         if not parent.root:
             assert session.tabs.current is not None and session.tabs.current.target_id is not None
             context = session.events.context_of(session.tabs.current.target_id, parent.frame_id)
@@ -259,7 +261,7 @@ async def owner_of(session: SessionHost, frames: dict[str, Frame], frame: Frame,
         node = await parent.host.send("DOM.resolveNode", params)
         object_id = node["object"]["objectId"]
         try:
-            call: dict[str, Any] = {"objectId": object_id, "functionDeclaration": declaration, "returnByValue": True}
+            call: JsonObject = {"objectId": object_id, "functionDeclaration": declaration, "returnByValue": True}
             if point is not None:
                 call["arguments"] = [{"value": point[0]}, {"value": point[1]}]
             reply = await parent.host.send("Runtime.callFunctionOn", call)
@@ -267,7 +269,7 @@ async def owner_of(session: SessionHost, frames: dict[str, Frame], frame: Frame,
             await parent.host.send("Runtime.releaseObject", {"objectId": object_id})
     except (CdpFailure, KeyError):
         return None
-    value: dict[str, Any] | None = reply.get("result", {}).get("value")
+    value: JsonObject | None = reply.get("result", {}).get("value")
     return value
 
 
@@ -324,10 +326,10 @@ async def frame_chain(session: SessionHost, frame: Frame,
     return FrameChain(refs, point if blocked is None else None, blocked)
 
 
-def frame_locator(page: Any, found: dict[str, Any]) -> Any:
+def frame_locator(page: Page, found: JsonObject) -> Locator:
     """Playwright's locator for an element in a frame: through the chain of
     ``<iframe>`` elements (by their refs in each document) to the element's own ref."""
-    scope = page
+    scope: Page | FrameLocator = page
     for owner in found["frameChain"]:
         scope = scope.locator(f"{REF_ENGINE}={owner}").content_frame
     return scope.locator(f"{REF_ENGINE}={found['localRef']}")
@@ -350,7 +352,7 @@ async def frames_list(session: SessionHost, args: FramesListArgs) -> Reply:
     frames = await frame_tree(session, tab)
     by_id = {f.frame_id: f for f in frames}
     top = frames[0]
-    rows: list[Any] = []
+    rows: list[str | dict[str, object]] = []
     for frame in frames[1:]:
         owner = await owner_of(session, by_id, frame)
         parent = by_id.get(frame.parent or "")

@@ -4,7 +4,7 @@ Every frame runs its own page agent, which reads only its own document
 (``visualTree``) and numbers its elements afresh (``n1``, ``n2``...). The DOM provider
 reads the top document first; when that holds an ``<iframe>`` or ``<frame>``, each
 frame of the tab is read by its own agent, parents before children
-(:func:`~.frames.frame_tree`: same-origin frames, and out-of-process ones through their
+(:func:`~.frames.tree.frame_tree`: same-origin frames, and out-of-process ones through their
 own sessions), and its tree is hung under the node of the element that holds it. The
 page is then one tree, as its snapshot is one text:
 
@@ -30,12 +30,13 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 
 from ....cdp import CdpFailure
 from ....errors import ToolError
+from ....jsonsafe import JsonObject
 from ..network.redact import redact_url
 from .tree import VISUAL_OWNER, Frame, agent_in_frame, ask_each, frame_named, frame_tree, owner_of
 
@@ -45,7 +46,8 @@ if TYPE_CHECKING:
 __all__ = ["DomScope", "FramedCapture", "Placement", "answer_nodes", "frame_ref", "graft", "holds_frames",
            "read_frames", "split_node_id"]
 
-Node = dict[str, Any]
+#: One node of a document's ``visualTree`` answer (``agent/visualtree.js``).
+Node = JsonObject
 
 _FRAME_TAGS = ("iframe", "frame")
 # The agent's JSON has no spaces, and a quote inside a string value is escaped, so this
@@ -121,7 +123,7 @@ class Placement:
     sy: float = 1.0
     hidden: bool = False
 
-    def inside(self, owner: dict[str, Any], hidden: bool) -> Placement:
+    def inside(self, owner: JsonObject, hidden: bool) -> Placement:
         """The placement of a frame whose ``<iframe>`` (``owner``: ``x``, ``y``, ``sx``,
         ``sy`` in this document's viewport) is in this document."""
         return Placement(self.dx + float(owner["x"]) * self.sx, self.dy + float(owner["y"]) * self.sy,
@@ -176,7 +178,7 @@ async def read_frames(session: SessionHost, top: Node, *, limit: int, properties
     while generation := [frame for frame in waiting if frame.parent in placed]:
         waiting = [frame for frame in waiting if frame.parent not in placed]
         owners = await ask_each(functools.partial(owner_of, session, by_id, declaration=VISUAL_OWNER), generation)
-        held: list[tuple[Frame, dict[str, Any], Node]] = []
+        held: list[tuple[Frame, JsonObject, Node]] = []
         for frame, owner in zip(generation, owners, strict=True):
             parent = by_id[frame.parent or ""]
             node = (owner or {}).get("node")

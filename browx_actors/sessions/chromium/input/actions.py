@@ -1,18 +1,18 @@
 """Action tools of the chromium engine: click, hover, fill, press, select, scroll.
 
 Each action finds its target (``ref``, ``selector`` or ``coords``), acts, then waits
-until its effects have settled and reports them in one shape (:mod:`.settle`)::
+until its effects have settled and reports them in one shape (:mod:`.input.settle`)::
 
     {ok, action, target, navigation: {changed, from, to}, structure: {appeared, removed},
      console: [errors logged meanwhile], element: <state after>,
      opened: [tabs the action opened], settled, warnings}
 
-Two ways to act, one result. The first round trip (:func:`~.target.aim`) marks the
+Two ways to act, one result. The first round trip (:func:`~.input.target.aim`) marks the
 page, finds the target and, for click, hover and fill, checks it the way Playwright's
 actionability checks do: visible, enabled, not animating, in view and on top at its
 point for the mouse; visible, enabled and editable for typing, which it then focuses
 and selects. When the element is ready, the server sends the input itself over raw CDP
-(:mod:`.input`): trusted events, written back to back. When it is not, or for the
+(:mod:`.input.commands`): trusted events, written back to back. When it is not, or for the
 other actions, Playwright acts (its locators wait for the element and explain what is
 wrong with it; refs resolve through the ``browxref`` selector engine). A click that
 Playwright would make at once costs it 45-70 ms here; the direct one a few.
@@ -22,31 +22,37 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ....errors import ToolError
+from ....jsonsafe import JsonObject
 from ....tools import Reply
 from ....tools.actions import ClickArgs, FillArgs, HoverArgs, PressArgs, ScrollArgs, SelectArgs
 from ....tools.shapes import Point
 from ....tools.targets import Aim, Element, coords_of
 from ..dialogs.book import dialog_warning
 from ..losses import first_line
-from ..session import ChromiumSession
 from .commands import Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
 from .send import ACTION_TIMEOUT_MS, send_input, target_label
 from .settle import Before, settle
 from .target import aim, check_found, locator_for
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["ACTION_TIMEOUT_MS", "Act", "Report", "click", "click_as", "clicking", "fill", "filling", "hover",
            "perform", "press", "report_opened", "run_action", "run_steps", "scroll", "select", "selecting"]
 
 
 #: Builds the direct input from aim's answer, or None to leave the action to Playwright.
-DirectInput = Callable[[dict[str, Any]], "list[Command] | None"]
-#: What Playwright does for the action: ``act(page, locator)``.
+DirectInput = Callable[[JsonObject], "list[Command] | None"]
+#: What Playwright does for the action: ``act(page, locator)``, with Playwright's Page and
+#: Locator (None for a point target). Any: an act hands Playwright the arguments' checked
+#: strings (a button, modifiers) where it types Literals, and knows from its target that
+#: it has a locator; typed, each act would need a cast for the one and a check for the other.
 Act = Callable[[Any, Any], Awaitable[None]]
 
 
@@ -55,10 +61,10 @@ async def _act_with_playwright(
     action: str,
     target: Element,
     act: Act,
-    found: dict[str, Any],
+    found: JsonObject,
     before: Before | None,
     reply: Reply,
-) -> dict[str, Any] | None:
+) -> JsonObject | None:
     """Locate and act through Playwright, then settle unless ``before`` is None (one
     hop, on the Playwright thread); the target's description."""
     page = session.page
@@ -91,7 +97,7 @@ async def perform(
     direct: DirectInput | None = None,
     mark: bool = True,
     before: Before | None = None,
-) -> tuple[dict[str, Any] | None, str]:
+) -> tuple[JsonObject | None, str]:
     """Find the target and act, directly when ``direct`` gives input, else through
     ``act(page, locator)`` on the Playwright thread; settle counting from ``before``
     when it is given (in the same hop as Playwright's act). The target's description
@@ -134,7 +140,7 @@ async def run_action(session: ChromiumSession, action: str, target: Element, act
     """Find the target, act (directly when ``direct`` gives input, else through
     ``act(page, locator)`` on the Playwright thread), settle and report."""
 
-    async def steps(reply: Reply, before: Before) -> tuple[dict[str, Any] | None, str]:
+    async def steps(reply: Reply, before: Before) -> tuple[JsonObject | None, str]:
         return await perform(session, action, target, act, reply, mode=mode, direct=direct, before=before)
 
     return await _reported(session, action, steps)
@@ -148,7 +154,7 @@ Report = Callable[[Reply, bool], None]
 async def run_steps(
     session: ChromiumSession,
     action: str,
-    steps: Callable[[Reply], Awaitable[tuple[dict[str, Any] | None, str]]],
+    steps: Callable[[Reply], Awaitable[tuple[JsonObject | None, str]]],
     *,
     report: Report | None = None,
     frame: bool = False,
@@ -161,12 +167,12 @@ async def run_steps(
 
     A dialog can open under any step; the result then says so (``dialog``), and still
     carries what the steps put in it as they went (``target`` once aimed, with
-    :func:`~.target.aimed_at`; ``fields`` done) and what ``report`` adds, which runs either way:
+    :func:`~.input.target.aimed_at`; ``fields`` done) and what ``report`` adds, which runs either way:
     the agent answers the dialog knowing where the pointer and the fingers are.
     ``frame``: the input was continuous (a wheel, moves), which the page's listeners
     get in the next animation frame; the settle reads after it."""
 
-    async def settled(reply: Reply, before: Before) -> tuple[dict[str, Any] | None, str]:
+    async def settled(reply: Reply, before: Before) -> tuple[JsonObject | None, str]:
         target, used = await steps(reply)
         await session.pw(settle, session, action, before, target, reply, frame)
         return target, used
@@ -175,7 +181,7 @@ async def run_steps(
 
 
 async def _reported(session: ChromiumSession, action: str,
-                    steps: Callable[[Reply, Before], Awaitable[tuple[dict[str, Any] | None, str]]],
+                    steps: Callable[[Reply, Before], Awaitable[tuple[JsonObject | None, str]]],
                     report: Report | None = None) -> Reply:
     """What was there before, the steps (which settle), the input used, the tabs opened."""
     last_tab = session.tabs.last_id
@@ -223,7 +229,7 @@ def _answer_dialog_opened(session: ChromiumSession, action: str, before: Before,
     reply.warn(dialog_warning(described, action))
 
 
-def _point(coords: Point | None, found: dict[str, Any]) -> tuple[float, float] | None:
+def _point(coords: Point | None, found: JsonObject) -> tuple[float, float] | None:
     """Where direct mouse input goes: the coords given, or the point aim readied."""
     if coords:
         return coords["x"], coords["y"]
@@ -251,11 +257,12 @@ def clicking(target: Element, count: int = 1, button: str = "left",
     modifiers = modifier_keys(modifier_names)
     coords = coords_of(target)
 
-    def direct(found: dict[str, Any]) -> list[Command] | None:
+    def direct(found: JsonObject) -> list[Command] | None:
         point = _point(coords, found)
         return None if point is None else mouse_click(*point, button=button, click_count=count,
                                                       modifiers=modifiers)
 
+    # Any: an Act's page and locator (see Act).
     async def act(page: Any, locator: Any) -> None:
         if locator is not None:
             await locator.click(timeout=ACTION_TIMEOUT_MS, button=button, click_count=count,
@@ -276,12 +283,13 @@ def clicking(target: Element, count: int = 1, button: str = "left",
 def filling(value: str, submit: bool = False) -> tuple[DirectInput, Act]:
     """The two ways to replace a text field's value (and press Enter after)."""
 
-    def direct(found: dict[str, Any]) -> list[Command] | None:
+    def direct(found: JsonObject) -> list[Command] | None:
         # aim focused the field and selected its content: typing replaces it.
         if found.get("ready") is not True:
             return None
         return insert_text(value) + (key_press("Enter") if submit else [])
 
+    # Any: an Act's page and locator (see Act).
     async def act(page: Any, locator: Any) -> None:
         await locator.fill(value, timeout=ACTION_TIMEOUT_MS)
         if submit:
@@ -294,6 +302,7 @@ def selecting(values: list[str], field: str = "values") -> Act:
     """Playwright choosing the options of a ``<select>``: each wanted value matched
     against option values first, then visible labels; ``bad-arg`` names ``field``."""
 
+    # Any: an Act's page and locator (see Act).
     async def act(page: Any, locator: Any) -> None:
         options = await locator.evaluate(
             "el => Array.from(el.options || [], o => [o.value, o.label])"
@@ -314,12 +323,13 @@ def selecting(values: list[str], field: str = "values") -> Act:
 
 
 async def hover(session: ChromiumSession, args: HoverArgs) -> Reply:
-    def direct(found: dict[str, Any]) -> list[Command] | None:
+    def direct(found: JsonObject) -> list[Command] | None:
         point = _point(args.coords, found)
         # A button held since mouse_down stays held over the move, as a hand's would.
         tab = session.tabs.current
         return None if point is None else mouse_move(*point, buttons=tab.input.buttons if tab is not None else 0)
 
+    # Any: an Act's page and locator (see Act).
     async def act(page: Any, locator: Any) -> None:
         if locator is None:  # coords, with direct input off
             assert args.coords is not None, "no locator: the target is a point"
@@ -336,6 +346,7 @@ async def fill(session: ChromiumSession, args: FillArgs) -> Reply:
 
 
 async def press(session: ChromiumSession, args: PressArgs) -> Reply:
+    # Any: an Act's page and locator (see Act).
     async def act(page: Any, locator: Any) -> None:
         if locator is None:
             await page.keyboard.press(args.key)
@@ -362,6 +373,7 @@ _SCROLL_ENDS = {"top": "[el.scrollLeft, 0]", "bottom": "[el.scrollLeft, el.scrol
 async def scroll(session: ChromiumSession, args: ScrollArgs) -> Reply:
     dx, dy, to = args.delta_x, args.delta_y, args.to
 
+    # Any: an Act's page and locator (see Act).
     async def act(page: Any, locator: Any) -> None:
         if to is not None:
             script = f"el => el.scrollTo(...{_SCROLL_ENDS[to]})"

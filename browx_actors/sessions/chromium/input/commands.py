@@ -1,10 +1,10 @@
 """Trusted input as raw CDP commands: the mouse and key events of one action.
 
-The direct action path (:mod:`.actions`) sends these over the session's raw CDP
-session with :meth:`~browx_actors.cdp.TargetLink.send_sequence`, so the events of one
-click reach the browser back to back and in order. The pointer tools (:mod:`.pointer`)
+The direct action path (:mod:`.input.actions`) sends these over the session's raw CDP
+session with :meth:`~browx_actors.cdp.link.TargetLink.send_sequence`, so the events of one
+click reach the browser back to back and in order. The pointer tools (:mod:`.input.pointer`)
 send the presses, releases, moves and wheel turns one at a time; touch and drag events
-are built in :mod:`.touch_input` and :mod:`.drag_input`. ``Input.dispatch*`` events are
+are built in :mod:`.touch_commands` and :mod:`.drag_commands`. ``Input.dispatch*`` events are
 trusted (``isTrusted`` is true), exactly like the ones Playwright sends, and go through
 the browser's hit testing, focus and default actions as a user's would.
 
@@ -14,7 +14,8 @@ Pure: every function returns a list of ``(method, params)`` commands.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+
+from ....jsonsafe import JsonObject, JsonValue
 
 __all__ = [
     "BUTTONS",
@@ -32,7 +33,8 @@ __all__ = [
     "mouse_wheel",
 ]
 
-Command = tuple[str, dict[str, Any]]
+#: ``(method, params)``: one CDP command.
+Command = tuple[str, JsonObject]
 
 #: Mouse buttons and their bit in the ``buttons`` field of a mouse event.
 BUTTONS = {"left": 1, "right": 2, "middle": 4}
@@ -72,7 +74,7 @@ def modifier_keys(names: Iterable[str]) -> list[str]:
 
 
 def _key_event(kind: str, key: str, code: str, key_code: int, modifiers: int, text: str = "") -> Command:
-    params: dict[str, Any] = {"type": kind, "key": key, "code": code, "windowsVirtualKeyCode": key_code,
+    params: JsonObject = {"type": kind, "key": key, "code": code, "windowsVirtualKeyCode": key_code,
                               "modifiers": modifiers}
     if text:
         params["text"] = params["unmodifiedText"] = text
@@ -96,7 +98,7 @@ def _hold(keys: Sequence[str]) -> tuple[list[Command], list[Command], int]:
     return downs, ups, held
 
 
-def _mouse(kind: str, x: float, y: float, modifiers: int, **fields: Any) -> Command:
+def _mouse(kind: str, x: float, y: float, modifiers: int, **fields: JsonValue) -> Command:
     return ("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "modifiers": modifiers, **fields})
 
 

@@ -10,7 +10,7 @@ left button held (``durationMs``, ``steps``), a release at the destination. That
 what canvas apps, sliders and pointer-event sortables read. A page that uses HTML5 drag
 and drop (a ``draggable`` element, a ``dragstart`` listener) starts a platform drag
 on the first move instead, which no further mouse input reaches; so the drag runs with
-``Input.setInterceptDrags`` on (:mod:`.drag_input`), asks the page agent whether the
+``Input.setInterceptDrags`` on (:mod:`.drag_commands`), asks the page agent whether the
 move started a drag (``agent/dragwatch.js``), and if it did takes the intercepted drag
 over: ``dragenter`` / ``dragover`` at each following step, ``drop`` at the end, with the
 data the page put in its ``dragstart``. The result says which it was
@@ -21,23 +21,26 @@ from __future__ import annotations
 
 import contextlib
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 import trio
 
-from ....cdp import CdpFailure
+from ....cdp import CdpFailure, CdpSubscription
+from ....jsonsafe import JsonObject
 from ....tools import Reply
 from ....tools.pointer import DragArgs
 from ..agent.calls import agent_await, agent_call
-from ..session import ChromiumSession
 from .actions import run_steps
-from .commands import mouse_move, mouse_press, mouse_release
+from .commands import Command, mouse_move, mouse_press, mouse_release
 from .drag_commands import DRAG_INTERCEPTED, drag_event, intercept_drags
 from .motion import Point, Step, step_count, stroke
 from .playback import letting_go, play
 from .pointer import pointer_report, state_of
 from .send import release_input, send_input
 from .target import aimed_at, point_for
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["DRAG_THRESHOLD_PX", "drag"]
 
@@ -55,19 +58,19 @@ class _Drag:
     """One drag's state while it plays: how far it got, and the page's drag data once
     the page started an HTML5 drag."""
 
-    def __init__(self, session: ChromiumSession, start: Point, events: Any, reply: Reply) -> None:
+    def __init__(self, session: ChromiumSession, start: Point, events: CdpSubscription, reply: Reply) -> None:
         self.session = session
         self.start = start
         self.events = events
         self.reply = reply
         #: None until decided; then the intercepted drag data, or False (a mouse drag).
-        self.data: dict[str, Any] | bool | None = None
+        self.data: JsonObject | bool | None = None
         self.entered = False
         #: The drop went out (a dialog its handler opened may have cut the call short).
         self.dropped = False
         self.last: Point = start
 
-    async def send(self, commands: list[Any]) -> None:
+    async def send(self, commands: list[Command]) -> None:
         await send_input(self.session, "drag", commands)
 
     async def step(self, step: Step) -> None:
@@ -107,7 +110,7 @@ class _Drag:
             await self.send(drag_event("dragEnter", *point, self.data))
             self.entered = True
 
-    def _intercepted(self) -> dict[str, Any] | None:
+    def _intercepted(self) -> JsonObject | None:
         try:
             event = self.events.receive_nowait()
         except trio.WouldBlock:
@@ -117,7 +120,7 @@ class _Drag:
 
     async def release(self) -> None:
         """An interrupted drag: cancel the HTML5 drag unless it was dropped, let go of
-        the button (at once, when a dialog blocks the page: :func:`~.input_send.release_input`)."""
+        the button (at once, when a dialog blocks the page: :func:`~.send.release_input`)."""
         commands = []
         if isinstance(self.data, dict) and not self.dropped:
             commands += drag_event("dragCancel", *self.last, self.data)
@@ -126,7 +129,7 @@ class _Drag:
 
 
 async def drag(session: ChromiumSession, args: DragArgs) -> Reply:
-    async def steps(reply: Reply) -> tuple[Any, str]:
+    async def steps(reply: Reply) -> tuple[JsonObject | None, str]:
         state = state_of(session)
         if state.buttons:
             reply.warn(f"the {', '.join(state.held())} button was down before the drag; the drag releases left")

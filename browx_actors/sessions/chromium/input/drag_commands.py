@@ -13,8 +13,7 @@ Pure: functions return ``(method, params)`` commands.
 
 from __future__ import annotations
 
-from typing import Any
-
+from ....jsonsafe import JsonObject
 from .commands import Command
 
 __all__ = ["DRAG_INTERCEPTED", "drag_event", "intercept_drags"]
@@ -28,7 +27,7 @@ def intercept_drags(enabled: bool) -> list[Command]:
     return [("Input.setInterceptDrags", {"enabled": enabled})]
 
 
-def drag_event(kind: str, x: float, y: float, data: dict[str, Any]) -> list[Command]:
+def drag_event(kind: str, x: float, y: float, data: JsonObject) -> list[Command]:
     """One step of an intercepted drag at a viewport point, carrying its drag data."""
     if kind not in _KINDS:
         raise ValueError(f"unknown drag event {kind!r}; known: {', '.join(_KINDS)}")

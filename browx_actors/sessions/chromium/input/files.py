@@ -8,14 +8,14 @@ chooser when clicked (a styled "Choose file" button in front of a hidden input) 
 files through the chooser. Like every action it reports what changed.
 
 Downloads a page starts are saved into the workspace by the session (see
-:mod:`.downloads`); the call that started one lists it (``downloads``), and
+:mod:`.page.downloads`); the call that started one lists it (``downloads``), and
 ``downloads_list`` shows them all.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -24,8 +24,10 @@ from ....tools import Reply
 from ....tools.actions import UploadFileArgs
 from ....tools.page import DownloadsListArgs
 from ....workspace import resolve_in_workspace
-from ..session import ChromiumSession
 from .actions import ACTION_TIMEOUT_MS, run_action
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["downloads_list", "upload_file", "workspace_files"]
 
@@ -47,6 +49,7 @@ def workspace_files(workspace: Path, paths: list[str]) -> list[Path]:
 async def upload_file(session: ChromiumSession, args: UploadFileArgs) -> Reply:
     files = [str(p) for p in workspace_files(session.workspace, args.paths)]
 
+    # Any: an Act's page and locator (see actions.Act).
     async def act(page: Any, locator: Any) -> None:
         try:
             await locator.set_input_files(files, timeout=ACTION_TIMEOUT_MS)

@@ -20,17 +20,20 @@ A choice that did not take is ``verification-failed``, never a quiet success.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....errors import ToolError
+from ....jsonsafe import JsonObject
 from ....tools import Reply
 from ....tools.actions import ChooseOptionArgs, FillFormArgs
 from ....tools.targets import Element, Target
 from ..agent.calls import agent_call
 from ..reading.poll import poll_until
-from ..session import ChromiumSession
 from .actions import ACTION_TIMEOUT_MS, clicking, filling, perform, run_steps, selecting
 from .target import aim, target_of
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["MAX_FIELDS", "choose_option", "field_kind", "fill_form", "wanted_checked"]
 
@@ -48,7 +51,7 @@ _VERIFY_TIMEOUT_S = 2.0
 _TYPE_AFTER_S = 0.5
 
 
-def field_kind(target: dict[str, Any]) -> str:
+def field_kind(target: JsonObject) -> str:
     """How a field is set: ``select``, ``check`` or ``text``."""
     if target.get("tag") == "select":
         return "select"
@@ -57,7 +60,7 @@ def field_kind(target: dict[str, Any]) -> str:
     return "text"
 
 
-def wanted_checked(value: Any, where: str) -> bool:
+def wanted_checked(value: object, where: str) -> bool:
     """The state a checkbox ``value`` asks for."""
     if isinstance(value, bool):
         return value
@@ -67,7 +70,7 @@ def wanted_checked(value: Any, where: str) -> bool:
                     field=where)
 
 
-async def _set_checked(session: ChromiumSession, index: int, element: Element, target: dict[str, Any],
+async def _set_checked(session: ChromiumSession, index: int, element: Element, target: JsonObject,
                        want: bool, reply: Reply) -> str:
     """Click the control into ``want``, through its visible label when the control
     itself cannot take a click (a styled checkbox hides its input); the input used."""
@@ -87,6 +90,7 @@ async def _set_checked(session: ChromiumSession, index: int, element: Element, t
     else:
         direct, _ = clicking(element)
 
+        # Any: an Act's page and locator (see actions.Act).
         async def act(page: Any, locator: Any) -> None:
             await locator.set_checked(want, timeout=ACTION_TIMEOUT_MS)
 
@@ -100,23 +104,25 @@ async def _set_checked(session: ChromiumSession, index: int, element: Element, t
 
 
 async def fill_form(session: ChromiumSession, args: FillFormArgs) -> Reply:
-    done: list[dict[str, Any]] = []
+    done: list[dict[str, object]] = []
     #: The field being set, and its target once found.
-    at: list[Any] = [0, None]
+    at: tuple[int, JsonObject | None] = (0, None)
 
-    async def steps(reply: Reply) -> tuple[Any, str]:
+    async def steps(reply: Reply) -> tuple[JsonObject | None, str]:
+        nonlocal at
         # Listed as they are done, so a dialog that opens under a field leaves the result
         # saying which fields were set before it.
         reply["fields"] = done
         inputs: set[str] = set()
-        target: dict[str, Any] | None = None
+        target: JsonObject | None = None
         for i, field in enumerate(args.fields):
-            at[:] = [i, None]
+            at = (i, None)
             reply.fields.pop("target", None)  # until this field is found
             target = await target_of(session, Target(ref=field.get("ref"), selector=field.get("selector")), reply,
                                      mark=i == 0)
             assert target is not None
-            reply.fields["target"] = at[1] = target
+            at = (i, target)
+            reply.fields["target"] = target
             found = Target(ref=target["ref"])
             kind, value = field_kind(target), field["value"]
             if kind == "select":
@@ -160,8 +166,8 @@ async def fill_form(session: ChromiumSession, args: FillFormArgs) -> Reply:
 
 
 async def _find_option(session: ChromiumSession, trigger: str, option: str, exact: bool,
-                       timeout_s: float) -> dict[str, Any]:
-    async def probe() -> tuple[bool, dict[str, Any]]:
+                       timeout_s: float) -> JsonObject:
+    async def probe() -> tuple[bool, JsonObject]:
         found = await agent_call(session, "findOption", {"trigger": trigger, "name": option, "exact": exact})
         return found["count"] > 0, found
 
@@ -171,7 +177,7 @@ async def _find_option(session: ChromiumSession, trigger: str, option: str, exac
 
 
 async def choose_option(session: ChromiumSession, args: ChooseOptionArgs) -> Reply:
-    async def steps(reply: Reply) -> tuple[Any, str]:
+    async def steps(reply: Reply) -> tuple[JsonObject | None, str]:
         target = await target_of(session, args, reply)
         assert target is not None
         trigger = target["ref"]
@@ -206,7 +212,7 @@ async def choose_option(session: ChromiumSession, args: ChooseOptionArgs) -> Rep
         _, used_option = await perform(session, "choose_option", Target(ref=found["ref"]), act, reply,
                                        mode="click", direct=direct, mark=False)
 
-        async def chosen() -> tuple[bool, dict[str, Any]]:
+        async def chosen() -> tuple[bool, JsonObject]:
             verdict = await agent_call(session, "optionChosen",
                                        {"trigger": trigger, "option": found["ref"], "name": found["name"]})
             return bool(verdict["chosen"]), verdict

@@ -3,37 +3,40 @@
 For canvas apps, editors and anything that reads the pointer itself, an agent needs the
 mouse the way a hand has it: press here, move there (with the button held, or paced
 over time), release, turn the wheel. Each tool sends the session's own trusted input
-over raw CDP (:mod:`.input`), whatever ``--action-input`` says: there is no element to
+over raw CDP (:mod:`.commands`), whatever ``--action-input`` says: there is no element to
 wait for, and Playwright's mouse would keep a second idea of where the pointer is.
 
 Where: ``coords`` (viewport CSS pixels), or a ``ref`` / ``selector`` (the centre of the
 element's part in view, once it is ready as a click's target would be), or nothing, for
-where the pointer is now. The tab's :class:`~.input_state.InputState` keeps that
+where the pointer is now. The tab's :class:`~.state.InputState` keeps that
 position and the buttons held, so ``mouse_up`` after ``mouse_down`` needs no
 coordinates and a move with a button held reports it, as a drag does. When the
 position is not known (no mouse input has placed it yet on this tab, or Playwright
 moved the mouse last) a tool that needs it asks for a target instead of guessing.
 
-Every tool answers in the action shape (:mod:`.actions`), with ``pointer: {x, y,
+Every tool answers in the action shape (:mod:`.input.actions`), with ``pointer: {x, y,
 buttons}`` after it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ....errors import ToolError
+from ....jsonsafe import JsonObject
 from ....tools import Reply
 from ....tools.pointer import DoubleClickArgs, MouseButtonArgs, MouseMoveArgs, MouseWheelArgs
 from ....tools.targets import Aim, Target
-from ..session import ChromiumSession
 from .actions import Report, click_as, run_steps
 from .commands import BUTTONS, Command, mouse_move, mouse_press, mouse_release, mouse_wheel
-from .motion import Point, glide, step_count
+from .motion import Point, Step, glide, step_count
 from .playback import play
 from .send import send_input
 from .state import InputState
 from .target import aim, aimed_at, point_at
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["WHEEL_LIMIT", "double_click", "mouse_down", "mouse_move_tool", "mouse_up", "mouse_wheel_tool",
            "pointer_report", "state_of", "where"]
@@ -49,7 +52,8 @@ def state_of(session: ChromiumSession) -> InputState:
     return tab.input
 
 
-async def where(session: ChromiumSession, target: Aim, reply: Reply, *, mark: bool = True) -> tuple[Point, Any]:
+async def where(session: ChromiumSession, target: Aim, reply: Reply, *,
+                mark: bool = True) -> tuple[Point, JsonObject | None]:
     """The point a pointer tool acts at and the element there: ``coords``, the element
     ``ref`` / ``selector`` names, or where the pointer is."""
     coords = target.coords
@@ -86,7 +90,7 @@ def _move_there(state: InputState, point: Point) -> list[Command]:
 async def mouse_down(session: ChromiumSession, args: MouseButtonArgs) -> Reply:
     button = args.button
 
-    async def steps(reply: Reply) -> tuple[Any, str]:
+    async def steps(reply: Reply) -> tuple[JsonObject | None, str]:
         state = state_of(session)
         if state.buttons & BUTTONS[button]:
             raise ToolError("bad-arg", f"the {button} button is already down on this tab; mouse_up releases it",
@@ -103,7 +107,7 @@ async def mouse_down(session: ChromiumSession, args: MouseButtonArgs) -> Reply:
 async def mouse_up(session: ChromiumSession, args: MouseButtonArgs) -> Reply:
     button = args.button
 
-    async def steps(reply: Reply) -> tuple[Any, str]:
+    async def steps(reply: Reply) -> tuple[JsonObject | None, str]:
         state = state_of(session)
         if not state.buttons & BUTTONS[button]:
             reply.warn(f"the {button} button was not down on this tab; released it anyway")
@@ -117,7 +121,7 @@ async def mouse_up(session: ChromiumSession, args: MouseButtonArgs) -> Reply:
 
 
 async def mouse_move_tool(session: ChromiumSession, args: MouseMoveArgs) -> Reply:
-    async def steps(reply: Reply) -> tuple[Any, str]:
+    async def steps(reply: Reply) -> tuple[JsonObject | None, str]:
         state = state_of(session)
         end, target = await where(session, args, reply)
         start = state.position()
@@ -126,7 +130,7 @@ async def mouse_move_tool(session: ChromiumSession, args: MouseMoveArgs) -> Repl
         else:
             plan = glide(start, end, step_count(args.duration_ms, args.steps), args.duration_ms)
 
-        async def move(step: Any) -> None:
+        async def move(step: Step) -> None:
             await send_input(session, "mouse_move", mouse_move(*step.points[0], buttons=state.buttons), target=args)
 
         elapsed = await play(plan, move)
@@ -138,7 +142,7 @@ async def mouse_move_tool(session: ChromiumSession, args: MouseMoveArgs) -> Repl
 
 
 async def mouse_wheel_tool(session: ChromiumSession, args: MouseWheelArgs) -> Reply:
-    async def steps(reply: Reply) -> tuple[Any, str]:
+    async def steps(reply: Reply) -> tuple[JsonObject | None, str]:
         state = state_of(session)
         point, target = await where(session, args, reply)
         commands = _move_there(state, point) + mouse_wheel(*point, args.delta_x, args.delta_y)

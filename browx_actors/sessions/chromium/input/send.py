@@ -2,7 +2,7 @@
 
 Every pointer, touch and key tool ends here: the commands are written back to back
 (``TargetLink.send_sequence``) and noted in the tab's input state
-(:class:`~.input_state.InputState`), so the session knows what is held down whatever
+(:class:`~.state.InputState`), so the session knows what is held down whatever
 the page does meanwhile. A dialog the input opens blocks the page, and the browser acks
 input only once the dialog is answered; so what a gesture must let go of (a button up,
 a touchcancel) is written at once and acked beside the mailbox, and ``handle_dialog``
@@ -12,14 +12,17 @@ waits for those acks before it reports (:func:`releases_applied`).
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING
 
 import trio
 
 from ....cdp import CdpError, CdpFailure, CdpTimeout, TargetLinkLost
 from ....errors import ToolError
 from ....tools.targets import Element
-from ..session import ChromiumSession
 from .commands import Command
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["ACTION_TIMEOUT_MS", "release_input", "releases_applied", "send_input", "target_label"]
 

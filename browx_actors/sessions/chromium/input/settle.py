@@ -8,7 +8,7 @@ timers, animation-frame chains (the agent's ``quiet``, bounded by
 :data:`QUIET_BUDGET_MS`; ``animation``, ``timer``, ``frame`` in ``settled.by``, the time
 in ``settled.pageMs``). With nothing under way that costs nothing. Then the changes
 since the mark are read. That read travels on the tab's raw CDP session
-(:meth:`ChromiumSession.read_page`), behind the events the page sent meanwhile on that
+(:func:`~.tabs.reads.read_page`), behind the events the page sent meanwhile on that
 same session, which feed the session's counters: so they have seen the requests the
 action's handlers started and the errors they logged. A navigation is different: the
 browser reports its request on its own schedule, so the page agent says when the
@@ -23,22 +23,26 @@ the document and its mark survive, so it answers ``navigation: {changed, sameDoc
 true, from, to}`` with the structure diff kept, and ``changed`` is only true when the
 URL did change.
 
-Runs on the Playwright thread (:meth:`ChromiumSession.pw`), as one hop.
+Runs on the Playwright thread (:meth:`~.session.ChromiumSession.pw`), as one hop.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 import attrs
+from playwright.async_api import Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from ....jsonsafe import JsonObject
 from ....tools import Reply
 from ..agent.pageagent import AGENT_KEY
-from ..session import ChromiumSession
 from ..tabs.reads import PageGone, read_page
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["FRAME_WAIT_MS", "NAVIGATION_SETTLE_MS", "NETWORK_SETTLE_S", "QUIET_BUDGET_MS", "Before", "settle"]
 
@@ -87,7 +91,7 @@ _AFTER = f"""([ref, limit, budgetMs, frame]) => new Promise(resolve => {{
 class Before:
     """What the session had seen when the action began: the changes are counted from it."""
 
-    page: Any
+    page: Page
     url: str
     navigations: int
     #: Requests begun on the acting tab (not on the tabs it may open).
@@ -118,14 +122,14 @@ class _DocumentGone(Exception):
 
 
 async def _read_after(session: ChromiumSession, before: Before, ref: str | None,
-                      frame: bool = False) -> dict[str, Any] | None:
+                      frame: bool = False) -> JsonObject | None:
     """The changes since the mark and the target's state, read over the tab's event
     session. A document committed since the action began means the read ran in the new
     one (the event session reports the commit before the read's answer): the document
     was replaced, whatever the read says."""
     page = before.page
     try:
-        result: dict[str, Any] | None = await read_page(
+        result: JsonObject | None = await read_page(
             session, page, f"({_AFTER})({json.dumps([ref, CHANGES_LIMIT, QUIET_BUDGET_MS, frame])})")
     except PageGone as gone:
         raise _DocumentGone(closed=gone.closed or page.is_closed()) from gone
@@ -149,12 +153,12 @@ async def _await_departure(session: ChromiumSession, before: Before, destination
                         f"committed after {NAVIGATION_SETTLE_MS / 1000:g}s")
 
 
-def _marked(after: dict[str, Any] | None) -> bool:
+def _marked(after: JsonObject | None) -> bool:
     """The read found this action's mark: the same document the action started in."""
     return after is not None and after.get("changes") is not None
 
 
-def _note_quiet(after: dict[str, Any] | None, waits: list[str], page_ms: list[float], reply: Reply) -> None:
+def _note_quiet(after: JsonObject | None, waits: list[str], page_ms: list[float], reply: Reply) -> None:
     """Fold one read's wait for the page's own update into the settle's account."""
     quiet = (after or {}).get("quiet")
     if not quiet or not quiet.get("waited"):
@@ -172,7 +176,7 @@ async def settle(
     session: ChromiumSession,
     action: str,
     before: Before,
-    target: dict[str, Any] | None,
+    target: JsonObject | None,
     reply: Reply,
     frame: bool = False,
 ) -> None:
@@ -184,7 +188,7 @@ async def settle(
     settled_by = ["task-turn"]
     waits: list[str] = []
     page_ms: list[float] = []
-    after: dict[str, Any] | None = None
+    after: JsonObject | None = None
     replaced = gone = False
     try:
         if not page.is_closed():
@@ -222,7 +226,7 @@ async def settle(
     # view of it may not have caught up with a pushState made just before the action.
     from_url = (after.get("from") or before.url) if same_document and after is not None else before.url
     structure = element = None
-    navigation: dict[str, Any] = {"changed": False, "sameDocument": same_document, "from": from_url,
+    navigation: dict[str, object] = {"changed": False, "sameDocument": same_document, "from": from_url,
                                   "to": before.url if closed else to_url}
     if closed:
         settled_by = ["tab-closed"]
@@ -241,7 +245,7 @@ async def settle(
         navigation["changed"] = to_url != from_url
         if after is not None:
             structure, element = after["changes"], after["element"]
-    settled: dict[str, Any] = {"by": "+".join([*settled_by[:-1], *waits, settled_by[-1]]
+    settled: dict[str, object] = {"by": "+".join([*settled_by[:-1], *waits, settled_by[-1]]
                                               if settled_by[-1] == "task-turn" else settled_by),
                                "actedMs": round(acted_ms, 1),
                                "totalMs": round((time.perf_counter() - before.started) * 1000, 1)}

@@ -17,10 +17,10 @@ Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 import attrs
 
+from ....jsonsafe import JsonObject
 from .commands import BUTTONS, Command
 from .motion import Point
 
@@ -32,7 +32,7 @@ class InputState:
     #: The mouse pointer, in viewport CSS pixels (None: not known).
     x: float | None = None
     y: float | None = None
-    #: Buttons held, as the mask of :data:`~.input.BUTTONS`.
+    #: Buttons held, as the mask of :data:`~.commands.BUTTONS`.
     buttons: int = 0
     #: Touch points down, by id.
     touches: dict[int, Point] = attrs.Factory(dict)
@@ -43,7 +43,7 @@ class InputState:
         return None if self.x is None or self.y is None else (self.x, self.y)
 
     def held(self) -> list[str]:
-        """Names of the buttons held, in :data:`~.input.BUTTONS` order."""
+        """Names of the buttons held, in :data:`~.commands.BUTTONS` order."""
         return [name for name, bit in BUTTONS.items() if self.buttons & bit]
 
     def forget_position(self) -> None:
@@ -64,13 +64,13 @@ class InputState:
             elif method == "Emulation.setTouchEmulationEnabled":
                 self.touch_emulation = bool(params["enabled"])
 
-    def _mouse(self, params: dict[str, Any]) -> None:
+    def _mouse(self, params: JsonObject) -> None:
         self.moved(params["x"], params["y"])
         kind = params["type"]
         if kind in ("mousePressed", "mouseReleased"):
             self.buttons = int(params.get("buttons", 0))
 
-    def _touch(self, params: dict[str, Any]) -> None:
+    def _touch(self, params: JsonObject) -> None:
         kind = params["type"]
         points = {int(p["id"]): (float(p["x"]), float(p["y"])) for p in params.get("touchPoints", ())}
         if kind in ("touchStart", "touchMove"):
@@ -81,9 +81,9 @@ class InputState:
         else:  # touchEnd with no points, touchCancel: every finger is up
             self.touches.clear()
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """The pointer as results show it: ``{x, y, buttons: [names held]}``."""
         return {"x": self.x, "y": self.y, "buttons": self.held()}
 
-    def describe_touches(self) -> list[dict[str, Any]]:
+    def describe_touches(self) -> list[dict[str, object]]:
         return [{"id": i, "x": x, "y": y} for i, (x, y) in sorted(self.touches.items())]

@@ -21,11 +21,13 @@ element its anchor finds now, before the handler runs.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
+from playwright.async_api import ElementHandle, Locator, Page
 
 from ....errors import ToolError
+from ....jsonsafe import JsonObject
 from ....tools import Arguments, Handler, Param, Reply, Tool
 from ....tools.shapes import PointTarget
 from ....tools.targets import Element, Target, coords_of, is_ref_name
@@ -36,7 +38,9 @@ from ..failures import selector_refusals
 from ..frames.tree import frame_locator
 from ..losses import PageScriptError, first_line
 from ..reading.name_book import describe_anchor
-from ..session import ChromiumSession
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = [
     "POINT_WAIT_S",
@@ -61,7 +65,7 @@ _DESCRIBE = f"el => window[{AGENT_KEY!r}].describe(el)"
 
 
 async def aim(session: ChromiumSession, target: Element, mode: str | None = None, *,
-              acting: bool = False, mark: bool = True, scroll: bool = True) -> dict[str, Any]:
+              acting: bool = False, mark: bool = True, scroll: bool = True) -> JsonObject:
     """The page agent's ``aim`` for this call's target (see ``agent/aim.js``).
 
     ``mode`` is ``"click"``, ``"hover"`` or ``"fill"`` when the caller will act with
@@ -70,11 +74,11 @@ async def aim(session: ChromiumSession, target: Element, mode: str | None = None
     ``mark=False`` keeps the change-tracking mark an earlier aim of the same call set (a
     call acting on several targets reports every change since its first);
     ``scroll=False`` aims at the part in view. Through
-    :meth:`ChromiumSession.agent`, so a page that has lost the agent gets it installed
-    first.
+    :meth:`~.session.ChromiumSession.agent`, so a page that has lost the agent gets it
+    installed first.
     """
     coords = coords_of(target)
-    spec: dict[str, Any] = {"ref": target.ref, "selector": target.selector,
+    spec: JsonObject = {"ref": target.ref, "selector": target.selector,
                             "point": [coords["x"], coords["y"]] if coords else None, "mode": mode,
                             "acting": acting}
     if not mark:
@@ -87,11 +91,11 @@ async def aim(session: ChromiumSession, target: Element, mode: str | None = None
         raise ToolError("page-error", f"finding the target failed in the page: {first_line(err)}") from err
     if found.get("unknownRef") and session.ref_was_shown(str(spec["ref"])):
         return {"stale": True}  # issued on an earlier page of this session: that element is gone
-    answer: dict[str, Any] = found
+    answer: JsonObject = found
     return answer
 
 
-def check_found(target: Element, found: dict[str, Any], reply: Reply) -> dict[str, Any] | None:
+def check_found(target: Element, found: JsonObject, reply: Reply) -> JsonObject | None:
     """The target's description, or the error every action gives for a missing one.
 
     Not for ``notCss`` answers: those are counted by :func:`locator_for`.
@@ -108,7 +112,7 @@ def check_found(target: Element, found: dict[str, Any], reply: Reply) -> dict[st
     if found.get("cannot"):
         raise ToolError("not-visible", f"{_label(ref, selector)} cannot be acted on: {found['cannot']}",
                         reason=found["cannot"], target=found["target"])
-    described: dict[str, Any] | None = found["target"]
+    described: JsonObject | None = found["target"]
     return described
 
 
@@ -123,8 +127,8 @@ def _check_count(selector: str, count: int, reply: Reply) -> None:
         reply.warn(f"selector {selector!r} matched {count} elements; acted on the first")
 
 
-async def locator_for(page: Any, target: Element, found: dict[str, Any],
-                      reply: Reply) -> tuple[Any, dict[str, Any] | None]:
+async def locator_for(page: Page, target: Element, found: JsonObject,
+                      reply: Reply) -> tuple[Locator | None, JsonObject | None]:
     """Playwright's locator for the target ``found`` describes, and the target's
     description; ``(None, element under the point)`` for coords (Playwright thread)."""
     ref, selector = target.ref, target.selector
@@ -136,6 +140,7 @@ async def locator_for(page: Any, target: Element, found: dict[str, Any],
             return frame_locator(page, found), described  # an element in a frame (f2e5)
         if ref is not None:
             return page.locator(f"{REF_ENGINE}={ref}"), described
+        assert selector is not None  # no ref, and not coords (above)
         return page.locator(selector).first, described
     assert selector is not None  # a notCss answer comes for selectors only
     locator = page.locator(selector)
@@ -146,41 +151,43 @@ async def locator_for(page: Any, target: Element, found: dict[str, Any],
 
 
 async def target_of(session: ChromiumSession, target: Element, reply: Reply, *,
-                    mark: bool = True) -> dict[str, Any] | None:
+                    mark: bool = True) -> JsonObject | None:
     """The description of a ``ref`` / ``selector`` target, found as every action finds it."""
     found = await aim(session, target, mark=mark)
     if not found.get("notCss"):
         return check_found(target, found, reply)
     _, described = await session.pw(locator_for, session.page, target, found, reply)
-    answer: dict[str, Any] | None = described
+    answer: JsonObject | None = described
     return answer
 
 
-async def resolve_target(session: ChromiumSession, target: Element, reply: Reply) -> Any:
+async def resolve_target(session: ChromiumSession, target: Element, reply: Reply) -> ElementHandle:
     """Playwright's element handle for a ``ref`` / ``selector`` target."""
     found = await aim(session, target)
 
-    async def handle() -> Any:
+    async def handle() -> ElementHandle:
         locator, _ = await locator_for(session.page, target, found, reply)
+        assert locator is not None  # a ref or a selector has one
         return await locator.element_handle(timeout=10_000)
 
     return await session.pw(handle)
 
 
-async def _ref_of_selector(session: ChromiumSession, target: Element, found: dict[str, Any],
+async def _ref_of_selector(session: ChromiumSession, target: Element, found: JsonObject,
                            reply: Reply) -> str:
     """The ref of the first element a selector the agent cannot run (``role=``,
     ``text=``) matches, found by Playwright's engines, so the agent can aim at it."""
 
     async def ref() -> str:
         locator, _ = await locator_for(session.page, target, found, reply)
+        assert locator is not None  # a selector has one
         return str(await locator.evaluate(f"el => window[{AGENT_KEY!r}].refFor(el)"))
 
     return str(await session.pw(ref))
 
 
-async def point_at(session: ChromiumSession, target: Element, reply: Reply, *, mark: bool = True,
-                   scroll: bool = True, timeout_s: float = POINT_WAIT_S) -> tuple[tuple[float, float], Any]:
+async def point_at(session: ChromiumSession, target: Element, reply: Reply, *, mark: bool = True, scroll: bool = True,
+                   timeout_s: float = POINT_WAIT_S) -> tuple[tuple[float, float], JsonObject | None]:
     """Where input for a ``ref`` / ``selector`` target goes, and the target's description.
 
     The raw input tools (``mouse_*``, ``drag``, gestures) send their events at a point;
@@ -210,7 +217,7 @@ async def point_at(session: ChromiumSession, target: Element, reply: Reply, *, m
 
 
 async def point_for(session: ChromiumSession, value: PointTarget, reply: Reply, *, mark: bool = True,
-                    scroll: bool = True) -> tuple[tuple[float, float], Any]:
+                    scroll: bool = True) -> tuple[tuple[float, float], JsonObject | None]:
     """A point target (``{ref}``, ``{selector}`` or ``{x, y}``, see
     :func:`~browx_actors.tools.targets.point_target`): where input goes, and what is there."""
     target = Target.of(value)
@@ -220,7 +227,7 @@ async def point_for(session: ChromiumSession, value: PointTarget, reply: Reply, 
     return await point_at(session, target, reply, mark=mark, scroll=scroll)
 
 
-def aimed_at(reply: Reply, target: Any) -> Any:
+def aimed_at(reply: Reply, target: JsonObject | None) -> JsonObject | None:
     """``target``, noted as the call's first target: what the result names as the
     target if a dialog opens under the input, before the settle could describe it."""
     reply.fields.setdefault("target", target)
@@ -244,9 +251,9 @@ def ref_places(params: tuple[Param, ...]) -> list[RefPlace]:
     return places
 
 
-def _slots(args: dict[str, Any], places: list[RefPlace]) -> list[tuple[dict[str, Any], str]]:
+def _slots(args: JsonObject, places: list[RefPlace]) -> list[tuple[JsonObject, str]]:
     """Every ``(container, key)`` that holds a named ref, in the arguments as given."""
-    slots: list[tuple[dict[str, Any], str]] = []
+    slots: list[tuple[JsonObject, str]] = []
     for name, shape in places:
         value = args.get(name)
         if shape == "value":
@@ -259,8 +266,8 @@ def _slots(args: dict[str, Any], places: list[RefPlace]) -> list[tuple[dict[str,
     return slots
 
 
-async def resolve_named_refs(session: ChromiumSession, args: dict[str, Any],
-                             places: list[RefPlace]) -> tuple[dict[str, Any], list[str]]:
+async def resolve_named_refs(session: ChromiumSession, args: JsonObject,
+                             places: list[RefPlace]) -> tuple[JsonObject, list[str]]:
     """The arguments with each named ref replaced by its element's ref now, and the
     warnings that go with it; a name the session does not know, or whose anchor finds
     nothing on this page, fails the call (``target-not-found``)."""
@@ -283,7 +290,7 @@ async def resolve_named_refs(session: ChromiumSession, args: dict[str, Any],
     return args, warnings
 
 
-def _copy_places(args: dict[str, Any], places: list[RefPlace]) -> dict[str, Any]:
+def _copy_places(args: JsonObject, places: list[RefPlace]) -> JsonObject:
     """A copy deep enough that rewriting refs leaves the caller's arguments alone."""
     out = dict(args)
     for name, shape in places:
@@ -295,8 +302,9 @@ def _copy_places(args: dict[str, Any], places: list[RefPlace]) -> dict[str, Any]
     return out
 
 
+# Any: a table line's tool and handler, as Session.run_tool takes them.
 async def run_with_named_refs(session: ChromiumSession, tool: Tool[Any], handler: Handler[Any, Any],
-                              args: Arguments) -> Any:
+                              args: Arguments) -> object:
     """Run ``tool``'s handler with each named ref in its arguments resolved first (see the
     module notes), and the warnings the resolution gave added to its reply."""
     places = _ref_places(tool)
@@ -315,7 +323,7 @@ async def run_with_named_refs(session: ChromiumSession, tool: Tool[Any], handler
 _PLACES: dict[str, list[RefPlace]] = {}
 
 
-def _ref_places(tool: Tool[Any]) -> list[RefPlace]:
+def _ref_places(tool: Tool[Any]) -> list[RefPlace]:  # Any: any tool, of its own argument class
     places = _PLACES.get(tool.name)
     if places is None:
         places = _PLACES[tool.name] = ref_places(tool.params)

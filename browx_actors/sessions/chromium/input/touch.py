@@ -1,6 +1,6 @@
 """Touch: touch_start, touch_move, touch_end, gesture_swipe, gesture_pinch.
 
-Real touch points over ``Input.dispatchTouchEvent`` (:mod:`.touch_input`): the page
+Real touch points over ``Input.dispatchTouchEvent`` (:mod:`.touch_commands`): the page
 sees ``touchstart`` / ``touchmove`` / ``touchend`` with each finger's identifier, and
 pointer events of type ``touch``, one ``pointerId`` per finger. A tab gets touch
 emulation on its first touch (``navigator.maxTouchPoints`` says 10 from then on;
@@ -8,7 +8,7 @@ documents loaded afterwards also have ``ontouchstart``), which the result report
 
 ``touch_start`` / ``touch_move`` / ``touch_end`` are the raw fingers, several at once:
 points are ``{x, y, id?}`` (``id`` defaults to the point's place in the list), and the
-tab's :class:`~.input_state.InputState` knows which are down, so a move names fingers
+tab's :class:`~.state.InputState` knows which are down, so a move names fingers
 that are down and ``touch_end`` without ids lifts all of them. ``touch_move`` can be
 paced (``durationMs``, ``steps``) like a hand's.
 
@@ -21,14 +21,14 @@ moving apart or together until their distance has changed by ``scale``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ....errors import ToolError
+from ....jsonsafe import JsonObject
 from ....tools import Reply
 from ....tools.pointer import GesturePinchArgs, GestureSwipeArgs, TouchEndArgs, TouchMoveArgs, TouchStartArgs, touch_ids
 from ....tools.shapes import TouchPoint as Finger
 from ....tools.targets import Target
-from ..session import ChromiumSession
 from .actions import Report, run_steps
 from .motion import Point, Step, line, pinch, step_count, stroke, times
 from .playback import letting_go, play
@@ -45,6 +45,9 @@ from .touch_commands import (
     touch_move,
     touch_start,
 )
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["gesture_pinch", "gesture_swipe", "touch_end_tool", "touch_move_tool", "touch_start_tool"]
 
@@ -66,7 +69,7 @@ async def _ensure_touch(session: ChromiumSession, reply: Reply) -> None:
                    "detects touch when it loads sees it after the next navigation")
 
 
-async def _target_at(session: ChromiumSession, point: Point, reply: Reply) -> Any:
+async def _target_at(session: ChromiumSession, point: Point, reply: Reply) -> JsonObject | None:
     found = await aim(session, Target(coords={"x": point[0], "y": point[1]}))
     return aimed_at(reply, found["target"])
 
@@ -95,7 +98,7 @@ def _touches_report(session: ChromiumSession) -> Report:
 async def touch_start_tool(session: ChromiumSession, args: TouchStartArgs) -> Reply:
     points = _touch_points(args.points)
 
-    async def steps(reply: Reply) -> tuple[Any, str]:
+    async def steps(reply: Reply) -> tuple[JsonObject | None, str]:
         state = state_of(session)
         down = [p.id for p in points if p.id in state.touches]
         if down:
@@ -114,7 +117,7 @@ async def touch_start_tool(session: ChromiumSession, args: TouchStartArgs) -> Re
 async def touch_move_tool(session: ChromiumSession, args: TouchMoveArgs) -> Reply:
     points = _touch_points(args.points)
 
-    async def steps(reply: Reply) -> tuple[Any, str]:
+    async def steps(reply: Reply) -> tuple[JsonObject | None, str]:
         state = state_of(session)
         up = [p.id for p in points if p.id not in state.touches]
         if up:
@@ -133,7 +136,7 @@ async def touch_move_tool(session: ChromiumSession, args: TouchMoveArgs) -> Repl
 
 
 async def touch_end_tool(session: ChromiumSession, args: TouchEndArgs) -> Reply:
-    async def steps(reply: Reply) -> tuple[Any, str]:
+    async def steps(reply: Reply) -> tuple[JsonObject | None, str]:
         state = state_of(session)
         ids = sorted(state.touches) if args.ids is None else [int(i) for i in args.ids]
         if not state.touches:
@@ -173,7 +176,7 @@ async def _play_touch(session: ChromiumSession, action: str, plan: list[Step], i
 
 
 async def gesture_swipe(session: ChromiumSession, args: GestureSwipeArgs) -> Reply:
-    async def steps(reply: Reply) -> tuple[Any, str]:
+    async def steps(reply: Reply) -> tuple[JsonObject | None, str]:
         state = state_of(session)
         start, target = await point_for(session, args.from_, reply, mark=True)
         aimed_at(reply, target)
@@ -190,7 +193,7 @@ async def gesture_swipe(session: ChromiumSession, args: GestureSwipeArgs) -> Rep
 
 
 async def gesture_pinch(session: ChromiumSession, args: GesturePinchArgs) -> Reply:
-    async def steps(reply: Reply) -> tuple[Any, str]:
+    async def steps(reply: Reply) -> tuple[JsonObject | None, str]:
         state = state_of(session)
         center, target = await point_for(session, args.center, reply, mark=True)
         aimed_at(reply, target)

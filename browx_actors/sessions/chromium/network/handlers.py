@@ -1,13 +1,13 @@
 """``network_read`` and ``network_body``: the requests of the session's tabs.
 
 Every request a tab makes is recorded from its event session's ``Network`` domain
-(:mod:`.network_log`), from the moment the session adopted the tab: one line each with
+(:mod:`.network.log`), from the moment the session adopted the tab: one line each with
 an id, details (headers, timing, initiator, failure) by id, and bodies on request. URLs
 and headers come back with their credentials redacted, as they were recorded; a body is
 the page's own data, and registered secrets in it are masked like in any result.
 
 A body is not copied when the request happens: ``network_body`` asks the browser, which
-keeps the newest bodies per tab (32 MB of them; see :data:`~.wiring.NETWORK_BUFFERS`).
+keeps the newest bodies per tab (32 MB of them; see :data:`~.tabs.wiring.NETWORK_BUFFERS`).
 """
 
 from __future__ import annotations
@@ -15,15 +15,17 @@ from __future__ import annotations
 import base64
 import binascii
 import fnmatch
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from ....cdp import CdpError, CdpFailure
 from ....errors import ToolError
 from ....tools import Reply
 from ....tools.network import NetworkBodyArgs, NetworkReadArgs
 from ..console.handlers import tab_number, tabs_asked
-from ..session import ChromiumSession
 from .log import NetworkEntry, summary_line
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["is_text_mime", "network_body", "network_read"]
 
@@ -132,7 +134,14 @@ async def network_body(session: ChromiumSession, args: NetworkBodyArgs) -> Reply
                     url=entry.url, status=entry.status)
 
 
-def _body(data: str, base64_encoded: bool, mime: str, cap: int) -> dict[str, Any]:
+class _Body(TypedDict):
+    encoding: str
+    body: str
+    size: int
+    truncated: bool
+
+
+def _body(data: str, base64_encoded: bool, mime: str, cap: int) -> _Body:
     """The body as text (clipped to ``cap`` characters) or base64 (of at most ``cap`` bytes)."""
     if base64_encoded:
         try:

@@ -11,7 +11,7 @@ The log keeps the newest :data:`MAX_ENTRIES` entries and counts the ones it let 
 Response bodies are not copied: ``network_body`` asks the browser for one when it is
 wanted, through the flat session the entry remembers (``source``).
 
-Pure: no I/O; :class:`~browx_actors.sessions.chromium.tabs.events.TabTap` feeds it.
+Pure: no I/O; :class:`~.tabs.tap.TabTap` feeds it.
 """
 
 from __future__ import annotations
@@ -19,11 +19,15 @@ from __future__ import annotations
 import itertools
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 import attrs
 
+from ....jsonsafe import JsonObject, JsonValue
 from .redact import redact_headers, redact_url
+
+if TYPE_CHECKING:
+    from ....cdp import TargetLink
 
 __all__ = ["MAX_ENTRIES", "NetworkEntry", "NetworkLog", "size_text", "summary_line"]
 
@@ -41,7 +45,7 @@ class NetworkEntry:
     target: str
     request_id: str
     #: The flat session that reported it (to ask for its body), opaque here.
-    source: Any
+    source: TargetLink
     method: str
     url: str
     type: str
@@ -70,7 +74,7 @@ class NetworkEntry:
     def failed(self) -> bool:
         return self.failure is not None
 
-    def details(self) -> dict[str, Any]:
+    def details(self) -> dict[str, object]:
         return {
             "id": self.id, "method": self.method, "url": self.url, "type": self.type,
             "status": self.status, "statusText": self.status_text, "mimeType": self.mime,
@@ -108,7 +112,7 @@ def summary_line(entry: NetworkEntry) -> str:
     return f"#{entry.id} {entry.method} {status} {entry.type} {size_text(entry.size)} {duration}{cache} {url}{redirect}"
 
 
-def _initiator(initiator: Mapping[str, Any] | None) -> str | None:
+def _initiator(initiator: Mapping[str, JsonValue] | None) -> str | None:
     if not isinstance(initiator, Mapping):
         return None
     kind = str(initiator.get("type") or "other")
@@ -135,8 +139,8 @@ class NetworkLog:
         self._maxlen = maxlen
         #: The newest entry of each request id (a redirect chain shares its id).
         self._live: dict[str, NetworkEntry] = {}
-        self._pending_request: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self._pending_response: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._pending_request: OrderedDict[str, JsonObject] = OrderedDict()
+        self._pending_response: OrderedDict[str, JsonObject] = OrderedDict()
         #: Entries let go to stay within the bound.
         self.dropped = 0
         self.total = 0
@@ -156,7 +160,7 @@ class NetworkLog:
 
     # -- events -------------------------------------------------------------------------
 
-    def request(self, params: Mapping[str, Any], source: Any) -> NetworkEntry | None:
+    def request(self, params: Mapping[str, JsonValue], source: TargetLink) -> NetworkEntry | None:
         request_id = params.get("requestId")
         request = params.get("request")
         if not isinstance(request_id, str) or not isinstance(request, Mapping):
@@ -185,7 +189,7 @@ class NetworkLog:
         self._add(entry)
         return entry
 
-    def request_extra(self, params: Mapping[str, Any]) -> None:
+    def request_extra(self, params: Mapping[str, JsonValue]) -> None:
         """``requestWillBeSentExtraInfo``: the headers as sent (cookies included)."""
         request_id, headers = params.get("requestId"), params.get("headers")
         if not isinstance(request_id, str) or not isinstance(headers, Mapping):
@@ -196,7 +200,7 @@ class NetworkLog:
         else:
             _bounded_put(self._pending_request, request_id, dict(headers))
 
-    def response(self, params: Mapping[str, Any]) -> None:
+    def response(self, params: Mapping[str, JsonValue]) -> None:
         entry = self._live.get(str(params.get("requestId")))
         response = params.get("response")
         if entry is None or not isinstance(response, Mapping):
@@ -208,7 +212,7 @@ class NetworkLog:
         if extra is not None:
             entry.response_headers = redact_headers(extra)
 
-    def response_extra(self, params: Mapping[str, Any]) -> None:
+    def response_extra(self, params: Mapping[str, JsonValue]) -> None:
         """``responseReceivedExtraInfo``: the headers as received (``set-cookie`` included)."""
         request_id, headers = params.get("requestId"), params.get("headers")
         if not isinstance(request_id, str) or not isinstance(headers, Mapping):
@@ -219,12 +223,12 @@ class NetworkLog:
         else:
             _bounded_put(self._pending_response, request_id, dict(headers))
 
-    def served_from_cache(self, params: Mapping[str, Any]) -> None:
+    def served_from_cache(self, params: Mapping[str, JsonValue]) -> None:
         entry = self._live.get(str(params.get("requestId")))
         if entry is not None:
             entry.from_cache = True
 
-    def finished(self, params: Mapping[str, Any]) -> NetworkEntry | None:
+    def finished(self, params: Mapping[str, JsonValue]) -> NetworkEntry | None:
         entry = self._live.get(str(params.get("requestId")))
         if entry is None:
             return None
@@ -234,7 +238,7 @@ class NetworkLog:
         self._finish(entry, params.get("timestamp"))
         return entry
 
-    def failed(self, params: Mapping[str, Any]) -> NetworkEntry | None:
+    def failed(self, params: Mapping[str, JsonValue]) -> NetworkEntry | None:
         entry = self._live.get(str(params.get("requestId")))
         if entry is None:
             return None
@@ -256,7 +260,7 @@ class NetworkLog:
         self._live[entry.request_id] = entry
         self.total += 1
 
-    def _response_fields(self, entry: NetworkEntry, response: Mapping[str, Any]) -> None:
+    def _response_fields(self, entry: NetworkEntry, response: Mapping[str, JsonValue]) -> None:
         status = response.get("status")
         entry.status = int(status) if isinstance(status, (int, float)) else None
         entry.status_text = str(response.get("statusText") or "") or None
@@ -268,17 +272,17 @@ class NetworkLog:
         if response.get("fromDiskCache") or response.get("fromPrefetchCache") or response.get("fromServiceWorker"):
             entry.from_cache = True
 
-    def _finish(self, entry: NetworkEntry, timestamp: Any) -> None:
+    def _finish(self, entry: NetworkEntry, timestamp: JsonValue) -> None:
         entry.done = True
         if isinstance(timestamp, (int, float)) and entry._t0 is not None:
             entry.duration_ms = round((timestamp - entry._t0) * 1000, 1)
 
 
-def _wall_ms(wall: Any) -> float | None:
+def _wall_ms(wall: JsonValue) -> float | None:
     return round(float(wall) * 1000, 1) if isinstance(wall, (int, float)) else None
 
 
-def _bounded_put(store: OrderedDict[str, dict[str, Any]], key: str, value: dict[str, Any]) -> None:
+def _bounded_put(store: OrderedDict[str, JsonObject], key: str, value: JsonObject) -> None:
     store[key] = value
     store.move_to_end(key)
     while len(store) > _PENDING_MAX:

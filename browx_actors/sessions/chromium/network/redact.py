@@ -6,7 +6,7 @@ the record: a URL's user-info and its credential-bearing query parameters (the r
 of :mod:`browx_actors.credentials`, the same one the egress applies), and the
 headers that carry sessions (``authorization``, ``proxy-authorization``, ``cookie``,
 ``set-cookie``, and the API-key headers that services commonly use), are replaced by
-:data:`REDACTED` before anything is stored. Registered secrets are masked again on the
+:data:`~browx_actors.credentials.REDACTED` before anything is stored. Registered secrets are masked again on the
 way out by the dispatch, whatever their form; this is the part no registration covers.
 
 Pure: no I/O, tested directly.

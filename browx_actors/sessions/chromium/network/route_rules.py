@@ -14,7 +14,8 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Mapping
-from typing import Any
+
+from ....jsonsafe import JsonObject, JsonValue
 
 __all__ = ["continue_params", "fetch_pattern", "fulfill_params"]
 
@@ -55,7 +56,7 @@ def guess_content_type(body: str) -> str:
 
 
 def fulfill_params(request_id: str, *, status: int | None, headers: Mapping[str, str] | None,
-                   body: str | None, content_type: str | None) -> dict[str, Any]:
+                   body: str | None, content_type: str | None) -> JsonObject:
     """``Fetch.fulfillRequest``: status (200), headers with a content type, the body."""
     text = body or ""
     all_headers = dict(headers or {})
@@ -72,10 +73,11 @@ def fulfill_params(request_id: str, *, status: int | None, headers: Mapping[str,
     }
 
 
-def continue_params(request_id: str, original: Mapping[str, Any], headers: Mapping[str, str] | None) -> dict[str, Any]:
+def continue_params(request_id: str, original: Mapping[str, JsonValue],
+                    headers: Mapping[str, str] | None) -> JsonObject:
     """``Fetch.continueRequest``, with ``headers`` set over the request's own (a header
     set to the empty string is removed)."""
-    params: dict[str, Any] = {"requestId": request_id}
+    params: JsonObject = {"requestId": request_id}
     if headers:
         merged = {k: str(v) for k, v in original.items() if not any(k.lower() == h.lower() for h in headers)}
         merged.update({k: v for k, v in headers.items() if v != ""})

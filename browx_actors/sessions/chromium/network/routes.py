@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import itertools
 import logging
+import re
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 import trio
 
 from ....cdp import CdpFailure, CdpSubscription, TargetLink
 from ....errors import ToolError
+from ....jsonsafe import JsonObject
 from ....tools import Reply
 from ....tools.network import RouteArgs, RouteQueueArgs, UnrouteArgs, glob_regex
 from .redact import redact_url
@@ -47,16 +49,17 @@ class Route:
     id: int
     pattern: str
     action: str
+    #: The pattern as a regular expression over the whole URL.
+    regex: re.Pattern[str]
     status: int | None = None
     headers: dict[str, str] | None = None
     body: str | None = None
     content_type: str | None = None
     reason: str | None = None
-    regex: Any = None
     hits: int = 0
 
-    def describe(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "pattern": self.pattern, "action": self.action, "hits": self.hits}
+    def describe(self) -> dict[str, object]:
+        out: dict[str, object] = {"id": self.id, "pattern": self.pattern, "action": self.action, "hits": self.hits}
         if self.status is not None:
             out["status"] = self.status
         if self.reason is not None:
@@ -74,7 +77,7 @@ class Paused:
     #: Redacted, as the network log keeps it.
     url: str
     type: str
-    headers: dict[str, Any]
+    headers: JsonObject
     since: float
 
     def line(self, now: float) -> str:
@@ -134,7 +137,7 @@ class Routes:
             for paused in [p for p in self.queue.values() if p.source is cdp]:
                 del self.queue[paused.id]
 
-    async def _paused(self, cdp: TargetLink, params: dict[str, Any]) -> None:
+    async def _paused(self, cdp: TargetLink, params: JsonObject) -> None:
         request_id = str(params.get("requestId"))
         request = params.get("request") or {}
         url = str(request.get("url", "")) + str(request.get("urlFragment") or "")
@@ -165,7 +168,7 @@ class Routes:
         return [p.line(now) for p in self.queue.values()]
 
 
-async def answer(cdp: TargetLink, request_id: str, original_headers: dict[str, Any], action: str, *,
+async def answer(cdp: TargetLink, request_id: str, original_headers: JsonObject, action: str, *,
                  status: int | None, headers: dict[str, str] | None, body: str | None,
                  content_type: str | None, reason: str | None) -> None:
     if action == "fulfill":
@@ -180,7 +183,7 @@ async def answer(cdp: TargetLink, request_id: str, original_headers: dict[str, A
 # -- the tools ------------------------------------------------------------------------
 
 
-def _string_headers(headers: dict[str, Any] | None) -> dict[str, str] | None:
+def _string_headers(headers: JsonObject | None) -> dict[str, str] | None:
     """The ``headers`` argument, each value a string (the schema checks it is an object only)."""
     if headers is None:
         return None
@@ -194,9 +197,9 @@ async def route(session: ChromiumSession, args: RouteArgs) -> Reply:
     routes = await session.routes.installed()
     if len(routes.routes) >= ROUTES_MAX:
         raise ToolError("too-large", f"a session holds at most {ROUTES_MAX} routes; unroute some first")
-    added = Route(next(routes._route_ids), args.pattern, args.action, status=args.status,
+    added = Route(next(routes._route_ids), args.pattern, args.action, glob_regex(args.pattern), status=args.status,
                   headers=_string_headers(args.headers), body=args.body, content_type=args.content_type,
-                  reason=args.error_reason, regex=glob_regex(args.pattern))
+                  reason=args.error_reason)
     routes.routes.append(added)
     await _apply(session, routes)
     return Reply.of(route=added.describe(), routes=[r.describe() for r in routes.routes])

@@ -5,7 +5,7 @@ page-side function and its chunked transfer are ``browx_actors.canvas.capture``'
 keeps the capture in the session's cache for ``canvas_diff``; :func:`discover` runs the
 world/screen probe (``browx_actors.canvas.transform``) for ``canvas_world_to_screen``
 and ``canvas_screen_to_world``. Targets resolve as every action's do
-(:func:`~..input.target.target_of`), so a stale ref or an invalid selector reads exactly
+(:func:`~.input.target.target_of`), so a stale ref or an invalid selector reads exactly
 as it does for ``click``.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING
 
 import trio
 
@@ -30,19 +30,23 @@ from ....canvas.capture import (
 )
 from ....cdp.protocol import CdpConnectionLost, CdpError, CdpTimeout
 from ....errors import ToolError
+from ....jsonsafe import JsonObject, JsonValue
 from ....tools import Reply
 from ....tools.canvas import CAPTURE_MAX_SIDE, CanvasCaptureArgs
 from ....tools.targets import Element
 from ..agent.pageagent import AGENT_KEY
 from ..input.target import target_of
 
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
+
 __all__ = ["canvas_capture", "discover", "read_canvas", "target_ref"]
 
 
-async def target_ref(session: Any, canvas: Element, reply: Reply) -> str | None:
+async def target_ref(session: ChromiumSession, canvas: Element, reply: Reply) -> str | None:
     """The ref of the ``ref`` / ``selector`` target, or None for "the first canvas".
 
-    Resolution is the actions' own (:func:`target_of`), so a stale ref, a selector
+    Resolution is the actions' own (:func:`~.input.target.target_of`), so a stale ref, a selector
     matching nothing, an invalid selector and several matches read exactly as they do
     for ``click``.
     """
@@ -53,7 +57,7 @@ async def target_ref(session: Any, canvas: Element, reply: Reply) -> str | None:
     return str(target["ref"])
 
 
-async def _call(session: Any, object_id: str, fn: str, *arguments: Any) -> Any:
+async def _call(session: ChromiumSession, object_id: str, fn: str, *arguments: JsonValue) -> JsonValue:
     reply = await session.cdp.send("Runtime.callFunctionOn", {
         "objectId": object_id, "functionDeclaration": fn, "returnByValue": True,
         "arguments": [{"value": a} for a in arguments],
@@ -63,7 +67,7 @@ async def _call(session: Any, object_id: str, fn: str, *arguments: Any) -> Any:
     return reply["result"].get("value")
 
 
-async def read_canvas(session: Any, ref: str | None, fmt: str) -> tuple[dict[str, Any], list[str]]:
+async def read_canvas(session: ChromiumSession, ref: str | None, fmt: str) -> tuple[JsonObject, list[str]]:
     """Run the page-side capture; ``(head, base64 chunks)``. Page-side failures raise."""
     expression = (f"({CAPTURE_JS})({json.dumps(ref)}, {json.dumps(fmt)}, {CHUNK_CHARS}, {CAPTURE_MAX_SIDE}, "
                   f"{json.dumps(AGENT_KEY)})")
@@ -97,7 +101,7 @@ async def read_canvas(session: Any, ref: str | None, fmt: str) -> tuple[dict[str
     return head, chunks
 
 
-async def canvas_capture(session: Any, args: CanvasCaptureArgs) -> Reply:
+async def canvas_capture(session: ChromiumSession, args: CanvasCaptureArgs) -> Reply:
     """Inside the session actor: read the canvas, keep the capture, answer its shape."""
     fmt = args.format
     reply = Reply(warnings=[])
@@ -132,7 +136,7 @@ async def canvas_capture(session: Any, args: CanvasCaptureArgs) -> Reply:
     return reply
 
 
-async def discover(session: Any, canvas: Element, reply: Reply) -> transform.Discovered:
+async def discover(session: ChromiumSession, canvas: Element, reply: Reply) -> transform.Discovered:
     """Run the probe in the session's page (inside the session actor), anchored on the
     ``canvas`` element (its ref or selector; neither: the first canvas); ``no-transform``
     on failure."""

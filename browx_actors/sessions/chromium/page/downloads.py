@@ -21,9 +21,10 @@ import unicodedata
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
+from playwright.async_api import Download as PlaywrightDownload
 
 from ....tools import Reply
 from ....workspace import file_to_write
@@ -89,7 +90,7 @@ class Download:
     size: int | None = None
     failure: str | None = None
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         return {"id": self.id, "state": self.state, "suggestedFilename": self.suggested, "path": self.relative,
                 "size": self.size, "url": self.url, "tab": self.tab, "failure": self.failure}
 
@@ -138,7 +139,7 @@ class Downloads:
 # -- the session's side (the Playwright thread, and the call that started them) -------
 
 
-def on_download(session: SessionHost, download: Any) -> None:
+def on_download(session: SessionHost, download: PlaywrightDownload) -> None:
     """Playwright's ``download`` event: record it and save it into the workspace."""
     tab = session.tabs.of_page(download.page)
     record = session.downloads.begin(redact_url(download.url), download.suggested_filename,
@@ -147,7 +148,7 @@ def on_download(session: SessionHost, download: Any) -> None:
     session.page_moved.fire()
 
 
-async def _save(session: SessionHost, download: Any, record: Download) -> None:
+async def _save(session: SessionHost, download: PlaywrightDownload, record: Download) -> None:
     try:
         path = session.downloads.place(record, session.workspace)
         await download.save_as(path)

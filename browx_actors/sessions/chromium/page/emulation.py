@@ -7,16 +7,17 @@ permissions granted to the session's pages. An argument left out keeps what is i
 force; ``null`` clears that one; ``emulate {}`` reports the state.
 
 The state is the session's, applied over each tab's event session (and its
-out-of-process frames) as a tab setup (:mod:`.wiring`), so a tab opened later gets it
+out-of-process frames) as a tab setup (:mod:`.tabs.wiring`), so a tab opened later gets it
 too. Permissions are the browser context's (``Browser.grantPermissions``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ....cdp import CdpError, TargetLink
 from ....errors import ToolError
+from ....jsonsafe import JsonObject
 from ....tools import Reply
 from ....tools.page import EMULATED, EmulateArgs
 
@@ -46,7 +47,7 @@ PERMISSIONS: dict[str, str] = {
 
 
 
-def media_features(state: dict[str, Any]) -> list[dict[str, str]]:
+def media_features(state: JsonObject) -> list[dict[str, str]]:
     features = []
     if state.get("colorScheme") is not None:
         features.append({"name": "prefers-color-scheme", "value": state["colorScheme"]})
@@ -55,7 +56,7 @@ def media_features(state: dict[str, Any]) -> list[dict[str, str]]:
     return features
 
 
-def network_conditions(state: dict[str, Any]) -> dict[str, Any]:
+def network_conditions(state: JsonObject) -> JsonObject:
     """``Network.emulateNetworkConditions`` for the state (no throttling when unset)."""
     mode = state.get("network")
     off = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
@@ -76,7 +77,8 @@ class Emulation:
 
     def __init__(self, session: ChromiumSession) -> None:
         self.session = session
-        self.state: dict[str, Any] = {}
+        #: What is in force, as ``emulate`` took it (its arguments by JSON name).
+        self.state: JsonObject = {}
         self._default_user_agent: str | None = None
         self._installed = False
 
@@ -105,7 +107,7 @@ class Emulation:
                            {"locale": state["locale"]} if state.get("locale") else {})
         overridden = state.get("userAgent") or state.get("locale") or self._default_user_agent is not None
         if fields & {"userAgent", "locale"} and overridden:
-            params: dict[str, Any] = {"userAgent": state.get("userAgent") or await self._user_agent()}
+            params: JsonObject = {"userAgent": state.get("userAgent") or await self._user_agent()}
             if state.get("locale"):
                 params["acceptLanguage"] = state["locale"]
             await cdp.send("Emulation.setUserAgentOverride", params)

@@ -10,14 +10,16 @@ from __future__ import annotations
 import base64
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 import trio
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import FloatRect, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ....cdp import CdpFailure
 from ....errors import ToolError
+from ....jsonsafe import JsonObject
 from ....kernel.actor import Later
 from ....tools import Reply
 from ....tools.contract import SessionArgs
@@ -30,12 +32,12 @@ from ..agent.pageagent import AGENT_KEY
 from ..failures import is_selector_error, selector_refusal
 from ..input.target import resolve_target
 from ..losses import first_line
-from ..session import ChromiumSession
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["eval_js", "go_back", "go_forward", "navigate", "screenshot", "screenshot_region", "set_viewport",
            "wait_for"]
-
-#: A width or height in CSS pixels.
 
 
 async def _title(session: ChromiumSession) -> str:
@@ -84,7 +86,7 @@ def _fragment_only(url: str, current: str) -> bool:
 
 
 async def _navigation_result(session: ChromiumSession, action: str, from_url: str,
-                             response: Any, started: float, console_seq: int,
+                             response: Response | None, started: float, console_seq: int,
                              document: float | None = None) -> Reply:
     """``document`` is the identity of the document before (None: not taken); a
     navigation that kept it was same-document, and no load happened."""
@@ -166,19 +168,17 @@ async def set_viewport(session: ChromiumSession, args: SetViewportArgs) -> Reply
 # -- screenshots ----------------------------------------------------------------------
 
 
-async def _element_box(session: ChromiumSession, target: Element, reply: Reply) -> dict[str, float]:
+async def _element_box(session: ChromiumSession, target: Element, reply: Reply) -> FloatRect:
     element = await resolve_target(session, target, reply)
 
-    async def box() -> dict[str, float]:
+    async def box() -> FloatRect:
         await element.scroll_into_view_if_needed(timeout=10_000)
         found = await element.bounding_box()
         if found is None:
             raise ToolError("not-visible", "the element has no visible box to capture")
-        described: dict[str, float] = found
-        return described
+        return found
 
-    measured: dict[str, float] = await session.pw(box)
-    return measured
+    return await session.pw(box)
 
 
 async def screenshot(session: ChromiumSession, args: ScreenshotArgs) -> Reply:
@@ -221,7 +221,7 @@ async def _capture(session: ChromiumSession, args: ScreenshotArgs) -> Reply:
         raise ToolError("bad-arg", "the area to capture is empty", field=targets[0] if targets else "region")
     cap = args.max_dimension
     scale = min(1.0, cap / max(clip["width"], clip["height"]))
-    params: dict[str, Any] = {
+    params: JsonObject = {
         "format": fmt,
         "clip": {**clip, "scale": scale},
         "captureBeyondViewport": bool(args.full_page or targets),

@@ -11,16 +11,19 @@ from __future__ import annotations
 import base64
 import re
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 import trio
 
 from ....cdp import CdpError
 from ....errors import ToolError
+from ....jsonsafe import JsonObject
 from ....tools import Reply
 from ....tools.page import PdfSaveArgs
 from ....workspace import file_to_write, write_file
-from ..session import ChromiumSession
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["PAPER", "count_pages", "default_path", "pdf_save"]
 
@@ -50,7 +53,7 @@ async def pdf_save(session: ChromiumSession, args: PdfSaveArgs) -> Reply:
     # or a folder), a name the OS can hold, never in diagnostics/.
     target = file_to_write(session.workspace, args.path or default_path(session.session_id, time.time()))
     width, height = PAPER[args.format]
-    params: dict[str, Any] = {"paperWidth": width, "paperHeight": height, "landscape": args.landscape,
+    params: JsonObject = {"paperWidth": width, "paperHeight": height, "landscape": args.landscape,
                               "printBackground": args.print_background, "scale": args.scale,
                               "preferCSSPageSize": False}
     if args.page_ranges:

@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import trio
+from playwright.async_api import Route
 
 from ....cdp import CdpError, CdpFailure, TargetLink
 from ....errors import ToolError
-from ....tools import Param, Reply
+from ....jsonsafe import JsonObject
+from ....tools import Reply
 from ....tools.contract import SessionArgs
 from ....tools.storage import (
     CookiesDeleteArgs,
@@ -37,12 +40,13 @@ from ....tools.storage import (
     StorageStateArgs,
 )
 from ....workspace import file_to_write, resolve_in_workspace, write_file
-from ..session import ChromiumSession
 from ..tabs.tabset import Tab
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["cookie_line", "origin_of", "parse_state"]
 
-CAPABILITY = "storage"
 VALUE_MAX = 200
 #: Largest storage-state file read back.
 STATE_MAX_BYTES = 20 * 1024 * 1024
@@ -61,7 +65,7 @@ def _clip(value: str) -> str:
     return value if len(value) <= VALUE_MAX else value[: VALUE_MAX - 1] + "\u2026"
 
 
-def cookie_line(cookie: dict[str, Any]) -> str:
+def cookie_line(cookie: JsonObject) -> str:
     """``sid=abc (127.0.0.1 /, session, HttpOnly, Secure, Lax)``."""
     expires = cookie.get("expires", -1)
     flags = [f"{cookie.get('domain')} {cookie.get('path', '/')}",
@@ -73,28 +77,24 @@ def cookie_line(cookie: dict[str, Any]) -> str:
     return f"{cookie.get('name')}={_clip(str(cookie.get('value', '')))} ({', '.join(flags)})"
 
 
-def _public(cookie: dict[str, Any]) -> dict[str, Any]:
+def _public(cookie: JsonObject) -> JsonObject:
     return {key: cookie[key] for key in _COOKIE_FIELDS if key in cookie}
 
 
-async def _cookies(session: ChromiumSession) -> list[dict[str, Any]]:
+async def _cookies(session: ChromiumSession) -> list[JsonObject]:
     assert session.browser is not None
     reply = await session.browser.cdp.send("Storage.getCookies", _context(session))
     return list(reply.get("cookies") or [])
 
 
-def _context(session: ChromiumSession) -> dict[str, Any]:
+def _context(session: ChromiumSession) -> JsonObject:
     return {"browserContextId": session.context_id} if session.context_id else {}
 
 
-def _domain_matches(cookie: dict[str, Any], domain: str) -> bool:
+def _domain_matches(cookie: JsonObject, domain: str) -> bool:
     have = str(cookie.get("domain", "")).lstrip(".").lower()
     want = domain.lstrip(".").lower()
     return have == want or want.endswith("." + have) or have.endswith("." + want)
-
-
-URL = Param("url", "string", "Page URL the cookie belongs to (default: the current page's).", max_length=4000)
-DOMAIN = Param("domain", "string", "Cookie domain (instead of url).", max_length=255)
 
 
 async def cookies_list(session: ChromiumSession, args: CookiesListArgs) -> Reply:
@@ -108,7 +108,7 @@ async def cookies_list(session: ChromiumSession, args: CookiesListArgs) -> Reply
 
 
 async def cookies_set(session: ChromiumSession, args: CookiesSetArgs) -> Reply:
-    cookie: dict[str, Any] = {"name": args.name, "value": args.value}
+    cookie: JsonObject = {"name": args.name, "value": args.value}
     if args.domain:
         cookie.update(domain=args.domain, path=args.path or "/")
     else:
@@ -154,10 +154,6 @@ async def cookies_clear(session: ChromiumSession, args: SessionArgs) -> Reply:
 
 # -- page storage ---------------------------------------------------------------------
 
-KIND = Param("kind", "string", "localStorage or sessionStorage.", default="local", enum=("local", "session"))
-ORIGIN = Param("origin", "string", "Origin of a frame in the current tab (default: the page's own).",
-               max_length=2000)
-
 
 async def _frames(session: ChromiumSession, tab: Tab | None = None) -> list[tuple[TargetLink, str, str]]:
     """``(session to ask, frame id, origin)`` of every frame of a tab (default the current one)."""
@@ -191,7 +187,7 @@ async def _frames(session: ChromiumSession, tab: Tab | None = None) -> list[tupl
 
 
 async def _storage_id(session: ChromiumSession, wanted: str | None,
-                      kind: str) -> tuple[TargetLink, dict[str, Any], str]:
+                      kind: str) -> tuple[TargetLink, JsonObject, str]:
     """The session to ask, the ``DOMStorage`` storage id and the origin of the ``kind``
     storage (local or session) of the frame with origin ``wanted`` (default: the page's)."""
     frames = await _frames(session)
@@ -237,8 +233,6 @@ async def storage_clear(session: ChromiumSession, args: StorageClearArgs) -> Rep
 
 # -- the whole state ------------------------------------------------------------------
 
-PATH = Param("path", "string", "File under the workspace, e.g. state/login.json.", required=True, max_length=1024)
-
 
 async def storage_state_save(session: ChromiumSession, args: StorageStateArgs) -> Reply:
     target = file_to_write(session.workspace, args.path)
@@ -265,7 +259,7 @@ async def storage_state_save(session: ChromiumSession, args: StorageStateArgs) -
     return Reply.of(path=str(target), cookies=len(cookies), origins=sorted(origins), byteLength=len(data))
 
 
-def parse_state(text: str) -> tuple[list[dict[str, Any]], list[tuple[str, list[tuple[str, str]]]]]:
+def parse_state(text: str) -> tuple[list[JsonObject], list[tuple[str, list[tuple[str, str]]]]]:
     """Cookies and ``(origin, [(key, value)])`` from a storage-state file; ``bad-arg``
     naming what is wrong with it."""
     try:
@@ -326,7 +320,7 @@ async def storage_state_load(session: ChromiumSession, args: StorageStateArgs) -
     return Reply.of(path=str(source), cookies=len(cookies), origins=[o for o, _ in origins])
 
 
-def _read(path: Any) -> str:
+def _read(path: Path) -> str:
     if not path.is_file():
         raise OSError("not a file")
     if path.stat().st_size > STATE_MAX_BYTES:
@@ -340,7 +334,7 @@ async def _through_helper(session: ChromiumSession, origin: str, pairs: list[tup
     page = await session.tab_lifecycle.open_helper_page()
 
     async def fill() -> None:
-        async def blank(route: Any) -> None:
+        async def blank(route: Route) -> None:
             await route.fulfill(status=200, content_type="text/html", body="<!doctype html><title>storage</title>")
 
         try:

@@ -15,7 +15,7 @@ that the element is still there and the page still the captured document), and t
   fill in their defaults, the same handlers aim, check actionability and send trusted
   CDP input when the element is ready, or let Playwright wait for it and act;
 - ``focus``, ``unfocus`` and ``typeText`` run through the same
-  :func:`~.actions.run_action` (aim, Playwright's actionability, settle, the one result
+  :func:`~.input.actions.run_action` (aim, Playwright's actionability, settle, the one result
   shape), acting with Playwright's ``focus``, ``blur`` and, for ``typeText``, a press of
   Control+End (the caret to the end) and one key press per character.
 
@@ -24,14 +24,16 @@ agent numbers its elements afresh, so an id alone could name another control. A
 capture keeps the documents it read (its scope), and an action on a node of another
 document, or on an element that has left the page since, is ``stale_node_reference``.
 A page's frames are read by their own agents and hung under their ``<iframe>`` nodes,
-their ids carrying the frame's id (``f2n5``): :mod:`.visual_frames`.
+their ids carrying the frame's id (``f2n5``): :mod:`.frames.visual`.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from playwright.async_api import Locator
 
 from ....errors import ToolError
 from ....tools import Reply
@@ -52,10 +54,12 @@ from ....visualtree.model import (
     not_offered,
 )
 from ....visualtree.snapshots import REFRESH_WITH, Capture, text_fingerprint
-from ..frames.visual import DomScope, answer_nodes, frame_ref, holds_frames, read_frames, split_node_id
+from ..frames.visual import DomScope, Node, answer_nodes, frame_ref, holds_frames, read_frames, split_node_id
 from ..input import actions
 from ..losses import PageScriptError, first_line
-from ..session import ChromiumSession
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["DomProvider", "raw_tree"]
 
@@ -68,7 +72,7 @@ _VISUAL_KEYS = frozenset({"fg", "bg", "op", "text", "value"})
 _NEW = tuple.__new__
 
 
-def _node(data: dict[str, Any], children: tuple[RawNode, ...]) -> RawNode:
+def _node(data: Node, children: tuple[RawNode, ...]) -> RawNode:
     get = data.get
     box = get("b")  # [x, y, width, height], always all four
     acts = get("acts")
@@ -97,12 +101,12 @@ def _node(data: dict[str, Any], children: tuple[RawNode, ...]) -> RawNode:
     ))
 
 
-def raw_tree(root: dict[str, Any]) -> RawNode:
+def raw_tree(root: Node) -> RawNode:
     """The agent's node JSON as raw nodes (see ``visualTree`` in ``agent/visualtree.js``).
 
     Built without recursion (a page can nest deeper than Python's recursion limit), in
     two passes. The first lists the nodes parents first, each node's children right to
-    left (:func:`~.visual_frames.answer_nodes`); the second builds them in the reverse of
+    left (:func:`~.frames.visual.answer_nodes`); the second builds them in the reverse of
     that order onto a stack, so that every node comes after its descendants and finds its
     children on top, built, left to right.
     """
@@ -133,10 +137,11 @@ async def _set_value(session: ChromiumSession, node: RawNode, ref: str, value: s
         raise
 
 
-def _playwright(name: str, act: Callable[[Any, str | None], Awaitable[None]]) -> Callable[..., Awaitable[Reply]]:
+def _playwright(name: str, act: Callable[[Locator, str | None], Awaitable[None]]) -> Callable[..., Awaitable[Reply]]:
     """The action ``name`` as Playwright performs it on the node's locator, through ``run_action``."""
 
     async def perform(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
+        # Any: an Act's page and locator (see actions.Act); a ref's locator.
         async def on_locator(page: Any, locator: Any) -> None:
             await act(locator, value)
 
@@ -145,15 +150,15 @@ def _playwright(name: str, act: Callable[[Any, str | None], Awaitable[None]]) ->
     return perform
 
 
-async def _focus(locator: Any, value: str | None) -> None:
+async def _focus(locator: Locator, value: str | None) -> None:
     await locator.focus(timeout=actions.ACTION_TIMEOUT_MS)
 
 
-async def _blur(locator: Any, value: str | None) -> None:
+async def _blur(locator: Locator, value: str | None) -> None:
     await locator.blur(timeout=actions.ACTION_TIMEOUT_MS)
 
 
-async def _type_at_the_end(locator: Any, value: str | None) -> None:
+async def _type_at_the_end(locator: Locator, value: str | None) -> None:
     await locator.press("Control+End", timeout=actions.ACTION_TIMEOUT_MS)
     await locator.press_sequentially(value or "", timeout=actions.ACTION_TIMEOUT_MS)
 

@@ -14,10 +14,14 @@ began. The engines that read a native hierarchy implement the same name over it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ....tools import Reply
 from ....tools.reading import FindFeedbackArgs
 from ..agent.calls import agent_call
-from ..session import ChromiumSession
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["find_feedback"]
 

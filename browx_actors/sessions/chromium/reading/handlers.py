@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 
 from ....errors import ToolError
-from ....tools import Param, Reply
+from ....jsonsafe import JsonObject, JsonValue
+from ....tools import Reply
 from ....tools.reading import (
     FindArgs,
     SnapshotArgs,
@@ -30,12 +31,12 @@ from ....tools.targets import Element
 from ..agent.pageagent import AGENT_KEY, agent_error
 from ..failures import selector_refusals
 from ..losses import PageScriptError, first_line
-from ..session import ChromiumSession
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["find", "snapshot", "text_search", "verify_attribute", "verify_count", "verify_text", "verify_value",
            "verify_visible"]
-
-LIMIT = Param("limit", "integer", "Most matches to return.", default=20, minimum=1, maximum=500)
 
 
 _REF_IN_DETAIL = re.compile(r"\bref (e\d+)\b")
@@ -44,7 +45,7 @@ _REF_IN_DETAIL = re.compile(r"\bref (e\d+)\b")
 _AGENT_CODES = {"not-found": "target-not-found", "bad-selector": "bad-arg", "bad-arg": "bad-arg"}
 
 
-async def _agent(session: ChromiumSession, method: str, arg: Any) -> Any:
+async def _agent(session: ChromiumSession, method: str, arg: JsonValue) -> JsonValue:
     """The agent call, with the codes it throws (``stale-element: ...``) as ToolErrors."""
     try:
         return await session.agent(method, arg)
@@ -92,7 +93,7 @@ async def text_search(session: ChromiumSession, args: TextSearchArgs) -> Reply:
 # -- verification ---------------------------------------------------------------------
 
 
-def _verdict(check: str, passed: bool, expected: Any, actual: Any, **extra: Any) -> Reply:
+def _verdict(check: str, passed: bool, expected: JsonValue, actual: JsonValue, **extra: JsonValue) -> Reply:
     if passed:
         return Reply.of(check=check, passed=True, expected=expected, actual=actual, **extra)
     raise ToolError(
@@ -104,14 +105,14 @@ def _verdict(check: str, passed: bool, expected: Any, actual: Any, **extra: Any)
     )
 
 
-def _one_target(target: Element) -> dict[str, Any]:
+def _one_target(target: Element) -> dict[str, str | None]:
     """The ref or selector the rules let through (exactly one)."""
     if target.ref is not None:
         return {"ref": target.ref}
     return {"selector": target.selector}
 
 
-async def _describe(session: ChromiumSession, element: Element) -> dict[str, Any] | None:
+async def _describe(session: ChromiumSession, element: Element) -> JsonObject | None:
     """The target's state, or None when a selector matches nothing."""
     target = _one_target(element)
     if "ref" in target:
@@ -119,19 +120,18 @@ async def _describe(session: ChromiumSession, element: Element) -> dict[str, Any
         if state is None:
             raise ToolError("stale-element", f"ref {target['ref']} no longer points at a live element",
                             ref=target["ref"])
-        described: dict[str, Any] | None = state
+        described: JsonObject | None = state
         return described
 
-    async def by_selector() -> dict[str, Any] | None:
+    async def by_selector() -> JsonObject | None:
         locator = session.page.locator(target["selector"])
         if await locator.count() == 0:
             return None
-        described: dict[str, Any] | None = await locator.first.evaluate(f"el => window[{AGENT_KEY!r}].describe(el)")
+        described: JsonObject | None = await locator.first.evaluate(f"el => window[{AGENT_KEY!r}].describe(el)")
         return described
 
     with selector_refusals():
-        found: dict[str, Any] | None = await session.pw(by_selector)
-        return found
+        return await session.pw(by_selector)
 
 
 async def verify_visible(session: ChromiumSession, args: VerifyVisibleArgs) -> Reply:

@@ -15,16 +15,19 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ....cdp import CdpError, CdpFailure
 from ....errors import ToolError
+from ....jsonsafe import JsonValue
 from ....tools import Reply
 from ....tools.reading import InspectArgs
 from ..agent.calls import agent_call
 from ..agent.pageagent import AGENT_KEY
 from ..input.target import target_of
-from ..session import ChromiumSession
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["MAX_STYLES", "accessibility_of", "inspect"]
 
@@ -32,7 +35,7 @@ MAX_STYLES = 50
 _GROUP = "browx-inspect"
 
 
-async def accessibility_of(session: ChromiumSession, ref: str) -> dict[str, Any] | None:
+async def accessibility_of(session: ChromiumSession, ref: str) -> dict[str, object] | None:
     """The browser's accessibility node for the element behind ``ref`` (None: it has none)."""
     cdp = session.cdp
     try:
@@ -53,11 +56,11 @@ async def accessibility_of(session: ChromiumSession, ref: str) -> dict[str, Any]
         return None
     node = nodes[0]
 
-    def value(key: str) -> Any:
+    def value(key: str) -> JsonValue:
         field = node.get(key)
         return field.get("value") if isinstance(field, dict) else None
 
-    out: dict[str, Any] = {"role": value("role"), "name": value("name"), "ignored": bool(node.get("ignored"))}
+    out: dict[str, object] = {"role": value("role"), "name": value("name"), "ignored": bool(node.get("ignored"))}
     if value("description"):
         out["description"] = value("description")
     if value("value") not in (None, ""):

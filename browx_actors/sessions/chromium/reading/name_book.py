@@ -5,7 +5,7 @@ re-render (``agent/anchors.js``: its test id, its id, its role and name, or its 
 from the nearest ancestor that has one of those) and keeps that anchor here under the
 name, for the whole session: every tab, and every document loaded later (a name given
 on one page resolves on the next if the anchor matches there). Wherever a tool takes a
-``ref`` the name works too (:func:`~.target.run_with_named_refs` resolves it, once, before
+``ref`` the name works too (:func:`~.input.target.run_with_named_refs` resolves it, once, before
 the handler runs).
 
 Pure: no I/O. The book is bounded (:data:`MAX_NAMED_REFS`).
@@ -14,11 +14,11 @@ Pure: no I/O. The book is bounded (:data:`MAX_NAMED_REFS`).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import attrs
 
 from ....errors import ToolError
+from ....jsonsafe import JsonObject
 
 __all__ = ["MAX_NAMED_REFS", "NamedRef", "NamedRefBook", "describe_anchor"]
 
@@ -30,12 +30,12 @@ MAX_NAMED_REFS = 256
 class NamedRef:
     name: str
     #: How the page agent finds the element (see ``agent/anchors.js``).
-    anchor: dict[str, Any]
+    anchor: JsonObject
     #: Where it was named.
     url: str
 
 
-def describe_anchor(anchor: dict[str, Any]) -> str:
+def describe_anchor(anchor: JsonObject) -> str:
     """The anchor in a few words, for messages: ``data-testid="cart"``, ``button "Save"``."""
     by = anchor.get("by")
     if by == "testid":
@@ -59,7 +59,7 @@ class NamedRefBook:
     def __iter__(self) -> Iterator[NamedRef]:
         return iter(list(self._refs.values()))
 
-    def add(self, name: str, anchor: dict[str, Any], url: str) -> bool:
+    def add(self, name: str, anchor: JsonObject, url: str) -> bool:
         """Keep ``name`` for ``anchor``; True when it replaced an earlier one."""
         replaced = name in self._refs
         if not replaced and len(self._refs) >= MAX_NAMED_REFS:

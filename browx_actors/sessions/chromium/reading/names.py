@@ -5,21 +5,25 @@ form replaces the objects, and every ref into them goes stale. ``name_ref {ref, 
 asks the page agent for an anchor that survives that (its test id, its id, its role and
 accessible name, or its path from the nearest ancestor with one of those; see
 ``agent/anchors.js``), and keeps it under ``name`` for the session
-(:class:`~.ref_names.NamedRefBook`). From then on ``name`` works wherever a ref does:
+(:class:`~.name_book.NamedRefBook`). From then on ``name`` works wherever a ref does:
 ``click {ref: "checkout"}``, ``drag {from: {ref: "card"}, ...}``, ``fill_form`` fields,
 ``verify_*``; it is resolved to the element the anchor finds at that moment
-(:func:`~.target.run_with_named_refs`). The result says which anchor was chosen and warns
+(:func:`~.input.target.run_with_named_refs`). The result says which anchor was chosen and warns
 when only a path was left, which holds only while the page keeps its structure.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ....tools import Reply
 from ....tools.contract import SessionArgs
 from ....tools.reading import NameRefArgs
 from ..agent.calls import agent_call
-from ..session import ChromiumSession
 from .name_book import describe_anchor
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["list_named_refs", "name_ref"]
 

@@ -22,17 +22,20 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import attrs
 import trio
 
-from ....cdp import CdpError, CdpFailure, CdpTimeout, TargetLinkLost
+from ....cdp import CdpError, CdpFailure, CdpTimeout, TargetLink, TargetLinkLost
 from ....errors import ToolError
+from ....jsonsafe import JsonObject, JsonValue
 from ....kernel.actor import Later
 from ....tools import Reply
 from ....tools.page import PollEvalArgs
-from ..session import ChromiumSession
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["PollResult", "poll_eval", "poll_until"]
 
@@ -78,17 +81,17 @@ async def poll_until(probe: Callable[[], Awaitable[tuple[bool, T]]], *, interval
 class _Evaluator:
     """The CDP calls of one poll on one tab: evaluate, test, read back as JSON."""
 
-    def __init__(self, cdp: Any, expr: str, until: str | None) -> None:
+    def __init__(self, cdp: TargetLink, expr: str, until: str | None) -> None:
         self.cdp = cdp
         self.expr = expr
         self.until = until or _TRUTHY
         self.attempt = 0
-        self.last: dict[str, Any] | None = None
+        self.last: JsonObject | None = None
 
-    async def _send(self, method: str, params: dict[str, Any], what: str) -> dict[str, Any]:
+    async def _send(self, method: str, params: JsonObject, what: str) -> JsonObject:
         """One CDP call; a script that threw comes back as ``{"thrown": message}``."""
         try:
-            reply: dict[str, Any] = await self.cdp.send(method, params, timeout=_CALL_TIMEOUT_S)
+            reply = await self.cdp.send(method, params, timeout=_CALL_TIMEOUT_S)
         except TargetLinkLost as err:
             raise ToolError("tab-closed", "the tab closed while poll_eval waited") from err
         except CdpTimeout as err:
@@ -107,7 +110,7 @@ class _Evaluator:
     def _group(self) -> str:
         return f"{_GROUP}-{self.attempt}"
 
-    async def probe(self) -> tuple[bool, dict[str, Any]]:
+    async def probe(self) -> tuple[bool, JsonObject]:
         """One attempt: the value (a CDP RemoteObject, or ``{"thrown": message}`` when the
         expression or the predicate threw: the page may not be ready yet) and whether
         the condition holds."""
@@ -118,7 +121,7 @@ class _Evaluator:
             if self.attempt > 1:  # the last attempt's value is still needed: release the one before
                 await self._release(f"{_GROUP}-{self.attempt - 1}")
 
-    async def _attempt(self) -> tuple[bool, dict[str, Any]]:
+    async def _attempt(self) -> tuple[bool, JsonObject]:
         group = self._group()
         reply = await self._send("Runtime.evaluate", {
             "expression": self.expr, "awaitPromise": True, "objectGroup": group,
@@ -139,7 +142,7 @@ class _Evaluator:
             return False, test
         return bool(test["result"].get("value")), value
 
-    async def _call_with(self, function: str, value: dict[str, Any], what: str) -> dict[str, Any]:
+    async def _call_with(self, function: str, value: JsonObject, what: str) -> JsonObject:
         """``function(value)`` in the page: the reply, its result by value."""
         global_object = (await self._send("Runtime.evaluate", {
             "expression": "globalThis", "objectGroup": self._group(),
@@ -149,7 +152,7 @@ class _Evaluator:
             "arguments": [_argument(value)], "returnByValue": True, "awaitPromise": True,
         }, what)
 
-    async def json_of(self, value: dict[str, Any]) -> Any:
+    async def json_of(self, value: JsonObject) -> JsonValue:
         if "objectId" not in value:
             return value.get("value")  # a primitive (undefined, NaN and Infinity read as null)
         reply = await self._call_with(_IDENTITY, value, "reading the value as JSON")
@@ -169,7 +172,7 @@ class _Evaluator:
             await self._release(f"{_GROUP}-{attempt}")
 
 
-def _argument(value: dict[str, Any]) -> dict[str, Any]:
+def _argument(value: JsonObject) -> JsonObject:
     if "objectId" in value:
         return {"objectId": value["objectId"]}
     if "unserializableValue" in value:
@@ -179,7 +182,7 @@ def _argument(value: dict[str, Any]) -> dict[str, Any]:
     return {"value": value.get("value")}
 
 
-def _sized(value: Any, max_bytes: int) -> tuple[Any, int]:
+def _sized(value: JsonValue, max_bytes: int) -> tuple[JsonValue, int]:
     size = len(json.dumps(value, default=str))
     if size > max_bytes:
         raise ToolError("too-large", f"the value is {size} bytes of JSON, above maxBytes={max_bytes}",
@@ -191,14 +194,14 @@ async def poll_eval(session: ChromiumSession, args: PollEvalArgs) -> Later:
     return Later.of(_poll, session.cdp, args)
 
 
-async def _poll(cdp: Any, args: PollEvalArgs) -> Reply:
+async def _poll(cdp: TargetLink, args: PollEvalArgs) -> Reply:
     evaluator = _Evaluator(cdp, args.expr, args.until)
     try:
         result = await poll_until(evaluator.probe, interval_s=args.interval_ms / 1000,
                                   timeout_s=args.timeout_ms / 1000)
         elapsed = round(result.elapsed_s * 1000, 1)
         if not result.met:
-            details: dict[str, Any] = {"attempts": result.attempts, "elapsedMs": elapsed}
+            details: dict[str, object] = {"attempts": result.attempts, "elapsedMs": elapsed}
             last = result.value
             if last is not None and "thrown" in last:
                 details["lastError"] = last["thrown"]

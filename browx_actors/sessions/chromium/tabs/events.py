@@ -1,7 +1,7 @@
 """What a session records from its tabs' events: console entries, requests, and the
 counters an action's settle reads.
 
-Every tab's raw CDP event session carries a :class:`~.tab_tap.TabTap`, which the
+Every tab's raw CDP event session carries a :class:`~.tabs.tap.TabTap`, which the
 connection's reader calls for each console and network event, in the order the browser
 sent them (:class:`~browx_actors.cdp.protocol.EventTap`). So when a command's reply comes back on
 that session, the tap has seen every event the browser sent before it: a settle that
@@ -10,14 +10,15 @@ reads the page over the same session finds the counters current, with no wait.
 Nothing here is processed one by one on an action's path beyond a few counter bumps:
 
 * console messages are counted per tab and *sampled*: a token bucket admits up to
-  :data:`SAMPLE_RATE` a second (errors have a bucket of their own, so a flood of logs
+  :data:`~.tabs.tap.SAMPLE_RATE` a second (errors have a bucket of their own, so a flood of logs
   cannot hide them), and a message the bucket refuses is counted from a peek at its
   raw text, never decoded (a page logging 40,000 messages a second costs a string
   search per message);
-* each tab keeps its newest :data:`CONSOLE_MAX` console entries and
-  :data:`~.network_log.MAX_ENTRIES` requests, counting what it let go.
+* each tab keeps its newest :data:`~.tabs.records.CONSOLE_MAX` console entries and
+  :data:`~.network.log.MAX_ENTRIES` requests, counting what it let go.
 
-:class:`RequestTracker` and :class:`Pulse` are what :mod:`.settle` waits on, on the
+:class:`~.tabs.records.RequestTracker` and :class:`~.tabs.records.Pulse` are what
+:mod:`.input.settle` waits on, on the
 Playwright thread: the tap updates them from the Trio thread, and the pulse crosses
 threads only when somebody waits.
 """
@@ -28,11 +29,14 @@ import itertools
 import secrets
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..network.log import NetworkLog
 from .records import CONSOLE_MAX, ConsoleLog, Pulse, RequestTracker, TabConsole
 from .tap import SAMPLE_BURST, SAMPLE_RATE, Sampler, TabTap
+
+if TYPE_CHECKING:
+    from ....cdp import TargetLink
 
 __all__ = [
     "CONSOLE_MAX",
@@ -86,7 +90,7 @@ class PageEvents:
             if targets is None or target in targets:
                 yield log
 
-    def tap(self, target: str, source: Any, *, main_frame: str | None) -> TabTap:
+    def tap(self, target: str, source: TargetLink, *, main_frame: str | None) -> TabTap:
         tap = TabTap(self, target, source, main_frame=main_frame)
         if main_frame == target:
             self._page_taps[target] = tap

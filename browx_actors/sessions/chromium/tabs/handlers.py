@@ -15,19 +15,33 @@ tab takes the closed one's place; the result says so (``replacedBy``).
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from ....tools import Reply
 from ....tools.contract import SessionArgs
 from ....tools.navigation import CloseTabArgs, NavigateArgs, NewTabArgs, SelectTabArgs
 from ..page import handlers as page_tools
-from ..session import ChromiumSession
 from .tabset import Tab
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["close_tab", "list_tabs", "new_tab", "select_tab"]
 
 #: A tab's title is read with this bound: a page busy in a long script answers late.
 TITLE_TIMEOUT_S = 2.0
+
+
+class TabEntry(TypedDict):
+    """One tab as the tab tools list it."""
+
+    id: int
+    url: str
+    title: str | None
+    current: bool
+    crashed: bool
+    #: The dialog that blocks the tab, when one does.
+    dialog: NotRequired[dict[str, str]]
 
 
 async def _title(tab: Tab) -> str | None:
@@ -41,7 +55,7 @@ async def _no_title() -> None:
     return None
 
 
-async def _describe_all(session: ChromiumSession) -> list[dict[str, Any]]:
+async def _describe_all(session: ChromiumSession) -> list[TabEntry]:
     """On the Playwright thread: every open tab, titles read concurrently. A tab a
     dialog blocks says so (``dialog``), and its title is not asked for: the page cannot
     answer until the dialog is, and would hold the list for the title's whole bound."""
@@ -52,14 +66,15 @@ async def _describe_all(session: ChromiumSession) -> list[dict[str, Any]]:
     current = session.tabs.current
     described = []
     for tab, title, dialog in zip(tabs, titles, dialogs, strict=True):
-        entry = {"id": tab.id, "url": tab.page.url, "title": title, "current": tab is current, "crashed": tab.crashed}
+        entry: TabEntry = {"id": tab.id, "url": tab.page.url, "title": title, "current": tab is current,
+                           "crashed": tab.crashed}
         if dialog is not None:
             entry["dialog"] = dialog.describe()
         described.append(entry)
     return described
 
 
-def _current_id(tabs: list[dict[str, Any]]) -> int | None:
+def _current_id(tabs: list[TabEntry]) -> int | None:
     return next((t["id"] for t in tabs if t["current"]), None)
 
 

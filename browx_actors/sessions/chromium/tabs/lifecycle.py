@@ -5,11 +5,11 @@ the first tab, ``new_tab``'s, the blank one after the last closed, a crashed tab
 replacement), or the context reports one (Playwright's ``page`` event: a popup, a
 ``target=_blank`` link, ``window.open``). Either way :meth:`~TabLifecycle.adopt` makes
 it a tab, listens to its events and starts wiring it: its raw CDP sessions
-(:mod:`.wiring`) and the human bridge's world, so its console and requests are recorded
+(:mod:`.tabs.wiring`) and the human bridge's world, so its console and requests are recorded
 from its start, whoever opened it. A closed tab's records go with it.
 
 Two threads meet here. The page events (``adopt`` and the ``_on_*`` handlers) run on
-the Playwright thread, where the tab set changes (:mod:`.tabset`) and the waiters on
+the Playwright thread, where the tab set changes (:mod:`.tabs.tabset`) and the waiters on
 ``page_moved`` wait; what must run in Trio (wiring, forgetting) they hand to the
 session's nursery. The rest runs in Trio and reaches Playwright through ``session.pw``.
 
@@ -29,13 +29,15 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 import attrs
 import trio
+from playwright.async_api import BrowserContext, Frame, Page
 
 from ....cdp import CdpFailure
 from ....errors import ToolError
+from ....jsonsafe import JsonObject
 from ..attached import adopt_if_ours, expected_tabs, prepare_leased
 from ..page.downloads import on_download
 from .tabset import Tab
@@ -44,6 +46,8 @@ if TYPE_CHECKING:
     from ..host import SessionHost
 
 __all__ = ["TabLifecycle"]
+
+T = TypeVar("T")
 
 
 class TabLifecycle:
@@ -76,17 +80,17 @@ class TabLifecycle:
         # On the Playwright thread: page.on() may send a subscription message, which
         # needs that thread's running asyncio loop.
         tab: Tab = await session.pw(_on_loop, self.adopt, page)
-        await session.pw(_listen, session.context, {"page": self._on_context_page})
+        await session.pw(_on_new_pages, self._context(), self._on_context_page)
         await self.attach_current()
         return tab
 
-    async def open_page(self) -> Any:
+    async def open_page(self) -> Page:
         """A new page of the session's context, for a tab: the first, ``new_tab``'s, the
         blank one after the last closed, a crashed tab's replacement. Attached to a
         shared browser, the context is the user's and has no agent init script: each of
-        our pages gets its own, and the session's viewport (:func:`.attached.prepare_leased`)."""
+        our pages gets its own, and the session's viewport (:func:`~.attached.prepare_leased`)."""
         session = self._session
-        page = await session.pw(session.context.new_page)
+        page = await session.pw(self._context().new_page)
         if session.attached:
             await session.pw(prepare_leased, page, session.options.viewport)
         return page
@@ -148,13 +152,13 @@ class TabLifecycle:
         expected = expected_tabs(targets["targetInfos"], self.context_id, ours, attached=session.attached)
         await session.pw(session.page_moved.wait_until, lambda: len(session.tabs) >= expected, timeout)
 
-    async def open_helper_page(self) -> Any:
+    async def open_helper_page(self) -> Page:
         """A page in the session's context that is no tab: not listed, not wired, no tool
         acts on it (``storage_state_load`` loads an origin's storage through one). The
         caller closes it. A page the site opens at that very moment is not adopted either."""
         self._helpers_opening += 1
         try:
-            return await self._session.pw(self._session.context.new_page)
+            return await self._session.pw(self._context().new_page)
         finally:
             self._helpers_opening -= 1
 
@@ -176,6 +180,11 @@ class TabLifecycle:
             raise ToolError("tab-crashed", f"tab {tab.id} crashed and could not be replaced; close_tab it",
                             tab=tab.id)
 
+    def _context(self) -> BrowserContext:
+        context = self._session.context
+        assert context is not None  # made in on_start, before the first tab
+        return context
+
     async def _wire_in_background(self, tab: Tab) -> None:
         # A tab that closes before it is wired needs nothing more.
         with contextlib.suppress(ToolError):
@@ -191,7 +200,7 @@ class TabLifecycle:
 
     # -- page events (called on the Playwright thread) --------------------------------
 
-    def adopt(self, page: Any) -> Tab:
+    def adopt(self, page: Page) -> Tab:
         """A new page of the context becomes a tab (or takes the place of the crashed tab
         being replaced), wired at once: its console and requests are recorded over its
         raw CDP session, not through Playwright. Idempotent: a known page keeps its tab."""
@@ -207,22 +216,23 @@ class TabLifecycle:
             self._on_trio(self._forget, crashed)
         else:
             tab = session.tabs.add(page)
-        for event, handler in (("framenavigated", self._on_frame_navigated), ("close", self._on_page_closed),
-                               ("download", functools.partial(on_download, session)),
-                               ("crash", self._on_page_crashed), ("dialog", session.dialogs.on_dialog)):
-            page.on(event, handler)
+        page.on("framenavigated", self._on_frame_navigated)
+        page.on("close", self._on_page_closed)
+        page.on("download", functools.partial(on_download, session))
+        page.on("crash", self._on_page_crashed)
+        page.on("dialog", session.dialogs.on_dialog)
         session.page_moved.fire()
         self._on_trio(self._wire_in_background, tab)
         return tab
 
-    def drop_tab(self, page: Any) -> Tab | None:
+    def drop_tab(self, page: Page) -> Tab | None:
         """On the Playwright thread: forget a closed page's tab and its records."""
         tab = self._session.tabs.close(page)
         if tab is not None:
             self._on_trio(self._forget, tab)
         return tab
 
-    def _on_context_page(self, page: Any) -> None:
+    def _on_context_page(self, page: Page) -> None:
         """The context opened a page: a tab, unless the session is opening a helper or,
         attached to a shared browser, the page is not one our tabs opened."""
         if self._helpers_opening:
@@ -232,25 +242,25 @@ class TabLifecycle:
             return
         self.adopt(page)
 
-    def _on_page_crashed(self, page: Any) -> None:
+    def _on_page_crashed(self, page: Page) -> None:
         tab = self._session.tabs.find(page)
         if tab is not None:
             tab.crashed = True
         self._session.page_moved.fire()
 
-    def _on_page_closed(self, page: Any) -> None:
+    def _on_page_closed(self, page: Page) -> None:
         self._session.dialogs.forget(page)
         self.drop_tab(page)
         self._session.page_moved.fire()
 
-    def _on_frame_navigated(self, frame: Any) -> None:
+    def _on_frame_navigated(self, frame: Frame) -> None:
         session = self._session
         page = session.page
         if page is not None and frame is page.main_frame:
             session.navigations += 1
             session.page_moved.fire()
 
-    def _on_trio(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+    def _on_trio(self, fn: Callable[..., Awaitable[object]], *args: object) -> None:
         """From the Playwright thread: start ``fn(*args)`` in the session's nursery."""
         def start() -> None:
             with contextlib.suppress(RuntimeError):  # the session is closing
@@ -260,17 +270,16 @@ class TabLifecycle:
                 self._trio_token.run_sync_soon(start)
 
 
-async def _listen(emitter: Any, handlers: dict[str, Callable[..., Any]]) -> None:
-    for event, handler in handlers.items():
-        emitter.on(event, handler)
+async def _on_new_pages(context: BrowserContext, handler: Callable[[Page], None]) -> None:
+    context.on("page", handler)
 
 
-async def _on_loop(fn: Callable[..., Any], *args: Any) -> Any:
+async def _on_loop(fn: Callable[..., T], *args: object) -> T:
     """Run a plain function on the Playwright thread (through the session's ``pw``)."""
     return fn(*args)
 
 
-async def _target_info_of(context: Any, page: Any) -> dict[str, Any]:
+async def _target_info_of(context: BrowserContext, page: Page) -> JsonObject:
     """The CDP target info of a Playwright page (its target id, so raw CDP can attach to
     the same tab, and its browser context id)."""
     cdp_session = await context.new_cdp_session(page)
@@ -278,5 +287,5 @@ async def _target_info_of(context: Any, page: Any) -> dict[str, Any]:
         info = await cdp_session.send("Target.getTargetInfo")
     finally:
         await cdp_session.detach()
-    described: dict[str, Any] = info["targetInfo"]
+    described: JsonObject = info["targetInfo"]
     return described

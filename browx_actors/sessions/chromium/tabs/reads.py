@@ -5,17 +5,22 @@ An action's settle runs on the Playwright thread as one hop, and its read of the
 that session's events feed the counters settle compares (requests started, errors
 logged, documents committed), and a reply on it comes after every event the browser
 sent on it before. :func:`read_page` takes the read through the session's
-:class:`~.portal.Portal` to Trio and back.
+:class:`~.bridge.portal.Portal` to Trio and back.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+from playwright.async_api import Page
 
 from ....cdp import CdpError, CdpTimeout, TargetLinkLost
 from ....errors import ToolError
+from ....jsonsafe import JsonValue
 from ..losses import PageScriptError
-from ..session import ChromiumSession
+
+if TYPE_CHECKING:
+    from ..session import ChromiumSession
 
 __all__ = ["READ_TIMEOUT_S", "PageGone", "read_page"]
 
@@ -34,7 +39,7 @@ class PageGone(Exception):
         self.closed = closed
 
 
-async def read_page(session: ChromiumSession, page: Any, expression: str) -> Any:
+async def read_page(session: ChromiumSession, page: Page, expression: str) -> JsonValue:
     """On the Playwright thread: ``expression``'s value (a promise awaited) in ``page``,
     evaluated over its event session. Raises :class:`PageGone` when the document was
     replaced or the tab closed, :class:`~.losses.PageScriptError` if the script threw."""
@@ -42,7 +47,7 @@ async def read_page(session: ChromiumSession, page: Any, expression: str) -> Any
     return await session.portal.run(_read, session, page, expression)
 
 
-async def _read(session: ChromiumSession, page: Any, expression: str) -> Any:
+async def _read(session: ChromiumSession, page: Page, expression: str) -> JsonValue:
     tab = session.tabs.of_page(page)
     if tab is None or tab.events is None:
         raise PageGone(True, "the tab closed")

@@ -1,9 +1,9 @@
 """The records a session's page events feed, and the counters an action's settle waits on.
 
-:class:`RequestTracker` and :class:`Pulse` are what :mod:`.settle` waits on, on the
-Playwright thread: the tap (:mod:`.tab_tap`) updates them from the Trio thread, and the
+:class:`RequestTracker` and :class:`Pulse` are what :mod:`.input.settle` waits on, on the
+Playwright thread: the tap (:mod:`.tabs.tap`) updates them from the Trio thread, and the
 pulse crosses threads only when somebody waits. :class:`ConsoleLog` keeps each tab's
-newest :data:`CONSOLE_MAX` console entries. :class:`~.page_events.PageEvents` holds one
+newest :data:`CONSOLE_MAX` console entries. :class:`~.tabs.events.PageEvents` holds one
 of each per session.
 """
 
@@ -14,12 +14,12 @@ import contextlib
 import itertools
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TypedDict
 
 from ....credentials import redact_url
 from ..console.text import ConsoleEntry, clip
 
-__all__ = ["CONSOLE_MAX", "ConsoleLog", "Pulse", "RequestTracker", "TabConsole"]
+__all__ = ["CONSOLE_MAX", "ConsoleCounts", "ConsoleLog", "Pulse", "RequestTracker", "TabConsole"]
 
 #: Console entries kept per tab.
 CONSOLE_MAX = 1000
@@ -139,6 +139,17 @@ class RequestTracker:
         return await self._pulse.wait_until(lambda: next(self._on(tab), None) is None, timeout)
 
 
+class ConsoleCounts(TypedDict):
+    """What ``console_read`` counts of one tab's console."""
+
+    seen: int
+    byLevel: dict[str, int]
+    kept: int
+    dropped: int
+    sampledOut: int
+    sampledInPage: int
+
+
 class TabConsole:
     """One tab's console: its newest entries and the counts of everything it saw."""
 
@@ -150,7 +161,7 @@ class TabConsole:
         self.dropped = 0
         #: Messages counted but not recorded, because they came faster than the sampler admits.
         self.sampled_out = 0
-        #: Of those, the ones the page's own sampler held back (:mod:`.console_sampler`).
+        #: Of those, the ones the page's own sampler held back (:mod:`.console.sampler`).
         self.sampled_in_page = 0
 
     def add(self, entry: ConsoleEntry) -> None:
@@ -167,7 +178,7 @@ class TabConsole:
                 self.sampled_out += held
                 self.sampled_in_page += held
 
-    def counts(self) -> dict[str, Any]:
+    def counts(self) -> ConsoleCounts:
         return {"seen": sum(self.seen.values()), "byLevel": dict(self.seen), "kept": len(self.entries),
                 "dropped": self.dropped, "sampledOut": self.sampled_out, "sampledInPage": self.sampled_in_page}
 
@@ -205,7 +216,7 @@ class ConsoleLog:
         merged.sort(key=lambda e: e.id)
         return merged
 
-    def since(self, seq: int, *, errors_only: bool = False) -> list[dict[str, Any]]:
+    def since(self, seq: int, *, errors_only: bool = False) -> list[dict[str, object]]:
         """What an action's result lists: entries after ``seq`` (errors only if asked)."""
         return [e.compat() for e in self.entries() if e.id > seq and (not errors_only or e.is_error)]
 

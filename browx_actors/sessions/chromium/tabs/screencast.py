@@ -2,7 +2,7 @@
 
 :class:`ChromiumScreencast` is the :class:`~browx_actors.streams.source.FrameSource` of
 one tab: ``Page.startScreencast`` (JPEG at the stream's quality, at most its width) on
-the tab's event session (:mod:`.wiring`: the session's own websocket, not the pool's
+the tab's event session (:mod:`.tabs.wiring`: the session's own websocket, not the pool's
 browser socket that carries every session's command replies, so 5 frames a second of
 tens of KiB each never queue in front of another session's click), each
 ``Page.screencastFrame`` handed to the stream as
@@ -23,7 +23,7 @@ the frame at the middle of the stream's window (from a quarter interval before t
 frame's slot to a quarter after). On the way out every held frame is acked, then the
 screencast stopped.
 
-:class:`LiveViewers` is the session's side of :class:`~browx_actors.sessions.contract.WatchFrames`:
+:class:`LiveViewers` is the session's side of :class:`~browx_actors.streams.messages.WatchFrames`:
 it answers with the source of the current tab (waiting a moment if that tab is
 closing), remembers which streams watch, and tells them when the tab the tools act on
 changes and when the session ends.
@@ -36,11 +36,11 @@ import math
 import statistics
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import trio
 
-from ....cdp import CdpConnectionLost, CdpError, CdpFailure, TargetLink
+from ....cdp import CdpConnectionLost, CdpError, CdpFailure, CdpSubscription, TargetLink
 from ....errors import ToolError
 from ....kernel.actor_ref import ActorRef, ActorUnavailable
 from ....streams.messages import FramesMoved, SessionEnding
@@ -91,7 +91,7 @@ class ChromiumScreencast:
         if failure is not None:
             raise _translate(failure) from failure
 
-    async def _receive(self, events: Any, deliver: Deliver, pacing: _Pacing) -> CdpFailure | None:
+    async def _receive(self, events: CdpSubscription, deliver: Deliver, pacing: _Pacing) -> CdpFailure | None:
         """Hand each frame to the stream; the failure that ended the events (None if cancelled)."""
         try:
             async for event in events:
@@ -226,6 +226,6 @@ class LiveViewers:
         return list(self._streams)
 
 
-async def _tell(ref: ActorRef, msg: Any) -> None:
+async def _tell(ref: ActorRef, msg: object) -> None:
     with contextlib.suppress(ActorUnavailable):
         await ref.cast(msg)

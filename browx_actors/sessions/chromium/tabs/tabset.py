@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from typing import Any
 
 import attrs
+from playwright.async_api import Page
 
-from ....cdp import answers
+from ....cdp import TargetLink, answers
 from ....errors import ToolError
 from ..input.state import InputState
 
@@ -28,17 +28,17 @@ __all__ = ["Tab", "TabSet"]
 @attrs.define(eq=False)
 class Tab:
     id: int
-    page: Any
+    page: Page
     #: The CDP target id and the raw flat sessions (see :mod:`.wiring`), attached as
     #: soon as the session adopts the page, so its console and requests are recorded
     #: from its start: ``cdp`` for commands, ``events`` for the domains with events.
     target_id: str | None = None
-    cdp: Any = None
+    cdp: TargetLink | None = None
     #: Its renderer crashed: the page answers nothing until it is replaced.
     crashed: bool = False
     #: Where the tab's mouse is, what it holds, which fingers are down.
     input: InputState = attrs.Factory(InputState)
-    events: Any = None
+    events: TargetLink | None = None
 
     async def renderer_answers(self, timeout: float) -> bool | None:
         """Whether the tab's renderer answers a command: True; False when its session
@@ -68,7 +68,7 @@ class TabSet:
     def __iter__(self) -> Iterator[Tab]:
         return iter(list(self._tabs))
 
-    def add(self, page: Any) -> Tab:
+    def add(self, page: Page) -> Tab:
         """Note a new page (idempotent: a page already known keeps its tab)."""
         for tab in self._tabs:
             if tab.page is page:
@@ -80,16 +80,16 @@ class TabSet:
             self.current = tab
         return tab
 
-    def replace(self, tab: Tab, page: Any) -> Tab:
+    def replace(self, tab: Tab, page: Page) -> Tab:
         """Put a fresh ``page`` in ``tab``'s place (a crashed tab reloaded): same id,
         same position, nothing attached yet."""
         tab.page, tab.target_id, tab.cdp, tab.events, tab.crashed = page, None, None, None, False
         return tab
 
-    def find(self, page: Any) -> Tab | None:
+    def find(self, page: Page) -> Tab | None:
         return next((t for t in self._tabs if t.page is page), None)
 
-    def close(self, page: Any) -> Tab | None:
+    def close(self, page: Page) -> Tab | None:
         """Forget a closed page; if it was current, fall back to its left neighbour."""
         index = next((i for i, t in enumerate(self._tabs) if t.page is page), None)
         if index is None:
@@ -110,7 +110,7 @@ class TabSet:
         self.current = self.get(tab_id)
         return self.current
 
-    def of_page(self, page: Any) -> Tab | None:
+    def of_page(self, page: Page) -> Tab | None:
         return next((t for t in self._tabs if t.page is page), None)
 
     def of_target(self, target_id: str) -> Tab | None:

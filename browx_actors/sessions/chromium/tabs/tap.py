@@ -6,7 +6,7 @@ first whether a console message may be counted and dropped undecoded (a flood be
 sampled: :meth:`TabTap.skip` looks at the message's raw head for its level). Each
 handler is a few dictionary and counter updates: nothing here waits. When the console
 bucket runs dry the tap asks (``on_flood``) for the flooding context to be sampled in
-the page itself (:mod:`.console_sampler`), and counts what the page then holds back.
+the page itself (:mod:`.console.sampler`), and counts what the page then holds back.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
-from ....cdp import CdpEvent
+from ....cdp import CdpEvent, TargetLink
+from ....jsonsafe import JsonObject
 from ..console.sampler import held_back_counts
 from ..console.text import ConsoleEntry, entry_from_console_api, entry_from_exception, entry_from_log
 from ..network.log import NetworkLog
@@ -24,10 +25,10 @@ from .records import ConsoleLog, RequestTracker
 
 
 class TapRecords(Protocol):
-    """What a tap records into: a session's :class:`~.page_events.PageEvents`."""
+    """What a tap records into: a session's :class:`~.tabs.events.PageEvents`."""
 
     record: bool
-    #: What the page's sampler signs its held-back counts with (:mod:`.console_sampler`).
+    #: What the page's sampler signs its held-back counts with (:mod:`.console.sampler`).
     sampling_nonce: str
     console: ConsoleLog
     requests: RequestTracker
@@ -99,7 +100,7 @@ class TabTap:
 
     methods = CONSOLE_METHODS | NETWORK_METHODS | PAGE_METHODS | CONTEXT_METHODS
 
-    def __init__(self, events: TapRecords, target: str, source: Any, *, main_frame: str | None) -> None:
+    def __init__(self, events: TapRecords, target: str, source: TargetLink, *, main_frame: str | None) -> None:
         self.events = events
         #: The tab's target id, which keys its buffers.
         self.target = target
@@ -170,17 +171,17 @@ class TabTap:
 
     # -- console ------------------------------------------------------------------------
 
-    def _console_api(self, params: dict[str, Any]) -> None:
+    def _console_api(self, params: JsonObject) -> None:
         held = held_back_counts(params, self.events.sampling_nonce)
         if held is not None:
             self.console.held_in_page(held)
             return
         self._record(entry_from_console_api(self.events.console.next_id(), self.target, params))
 
-    def _exception(self, params: dict[str, Any]) -> None:
+    def _exception(self, params: JsonObject) -> None:
         self._record(entry_from_exception(self.events.console.next_id(), self.target, params))
 
-    def _log(self, params: dict[str, Any]) -> None:
+    def _log(self, params: JsonObject) -> None:
         self._record(entry_from_log(self.events.console.next_id(), self.target, params))
 
     def _record(self, entry: ConsoleEntry) -> None:
@@ -190,40 +191,40 @@ class TabTap:
             self.console.seen[entry.level] += 1
             self.console.sampled_out += 1
 
-    def _frame_navigated(self, params: dict[str, Any]) -> None:
+    def _frame_navigated(self, params: JsonObject) -> None:
         frame = params.get("frame") or {}
         if frame.get("id") == self.main_frame and not frame.get("parentId"):
             # The document committed: its request is no longer one that ends without.
             self._navigation_ids.discard(frame.get("loaderId"))
             self.commits += 1
 
-    def _context_created(self, params: dict[str, Any]) -> None:
+    def _context_created(self, params: JsonObject) -> None:
         context = params.get("context") or {}
         aux = context.get("auxData") or {}
         if aux.get("isDefault") and isinstance(aux.get("frameId"), str) and isinstance(context.get("id"), int):
             self.contexts[aux["frameId"]] = context["id"]
 
-    def _context_destroyed(self, params: dict[str, Any]) -> None:
+    def _context_destroyed(self, params: JsonObject) -> None:
         gone = params.get("executionContextId")
         for frame, context in list(self.contexts.items()):
             if context == gone:
                 del self.contexts[frame]
 
-    def _contexts_cleared(self, params: dict[str, Any]) -> None:
+    def _contexts_cleared(self, params: JsonObject) -> None:
         self.contexts.clear()
         self._sampling_asked.clear()  # those contexts are gone, and their ids with them
 
-    def _frame_attached(self, params: dict[str, Any]) -> None:
+    def _frame_attached(self, params: JsonObject) -> None:
         frame, parent = params.get("frameId"), params.get("parentFrameId")
         if isinstance(frame, str) and isinstance(parent, str):
             self.parents[frame] = parent
 
-    def _frame_detached(self, params: dict[str, Any]) -> None:
+    def _frame_detached(self, params: JsonObject) -> None:
         # A frame that swaps to another process detaches here and lives on there.
         if params.get("reason") != "swap":
             self.parents.pop(str(params.get("frameId")), None)
 
-    def _download(self, params: dict[str, Any]) -> None:
+    def _download(self, params: JsonObject) -> None:
         self.events.download_begun()
         if params.get("frameId") == self.main_frame:
             # A link with `download` becomes a download without any request of the page's:
@@ -232,7 +233,7 @@ class TabTap:
 
     # -- network ------------------------------------------------------------------------
 
-    def _request(self, params: dict[str, Any]) -> None:
+    def _request(self, params: JsonObject) -> None:
         request_id = params.get("requestId")
         if not isinstance(request_id, str):
             return
@@ -244,7 +245,7 @@ class TabTap:
         if self.events.record:
             self.network.request(params, self.source)
 
-    def _ended(self, params: dict[str, Any], failed: bool) -> None:
+    def _ended(self, params: JsonObject, failed: bool) -> None:
         request_id = params.get("requestId")
         if not isinstance(request_id, str):
             return
@@ -259,7 +260,7 @@ class TabTap:
 
 
 
-def _request_line(params: dict[str, Any]) -> tuple[str, str]:
+def _request_line(params: JsonObject) -> tuple[str, str]:
     """The method and URL of a ``Network.requestWillBeSent``."""
     request = params.get("request")
     if not isinstance(request, dict):
@@ -268,7 +269,7 @@ def _request_line(params: dict[str, Any]) -> tuple[str, str]:
     return (method if isinstance(method, str) else "?"), (url if isinstance(url, str) else "?")
 
 
-def browser_own_request(params: dict[str, Any]) -> bool:
+def browser_own_request(params: JsonObject) -> bool:
     """Is this ``Network.requestWillBeSent`` the browser's own fetch of the page's icon
     (``/favicon.ico``, initiated by no script or element of the page)? It is listed in the
     network log, but no action started it, so an action's settle never waits for it
@@ -282,14 +283,14 @@ def browser_own_request(params: dict[str, Any]) -> bool:
             and (not isinstance(initiator, dict) or initiator.get("type") == "other"))
 
 
-def _when_recording(fn: Callable[[NetworkLog, dict[str, Any]], Any]) -> Callable[[TabTap, dict[str, Any]], None]:
-    def handle(tap: TabTap, params: dict[str, Any]) -> None:
+def _when_recording(fn: Callable[[NetworkLog, JsonObject], object]) -> Callable[[TabTap, JsonObject], None]:
+    def handle(tap: TabTap, params: JsonObject) -> None:
         if tap.events.record:
             fn(tap.network, params)
     return handle
 
 
-_HANDLERS: dict[str, Callable[[TabTap, dict[str, Any]], None]] = {
+_HANDLERS: dict[str, Callable[[TabTap, JsonObject], None]] = {
     "Runtime.consoleAPICalled": TabTap._console_api,
     "Runtime.exceptionThrown": TabTap._exception,
     "Log.entryAdded": TabTap._log,

@@ -9,7 +9,7 @@ gets two flat sessions of ours, each shared by everything that needs it:
 * the **event session**, on the session's own websocket (:class:`TargetWiring` opens it),
   with ``Runtime``, ``Network`` and ``Log`` on and the recorder's tap installed: the
   console and network records, the human bridge's world and binding, routes, the live
-  view's screencast frames (:mod:`.screencast`). A page
+  view's screencast frames (:mod:`.tabs.screencast`). A page
   that floods the console (every flat session with ``Runtime`` on receives each message)
   floods this socket alone, and no other session's.
 
@@ -30,11 +30,11 @@ import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import trio
 
 from ....cdp import CdpConnection, CdpFailure, CdpSubscription, TargetLink, open_cdp_connection
+from ....jsonsafe import JsonObject
 from ..console.sampler import install_sampler, sample_new_documents
 from .events import PageEvents
 
@@ -127,7 +127,7 @@ class TargetWiring:
         cdp.tap(tap)
 
     def _sample_in_page(self, cdp: TargetLink, context_id: int) -> None:
-        """From the CDP reader: sample a flooding context in the page (:mod:`.console_sampler`),
+        """From the CDP reader: sample a flooding context in the page (:mod:`.console.sampler`),
         in the background; the reader never waits."""
         with contextlib.suppress(RuntimeError):  # the session is closing
             self._nursery.start_soon(self._sample, cdp, context_id)
@@ -162,7 +162,7 @@ class TargetWiring:
         return pages + frames
 
     async def _enable(self, cdp: TargetLink, kind: str) -> None:
-        commands: list[tuple[str, dict[str, Any] | None]] = [
+        commands: list[tuple[str, JsonObject | None]] = [
             ("Runtime.enable", None),
             ("Network.enable", dict(NETWORK_BUFFERS)),
             ("Log.enable", None),
