@@ -19,7 +19,7 @@ Which channel answers:
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import trio
 
@@ -30,17 +30,25 @@ from ..kernel.actor_ref import ActorRef, ActorUnavailable
 from .operator import CancelPrompt, OperatorPrompt
 from .prompts import Outcome, PromptSpec, result_envelope
 
-if TYPE_CHECKING:
-    from ..sessions.session import Session
-
-__all__ = ["ask_operator", "in_session"]
+__all__ = ["Asking", "ask_operator", "in_session"]
 
 #: Added to the prompt's own timeout for the call to the operator actor, which
 #: enforces the timeout itself; this only bounds a wedged actor.
 _CALL_GRACE = 10.0
 
 
-async def in_session(session: Session, spec: PromptSpec, *, operator: ActorRef | None = None) -> JsonObject | Later:
+class Asking(Protocol):
+    """What asking a human needs of the session: its id, its engine, and (read by name,
+    since only a chromium session has one) its isolated-world ``human`` bridge."""
+
+    @property
+    def session_id(self) -> str: ...
+
+    @property
+    def engine(self) -> str: ...
+
+
+async def in_session(session: Asking, spec: PromptSpec, *, operator: ActorRef | None = None) -> JsonObject | Later:
     """``fn(session, args)`` for the session actor, whose arguments are the request,
     already validated."""
     if spec.kind == "pick_element":
@@ -53,10 +61,9 @@ async def in_session(session: Session, spec: PromptSpec, *, operator: ActorRef |
         return Later.of(ask_operator, operator, session.session_id, spec)
     bridge = getattr(session, "human", None)
     if bridge is None:
-        engine = getattr(session, "engine", "this")
         return result_envelope(spec.kind, Outcome(
             code="no-human-channel",
-            error=f"the {engine} engine has no isolated world for a human to answer from; start "
+            error=f"the {session.engine} engine has no isolated world for a human to answer from; start "
                   "the server with the operator-channel capability to send prompts to the host daemon",
         ))
     return Later.of(bridge.ask, spec)

@@ -2,7 +2,7 @@
 
 Every canvas tool is declared in ``tools/canvas.py``. ``canvas_capture`` runs inside a
 chromium session (``sessions/chromium/page/canvas.py``), ``gesture_chain`` there too
-(``canvas/gestures.py``), and ``canvas_query`` is ``canvas/adapters.py``. The three here
+(``sessions/chromium/input/chain.py``), and ``canvas_query`` is ``canvas/adapters.py``. The three here
 are runtime tools because part of their work must not open or occupy a session:
 
 - ``canvas_diff`` (capability ``read``: pure byte math) runs base64 inputs without any

@@ -13,8 +13,8 @@ from browx_actors import RuntimeConfig, open_runtime
 from browx_actors.errors import ToolError
 from browx_actors.server.catalog import default_catalog
 from browx_actors.sessions.chromium.input.forms import field_kind, wanted_checked
-from browx_actors.sessions.chromium.input.target import _slots, ref_places
 from browx_actors.sessions.chromium.reading.name_book import MAX_NAMED_REFS, NamedRefBook, describe_anchor
+from browx_actors.sessions.chromium.reading.resolve import _slots, ref_places
 from browx_actors.sessions.chromium.table import TABLE
 from browx_actors.tools import Param, Runs, validate_args
 from browx_actors.tools.canvas import MULTI_TOUCH, MULTI_TOUCH_TOOLS, plan_steps

@@ -18,7 +18,7 @@ import trio
 
 from browx_actors.errors import ToolError
 from browx_actors.sessions.chromium.frames import visual as visual_frames
-from browx_actors.sessions.chromium.frames.tree import Frame
+from browx_actors.sessions.chromium.frames.book import Frame
 from browx_actors.sessions.chromium.frames.visual import (
     DomScope,
     Placement,

@@ -4,8 +4,8 @@ The engine here is a small session actor of the real actor kernel (a
 :class:`~browx_actors.sessions.session.Session`) that holds a scripted NativeNode screen
 and two primitives (tap, setValue), so the timing of ``ui.wait`` runs under Trio's
 MockClock; its :meth:`visual_provider` is a :class:`NativeProvider` over them, and its
-table is the ``ui.*`` lines of the real android-app table, whose handlers
-(``sessions/visual.py``) every engine runs. The calls go through the real declarations,
+table is the ``ui.*`` lines every engine's table takes (``sessions/visual.py``), over
+that provider. The calls go through the real declarations,
 the catalog and the one dispatch path, and reach the session as
 :class:`~browx_actors.sessions.messages.ToolCall`. What is shown: the native payload and
 its format, query, act and wait (answered later, the session serving meanwhile), stale
@@ -31,8 +31,9 @@ from browx_actors.secret_book import SecretBook
 from browx_actors.server.catalog import Catalog, default_catalog
 from browx_actors.server.dispatch import Dispatcher
 from browx_actors.sessions import visual
-from browx_actors.sessions.android.table import ANDROID_APP
+from browx_actors.sessions.chromium.reading.dom_provider import DomProvider
 from browx_actors.sessions.messages import SessionCall, ToolCall
+from browx_actors.sessions.native import visual as native_visual
 from browx_actors.sessions.session import Session
 from browx_actors.tools import Arguments, Gates, Reply, Runs, Table, Tool, ToolOutput
 from browx_actors.visualtree.model import NATIVE_FORMAT, RawNode
@@ -40,16 +41,14 @@ from browx_actors.visualtree.native_provider import NativeProvider, native_path
 from browx_actors.visualtree.snapshots import Capture
 from visualtree.contract_schema import check_matches, check_tree, payload_of
 
-#: The ui.* tools, in the catalog's order, and the handler every engine runs each with.
+#: The ui.* tools, in the catalog's order, and the handler of :class:`visual.VisualTools` each runs.
 UI_TOOLS: dict[Tool[Any], Any] = {
-    tools.GET_VISUAL_TREE: visual.get_visual_tree,
-    tools.QUERY_NODES: visual.query_nodes,
-    tools.INSPECT_NODE: visual.inspect_node,
-    tools.PERFORM_ACTION: visual.perform_action,
-    tools.WAIT_NODES: visual.wait,
+    tools.GET_VISUAL_TREE: visual.VisualTools.get_visual_tree,
+    tools.QUERY_NODES: visual.VisualTools.query_nodes,
+    tools.INSPECT_NODE: visual.VisualTools.inspect_node,
+    tools.PERFORM_ACTION: visual.VisualTools.perform_action,
+    tools.WAIT_NODES: visual.VisualTools.wait,
 }
-#: The phone's table: the ui.* lines of the android-app engine's own.
-PHONE_TABLE = Table.of("android-app", [line for tool in UI_TOOLS if (line := ANDROID_APP.entry(tool.name))])
 WAITED = ("condition", "attempts", "waitedMs")
 
 
@@ -100,6 +99,10 @@ class Phone(Session):
         self.done.append(("setValue", native_path(node.id), value))
         self.email = value or ""
         return Reply.of()
+
+
+#: The phone's table: the ui.* lines, over the phone's provider.
+PHONE_TABLE = Table.of("android-app", visual.lines(Phone.visual_provider))
 
 
 @attrs.define
@@ -179,17 +182,25 @@ async def test_query_act_and_wait_on_a_native_screen(autojump_clock: Any) -> Non
         phone.stop()
 
 
-def test_the_phone_runs_the_android_app_tables_ui_lines() -> None:
+def test_the_phone_runs_the_ui_lines_over_its_provider() -> None:
     assert [line.tool for line in PHONE_TABLE] == list(UI_TOOLS)
-    assert all(isinstance(line, Runs) and line.handler is UI_TOOLS[line.tool] for line in PHONE_TABLE)
+    for line in PHONE_TABLE:
+        assert isinstance(line, Runs) and line.handler.__func__ is UI_TOOLS[line.tool]
+        assert line.handler.__self__.provider == Phone.visual_provider
 
 
-@pytest.mark.parametrize("engine", ["chromium", "android-app", "ios-app", "chrome-android"])
-def test_every_engine_runs_every_ui_tool_with_the_one_handler(engine: str) -> None:
+#: The provider each engine's ui.* lines name.
+PROVIDERS = {"chromium": DomProvider, "chrome-android": DomProvider, "android-app": native_visual.provider,
+             "ios-app": native_visual.provider}
+
+
+@pytest.mark.parametrize("engine", sorted(PROVIDERS))
+def test_every_engine_runs_every_ui_tool_with_the_one_handler_over_its_provider(engine: str) -> None:
     catalog = default_catalog()
     table = catalog.engines[engine]
     for tool, handler in UI_TOOLS.items():
         assert catalog.get(tool.name) is tool and tool.scope == "session"
         line = table.entry(tool.name)
         assert isinstance(line, Runs) and line.tool is tool, (engine, tool.name)
-        assert line.handler is handler, (engine, tool.name)
+        assert line.handler.__func__ is handler, (engine, tool.name)
+        assert line.handler.__self__.provider is PROVIDERS[engine], (engine, tool.name)

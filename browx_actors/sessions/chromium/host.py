@@ -2,7 +2,7 @@
 
 ``session.py`` wires in helpers that act back on the session: its tabs' lifecycle
 (:mod:`.tabs.lifecycle`), the selector warm-up (:mod:`.warmup`), the attached-browser
-rules (:mod:`.attached`), downloads (:mod:`.page.downloads`), frames (:mod:`.frames`) and
+rules (:mod:`.attached`), downloads (:mod:`.page.saves`), frames (:mod:`.frames`) and
 the live view's screencast (:mod:`.tabs.screencast`). Were they to name
 :class:`~.session.ChromiumSession` itself, each would import the module that imports it.
 They name :class:`SessionHost`, the part of the session they use, so the imports run one
@@ -28,7 +28,7 @@ from .tabs.wiring import TargetWiring
 if TYPE_CHECKING:
     from ...human.bridge import HumanBridge
     from .dialogs.book import DialogBook
-    from .frames.tree import FrameBook
+    from .frames.book import FrameBook
     from .page.downloads import Downloads
     from .pool import Browser
 

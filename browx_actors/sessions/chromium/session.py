@@ -64,7 +64,6 @@ from ...kernel.actor import Later
 from ...kernel.actor_ref import ActorRef
 from ...streams.source import FrameSource
 from ...tools import Arguments, Handler, Reply, Table, Tool
-from ...visualtree.provider import Provider
 from ..session import Session, Work
 from .agent.pageagent import AGENT_CALL, AGENT_SOURCE, highest_ref, normalize_ref
 from .attached import close_pages, default_context, hold_attached_browser
@@ -73,16 +72,16 @@ from .bridge.portal import Portal
 from .dialogs.book import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
 from .failures import known_failure
 from .frames import calls as frame_calls
-from .input.target import run_with_named_refs
 from .losses import BrowserLost, PageScriptError, first_line, is_crash, tab_crashed, went_away
 from .network.redact import redact_url
 from .network.routes import Routes
 from .options import DEFAULT_VIEWPORT, SessionOptions
-from .page.downloads import Downloads, list_new_downloads, safe_filename
+from .page.downloads import Downloads, safe_filename
 from .page.emulation import Emulation
+from .page.saves import list_new_downloads
 from .pool import AcquireBrowser, Browser
-from .reading.dom_provider import DomProvider
 from .reading.name_book import NamedRefBook
+from .reading.resolve import run_with_named_refs
 from .tabs.events import PageEvents, Pulse
 from .tabs.lifecycle import TabLifecycle
 from .tabs.screencast import LiveViewers
@@ -91,7 +90,7 @@ from .tabs.wiring import TargetWiring, hold_event_socket
 from .warmup import SelectorWarmup
 
 if TYPE_CHECKING:
-    from .frames.tree import FrameBook
+    from .frames.book import FrameBook
 
 __all__ = ["DIALOG_EXEMPT", "ChromiumSession"]
 
@@ -344,9 +343,6 @@ class ChromiumSession(Session):
         # By JSON name: the failure names the argument that holds the bad selector.
         given = args.json() if isinstance(args, Arguments) else {}
         return known_failure(tool, given, exc)
-
-    def visual_provider(self) -> Provider:
-        return DomProvider(self)
 
     async def _until_dialog(self, tool: str, fn: Callable[..., Awaitable[object]], *args: object) -> object:
         page = self.page

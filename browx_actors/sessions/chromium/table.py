@@ -8,20 +8,19 @@ are resolved before any of them runs (:meth:`~.session.ChromiumSession.run_tool`
 from __future__ import annotations
 
 from ... import tools
-from ...canvas import gestures
 from ...tools import Table, refuses, runs
 from .. import visual
 from .console import handlers as console
 from .dialogs import handlers as dialogs
 from .frames import tree as frames
-from .input import actions, drag, files, forms, pointer, touch
+from .input import actions, chain, drag, files, forms, pointer, touch
 from .network import handlers as network
-from .network import routes
-from .page import canvas, emulation, pdf, storage
+from .page import canvas, pdf, storage
 from .page import handlers as page
 from .reading import feedback, inspect, poll
 from .reading import handlers as reading
 from .reading import names as named_refs
+from .reading.dom_provider import DomProvider
 from .tabs import handlers as tabs
 
 __all__ = ["NO_DEVICE", "TABLE"]
@@ -74,7 +73,7 @@ TABLE = Table.of("chromium", [
     runs(tools.PDF_SAVE, pdf.pdf_save),
     runs(tools.DOWNLOADS_LIST, files.downloads_list),
     runs(tools.SET_VIEWPORT, page.set_viewport),
-    runs(tools.EMULATE, emulation.emulate),
+    runs(tools.EMULATE, page.emulate),
     runs(tools.VERIFY_VISIBLE, reading.verify_visible),
     runs(tools.VERIFY_TEXT, reading.verify_text),
     runs(tools.VERIFY_VALUE, reading.verify_value),
@@ -85,9 +84,9 @@ TABLE = Table.of("chromium", [
     runs(tools.CONSOLE_READ, console.console_read),
     runs(tools.NETWORK_READ, network.network_read),
     runs(tools.NETWORK_BODY, network.network_body),
-    runs(tools.ROUTE, routes.route),
-    runs(tools.UNROUTE, routes.unroute),
-    runs(tools.ROUTE_QUEUE, routes.route_queue),
+    runs(tools.ROUTE, network.route),
+    runs(tools.UNROUTE, network.unroute),
+    runs(tools.ROUTE_QUEUE, network.route_queue),
     runs(tools.COOKIES_LIST, storage.cookies_list),
     runs(tools.COOKIES_SET, storage.cookies_set),
     runs(tools.COOKIES_DELETE, storage.cookies_delete),
@@ -97,11 +96,7 @@ TABLE = Table.of("chromium", [
     runs(tools.STORAGE_CLEAR, storage.storage_clear),
     runs(tools.STORAGE_STATE_SAVE, storage.storage_state_save),
     runs(tools.STORAGE_STATE_LOAD, storage.storage_state_load),
-    runs(tools.GET_VISUAL_TREE, visual.get_visual_tree),
-    runs(tools.QUERY_NODES, visual.query_nodes),
-    runs(tools.INSPECT_NODE, visual.inspect_node),
-    runs(tools.PERFORM_ACTION, visual.perform_action),
-    runs(tools.WAIT_NODES, visual.wait),
+    *visual.lines(DomProvider),
     refuses(tools.APP_LIST, NO_DEVICE),
     refuses(tools.APP_INSTALL, NO_DEVICE),
     refuses(tools.APP_UNINSTALL, NO_DEVICE),
@@ -110,5 +105,5 @@ TABLE = Table.of("chromium", [
     refuses(tools.APP_RESET, NO_DEVICE),
     refuses(tools.APP_FOREGROUND, NO_DEVICE),
     runs(tools.CANVAS_CAPTURE, canvas.canvas_capture),
-    runs(tools.GESTURE_CHAIN, gestures.gesture_chain),
+    runs(tools.GESTURE_CHAIN, chain.gesture_chain),
 ])

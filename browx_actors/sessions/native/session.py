@@ -37,11 +37,9 @@ from ...kernel.actor_ref import ActorRef, ActorUnavailable
 from ...streams.messages import SessionEnding
 from ...streams.source import FrameSource
 from ...tools import Table
-from ...visualtree.provider import Provider
 from ..session import Session, Work
 from .platform import Budget, HierarchySource, InputDriver, NativeLifecycle
 from .refs import Hierarchy, RefBook
-from .visual import provider
 
 __all__ = ["CONNECT_SECONDS", "NativeSession"]
 
@@ -158,9 +156,6 @@ class NativeSession(Session, abc.ABC):
     def overdue(self, tool: str) -> ToolError:
         return ToolError("timeout", f"{tool} did not finish before its deadline on {self.engine} "
                          f"(device {self.device.get('id')})")
-
-    def visual_provider(self) -> Provider:
-        return provider(self)
 
     async def on_stop(self) -> None:
         # Streams watching this screen end with session-closed, not with a failed capture.

@@ -30,6 +30,7 @@ from .refusals import (
     VIEWPORT,
     WAIT,
 )
+from .visual import provider
 
 __all__ = ["COMMON"]
 
@@ -94,11 +95,7 @@ COMMON: tuple[Runs[Any, Any] | Refusal, ...] = (
     refuses(tools.STORAGE_CLEAR, STORAGE),
     refuses(tools.STORAGE_STATE_SAVE, STORAGE),
     refuses(tools.STORAGE_STATE_LOAD, STORAGE),
-    runs(tools.GET_VISUAL_TREE, visual.get_visual_tree),
-    runs(tools.QUERY_NODES, visual.query_nodes),
-    runs(tools.INSPECT_NODE, visual.inspect_node),
-    runs(tools.PERFORM_ACTION, visual.perform_action),
-    runs(tools.WAIT_NODES, visual.wait),
+    *visual.lines(provider),
     refuses(tools.CANVAS_CAPTURE, CANVAS),
     refuses(tools.GESTURE_CHAIN, CANVAS),
 )

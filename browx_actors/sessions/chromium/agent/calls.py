@@ -10,20 +10,33 @@ goes through :func:`agent_await`, one ``Runtime.evaluate`` with ``awaitPromise``
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from playwright.async_api import Error as PlaywrightError
 
-from ....cdp import CdpError, CdpTimeout
+from ....cdp import CdpError, CdpTimeout, TargetLink
 from ....errors import ToolError
 from ....jsonsafe import JsonValue
 from ..losses import PageScriptError, first_line
 from .pageagent import AGENT_CALL, AGENT_SOURCE, agent_error
 
-if TYPE_CHECKING:
-    from ..session import ChromiumSession
+__all__ = ["AgentHost", "AwaitHost", "agent_await", "agent_call"]
 
-__all__ = ["agent_await", "agent_call"]
+
+class AgentHost(Protocol):
+    """What calling the agent needs of the session: one agent call in its current tab."""
+
+    async def agent(self, method: str, arg: JsonValue = None) -> JsonValue: ...
+
+
+class AwaitHost(Protocol):
+    """What awaiting the agent needs of the session: its current tab's CDP link, and a
+    way to install the agent when the page lost it."""
+
+    @property
+    def cdp(self) -> TargetLink: ...
+
+    async def evaluate(self, expression: str) -> JsonValue: ...
 
 #: Agent error codes as the agent sees them, mapped to the codes tools answer with.
 _AGENT_CODES = {"not-found": "target-not-found", "bad-selector": "bad-arg", "bad-arg": "bad-arg"}
@@ -37,7 +50,7 @@ def _tool_error(err: BaseException) -> ToolError:
     return ToolError(_AGENT_CODES.get(code, code), detail)
 
 
-async def agent_call(session: ChromiumSession, method: str, arg: JsonValue = None) -> JsonValue:
+async def agent_call(session: AgentHost, method: str, arg: JsonValue = None) -> JsonValue:
     """``agent[method](arg)`` in the current tab; the agent's refusals as ToolErrors."""
     try:
         return await session.agent(method, arg)
@@ -45,7 +58,7 @@ async def agent_call(session: ChromiumSession, method: str, arg: JsonValue = Non
         raise _tool_error(err) from err
 
 
-async def agent_await(session: ChromiumSession, method: str, arg: JsonValue = None, *,
+async def agent_await(session: AwaitHost, method: str, arg: JsonValue = None, *,
                       timeout: float = 10.0) -> JsonValue:
     """Like :func:`agent_call` for a method that answers with a Promise: its value."""
     expression = f"({AGENT_CALL})({json.dumps([method, arg])})"

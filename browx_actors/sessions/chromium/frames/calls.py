@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 from ....cdp import CdpFailure
 from ....errors import ToolError
 from ....jsonsafe import JsonObject, JsonValue
+from .book import Frame
 from .refs import FrameRef, parse_ref, qualify, qualify_refs, stitch
-from .tree import Frame, agent_in_frame, ask_each, frame_chain, frame_named, frame_tree, owner_of
+from .tree import agent_in_frame, ask_each, frame_chain, frame_named, frame_tree, owner_of
 
 if TYPE_CHECKING:
     from ..host import SessionHost

@@ -4,7 +4,7 @@ A tab's frames come from two places: ``Page.getFrameTree`` on the tab's command
 session gives the frames its renderer hosts (same-origin ones, and cross-origin ones
 of the same site), and each out-of-process frame (another site) has a flat session of
 its own (:mod:`.tabs.wiring` attaches them), with the frames *it* hosts. Each frame but
-the top one gets an id ``fN`` in its tab (:class:`FrameBook`), and refs inside it are
+the top one gets an id ``fN`` in its tab (:class:`~.book.FrameBook`), and refs inside it are
 spelled ``fNeM`` (:mod:`.frames.refs`).
 
 Each frame runs its own page agent (the init script runs in every frame), reached in
@@ -21,7 +21,6 @@ same chain of ``<iframe>`` elements (:func:`frame_locator`).
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
@@ -38,13 +37,14 @@ from ....tools.reading import FramesListArgs
 from ..agent.pageagent import AGENT_KEY, AGENT_SOURCE
 from ..bridge.driver import REF_ENGINE
 from ..network.redact import redact_url
+from .book import Frame, FrameBook
 from .refs import qualify
 
 if TYPE_CHECKING:
     from ..host import SessionHost
     from ..tabs.tabset import Tab
 
-__all__ = ["VISUAL_OWNER", "Frame", "FrameBook", "FrameChain", "agent_in_frame", "ask_each", "frame_chain",
+__all__ = ["VISUAL_OWNER", "FrameChain", "agent_in_frame", "ask_each", "frame_chain",
            "frame_locator", "frame_named", "frame_tree", "frames_list", "owner_of"]
 
 _CALL = f"""([method, arg]) => {{
@@ -98,41 +98,6 @@ def _owner_function(key: str, identity: str) -> str:
 _OWNER = _owner_function("ref", "agent.refFor(this)")
 #: ``{node: {document, id}, x, y, sx, sy}``: the ``<iframe>``'s node in visual-tree captures.
 VISUAL_OWNER = _owner_function("node", "agent.visualIdOf(this)")
-
-
-@attrs.define(eq=False)
-class Frame:
-    frame_id: str
-    #: ``fN``; None for the tab's top document.
-    short: str | None
-    url: str
-    name: str
-    origin: str
-    parent: str | None
-    #: The flat session whose renderer hosts the frame's document.
-    host: TargetLink
-    #: True when the frame is the root of its host session (the top document, or an
-    #: out-of-process frame): then no context id is needed to reach its main world.
-    root: bool
-    out_of_process: bool
-
-
-class FrameBook:
-    """One tab's frame ids: ``fN`` per CDP frame id, stable for the frame's life."""
-
-    def __init__(self) -> None:
-        self._short: dict[str, str] = {}
-        self._ids = itertools.count(1)
-        self.frames: dict[str, Frame] = {}
-
-    def short_of(self, frame_id: str) -> str:
-        found = self._short.get(frame_id)
-        if found is None:
-            found = self._short[frame_id] = f"f{next(self._ids)}"
-        return found
-
-    def by_short(self, short: str) -> Frame | None:
-        return next((f for f in self.frames.values() if f.short == short), None)
 
 
 def _book(session: SessionHost, tab: Tab) -> FrameBook:

@@ -38,7 +38,8 @@ from ....cdp import CdpFailure
 from ....errors import ToolError
 from ....jsonsafe import JsonObject
 from ..network.redact import redact_url
-from .tree import VISUAL_OWNER, Frame, agent_in_frame, ask_each, frame_named, frame_tree, owner_of
+from .book import Frame
+from .tree import VISUAL_OWNER, agent_in_frame, ask_each, frame_named, frame_tree, owner_of
 
 if TYPE_CHECKING:
     from ..host import SessionHost

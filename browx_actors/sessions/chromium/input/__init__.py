@@ -2,8 +2,7 @@
 
 - :mod:`.actions`: click, hover, fill, press, select, scroll, and the action shape every
   action answers in;
-- :mod:`.target`: finding an action's target in one round trip, and named refs resolved
-  before a handler runs;
+- :mod:`.target`: finding an action's target in one round trip;
 - :mod:`.settle`: waiting until an action's effects have settled, and reporting them;
 - :mod:`.send`: input written to the current tab, and let go of when a dialog
   interrupts;
@@ -16,6 +15,7 @@
 - :mod:`.playback`: a gesture's steps sent at their times;
 - :mod:`.pointer`: mouse_down, mouse_move, mouse_up, mouse_wheel, double_click;
 - :mod:`.touch`: touch_start, touch_move, touch_end, gesture_swipe, gesture_pinch;
+- :mod:`.chain`: ``gesture_chain``, a checked pointer program run in one bridge hop;
 - :mod:`.drag`: ``drag``, by mouse or as HTML5 drag and drop;
 - :mod:`.forms`: fill_form, choose_option;
 - :mod:`.files`: upload_file, downloads_list.

@@ -1,4 +1,6 @@
-"""``network_read`` and ``network_body``: the requests of the session's tabs.
+"""The network tools: ``network_read`` and ``network_body`` over the requests of the
+session's tabs, and ``route``, ``unroute`` and ``route_queue`` over its routes
+(:class:`~.routes.Routes`, which answers the requests they match).
 
 Every request a tab makes is recorded from its event session's ``Network`` domain
 (:mod:`.network.log`), from the moment the session adopted the tab: one line each with
@@ -17,17 +19,21 @@ import binascii
 import fnmatch
 from typing import TYPE_CHECKING, TypedDict
 
+import trio
+
 from ....cdp import CdpError, CdpFailure
 from ....errors import ToolError
+from ....jsonsafe import JsonObject
 from ....tools import Reply
-from ....tools.network import NetworkBodyArgs, NetworkReadArgs
+from ....tools.network import NetworkBodyArgs, NetworkReadArgs, RouteArgs, RouteQueueArgs, UnrouteArgs
 from ..console.handlers import tab_number, tabs_asked
 from .log import NetworkEntry, summary_line
+from .routes import answer
 
 if TYPE_CHECKING:
     from ..session import ChromiumSession
 
-__all__ = ["is_text_mime", "network_body", "network_read"]
+__all__ = ["is_text_mime", "network_body", "network_read", "route", "route_queue", "unroute"]
 
 DEFAULT_LIMIT = 50
 #: Resource types as the Network domain names them (lower case).
@@ -155,5 +161,65 @@ def _body(data: str, base64_encoded: bool, mime: str, cap: int) -> _Body:
                 "truncated": len(raw) > cap}
     return {"encoding": "text", "body": data[:cap], "size": len(data.encode("utf-8", "surrogatepass")),
             "truncated": len(data) > cap}
+
+
+# -- routes ---------------------------------------------------------------------------
+
+
+def _string_headers(headers: JsonObject | None) -> dict[str, str] | None:
+    """The ``headers`` argument, each value a string (the schema checks it is an object only)."""
+    if headers is None:
+        return None
+    for key, value in headers.items():
+        if not isinstance(value, str):
+            raise ToolError("bad-arg", f"headers.{key} must be a string", field=f"headers.{key}")
+    return dict(headers)
+
+
+async def route(session: ChromiumSession, args: RouteArgs) -> Reply:
+    routes = await session.routes.installed()
+    added = routes.add(args.pattern, args.action, status=args.status, headers=_string_headers(args.headers),
+                       body=args.body, content_type=args.content_type, reason=args.error_reason)
+    await routes.reapply()
+    return Reply.of(route=added.describe(), routes=[r.describe() for r in routes.routes])
+
+
+async def unroute(session: ChromiumSession, args: UnrouteArgs) -> Reply:
+    routes = await session.routes.installed()
+    before = len(routes.routes)
+    if args.id is not None:
+        if not any(r.id == args.id for r in routes.routes):
+            raise ToolError("target-not-found", f"no route {args.id} (routes: "
+                            f"{[r.id for r in routes.routes] or 'none'})", field="id")
+        routes.routes = [r for r in routes.routes if r.id != args.id]
+    elif args.pattern is not None:
+        routes.routes = [r for r in routes.routes if r.pattern != args.pattern]
+    else:
+        routes.routes = []
+    await routes.reapply()
+    return Reply.of(removed=before - len(routes.routes), routes=[r.describe() for r in routes.routes])
+
+
+async def route_queue(session: ChromiumSession, args: RouteQueueArgs) -> Reply:
+    routes = await session.routes.installed()
+    if args.id is None:
+        return Reply.of(queue=routes.lines(), count=len(routes.queue), overflowed=routes.overflowed,
+                        routes=[r.describe() for r in routes.routes])
+    action = args.action
+    assert action is not None  # the rules: an id comes with its action
+    paused = routes.queue.pop(args.id, None)
+    if paused is None:
+        raise ToolError("target-not-found", f"no paused request q{args.id} (paused: "
+                        f"{['q' + str(i) for i in routes.queue] or 'none'})", field="id")
+    try:
+        with trio.fail_after(10):
+            await answer(paused.source, paused.request_id, paused.headers, action, status=args.status,
+                         headers=_string_headers(args.headers), body=args.body,
+                         content_type=args.content_type, reason=args.error_reason)
+    except (CdpFailure, trio.TooSlowError) as err:
+        raise ToolError("target-not-found", f"q{paused.id} can no longer be answered (its tab closed or the "
+                        f"request was cancelled): {err}", field="id") from err
+    return Reply.of(answered=f"q{paused.id}", action=action, url=paused.url, queue=routes.lines(),
+                    count=len(routes.queue))
 
 

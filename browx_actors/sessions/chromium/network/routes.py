@@ -1,4 +1,5 @@
-"""Routes (capability ``network-control``): ``route``, ``unroute``, ``route_queue``.
+"""The session's routes (capability ``network-control``), which ``route``, ``unroute`` and
+``route_queue`` change and read (:mod:`.handlers`).
 
 A route answers the session's matching requests itself, over the ``Fetch`` domain of
 every tab's event session (and of its out-of-process frames): ``fulfill`` with a
@@ -19,7 +20,7 @@ import logging
 import re
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import attrs
 import trio
@@ -27,15 +28,14 @@ import trio
 from ....cdp import CdpFailure, CdpSubscription, TargetLink
 from ....errors import ToolError
 from ....jsonsafe import JsonObject
-from ....tools import Reply
-from ....tools.network import RouteArgs, RouteQueueArgs, UnrouteArgs, glob_regex
+from ....tools.network import glob_regex
 from .redact import redact_url
 from .route_rules import continue_params, fetch_pattern, fulfill_params
 
 if TYPE_CHECKING:
-    from ..session import ChromiumSession
+    from ..tabs.wiring import TargetWiring
 
-__all__ = ["QUEUE_MAX", "Routes", "route", "route_queue", "unroute"]
+__all__ = ["QUEUE_MAX", "ROUTES_MAX", "Route", "RouteHost", "Routes", "answer"]
 
 log = logging.getLogger("browx_actors.chromium.routes")
 
@@ -84,11 +84,21 @@ class Paused:
         return f"q{self.id} {self.method} {self.type} {self.url} (route {self.route}, {now - self.since:.1f} s)"
 
 
+class RouteHost(Protocol):
+    """What routes need of the session: its tabs' wiring (made when it starts) and its nursery."""
+
+    @property
+    def wiring(self) -> TargetWiring | None: ...
+
+    @property
+    def nursery(self) -> trio.Nursery: ...
+
+
 class Routes:
     """One session's routes and paused requests, and the Fetch handling on its tabs."""
 
-    def __init__(self, session: ChromiumSession) -> None:
-        self.session = session
+    def __init__(self, host: RouteHost) -> None:
+        self.host = host
         self.routes: list[Route] = []
         self.queue: OrderedDict[int, Paused] = OrderedDict()
         self.overflowed = 0
@@ -102,10 +112,25 @@ class Routes:
         """These routes, added to every tab's setup on first use (a session that never
         routes pays nothing on its tabs)."""
         if not self._installed:
-            assert self.session.wiring is not None
-            await self.session.wiring.add_setup(self.setup)
+            assert self.host.wiring is not None
+            await self.host.wiring.add_setup(self.setup)
             self._installed = True
         return self
+
+    async def reapply(self) -> None:
+        """The routes as they are now, on every tab's event session."""
+        assert self.host.wiring is not None
+        await self.host.wiring.reapply(self.setup)
+
+    def add(self, pattern: str, action: str, *, status: int | None, headers: dict[str, str] | None,
+            body: str | None, content_type: str | None, reason: str | None) -> Route:
+        """A new route, last: it wins over the older ones that match too."""
+        if len(self.routes) >= ROUTES_MAX:
+            raise ToolError("too-large", f"a session holds at most {ROUTES_MAX} routes; unroute some first")
+        added = Route(next(self._route_ids), pattern, action, glob_regex(pattern), status=status, headers=headers,
+                      body=body, content_type=content_type, reason=reason)
+        self.routes.append(added)
+        return added
 
     def match(self, url: str) -> Route | None:
         return next((r for r in reversed(self.routes) if r.regex.match(url)), None)
@@ -121,7 +146,7 @@ class Routes:
         if cdp.session_id not in self._served:
             # Subscribed before Fetch is on, so no paused request slips past unanswered.
             self._served.add(cdp.session_id)
-            self.session.nursery.start_soon(self._serve, cdp, cdp.subscribe(methods=("Fetch.requestPaused",),
+            self.host.nursery.start_soon(self._serve, cdp, cdp.subscribe(methods=("Fetch.requestPaused",),
                                                                             buffer=1024))
         await cdp.send("Fetch.enable", {"patterns": [{"urlPattern": p, "requestStage": "Request"} for p in patterns]})
 
@@ -178,74 +203,3 @@ async def answer(cdp: TargetLink, request_id: str, original_headers: JsonObject,
         await cdp.send("Fetch.failRequest", {"requestId": request_id, "errorReason": reason or "Failed"})
     else:
         await cdp.send("Fetch.continueRequest", continue_params(request_id, original_headers, headers))
-
-
-# -- the tools ------------------------------------------------------------------------
-
-
-def _string_headers(headers: JsonObject | None) -> dict[str, str] | None:
-    """The ``headers`` argument, each value a string (the schema checks it is an object only)."""
-    if headers is None:
-        return None
-    for key, value in headers.items():
-        if not isinstance(value, str):
-            raise ToolError("bad-arg", f"headers.{key} must be a string", field=f"headers.{key}")
-    return dict(headers)
-
-
-async def route(session: ChromiumSession, args: RouteArgs) -> Reply:
-    routes = await session.routes.installed()
-    if len(routes.routes) >= ROUTES_MAX:
-        raise ToolError("too-large", f"a session holds at most {ROUTES_MAX} routes; unroute some first")
-    added = Route(next(routes._route_ids), args.pattern, args.action, glob_regex(args.pattern), status=args.status,
-                  headers=_string_headers(args.headers), body=args.body, content_type=args.content_type,
-                  reason=args.error_reason)
-    routes.routes.append(added)
-    await _apply(session, routes)
-    return Reply.of(route=added.describe(), routes=[r.describe() for r in routes.routes])
-
-
-async def _apply(session: ChromiumSession, routes: Routes) -> None:
-    assert session.wiring is not None
-    await session.wiring.reapply(routes.setup)
-
-
-async def unroute(session: ChromiumSession, args: UnrouteArgs) -> Reply:
-    routes = await session.routes.installed()
-    before = len(routes.routes)
-    if args.id is not None:
-        if not any(r.id == args.id for r in routes.routes):
-            raise ToolError("target-not-found", f"no route {args.id} (routes: "
-                            f"{[r.id for r in routes.routes] or 'none'})", field="id")
-        routes.routes = [r for r in routes.routes if r.id != args.id]
-    elif args.pattern is not None:
-        routes.routes = [r for r in routes.routes if r.pattern != args.pattern]
-    else:
-        routes.routes = []
-    await _apply(session, routes)
-    return Reply.of(removed=before - len(routes.routes), routes=[r.describe() for r in routes.routes])
-
-
-async def route_queue(session: ChromiumSession, args: RouteQueueArgs) -> Reply:
-    routes = await session.routes.installed()
-    if args.id is None:
-        return Reply.of(queue=routes.lines(), count=len(routes.queue), overflowed=routes.overflowed,
-                        routes=[r.describe() for r in routes.routes])
-    action = args.action
-    assert action is not None  # the rules: an id comes with its action
-    paused = routes.queue.pop(args.id, None)
-    if paused is None:
-        raise ToolError("target-not-found", f"no paused request q{args.id} (paused: "
-                        f"{['q' + str(i) for i in routes.queue] or 'none'})", field="id")
-    try:
-        with trio.fail_after(10):
-            await answer(paused.source, paused.request_id, paused.headers, action, status=args.status,
-                         headers=_string_headers(args.headers), body=args.body,
-                         content_type=args.content_type, reason=args.error_reason)
-    except (CdpFailure, trio.TooSlowError) as err:
-        raise ToolError("target-not-found", f"q{paused.id} can no longer be answered (its tab closed or the "
-                        f"request was cancelled): {err}", field="id") from err
-    return Reply.of(answered=f"q{paused.id}", action=action, url=paused.url, queue=routes.lines(),
-                    count=len(routes.queue))
-
-

@@ -2,7 +2,7 @@
 
 Playwright owns the browser context's download behaviour (it sets the context's
 download folder and accepts them), so the session takes each download from
-Playwright's ``download`` event and saves it under
+Playwright's ``download`` event and saves it (:mod:`.saves`) under
 ``<workspace>/downloads/<session>/`` with a file name made safe from what the page
 suggested (:func:`safe_filename`), never overwriting an earlier one
 (:func:`free_name`). A record says where it is and how it ended; the newest
@@ -14,28 +14,19 @@ changed on the Playwright thread and read by tools.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import re
 import unicodedata
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import attrs
-from playwright.async_api import Download as PlaywrightDownload
 
-from ....tools import Reply
 from ....workspace import file_to_write
 from ..network.log import size_text
-from ..network.redact import redact_url
 
-if TYPE_CHECKING:
-    from ..host import SessionHost
-
-__all__ = ["DOWNLOAD_WAIT_S", "MAX_RECORDS", "Download", "Downloads", "free_name", "list_new_downloads",
-           "on_download", "safe_filename"]
+__all__ = ["DOWNLOAD_WAIT_S", "MAX_RECORDS", "Download", "Downloads", "free_name", "safe_filename"]
 
 #: How long a call that started a download waits for Playwright to report it, and for
 #: a small one to finish, before it answers (it says "in-progress" past that).
@@ -134,49 +125,3 @@ class Downloads:
         record.path = str(path)
         record.relative = relative
         return path
-
-
-# -- the session's side (the Playwright thread, and the call that started them) -------
-
-
-def on_download(session: SessionHost, download: PlaywrightDownload) -> None:
-    """Playwright's ``download`` event: record it and save it into the workspace."""
-    tab = session.tabs.of_page(download.page)
-    record = session.downloads.begin(redact_url(download.url), download.suggested_filename,
-                                     None if tab is None else tab.id)
-    session.driver.bridge.spawn(_save, session, download, record)
-    session.page_moved.fire()
-
-
-async def _save(session: SessionHost, download: PlaywrightDownload, record: Download) -> None:
-    try:
-        path = session.downloads.place(record, session.workspace)
-        await download.save_as(path)
-        record.size = path.stat().st_size
-        record.state = "completed"
-    except Exception as exc:  # canceled, failed in the browser, or the tab went away
-        failure = None
-        with contextlib.suppress(Exception):
-            failure = await download.failure()
-        record.state = "canceled" if failure == "canceled" else "failed"
-        record.failure = failure or (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    finally:
-        session.page_moved.fire()
-
-
-async def list_new_downloads(session: SessionHost, reply: Reply, tool: str, last_id: int, begun: int) -> None:
-    """A call that started downloads lists them (``downloads``), once Playwright has
-    reported each and small ones have finished, or :data:`DOWNLOAD_WAIT_S` passed."""
-    expected = session.events.downloads_begun - begun
-
-    def settled() -> bool:
-        new = session.downloads.since(last_id)
-        return len(new) >= expected and all(d.state != "in-progress" for d in new)
-
-    await session.pw(session.page_moved.wait_until, settled, DOWNLOAD_WAIT_S)
-    new = session.downloads.since(last_id)
-    reply["downloads"] = [d.describe() for d in new]
-    for record in new:
-        if record.state == "in-progress":
-            reply.warn(f"the {tool} started download d{record.id} ({record.suggested}); downloads_list shows "
-                       "when it has finished")

@@ -1,4 +1,5 @@
-"""``emulate``: how the session's pages see the world, in one tool, each field cleared by null.
+"""The session's emulation: how its pages see the world, which ``emulate`` sets, each field
+cleared by null (its handler is in :mod:`.handlers`).
 
 Color scheme and reduced motion (``prefers-*`` media features), locale (``Intl`` and
 ``navigator.language`` / ``Accept-Language``), time zone, geolocation, user agent,
@@ -13,18 +14,16 @@ too. Permissions are the browser context's (``Browser.grantPermissions``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from ....cdp import CdpError, TargetLink
-from ....errors import ToolError
+from ....cdp import TargetLink
 from ....jsonsafe import JsonObject
-from ....tools import Reply
-from ....tools.page import EMULATED, EmulateArgs
 
 if TYPE_CHECKING:
-    from ..session import ChromiumSession
+    from ..pool import Browser
+    from ..tabs.wiring import TargetWiring
 
-__all__ = ["NETWORK_PRESETS", "PERMISSIONS", "Emulation", "emulate", "media_features", "network_conditions"]
+__all__ = ["NETWORK_PRESETS", "PERMISSIONS", "Emulation", "EmulationHost", "media_features", "network_conditions"]
 
 
 #: DevTools' throttling presets: latency in ms, throughput in bytes per second.
@@ -72,11 +71,25 @@ def network_conditions(state: JsonObject) -> JsonObject:
     return {"offline": False, **NETWORK_PRESETS[mode]}
 
 
+class EmulationHost(Protocol):
+    """What emulation needs of the session: its tabs' wiring (made when it starts), its
+    browser and its browser context's id, where permissions are granted."""
+
+    @property
+    def wiring(self) -> TargetWiring | None: ...
+
+    @property
+    def browser(self) -> Browser | None: ...
+
+    @property
+    def context_id(self) -> str | None: ...
+
+
 class Emulation:
     """One session's emulation state and how it is applied to a flat session."""
 
-    def __init__(self, session: ChromiumSession) -> None:
-        self.session = session
+    def __init__(self, host: EmulationHost) -> None:
+        self.host = host
         #: What is in force, as ``emulate`` took it (its arguments by JSON name).
         self.state: JsonObject = {}
         self._default_user_agent: str | None = None
@@ -85,8 +98,8 @@ class Emulation:
     async def installed(self) -> Emulation:
         """This emulation, added to every tab's setup on first use."""
         if not self._installed:
-            assert self.session.wiring is not None
-            await self.session.wiring.add_setup(self.setup)
+            assert self.host.wiring is not None
+            await self.host.wiring.add_setup(self.setup)
             self._installed = True
         return self
 
@@ -125,63 +138,17 @@ class Emulation:
     async def _user_agent(self) -> str:
         """The browser's own user agent, to put back when an override is cleared."""
         if self._default_user_agent is None:
-            assert self.session.browser is not None
-            self._default_user_agent = str((await self.session.browser.cdp.send("Browser.getVersion"))["userAgent"])
+            assert self.host.browser is not None
+            self._default_user_agent = str((await self.host.browser.cdp.send("Browser.getVersion"))["userAgent"])
         return self._default_user_agent
 
     async def permissions(self) -> None:
-        browser = self.session.browser
+        browser = self.host.browser
         assert browser is not None
-        context_id = self.session.context_id
+        context_id = self.host.context_id
         context = {"browserContextId": context_id} if context_id else {}
         granted = self.state.get("permissions")
         await browser.cdp.send("Browser.resetPermissions", context)
         if granted:
             names = sorted({PERMISSIONS[name] for name in granted})
             await browser.cdp.send("Browser.grantPermissions", {"permissions": names, **context})
-
-
-async def emulate(session: ChromiumSession, args: EmulateArgs) -> Reply:
-    emulation = await session.emulation.installed()
-    # A dict by JSON name, as the state is kept and reported: a nullable field left out is
-    # absent from it, one sent as null is None.
-    given = args.json()
-    asked = sorted(name for name in EMULATED if name in given)
-    changed = set(asked)
-    if "network" in given and given["network"] != "custom":
-        # Custom conditions go with network custom: any other value, or null, drops them.
-        changed.add("networkConditions")
-        given["networkConditions"] = None
-    previous = dict(emulation.state)
-    for name in changed:
-        if given[name] is None:
-            emulation.state.pop(name, None)
-        else:
-            emulation.state[name] = given[name]
-    page_fields = changed - {"permissions"}
-    if page_fields:
-        await session.tab_lifecycle.attach_current()
-        current = session.tabs.current
-        assert current is not None and current.events is not None
-        try:
-            await emulation.apply(current.events, page_fields)
-        except CdpError as err:
-            emulation.state = previous
-            await emulation.apply(current.events, page_fields)
-            field = sorted(page_fields)[0] if len(page_fields) == 1 else "arguments"
-            raise ToolError("bad-arg", f"the browser refused it: {err.message}", field=field) from err
-        assert session.wiring is not None
-
-        async def others(cdp: TargetLink, kind: str) -> None:
-            if cdp is not current.events:
-                await emulation.apply(cdp, page_fields)
-
-        await session.wiring.reapply(others)
-    if "permissions" in changed:
-        await emulation.permissions()
-    reply = Reply.of(emulation=dict(emulation.state), changed=asked, warnings=[])
-    if emulation.state.get("geolocation") and "geolocation" not in (emulation.state.get("permissions") or ()):
-        reply.warn("pages read the emulated position only with the geolocation permission: add it to permissions")
-    return reply
-
-

@@ -1,4 +1,5 @@
-"""Page-level tools of the chromium engine: navigation, screenshots, viewport, eval, waits.
+"""Page-level tools of the chromium engine: navigation, screenshots, viewport, emulation, eval,
+waits.
 
 Screenshots go through the session's raw CDP flat session (``Page.captureScreenshot``
 with a clip and a scale), which lets one call cap the longest side of any capture so no
@@ -17,14 +18,22 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import FloatRect, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from ....cdp import CdpFailure
+from ....cdp import CdpError, CdpFailure, TargetLink
 from ....errors import ToolError
 from ....jsonsafe import JsonObject
 from ....kernel.actor import Later
 from ....tools import Reply
 from ....tools.contract import SessionArgs
 from ....tools.navigation import WEB_SCHEMES, NavigateArgs, url_to_load
-from ....tools.page import EvalJsArgs, ScreenshotArgs, ScreenshotRegionArgs, SetViewportArgs, WaitForArgs
+from ....tools.page import (
+    EMULATED,
+    EmulateArgs,
+    EvalJsArgs,
+    ScreenshotArgs,
+    ScreenshotRegionArgs,
+    SetViewportArgs,
+    WaitForArgs,
+)
 from ....tools.shapes import Rect
 from ....tools.targets import Element
 from ....workspace import file_to_write, write_file
@@ -36,7 +45,7 @@ from ..losses import first_line
 if TYPE_CHECKING:
     from ..session import ChromiumSession
 
-__all__ = ["eval_js", "go_back", "go_forward", "navigate", "screenshot", "screenshot_region", "set_viewport",
+__all__ = ["emulate", "eval_js", "go_back", "go_forward", "navigate", "screenshot", "screenshot_region", "set_viewport",
            "wait_for"]
 
 
@@ -302,5 +311,49 @@ async def _wait(session: ChromiumSession, condition: str, value: str, state: str
         raise ToolError("page-error", f"wait_for {condition}: {message}") from err
     return Reply.of(condition=condition, state=state, waitedMs=round((time.perf_counter() - started) * 1000, 1),
                     url=page.url)
+
+
+async def emulate(session: ChromiumSession, args: EmulateArgs) -> Reply:
+    emulation = await session.emulation.installed()
+    # A dict by JSON name, as the state is kept and reported: a nullable field left out is
+    # absent from it, one sent as null is None.
+    given = args.json()
+    asked = sorted(name for name in EMULATED if name in given)
+    changed = set(asked)
+    if "network" in given and given["network"] != "custom":
+        # Custom conditions go with network custom: any other value, or null, drops them.
+        changed.add("networkConditions")
+        given["networkConditions"] = None
+    previous = dict(emulation.state)
+    for name in changed:
+        if given[name] is None:
+            emulation.state.pop(name, None)
+        else:
+            emulation.state[name] = given[name]
+    page_fields = changed - {"permissions"}
+    if page_fields:
+        await session.tab_lifecycle.attach_current()
+        current = session.tabs.current
+        assert current is not None and current.events is not None
+        try:
+            await emulation.apply(current.events, page_fields)
+        except CdpError as err:
+            emulation.state = previous
+            await emulation.apply(current.events, page_fields)
+            field = sorted(page_fields)[0] if len(page_fields) == 1 else "arguments"
+            raise ToolError("bad-arg", f"the browser refused it: {err.message}", field=field) from err
+        assert session.wiring is not None
+
+        async def others(cdp: TargetLink, kind: str) -> None:
+            if cdp is not current.events:
+                await emulation.apply(cdp, page_fields)
+
+        await session.wiring.reapply(others)
+    if "permissions" in changed:
+        await emulation.permissions()
+    reply = Reply.of(emulation=dict(emulation.state), changed=asked, warnings=[])
+    if emulation.state.get("geolocation") and "geolocation" not in (emulation.state.get("permissions") or ()):
+        reply.warn("pages read the emulated position only with the geolocation permission: add it to permissions")
+    return reply
 
 

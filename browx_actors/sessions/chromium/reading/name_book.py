@@ -5,7 +5,7 @@ re-render (``agent/anchors.js``: its test id, its id, its role and name, or its 
 from the nearest ancestor that has one of those) and keeps that anchor here under the
 name, for the whole session: every tab, and every document loaded later (a name given
 on one page resolves on the next if the anchor matches there). Wherever a tool takes a
-``ref`` the name works too (:func:`~.input.target.run_with_named_refs` resolves it, once, before
+``ref`` the name works too (:func:`~.resolve.run_with_named_refs` resolves it, once, before
 the handler runs).
 
 Pure: no I/O. The book is bounded (:data:`MAX_NAMED_REFS`).

@@ -8,7 +8,7 @@ accessible name, or its path from the nearest ancestor with one of those; see
 (:class:`~.name_book.NamedRefBook`). From then on ``name`` works wherever a ref does:
 ``click {ref: "checkout"}``, ``drag {from: {ref: "card"}, ...}``, ``fill_form`` fields,
 ``verify_*``; it is resolved to the element the anchor finds at that moment
-(:func:`~.input.target.run_with_named_refs`). The result says which anchor was chosen and warns
+(:func:`~.resolve.run_with_named_refs`). The result says which anchor was chosen and warns
 when only a path was left, which holds only while the page keeps its structure.
 """
 

@@ -39,7 +39,7 @@ from ....cdp import CdpFailure
 from ....errors import ToolError
 from ....jsonsafe import JsonObject
 from ..attached import adopt_if_ours, expected_tabs, prepare_leased
-from ..page.downloads import on_download
+from ..page.saves import on_download
 from .tabset import Tab
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ is refused instead of failing halfway with the button held down.
 
 Execution (:func:`run_chain`) is one coroutine on the Playwright thread, so a program
 costs one bridge hop and its timing is not stretched by hops between steps. Afterwards
-the tab's input state (``sessions/chromium/input/state.py``) is told where the chain
+the tab's input state (:mod:`.state`) is told where the chain
 left the mouse, so ``mouse_up`` after a chain that ended with the button down, or
 ``mouse_move`` without coordinates, act where the chain stopped.
 """
@@ -17,15 +17,15 @@ import asyncio
 import time
 from typing import TYPE_CHECKING
 
-from ..errors import ToolError
-from ..tools import Reply
-from ..tools.canvas import GestureChainArgs, Plan, plan_steps
+from ....errors import ToolError
+from ....tools import Reply
+from ....tools.canvas import GestureChainArgs, Plan, plan_steps
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
-    from ..sessions.chromium.input.state import InputState
-    from ..sessions.chromium.session import ChromiumSession
+    from ..session import ChromiumSession
+    from .state import InputState
 
 __all__ = ["gesture_chain", "run_chain", "track_chain"]
 
