@@ -16,6 +16,7 @@ BENCHMARKS = [
     "benchmarks.refusal",
     "benchmarks.canvas_diff",
     "benchmarks.mcp_latency",
+    "benchmarks.context_cost",
     "benchmarks.input_tools",
     "benchmarks.chaos",
     "benchmarks.settle_fade",

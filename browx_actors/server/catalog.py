@@ -11,7 +11,7 @@ the wrong scope), a tool declared twice, a parameter named ``after``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
 import attrs
 
@@ -58,6 +58,12 @@ class Catalog:
 
     def get(self, name: str) -> AnyTool | None:
         return self.tools.get(name)
+
+    def listed(self, capabilities: Collection[str]) -> list[AnyTool]:
+        """The tools ``tools/list`` shows a server granted ``capabilities``: those whose own
+        capability is among them. A call to one left out still answers
+        ``capability-denied`` naming it, before its arguments are read."""
+        return [tool for tool in self.tools.values() if tool.capability in capabilities]
 
 
 def _gaps(tools: Mapping[str, AnyTool], runtime: Table, engines: Mapping[str, Table]) -> list[str]:

@@ -2,13 +2,15 @@
 
 ``Dispatcher.dispatch(name, args)`` does, in this order and nowhere else:
 
-1. look the tool up (``unknown-tool`` otherwise);
+1. look the tool up (``unknown-tool`` otherwise), and check its capability against
+   both gates: the server's set and the client's set must both allow it
+   (``capability-denied`` naming it; denials are counted), so a tool ``tools/list``
+   leaves out is refused as such whatever its arguments;
 2. validate the arguments against the tool's declared parameters (``bad-arg`` naming
    the field), then its declared rules between them;
-3. check the capability gates: the server's set and the client's set must both allow
-   the tool's capability and any its argument values need (``capability-denied``
-   naming it; denials are counted); a forwarded call (``canvas_query``) also has its
-   inner operation's capability gated and its arguments validated;
+3. check the gates for any capability the argument values add (``open_session`` of a
+   native engine needs ``native-device``); a forwarded call (``canvas_query``) also has
+   its inner operation's capability gated and its arguments validated;
 4. check the ``after`` request, which every tool takes (``after.py``): each capture's
    arguments against its own tool's declaration, and that tool's capability;
 5. substitute registered secrets into the arguments that take them (and mask them in
@@ -83,6 +85,9 @@ class Dispatcher:
             tool = self.catalog.get(name)
             if tool is None:
                 raise ToolError("unknown-tool", f"no tool named {name!r}", tool=name)
+            # The tool's capability before anything else: a tool tools/list leaves out
+            # answers capability-denied, whatever its arguments.
+            self.gates.require(tool.capability, tool.name)
             own_args, after_request = split_after(raw_args)
             if after_request is not None:
                 # Its shape first, like every argument: a bad value is bad-arg before any gate.
@@ -116,11 +121,12 @@ class Dispatcher:
         return ToolOutput(envelope, images, out.text)
 
     def _checked(self, tool: AnyTool, raw_args: JsonValue) -> JsonObject:
-        """Steps 2 and 3: parameters, rules, gates, and a forwarded call's inner op."""
+        """Steps 2 and 3: parameters, rules, the capabilities the arguments add, and a
+        forwarded call's inner op (the tool's own capability is checked before)."""
         args = validate_args(tool.params, raw_args)
         for rule in tool.rules:
             rule.check(args)
-        for capability in tool.needed_capabilities(args):
+        for capability in tool.needed_capabilities(args)[1:]:
             self.gates.require(capability, tool.name)
         entry = self.catalog.runtime.entry(tool.name) if tool.scope == "runtime" else None
         if isinstance(entry, Runs) and entry.delegate is not None:

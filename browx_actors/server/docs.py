@@ -7,6 +7,7 @@ current.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -28,6 +29,12 @@ edit by hand. Every result is one JSON envelope: `{"ok": true, ...}` or
 content and `structuredContent`, with `isError` set when `ok` is false; screenshots
 also ride as image content.
 
+`tools/list` shows the tools the server's capabilities allow, each with its title, its
+four MCP hints, its first line below and its arguments' names, types and choices; the
+arguments many tools share (`session`, `ref`, `selector`, `coords`) and `after` are
+described once, in the server's instructions. The limits, defaults and full contract
+listed here are the server's to check: a value past one answers `bad-arg` naming it.
+
 Every tool that names a `session` defaults it to `"default"`, which opens by itself on
 first use. Arguments are checked before anything runs (no browser is started, no
 session opened, for a call that is refused): an unknown or mistyped argument, or one
@@ -36,17 +43,47 @@ inside their session, ordered with its other calls; their engines are listed.
 
 ## Action results
 
-`click`, `hover`, `fill`, `press`, `select` and `scroll` answer in one shape:
-`ok`, `action`, `target` (the element's ref, role and name), `navigation`
-(`changed`, `from`, `to`), `structure` (`appeared` and `removed` nodes with refs, or
-null after a navigation), `console` (errors logged meanwhile), `element` (the target's
-state after), `opened` (tabs the action opened, `[{id, url}]`; tools stay on the current
-tab until `select_tab`), `settled` (`by`: `task-turn`, `network-idle+task-turn` when the
-action started requests on its own tab (a tab it opened loads on its own),
-`domcontentloaded` after a navigation, or `tab-closed` when the action closed its own
-tab; `input`: `cdp` when the session sent the input itself, `playwright` when
-Playwright acted; and timings) and `warnings`. A selector that matches several
-elements acts on the first and warns.
+`click`, `hover`, `fill`, `press`, `select`, `scroll` and every tool built on them (the
+pointer, touch and form tools, `drag`, `ui.perform_action` on a page) answer in one shape,
+each thing said once. A field left out says nothing happened there:
+
+- `target`: the element acted on: `ref`, `role`, `name`, and any state that is not the
+  usual one (`visible` and `enabled` appear only when false, `focused` only when true;
+  `value`, `checked`, `expanded`, `selected`, `pressed`, ... as they were); `tag` only for
+  a `generic` element, `text` only when it is not the name. Left out when the action
+  aimed at a point with nothing there.
+- `element`: what the action changed on the target, as its fields after (`{"value":
+  "Ann"}`, `{"checked": true}`; a state it lost reads `null`). The focus the action itself
+  gives its target is not listed. Left out when nothing changed.
+- `navigation`: where the page went, `{"to": url}`, with `sameDocument: true` for a
+  history or hash change that kept the document and `reloaded: true` for a reload. Left
+  out when the page stayed where it was.
+- `structure`: nodes that `appeared` and were `removed` (with refs), `truncated: true`
+  when more changed than are listed. Left out when nothing changed, and after a
+  navigation (read the new page with `snapshot`).
+- `console`: errors the page logged meanwhile; `opened`: tabs the action opened,
+  `[{id, url}]` (tools stay on the current tab until `select_tab`). Left out when empty.
+- `dialog`: the JavaScript dialog that opened under the action, which blocks the page
+  until `handle_dialog` answers.
+- `settled`: `by` (`task-turn`; `network-idle+task-turn` when the action started requests
+  on its own tab (a tab it opened loads on its own); `animation`, `timer` or `frame` when
+  the page's own update was waited for, with `pageMs`; `domcontentloaded` after a
+  navigation; `tab-closed` when the action closed its own tab; `dialog`), `ms` for the
+  whole call, and `input` when it was not the server's own input alone (`playwright`;
+  `fill_form`'s `cdp+playwright`, or `none` when no field needed any).
+- `warnings`: only when there is one. A selector that matches several elements acts on
+  the first and warns.
+
+`navigate`, `go_back` and `go_forward` answer `url` (where the tab is now),
+`sameDocument: true` when no load happened, the document's `status` (none for a
+same-document navigation), its `title`, `console` errors when any and `settled` (`by`,
+`ms`). Any result's `warnings` appears only when there is one.
+
+A `verify_*` check that holds answers `ok` and its evidence only: `actual` when it is not
+exactly the value expected (a text that contains it), `matches` for a page-wide
+`verify_text`. One that does not hold fails with `verification-failed`, carrying `check`,
+`expected`, `actual` (and `element` for `verify_visible`). `snapshot`, `find` and
+`text_search` say `truncated: true` only when not everything is listed.
 
 `click`, `hover` and `fill` check their element first, as Playwright's actionability
 checks do: visible, enabled (click, fill), not moved by a running animation or
@@ -95,7 +132,7 @@ def _param_row(p: Param) -> str:
     if p.required:
         notes.append("required")
     if p.default is not None:
-        notes.append(f"default `{p.default!r}`".replace("'", '"'))
+        notes.append(f"default `{json.dumps(p.default)}`")
     if p.enum:
         notes.append("one of " + ", ".join(f"`{v}`" for v in p.enum))
     if p.item_enum:
@@ -113,9 +150,17 @@ def _param_row(p: Param) -> str:
     if p.max_length is not None:
         notes.append(f"at most {p.max_length:,} characters")
     if p.minimum is not None or p.maximum is not None:
-        notes.append(f"range {p.minimum:g}..{p.maximum:g}" if p.minimum is not None and p.maximum is not None
-                     else f"min {p.minimum:g}" if p.minimum is not None else f"max {p.maximum:g}")
-    return f"| `{p.name}` | {kind} | {p.description} {'; '.join(notes)} |"
+        notes.append(f"range {_number(p.minimum)}..{_number(p.maximum)}" if p.minimum is not None
+                     and p.maximum is not None else f"min {_number(p.minimum)}" if p.minimum is not None
+                     else f"max {_number(p.maximum)}")
+    text = " ".join(part for part in (p.description, "; ".join(notes)) if part)
+    return f"| `{p.name}` | {kind} | {text} |"
+
+
+def _number(value: float | None) -> str:
+    """A limit as a reader reads it: 2147483647, not 2.14748e+09; 0.5 as 0.5."""
+    assert value is not None
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _after() -> list[str]:
@@ -156,7 +201,14 @@ def _engines(catalog: Catalog) -> list[str]:
 def _tool(catalog: Catalog, tool: AnyTool) -> list[str]:
     engines = "" if tool.scope == "runtime" else \
         f" · engines: {', '.join(f'`{e}`' for e in _runs_on(catalog, tool))}"
-    parts = [f"\n## `{tool.name}`\n\ncapability: `{tool.capability}`{engines}\n\n{tool.text}\n"]
+    named = (("read-only", tool.hints.read_only), ("destructive", tool.hints.destructive),
+             ("idempotent", tool.hints.idempotent), ("open world", tool.hints.open_world))
+    hints = ", ".join(name for name, on in named if on) or "none"
+    # The summary is what tools/list shows; the description, when it says more.
+    said = tool.description and tool.description.rstrip(".") not in tool.summary
+    body = f"{tool.summary}\n\n{tool.description}" if said else tool.summary
+    parts = [f"\n## `{tool.name}`: {tool.title}\n\ncapability: `{tool.capability}`{engines} · hints: {hints}\n\n"
+             f"{body}\n"]
     if tool.params:
         parts.append("| argument | type | notes |\n| --- | --- | --- |")
         parts.extend(_param_row(p) for p in tool.params)

@@ -10,26 +10,43 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from collections.abc import Collection
 
 import trio
 
 from ..config import RuntimeConfig
 from ..runtime.tree import Runtime
+from .catalog import Catalog
 from .embed import open_dispatching_runtime
 from .mcp_stdio import ToolSpec, serve_stdio
 
+#: What every tool shares, said once here instead of in each tool's schema (the
+#: parameters declared ``shared``, and ``after``).
 INSTRUCTIONS = (
-    "Browser automation. Call snapshot to read the page as text with [ref=eN] refs, then act "
-    "with click/fill/press/select by ref. Every result is a JSON envelope with ok, and code + "
-    "error when ok is false. The session argument defaults to \"default\", which opens itself."
+    "Browser and app automation. Call snapshot to read the page as text with [ref=eN] refs, then act "
+    "with click/fill/press/select by ref. Every result is a JSON envelope with ok, and code + error "
+    "when ok is false; a field left out of a result is empty, false or unchanged.\n"
+    "Arguments many tools share: session, the session id (default \"default\", which opens itself); "
+    "ref, an element ref from snapshot or find (e12, f2e5 inside a frame) or a name given with name_ref; "
+    "selector, a Playwright selector (CSS, text=, role=...) when no ref is at hand; coords, a viewport "
+    "point {x, y} in CSS pixels. Any tool also takes after: {\"visualTree\": {ui.get_visual_tree "
+    "arguments}, \"screenshot\": {screenshot arguments}}, either or both ({} for defaults), captured once "
+    "the call has run and returned in the same result's after."
 )
+
+
+def listing(catalog: Catalog, capabilities: Collection[str]) -> list[ToolSpec]:
+    """What ``tools/list`` shows: the tools the server's capabilities allow, each with its
+    title, its one-line summary, its wire schema and its four hints."""
+    return [ToolSpec(t.name, t.summary, t.wire_schema(), title=t.title, hints=t.hints.annotations())
+            for t in catalog.listed(capabilities)]
 
 
 async def serve(config: RuntimeConfig) -> None:
     # The server's own gate is the only gate for MCP clients: the client side allows
     # whatever the server grants.
     async with open_dispatching_runtime(config, config.capabilities) as (runtime, dispatcher):
-        specs = [ToolSpec(t.name, t.text, t.input_schema()) for t in dispatcher.catalog]
+        specs = listing(dispatcher.catalog, config.capabilities)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_shutdown_on_signal, runtime)
             await serve_stdio(specs, dispatcher.dispatch, instructions=INSTRUCTIONS)

@@ -26,7 +26,7 @@ import fcntl
 import logging
 import os
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from importlib import metadata
 from typing import BinaryIO
@@ -55,6 +55,16 @@ class ToolSpec:
     description: str
     input_schema: JsonObject
     """A JSON Schema object, advertised verbatim; enforcing it is the dispatch's job."""
+    title: str | None = None
+    #: The MCP annotations' hints (``readOnlyHint``, ...), each stated.
+    hints: Mapping[str, bool] | None = None
+
+    def tool(self) -> types.Tool:
+        annotations = None if self.hints is None else types.ToolAnnotations(
+            read_only_hint=self.hints.get("readOnlyHint"), destructive_hint=self.hints.get("destructiveHint"),
+            idempotent_hint=self.hints.get("idempotentHint"), open_world_hint=self.hints.get("openWorldHint"))
+        return types.Tool(name=self.name, title=self.title, description=self.description,
+                          input_schema=dict(self.input_schema), annotations=annotations)
 
 
 Call = Callable[[str, JsonObject], Awaitable[ToolOutput]]
@@ -118,7 +128,7 @@ def build_server(
     building it here turns a malformed spec into a startup failure, not a runtime one.
     """
     listing = types.ListToolsResult(
-        tools=[types.Tool(name=s.name, description=s.description, input_schema=dict(s.input_schema)) for s in tools]
+        tools=[spec.tool() for spec in tools]
     )
 
     async def on_list_tools(

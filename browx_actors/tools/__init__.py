@@ -10,10 +10,12 @@ and no handler.
 - :mod:`.arguments`: argument classes, frozen attrs classes whose fields are declared by
   :class:`~.params.Param`: the parameter list and the handler's type at once;
 - :mod:`.params`, :mod:`.rules`: one parameter's checks, and the rules between them;
+  :mod:`.wire`: the lean schema ``tools/list`` shows of them;
 - :mod:`.targets`, :mod:`.shapes`: the parameters many tools share (ref, selector,
   coords, point targets) and the JSON objects tools take;
 - :mod:`.table`: an engine's table, tool -> handler or named refusal;
-- :mod:`.reply`: what a handler answers; :mod:`.after`: the ``after`` captures;
+- :mod:`.reply`: what a handler answers, :mod:`.verdict` what a ``verify_*`` check
+  does; :mod:`.after`: the ``after`` captures;
   :mod:`.gates`: the capability gates; :mod:`.context`: what runtime handlers reach;
 - one module per family of tools, each declaring its tools in the order of
   :data:`ALL`: :mod:`.sessions`, :mod:`.devices`, :mod:`.navigation`,

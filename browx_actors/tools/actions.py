@@ -24,9 +24,7 @@ DIALOG_POLICIES: tuple[DialogPolicy, ...] = ("accept", "dismiss", "ask")
 #: Largest scroll delta, in CSS pixels either way (a very long page, in one call).
 MAX_SCROLL = 10 * MAX_COORDINATE
 
-_FIELDS = Param("fields", "array",
-                "The fields in order: {ref or selector, value}. value is a string for text fields, true/false for "
-                "checkboxes, switches and radios, an option's value or label (or a list of them) for a <select>.",
+_FIELDS = Param("fields", "array", "Each {ref or selector, value: text, true/false or option(s)}.",
                 required=True, items="object", max_items=100, min_items=1,
                 properties={"ref": {"type": "string", "maxLength": 200}, "selector": {"type": "string"},
                             "value": {"type": ["string", "boolean", "array"]}},
@@ -48,7 +46,7 @@ class ClickArgs(SessionArgs):
 CLICK = session_tool(
     "click", ClickArgs,
     title="Click", capability="action", hints=ACTS,
-    summary="Click an element (ref or selector) or a point (coords).",
+    summary="Click an element or a point: press buttons, follow links, toggle checkboxes.",
     rules=(ONE_TARGET,),
 )
 
@@ -83,7 +81,8 @@ class FillArgs(SessionArgs):
 FILL = session_tool(
     "fill", FillArgs,
     title="Fill", capability="action", hints=ACTS,
-    summary="Replace the value of a text field.",
+    summary="Replace the value of a text field; fill_form sets several fields in one call.",
+    description="Replace the value of a text field.",
     rules=(ONE_ELEMENT,),
 )
 
@@ -92,7 +91,7 @@ FILL = session_tool(
 class PressArgs(SessionArgs):
     """press's arguments."""
 
-    key: str = param("key", "string", "Key name.", required=True)
+    key: str = param("key", "string", "Key or chord: Enter, Control+A.", required=True)
     ref: str | None = arg(REF)
     selector: str | None = arg(SELECTOR)
 
@@ -100,7 +99,8 @@ class PressArgs(SessionArgs):
 PRESS = session_tool(
     "press", PressArgs,
     title="Press key", capability="action", hints=ACTS,
-    summary="Press a key or chord (Enter, Control+A) on an element or the page.",
+    summary="Press a key or chord on an element, or on the page when none is given.",
+    description="Press a key or chord (Enter, Control+A) on an element or the page.",
     rules=(OPTIONAL_ELEMENT,),
 )
 
@@ -117,7 +117,8 @@ class SelectArgs(SessionArgs):
 SELECT = session_tool(
     "select", SelectArgs,
     title="Select option", capability="action", hints=ACTS,
-    summary="Choose options of a <select> by value or label.",
+    summary="Choose options of a native <select> by value or label; choose_option for custom dropdowns.",
+    description="Choose options of a <select> by value or label.",
     rules=(ONE_ELEMENT,),
 )
 
@@ -168,8 +169,7 @@ class UploadFileArgs(SessionArgs):
 UPLOAD_FILE = session_tool(
     "upload_file", UploadFileArgs,
     title="Upload file", capability="action", hints=ACTS,
-    summary="Give a file input (ref or selector) files from the workspace; a button that opens a file chooser works "
-        "too.",
+    summary="Give a file input, or a button that opens a file chooser, files from the workspace.",
     description="Give a file input (ref or selector) files from the workspace; a button that opens a file chooser "
         "works too. Reports what changed, like every action.",
     rules=(ONE_ELEMENT,),
@@ -182,16 +182,17 @@ class HandleDialogArgs(SessionArgs):
 
     accept: bool = param("accept", "boolean", "true: OK / Leave; false: Cancel / Stay.", required=True)
     prompt_text: str | None = param("promptText", "string",
-                                    "Text a prompt answers with (accept only; <NAME> for a registered secret). "
-                                    "Without it a prompt answers its default value.",
+                                    "Prompt answer (accept only); <NAME> for a secret.",
                                     max_length=100000)
 
 
 HANDLE_DIALOG = session_tool(
     "handle_dialog", HandleDialogArgs,
     title="Handle dialog", capability="action", hints=ACTS,
-    summary="Answer the JavaScript dialog (alert, confirm, prompt, beforeunload) open on the current tab: accept (OK)"
-        " or dismiss (Cancel), with promptText for a prompt; then report what the page did, like an action.",
+    summary="Accept or dismiss the open JavaScript dialog: alert, confirm, prompt or beforeunload.",
+    description="Answer the JavaScript dialog (alert, confirm, prompt, beforeunload) open on the current tab: accept "
+        "(OK) or dismiss (Cancel), with promptText for a prompt (<NAME> for a registered secret; without promptText a "
+        "prompt answers its default value); then report what the page did, like an action.",
 )
 
 
@@ -199,15 +200,16 @@ HANDLE_DIALOG = session_tool(
 class SetDialogPolicyArgs(SessionArgs):
     """set_dialog_policy's arguments."""
 
-    policy: DialogPolicy = param("policy", "string", "accept, dismiss or ask.", required=True, enum=DIALOG_POLICIES)
+    policy: DialogPolicy = param("policy", "string", "", required=True, enum=DIALOG_POLICIES)
 
 
 SET_DIALOG_POLICY = session_tool(
     "set_dialog_policy", SetDialogPolicyArgs,
     title="Set dialog policy", capability="action", hints=CHANGES,
-    summary="How the session answers JavaScript dialogs from now on: ask (default: the dialog stays open, the call "
-        "that met it reports it, handle_dialog answers), accept or dismiss (answered at once, still listed in the"
-        " next result as dialogs: [...]).",
+    summary="Accept or dismiss later JavaScript dialogs at once, or leave them open for handle_dialog.",
+    description="How the session answers JavaScript dialogs from now on (policy: accept, dismiss or ask): ask "
+        "(default: the dialog stays open, the call that met it reports it, handle_dialog answers), accept or dismiss "
+        "(answered at once, still listed in the next result as dialogs: [...]).",
 )
 
 
@@ -232,8 +234,10 @@ def _check_fields(args: JsonArgs) -> None:
 FILL_FORM = session_tool(
     "fill_form", FillFormArgs,
     title="Fill form", capability="action", hints=ACTS,
-    summary="Fill several fields in one call (text fields, checkboxes, switches, radios, selects), then settle once: "
-        "fields: [{ref or selector, value}].",
+    summary="Fill several fields (text, checkboxes, switches, radios, selects) in one call.",
+    description="Fill several fields in one call (text fields, checkboxes, switches, radios, selects), then settle "
+        "once: fields: [{ref or selector, value}], in order. value is a string for text fields, true/false for "
+        "checkboxes, switches and radios, an option's value or label (or a list of them) for a <select>.",
     rules=(Check(_check_fields, "each of `fields` has exactly one of `ref` or `selector`"),),
 )
 
@@ -245,7 +249,7 @@ class ChooseOptionArgs(SessionArgs):
     ref: str | None = arg(REF)
     selector: str | None = arg(SELECTOR)
     option: str = param("option", "string",
-                        "The option's accessible name (exact, then ignoring case, then a part of it unless exact).",
+                        "The option's accessible name.",
                         required=True, max_length=500)
     exact: bool = param("exact", "boolean", "Match the name exactly.", default=False)
     timeout_ms: int = arg(TIMEOUT_MS)
@@ -254,8 +258,11 @@ class ChooseOptionArgs(SessionArgs):
 CHOOSE_OPTION = session_tool(
     "choose_option", ChooseOptionArgs,
     title="Choose option", capability="action", hints=ACTS,
-    summary="Choose an option by its name from a dropdown, listbox, menu or combobox (a <select> too): opens it, "
+    summary="Choose an option by name from any dropdown, listbox, menu or combobox (a <select> too).",
+    description="Choose an option by its name from a dropdown, listbox, menu or combobox (a <select> too): opens it, "
         "finds the option (in the popup it controls, or on the page; typed into an editable combobox when none "
-        "shows), clicks it and checks the choice took.",
+        "shows), clicks it and checks the choice took. option is matched against the options' accessible names: "
+        "exactly, then ignoring case, then as a part of a name; with exact, only exactly. timeoutMs bounds the wait "
+        "for the option to show.",
     rules=(ONE_ELEMENT,),
 )

@@ -216,16 +216,17 @@ def _check_transform(args: JsonArgs) -> None:
 
 _WORLD = {"type": "number", "minimum": -MAX_WORLD, "maximum": MAX_WORLD}
 _TRANSFORM = Param(
-    "transform", "object",
-    "Explicit affine: screenX = (worldX + panX) * scale + originX (same for y). Omit it to "
-    "discover the transform from the page's window.app (HEURISTIC).",
+    "transform", "object", "Affine: screenX = (worldX + panX) * scale + originX, same for y.",
     properties={"scale": {"type": "number", "minimum": -1e6, "maximum": 1e6}, "panX": _WORLD, "panY": _WORLD,
                 "originX": COORDINATE, "originY": COORDINATE},
     required_keys=("scale", "panX", "panY"),
 )
 _TRANSFORM_RULE = Check(_check_transform, "an explicit `transform` has a non-zero scale")
-CANVAS_REF = Param("ref", "string", "Ref of the <canvas> (from snapshot or find); default: the first canvas.")
-CANVAS_SELECTOR = Param("selector", "string", "Selector of the <canvas> when no ref is at hand.")
+CANVAS_REF = Param("ref", "string", "Ref of the <canvas>; default: the first canvas.")
+CANVAS_SELECTOR = Param("selector", "string", "Selector of the <canvas>.")
+#: What docs say of CANVAS_REF and CANVAS_SELECTOR, for the tools that take them.
+_CANVAS_TARGET = ("ref (from snapshot or find) or selector (when no ref is at hand) names the <canvas>; with "
+                  "neither, the first canvas.")
 
 #: A region of an image, in pixels: clamped to the image, so only absurd values are refused.
 _PIXELS = {"type": "number", "minimum": -1e9, "maximum": 1e9}
@@ -238,28 +239,23 @@ class CanvasCaptureArgs(SessionArgs):
 
     ref: str | None = arg(CANVAS_REF)
     selector: str | None = arg(CANVAS_SELECTOR)
-    format: str = param("format", "string", "What to read.", required=True,
-                        enum=CAPTURE_FORMATS)
-    include_content: bool = param("includeContent", "boolean",
-                                  "Return contentBase64; false returns only captureId and the size, for diffs by id "
-                                  "without shipping the pixels.",
+    format: str = param("format", "string", "", required=True, enum=CAPTURE_FORMATS)
+    include_content: bool = param("includeContent", "boolean", "Return contentBase64 (false: only captureId and size).",
                                   default=True)
 
 
 CANVAS_CAPTURE = session_tool(
     "canvas_capture", CanvasCaptureArgs,
     title="Capture canvas", capability="canvas", hints=READS,
-    summary="Read a <canvas> (ref, selector, or the first one): format png (toDataURL) returns {format, "
-        "contentBase64, byteLength, width, height}; 2d-imagedata returns RGBA (row-major, top-left origin) with "
-        "channelCount 4; webgl-framebuffer reads the WebGL drawing buffer (flipped to top-left order) with "
-        "isWebGL true.",
+    summary="Read a <canvas>'s pixels as PNG or RGBA, with a captureId for canvas_diff.",
     description="Read a <canvas> (ref, selector, or the first one): format png (toDataURL) returns {format, "
         "contentBase64, byteLength, width, height}; 2d-imagedata returns RGBA (row-major, top-left origin) "
         "with channelCount 4; webgl-framebuffer reads the WebGL drawing buffer (flipped to top-left order) "
         "with isWebGL true. Every capture also returns captureId, kept by the session (the "
         f"{CACHE_ENTRIES} most recently used captures, at most {CACHE_BYTES // (1024 * 1024)} MiB, least "
         "recently used evicted first) for canvas_diff beforeId/afterId, and box (the canvas's viewport "
-        "rectangle in CSS pixels). Refuses: too-large (over 16384x16384), "
+        "rectangle in CSS pixels). includeContent false returns only captureId and the size, for diffs by id "
+        f"without shipping the pixels. {_CANVAS_TARGET} Refuses: too-large (over 16384x16384), "
         "taint-or-encode / taint-or-read (tainted by cross-origin content), not-a-canvas, context-mismatch "
         "(webgl-framebuffer on a 2D canvas), empty-canvas.",
     rules=(AtMostOne(("ref", "selector")),),
@@ -270,36 +266,29 @@ CANVAS_CAPTURE = session_tool(
 class CanvasDiffArgs(SessionArgs):
     """canvas_diff's arguments."""
 
-    before_base64: str | None = param("beforeBase64", "string",
-                                      "Before: base64 of an RGBA buffer (or of a PNG with inputFormat png).")
-    after_base64: str | None = param("afterBase64", "string",
-                                     "After: base64 of an RGBA buffer (or of a PNG with inputFormat png).")
-    before_id: str | None = param("beforeId", "string", "Before: a captureId from canvas_capture in this session.")
-    after_id: str | None = param("afterId", "string", "After: a captureId from canvas_capture in this session.")
-    width: int | None = param("width", "integer", "Image width of base64 RGBA inputs.", minimum=1,
-                              maximum=CAPTURE_MAX_SIDE)
-    height: int | None = param("height", "integer", "Image height of base64 RGBA inputs.", minimum=1,
-                               maximum=CAPTURE_MAX_SIDE)
-    region: Region | None = param("region", "object",
-                                  "Image rectangle to compare, in pixels; clamped to the image (never refused).",
+    before_base64: str | None = param("beforeBase64", "string", "Base64 RGBA, or PNG with inputFormat png.")
+    after_base64: str | None = param("afterBase64", "string", "Like beforeBase64.")
+    before_id: str | None = param("beforeId", "string", "A captureId from canvas_capture.")
+    after_id: str | None = param("afterId", "string", "Like beforeId.")
+    width: int | None = param("width", "integer", "For base64 RGBA inputs.", minimum=1, maximum=CAPTURE_MAX_SIDE)
+    height: int | None = param("height", "integer", "For base64 RGBA inputs.", minimum=1, maximum=CAPTURE_MAX_SIDE)
+    region: Region | None = param("region", "object", "Image rectangle to compare, in pixels.",
                                   properties={k: _PIXELS for k in ("x", "y", "w", "h")},
                                   required_keys=("x", "y", "w", "h"))
-    input_format: str = param("inputFormat", "string",
-                              "Encoding of the base64 inputs (rgba, or the capture format names that mean RGBA; png).",
-                              default="rgba", enum=(*RGBA_FORMATS, "png"))
+    input_format: str = param("inputFormat", "string", "Encoding of the base64 inputs.", default="rgba",
+                              enum=(*RGBA_FORMATS, "png"))
 
 
 CANVAS_DIFF = runtime_tool(
     "canvas_diff", CanvasDiffArgs,
     title="Canvas diff", capability="read", hints=READS,
-    summary="Pixel delta of two captures (pure byte math): {changedPixelCount, changedBytes (sum of absolute "
-        "per-channel deltas), percentageChanged (of the compared area, 0-100), bboxOfChanges {x,y,w,h} in image "
-        "pixels or null, warnings}.",
+    summary="Compare two canvas captures pixel by pixel: how much changed, and where.",
     description="Pixel delta of two captures (pure byte math): {changedPixelCount, changedBytes (sum of absolute "
         "per-channel deltas), percentageChanged (of the compared area, 0-100), bboxOfChanges {x,y,w,h} in "
         "image pixels or null, warnings}. Give each side as base64 (RGBA needs width and height; inputFormat "
-        "png decodes PNGs and takes their sizes) or as a captureId of this session (beforeId / afterId), "
-        "which ships no pixels. Errors: size-mismatch, unknown-capture, capture-evicted.",
+        "png decodes PNGs and takes their sizes; rgba, 2d-imagedata and webgl-framebuffer all mean RGBA) or as a "
+        "captureId from canvas_capture in this session (beforeId / afterId), which ships no pixels. region is "
+        "clamped to the image (never refused). Errors: size-mismatch, unknown-capture, capture-evicted.",
     rules=(ExactlyOne(("beforeBase64", "beforeId")), ExactlyOne(("afterBase64", "afterId"))),
 )
 
@@ -340,10 +329,8 @@ GESTURE_CHAIN = session_tool(
 class CanvasWorldToScreenArgs(SessionArgs):
     """canvas_world_to_screen's arguments."""
 
-    world_x: float = param("worldX", "number", "World x.", required=True, minimum=-MAX_WORLD,
-                           maximum=MAX_WORLD)
-    world_y: float = param("worldY", "number", "World y.", required=True, minimum=-MAX_WORLD,
-                           maximum=MAX_WORLD)
+    world_x: float = param("worldX", "number", "", required=True, minimum=-MAX_WORLD, maximum=MAX_WORLD)
+    world_y: float = param("worldY", "number", "", required=True, minimum=-MAX_WORLD, maximum=MAX_WORLD)
     ref: str | None = arg(CANVAS_REF)
     selector: str | None = arg(CANVAS_SELECTOR)
     transform: Transform | None = arg(_TRANSFORM)
@@ -353,10 +340,11 @@ CANVAS_WORLD_TO_SCREEN = runtime_tool(
     "canvas_world_to_screen", CanvasWorldToScreenArgs,
     title="World to screen", capability="canvas", hints=READS,
     summary="App world coordinates to viewport CSS pixels.",
-    description="App world coordinates to viewport CSS pixels. With transform: pure math. Without: probes window.app "
-        "for app.viewport.{zoom,center} (adapterHint figma), app.scale + app.offset (tldraw) or "
-        "app.transform.matrix [a,b,c,d,e,f] (generic), anchored on the canvas, and returns "
-        "transformDiscovered, adapterHint and a HEURISTIC warning; no-transform when nothing matches.",
+    description="App world coordinates to viewport CSS pixels. With transform (the explicit affine screenX = "
+        "(worldX + panX) * scale + originX, same for y): pure math. Without: probes window.app for "
+        "app.viewport.{zoom,center} (adapterHint figma), app.scale + app.offset (tldraw) or app.transform.matrix "
+        "[a,b,c,d,e,f] (generic), anchored on the canvas, and returns transformDiscovered, adapterHint and a "
+        f"HEURISTIC warning; no-transform when nothing matches. {_CANVAS_TARGET}",
     rules=(_TRANSFORM_RULE,),
 )
 
@@ -377,8 +365,10 @@ class CanvasScreenToWorldArgs(SessionArgs):
 CANVAS_SCREEN_TO_WORLD = runtime_tool(
     "canvas_screen_to_world", CanvasScreenToWorldArgs,
     title="Screen to world", capability="canvas", hints=READS,
-    summary="Viewport CSS pixels to app world coordinates; the exact inverse of canvas_world_to_screen under the same"
-        " transform (explicit, or discovered the same way).",
+    summary="Viewport CSS pixels to app world coordinates; the inverse of canvas_world_to_screen.",
+    description="Viewport CSS pixels to app world coordinates; the exact inverse of canvas_world_to_screen under the "
+        "same transform (explicit, the affine screenX = (worldX + panX) * scale + originX, same for y; or, when "
+        f"omitted, discovered the same way from the page's window.app: HEURISTIC). {_CANVAS_TARGET}",
     rules=(_TRANSFORM_RULE,),
 )
 
@@ -388,15 +378,14 @@ class CanvasQueryArgs(SessionArgs):
     """canvas_query's arguments."""
 
     adapter: str = param("adapter", "string", "Adapter namespace, e.g. figma.", required=True)
-    op: str = param("op", "string", "Operation name.", required=True)
-    args: JsonObject | None = param("args", "object", "Arguments for the op.")
+    op: str = param("op", "string", "", required=True)
+    args: JsonObject | None = param("args", "object", "")
 
 
 CANVAS_QUERY = runtime_tool(
     "canvas_query", CanvasQueryArgs,
     title="Canvas adapter query", capability="canvas", hints=ACTS,
-    summary="Run <adapter>.<op> of a canvas-app adapter plugin (Python entry point group "
-        "browx_actors.canvas_adapters) with args, in the session.",
+    summary="Run an operation of a canvas-app adapter plugin in the session.",
     description="Run <adapter>.<op> of a canvas-app adapter plugin (Python entry point group "
         "browx_actors.canvas_adapters) with args, in the session. The op's own capability is enforced as well"
         " as canvas. no-adapter (with requestedAdapter, requestedOp and registeredAdapters) when no plugin "

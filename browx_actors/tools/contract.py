@@ -31,6 +31,7 @@ from .after import AFTER
 from .arguments import Arguments, arg, arguments
 from .params import Param, json_schema
 from .rules import CapabilityWhen, Rule
+from .wire import wire_schema
 
 __all__ = [
     "ACTS",
@@ -66,10 +67,13 @@ SESSION_ID_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$"
 SESSION_ID_MAX = 64
 
 
-def session_param(description: str = "Session id.", *, required: bool = False, name: str = "session") -> Param:
-    """The session argument, with the id rules every tool that takes one declares."""
-    return Param(name, "string", description, required=required, default=None if required else "default",
-                 max_length=SESSION_ID_MAX, pattern=SESSION_ID_PATTERN)
+def session_param(description: str | None = None, *, required: bool = False, name: str = "session") -> Param:
+    """The session argument, with the id rules every tool that takes one declares. With a
+    ``description``, a tool's own use of it; without, the shared argument the server's
+    instructions describe once."""
+    return Param(name, "string", description or "Session id.", required=required,
+                 default=None if required else "default", max_length=SESSION_ID_MAX, pattern=SESSION_ID_PATTERN,
+                 shared=description is None)
 
 
 #: The argument every session tool takes.
@@ -111,6 +115,10 @@ CHANGES = Hints(read_only=False, idempotent=True)
 OPENS = Hints(read_only=False, open_world=True)
 #: Removes or resets what was there.
 DESTROYS = Hints(read_only=False, destructive=True, idempotent=True)
+#: Adds one more of something of the session's own (a route, a note): each call another.
+ADDS = Hints(read_only=False)
+#: Runs other tools, so it may do what any of them does.
+RUNS = Hints(read_only=False, destructive=True, open_world=True)
 
 
 @attrs.frozen
@@ -140,8 +148,19 @@ class Tool(Generic[A]):
         return self.description or self.summary
 
     def input_schema(self) -> JsonObject:
-        """The tool's arguments, and ``after``, which every tool takes (the dispatch handles it)."""
+        """The tool's arguments, and ``after``, which every tool takes (the dispatch handles
+        it), as the dispatch checks them: every limit included."""
         return json_schema((*self.params, AFTER))
+
+    def wire_schema(self) -> JsonObject:
+        """The ``inputSchema`` ``tools/list`` shows: the arguments as an agent fills them in
+        (:meth:`~.params.Param.wire`), and ``after`` as a bare object, whose two captures
+        the server's instructions describe once for every tool."""
+        schema = wire_schema(self.params)
+        properties = schema["properties"]
+        assert isinstance(properties, dict)
+        properties[AFTER.name] = {"type": "object"}
+        return schema
 
     def needed_capabilities(self, args: Mapping[str, JsonValue]) -> list[str]:
         """The tool's capability, then any its argument values add."""

@@ -22,8 +22,7 @@ APP_ID = Param("appId", "string", "Package name (android-app) or bundle id (ios-
 DEVICE_LIST = runtime_tool(
     "device_list", NoArgs,
     title="List devices", capability="native-device", hints=READS,
-    summary="Every device and emulator adb sees ({serial, state, model, release, sdk, emulator, leasedBy}), the AVDs "
-        "defined here, and every iOS simulator simctl knows ({id, name, state, runtime, platform}).",
+    summary="List the Android devices and emulators, the AVDs defined here, and the iOS simulators.",
     description="Every device and emulator adb sees ({serial, state, model, release, sdk, emulator, leasedBy}), the "
         "AVDs defined here, and every iOS simulator simctl knows ({id, name, state, runtime, platform}). An "
         "absent toolchain is an empty list for its platform. ready counts Android devices in state device; "
@@ -37,19 +36,18 @@ class DeviceBootArgs(Arguments):
 
     avd: str = param("avd", "string", "AVD name, as device_list's avds show it.", required=True,
                      pattern="[A-Za-z0-9._][A-Za-z0-9._-]{0,127}")
-    headless: bool = param("headless", "boolean", "No emulator window (-no-window).", default=True)
-    timeout_ms: int = param("timeoutMs", "integer", "How long to wait for the boot.", default=180_000, minimum=5000,
-                            maximum=900_000)
+    headless: bool = param("headless", "boolean", "", default=True)
+    timeout_ms: int = param("timeoutMs", "integer", "", default=180_000, minimum=5000, maximum=900_000)
 
 
 DEVICE_BOOT = runtime_tool(
     "device_boot", DeviceBootArgs,
     title="Boot device", capability="native-device", hints=OPENS,
-    summary="Boot an Android emulator from an AVD and wait until it is usable: listed by adb, sys.boot_completed, and"
-        " a working package manager.",
+    summary="Boot an Android emulator from an AVD and wait until it is usable.",
     description="Boot an Android emulator from an AVD and wait until it is usable: listed by adb, sys.boot_completed,"
-        " and a working package manager. Headless by default; always -no-snapshot-save, so nothing a session "
-        "installs or grants persists into the AVD. 30-90 s on a cold boot. Returns {device, bootSeconds}.",
+        " and a working package manager. Headless (no emulator window: -no-window) by default; always "
+        "-no-snapshot-save, so nothing a session installs or grants persists into the AVD. 30-90 s on a cold boot; "
+        "timeoutMs bounds how long to wait for the boot. Returns {device, bootSeconds}.",
 )
 
 
@@ -57,13 +55,13 @@ DEVICE_BOOT = runtime_tool(
 class DeviceShutdownArgs(Arguments):
     """device_shutdown's arguments."""
 
-    serial: str = param("serial", "string", "The emulator's serial, e.g. emulator-5554.", required=True, max_length=256)
+    serial: str = param("serial", "string", "Emulator serial, e.g. emulator-5554.", required=True, max_length=256)
 
 
 DEVICE_SHUTDOWN = runtime_tool(
     "device_shutdown", DeviceShutdownArgs,
     title="Shut down device", capability="native-device", hints=DESTROYS,
-    summary="Stop an Android emulator (emu kill, through its console).",
+    summary="Stop an Android emulator that no session leases.",
     description="Stop an Android emulator (emu kill, through its console). Refuses a physical device, and a device a "
         "session leases (close that session first). Closing a session never shuts its device down.",
 )
@@ -79,7 +77,8 @@ class AppListArgs(SessionArgs):
 APP_LIST = session_tool(
     "app_list", AppListArgs,
     title="List apps", capability="native-device", hints=READS,
-    summary="Installed apps on the session's device: package ids (third-party only unless includeSystem) on "
+    summary="List the apps installed on the session's device.",
+    description="Installed apps on the session's device: package ids (third-party only unless includeSystem) on "
         "android-app, simctl listapps on ios-app.",
 )
 
@@ -88,7 +87,7 @@ APP_LIST = session_tool(
 class AppInstallArgs(SessionArgs):
     """app_install's arguments."""
 
-    apk_path: str = param("apkPath", "string", "Workspace-relative path of the .apk (or the .app on ios-app).",
+    apk_path: str = param("apkPath", "string", "Workspace-relative path of the .apk, or the .app on ios-app.",
                           required=True, max_length=4096)
     reinstall: bool = param("reinstall", "boolean", "Replace an installed copy, keeping its data (android-app).",
                             default=False)
@@ -102,8 +101,7 @@ def _workspace_relative(args: JsonArgs) -> None:
 APP_INSTALL = session_tool(
     "app_install", AppInstallArgs,
     title="Install app", capability="native-device", hints=OPENS,
-    summary="Install an app from the workspace: adb install (reinstall keeps its data) on android-app, simctl install"
-        " of a .app on ios-app (it replaces in place).",
+    summary="Install an app from the workspace on the session's device.",
     description="Install an app from the workspace: adb install (reinstall keeps its data) on android-app, simctl "
         "install of a .app on ios-app (it replaces in place). Reports the platform's own failure reason.",
     rules=(Check(_workspace_relative, "`apkPath` is workspace-relative and does not start with -"),),
@@ -120,16 +118,16 @@ class AppArgs(SessionArgs):
 APP_UNINSTALL = session_tool(
     "app_uninstall", AppArgs,
     title="Uninstall app", capability="native-device", hints=DESTROYS,
-    summary="Remove an app and its data (android-app; ios-app refuses: the session leases the simulator, it does not "
-        "own it).",
+    summary="Remove an app and its data (android-app only).",
+    description="Remove an app and its data (android-app; ios-app refuses: the session leases the simulator, it does "
+        "not own it).",
 )
 
 
 APP_LAUNCH = session_tool(
     "app_launch", AppArgs,
     title="Launch app", capability="native-device", hints=OPENS,
-    summary="Launch an app: android-app resolves its declared launcher activity first and returns it; ios-app runs "
-        "simctl launch.",
+    summary="Launch an app on the session's device.",
     description="Launch an app: android-app resolves its declared launcher activity first and returns it; ios-app "
         "runs simctl launch. It may return while the app is still on its splash screen: snapshot next.",
 )
@@ -138,14 +136,15 @@ APP_LAUNCH = session_tool(
 APP_TERMINATE = session_tool(
     "app_terminate", AppArgs,
     title="Terminate app", capability="native-device", hints=DESTROYS,
-    summary="Stop an app: am force-stop on android-app, simctl terminate on ios-app.",
+    summary="Force-stop an app on the session's device.",
+    description="Stop an app: am force-stop on android-app, simctl terminate on ios-app.",
 )
 
 
 APP_RESET = session_tool(
     "app_reset", AppArgs,
     title="Reset app data", capability="native-device", hints=DESTROYS,
-    summary="Clear an app's data and granted runtime permissions (android-app: pm clear).",
+    summary="Clear an app's data and granted runtime permissions (android-app only).",
     description="Clear an app's data and granted runtime permissions (android-app: pm clear). Destructive: logins, "
         "local databases and caches are gone. ios-app refuses: iOS has no per-app clear.",
 )
@@ -154,8 +153,7 @@ APP_RESET = session_tool(
 APP_FOREGROUND = session_tool(
     "app_foreground", SessionArgs,
     title="Foreground app", capability="native-device", hints=READS,
-    summary="Which app is in front: {foreground: {appId, activity?}, url: app://<id>/<activity>, appUnderTest}; "
-        "foreground is null during a window transition.",
+    summary="Which app is in front, and which app the session drives.",
     description="Which app is in front: {foreground: {appId, activity?}, url: app://<id>/<activity>, appUnderTest}; "
         "foreground is null during a window transition. appUnderTest is what the session drives, which "
         "differs from the foreground when a permission dialog or share sheet takes focus.",

@@ -95,28 +95,28 @@ def _check(args: JsonArgs) -> None:
 class AwaitHumanArgs(SessionArgs):
     """await_human's arguments."""
 
-    kind: str = param("kind", "string", "What kind of answer to wait for.", default="acknowledge", enum=KINDS)
-    prompt: str = param("prompt", "string", "What to ask the human.", required=True, secrets="mask")
+    kind: str = param("kind", "string", "Answer wanted; pick_element is not yet available.", default="acknowledge",
+                      enum=KINDS)
+    prompt: str = param("prompt", "string", "", required=True, secrets="mask")
     choices: list[str] | None = param("choices", "array", "The options for kind choose; the answer is an index.",
                                       items="string", secrets="mask")
-    timeout_ms: int = param("timeoutMs", "integer", f"How long to wait (capped at {MAX_TIMEOUT_MS}).",
-                            default=DEFAULT_TIMEOUT_MS, minimum=0, maximum=MAX_ID)
+    timeout_ms: int = param("timeoutMs", "integer", "", default=DEFAULT_TIMEOUT_MS, minimum=0, maximum=MAX_ID)
 
 
 AWAIT_HUMAN = runtime_tool(
     "await_human", AwaitHumanArgs,
     title="Ask the human", capability="human", hints=OPENS,
-    summary="Wait for the human and return their answer as {kind, value, timedOut}.",
+    summary="Ask the human a question and wait for their answer.",
     description=(
-        "Wait for the human and return their answer as {kind, value, timedOut}. kind: acknowledge "
-        "(default; value is what was passed to __browx.proceed, often null), confirm (true/false), "
-        "choose (an index into choices), input (a string); pick_element is not yet available. "
-        "The prompt and a short ticket are written to the server's stderr: the human answers from "
-        "DevTools in the session's browxai-<random> isolated world, or, with the operator-channel "
-        "capability, through the host daemon (operator-aborted when it aborts). timeoutMs defaults "
-        f"to {DEFAULT_TIMEOUT_MS} and is capped at {MAX_TIMEOUT_MS}; an unanswered prompt returns "
-        "timedOut: true. Engines without an isolated world answer no-human-channel at once. The "
-        "session's other tools keep working while it waits."
+        "Wait for the human and return their answer as {kind, value, timedOut}. prompt is what to ask the "
+        "human; kind, what kind of answer to wait for: acknowledge (default; value is what was passed to "
+        "__browx.proceed, often null), confirm (true/false), choose (an index into choices), input (a "
+        "string); pick_element is not yet available. The prompt and a short ticket are written to the "
+        "server's stderr: the human answers from DevTools in the session's browxai-<random> isolated world, "
+        "or, with the operator-channel capability, through the host daemon (operator-aborted when it "
+        f"aborts). timeoutMs, how long to wait, defaults to {DEFAULT_TIMEOUT_MS} and is capped at "
+        f"{MAX_TIMEOUT_MS}; an unanswered prompt returns timedOut: true. Engines without an isolated world "
+        "answer no-human-channel at once. The session's other tools keep working while it waits."
     ),
     rules=(Check(_check, "`choices` (2 or more) go with kind `choose` only; `prompt` is not blank"),),
 )

@@ -55,19 +55,16 @@ def _check_url(args: JsonArgs) -> None:
 
 _URL_RULE = Check(_check_url, "`url` is http(s), about or data (file: is refused; a bare host gets https://), or an "
                   "app deep link (`myapp://...`) on android-app and ios-app")
-_WAIT_UNTIL = Param("waitUntil", "string", "Load state to wait for.", default="load",
+_WAIT_UNTIL = Param("waitUntil", "string", "", default="load",
                     enum=("load", "domcontentloaded", "networkidle", "commit"))
-_NAVIGATION_TIMEOUT = Param("timeoutMs", "integer", "Navigation timeout.", default=30_000, minimum=0, maximum=120_000)
+_NAVIGATION_TIMEOUT = Param("timeoutMs", "integer", "", default=30_000, minimum=0, maximum=120_000)
 
 
 @arguments
 class NavigateArgs(SessionArgs):
     """navigate's arguments."""
 
-    url: str = param("url", "string",
-                     "Absolute URL (https:// is assumed without a scheme); on android-app and ios-app, a deep link "
-                     "with the app's scheme.",
-                     required=True)
+    url: str = param("url", "string", "URL (https:// if no scheme), or an app's deep link.", required=True)
     wait_until: str = arg(_WAIT_UNTIL)
     timeout_ms: int = arg(_NAVIGATION_TIMEOUT)
 
@@ -76,6 +73,9 @@ NAVIGATE = session_tool(
     "navigate", NavigateArgs,
     title="Navigate", capability="navigation", hints=OPENS,
     summary="Load a URL in the session's page and wait for it.",
+    description="Load a URL in the session's page and wait for it: for the load state `waitUntil` names, within the "
+        "navigation timeout `timeoutMs`. `url` is an absolute URL (https:// is assumed without a scheme); on "
+        "android-app and ios-app, a deep link with the app's scheme (`myapp://checkout/42`).",
     rules=(_URL_RULE,),
 )
 
@@ -97,9 +97,7 @@ GO_FORWARD = session_tool(
 LIST_TABS = session_tool(
     "list_tabs", SessionArgs,
     title="List tabs", capability="read", hints=READS,
-    summary="The session's tabs (pages a link or script opened included): id, url, title, which one is current, and "
-        "whether its renderer crashed (navigate recovers a crashed tab), and the dialog open on it, if any "
-        "(handle_dialog answers it once select_tab made it current).",
+    summary="List the session's tabs, popups too: url, title, which is current, crashed, open dialog.",
     description="The session's tabs (pages a link or script opened included): id, url, title, which one is current, "
         "and whether its renderer crashed (navigate recovers a crashed tab), and the dialog open on it, if "
         "any (handle_dialog answers it once select_tab made it current). Tools act on the current tab.",
@@ -110,14 +108,15 @@ LIST_TABS = session_tool(
 class SelectTabArgs(SessionArgs):
     """select_tab's arguments."""
 
-    tab: int = param("tab", "integer", "Tab id, from list_tabs or an action's `opened`.", required=True, minimum=1,
+    tab: int = param("tab", "integer", "Tab id, from list_tabs or an action's opened.", required=True, minimum=1,
                      maximum=MAX_ID)
 
 
 SELECT_TAB = session_tool(
     "select_tab", SelectTabArgs,
     title="Select tab", capability="navigation", hints=CHANGES,
-    summary="Make tab `tab` current: later tools act on it.",
+    summary="Make a tab current: later tools act on it.",
+    description="Make tab `tab` current: later tools act on it.",
 )
 
 
@@ -125,7 +124,7 @@ SELECT_TAB = session_tool(
 class NewTabArgs(SessionArgs):
     """new_tab's arguments."""
 
-    url: str | None = param("url", "string", "URL to load (as for navigate); none leaves the tab blank.")
+    url: str | None = param("url", "string", "URL, as for navigate; omit it for a blank tab.")
     wait_until: str = arg(_WAIT_UNTIL)
     timeout_ms: int = arg(_NAVIGATION_TIMEOUT)
 
@@ -133,7 +132,10 @@ class NewTabArgs(SessionArgs):
 NEW_TAB = session_tool(
     "new_tab", NewTabArgs,
     title="New tab", capability="navigation", hints=OPENS,
-    summary="Open a new tab in the session (same cookies and storage), make it current, and load `url` in it if given.",
+    summary="Open a new current tab (same cookies and storage), blank unless url is given.",
+    description="Open a new tab in the session (same cookies and storage), make it current, and load `url` in it if "
+        "given, as navigate does (`waitUntil` is the load state to wait for, `timeoutMs` the navigation timeout); "
+        "without `url` the tab stays blank.",
     rules=(Check(_check_url, "`url` follows navigate's rules"),),
 )
 
@@ -142,13 +144,13 @@ NEW_TAB = session_tool(
 class CloseTabArgs(SessionArgs):
     """close_tab's arguments."""
 
-    tab: int | None = param("tab", "integer", "Tab id; default the current tab.", minimum=1, maximum=MAX_ID)
+    tab: int | None = param("tab", "integer", "", minimum=1, maximum=MAX_ID)
 
 
 CLOSE_TAB = session_tool(
     "close_tab", CloseTabArgs,
     title="Close tab", capability="navigation", hints=DESTROYS,
     summary="Close a tab (default: the current one).",
-    description="Close a tab (default: the current one). The tab opened before it becomes current; closing the last "
-        "one leaves a fresh blank tab.",
+    description="Close a tab (`tab`, a tab id; default: the current one). The tab opened before it becomes "
+        "current; closing the last one leaves a fresh blank tab.",
 )

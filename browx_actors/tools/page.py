@@ -18,11 +18,10 @@ from .targets import REF, SELECTOR, TIMEOUT_MS
 
 __all__ = ["EMULATED", "PAPER_FORMATS", "PERMISSION_NAMES"]
 
-_FORMAT = Param("format", "string", "Image format.", default="png", enum=("png", "jpeg"))
+_FORMAT = Param("format", "string", "", default="png", enum=("png", "jpeg"))
 _QUALITY = Param("quality", "integer", "JPEG quality.", default=80, minimum=1, maximum=100)
 _MAX_DIMENSION = Param("maxDimension", "integer", "Longest side in pixels.", default=2000, minimum=16, maximum=8000)
-_PATH = Param("path", "string", "Also save under the workspace at this relative path (not in diagnostics/).",
-              max_length=4096, secrets="mask")
+_PATH = Param("path", "string", "Also save at this workspace-relative path.", max_length=4096, secrets="mask")
 #: A region's corner may lie this far either side of the viewport's origin; its sides
 #: are at least one CSS pixel (a thinner one captures nothing, and is refused before the
 #: session is touched) and at most this long (Chromium's largest capture side).
@@ -51,10 +50,10 @@ class WaitForArgs(SessionArgs):
 
     text: str | None = param("text", "string", "Visible text to wait for.")
     text_gone: str | None = param("textGone", "string", "Text to wait to disappear.")
-    selector: str | None = param("selector", "string", "Selector to wait for.")
-    ref: str | None = param("ref", "string", "Ref to wait for.")
+    selector: str | None = param("selector", "string", "")
+    ref: str | None = param("ref", "string", "")
     url: str | None = param("url", "string", "URL (glob) to wait for.")
-    state: str = param("state", "string", "State to reach.", default="visible",
+    state: str = param("state", "string", "For text, selector or ref.", default="visible",
                        enum=("visible", "hidden", "attached", "detached"))
     timeout_ms: int = arg(TIMEOUT_MS)
 
@@ -63,6 +62,9 @@ WAIT_FOR = session_tool(
     "wait_for", WaitForArgs,
     title="Wait for", capability="read", hints=READS,
     summary="Wait for text, a selector, a ref or a URL to reach a state.",
+    description="Wait for text, a selector, a ref or a URL to reach a state: `state`, the state to reach, applies to "
+        "`text`, `selector` and `ref`; `textGone` waits until the text is hidden, `url` until the page's URL matches "
+        "the glob.",
     rules=(ExactlyOne(("text", "textGone", "selector", "ref", "url")),),
 )
 
@@ -86,8 +88,10 @@ class ScreenshotArgs(SessionArgs):
 SCREENSHOT = session_tool(
     "screenshot", ScreenshotArgs,
     title="Screenshot", capability="read", hints=READS,
-    summary="Capture the viewport, the full page, an element or a region as PNG or JPEG, scaled so the longest side "
-        "fits maxDimension.",
+    summary="Capture the viewport, the full page, an element or a region as PNG or JPEG.",
+    description="Capture the viewport, the full page, an element or a region as PNG or JPEG, scaled so the longest "
+        "side fits maxDimension. With `path`, the image is also saved under the workspace at that relative path "
+        "(not in diagnostics/).",
     rules=(AtMostOne(("ref", "selector", "region")),
            Excludes("fullPage", ("ref", "selector", "region"),
                     "fullPage captures the whole page; drop it to capture a part")),
@@ -98,14 +102,10 @@ SCREENSHOT = session_tool(
 class ScreenshotRegionArgs(SessionArgs):
     """screenshot_region's arguments."""
 
-    x: float = param("x", "number", "The region's x in viewport CSS pixels.", required=True, minimum=-_REGION_LIMIT,
-                     maximum=_REGION_LIMIT)
-    y: float = param("y", "number", "The region's y in viewport CSS pixels.", required=True, minimum=-_REGION_LIMIT,
-                     maximum=_REGION_LIMIT)
-    width: float = param("width", "number", "The region's width in viewport CSS pixels.", required=True, minimum=1,
-                         maximum=_REGION_LIMIT)
-    height: float = param("height", "number", "The region's height in viewport CSS pixels.", required=True, minimum=1,
-                          maximum=_REGION_LIMIT)
+    x: float = param("x", "number", "", required=True, minimum=-_REGION_LIMIT, maximum=_REGION_LIMIT)
+    y: float = param("y", "number", "", required=True, minimum=-_REGION_LIMIT, maximum=_REGION_LIMIT)
+    width: float = param("width", "number", "", required=True, minimum=1, maximum=_REGION_LIMIT)
+    height: float = param("height", "number", "", required=True, minimum=1, maximum=_REGION_LIMIT)
     format: str = arg(_FORMAT)
     quality: int = arg(_QUALITY)
     max_dimension: int = arg(_MAX_DIMENSION)
@@ -115,8 +115,10 @@ class ScreenshotRegionArgs(SessionArgs):
 SCREENSHOT_REGION = session_tool(
     "screenshot_region", ScreenshotRegionArgs,
     title="Screenshot region", capability="read", hints=READS,
-    summary="Capture a rectangle of the viewport (x, y, width, height in CSS pixels) as PNG or JPEG: screenshot with "
-        "a region.",
+    summary="Capture a viewport rectangle, in CSS pixels, as PNG or JPEG: screenshot with a region.",
+    description="Capture a rectangle of the viewport (x, y, width, height in viewport CSS pixels) as PNG or JPEG: "
+        "screenshot with a region, scaled so the longest side fits maxDimension. With `path`, the image is also "
+        "saved under the workspace at that relative path (not in diagnostics/).",
 )
 
 
@@ -124,14 +126,13 @@ SCREENSHOT_REGION = session_tool(
 class PdfSaveArgs(SessionArgs):
     """pdf_save's arguments."""
 
-    path: str | None = param("path", "string", "File under the workspace (default pdf/<session>-<time>.pdf).",
-                             max_length=1024)
-    format: str = param("format", "string", "Paper format.", default="Letter",
+    path: str | None = param("path", "string", "Workspace-relative file path.", max_length=1024)
+    format: str = param("format", "string", "", default="Letter",
                         enum=PAPER_FORMATS)
-    landscape: bool = param("landscape", "boolean", "Landscape orientation.", default=False)
+    landscape: bool = param("landscape", "boolean", "", default=False)
     print_background: bool = param("printBackground", "boolean", "Print background colours and images.", default=True)
     scale: float = param("scale", "number", "Rendering scale.", default=1, minimum=0.1, maximum=2)
-    page_ranges: str | None = param("pageRanges", "string", "Pages to print, e.g. 1-3, 5 (default all).",
+    page_ranges: str | None = param("pageRanges", "string", "Pages to print, e.g. 1-3, 5; omitted: all.",
                                     max_length=200,
                                     pattern="\\s*\\d+(\\s*-\\s*\\d+)?(\\s*,\\s*\\d+(\\s*-\\s*\\d+)?)*\\s*")
 
@@ -139,8 +140,10 @@ class PdfSaveArgs(SessionArgs):
 PDF_SAVE = session_tool(
     "pdf_save", PdfSaveArgs,
     title="Save PDF", capability="read", hints=READS,
-    summary="Print the current page to PDF (print media styles) and save it in the workspace; returns the path, size "
-        "and page count.",
+    summary="Print the page to a PDF file in the workspace; returns its path, size and page count.",
+    description="Print the current page to PDF (print media styles) and save it in the workspace; returns the path, "
+        "size and page count. `path` is the file under the workspace (default pdf/<session>-<time>.pdf); "
+        "`format` is the paper format; `landscape` turns it to landscape orientation.",
 )
 
 
@@ -154,8 +157,9 @@ class DownloadsListArgs(SessionArgs):
 DOWNLOADS_LIST = session_tool(
     "downloads_list", DownloadsListArgs,
     title="List downloads", capability="read", hints=READS,
-    summary="The session's downloads, saved into the workspace under downloads/<session>/: one line each (`dN state "
-        "name size path from url`), or whole with `details`.",
+    summary="List the session's downloads, saved in the workspace under downloads/<session>/.",
+    description="The session's downloads, saved into the workspace under downloads/<session>/: one line each (`dN "
+        "state name size path from url`), or whole with `details`.",
 )
 
 
@@ -174,18 +178,17 @@ SET_VIEWPORT = session_tool(
 )
 
 
-_GEOLOCATION = Param("geolocation", "object", "Position reported to the Geolocation API (grant the geolocation "
-                     "permission for pages to read it).",
+_GEOLOCATION = Param("geolocation", "object", "Position for the Geolocation API; grant its permission too.",
                      properties={"latitude": {"type": "number", "minimum": -90, "maximum": 90},
                                  "longitude": {"type": "number", "minimum": -180, "maximum": 180},
                                  "accuracy": {"type": "number", "minimum": 0, "maximum": 1_000_000}},
                      required_keys=("latitude", "longitude"), nullable=True)
-_NETWORK_CONDITIONS = Param("networkConditions", "object", "For network custom: latency and throughput.",
+_NETWORK_CONDITIONS = Param("networkConditions", "object", "For network custom.",
                             properties={"latencyMs": {"type": "number", "minimum": 0, "maximum": 60_000},
                                         "downloadKbps": {"type": "number", "minimum": 1, "maximum": 10_000_000},
                                         "uploadKbps": {"type": "number", "minimum": 1, "maximum": 10_000_000}},
                             nullable=True)
-_PERMISSIONS = Param("permissions", "array", "Permissions granted to the session's pages (null revokes them all).",
+_PERMISSIONS = Param("permissions", "array", "Permissions granted to the session's pages.",
                      items="string", item_enum=PERMISSION_NAMES, max_items=len(PERMISSION_NAMES), nullable=True)
 
 
@@ -197,15 +200,13 @@ class EmulateArgs(SessionArgs):
                                              enum=("light", "dark", "no-preference"), nullable=True)
     reduced_motion: str | Unset | None = param("reducedMotion", "string", "prefers-reduced-motion.",
                                                enum=("reduce", "no-preference"), nullable=True)
-    locale: str | Unset | None = param("locale", "string",
-                                       "BCP 47 locale for Intl, navigator.language and Accept-Language, e.g. de-DE.",
+    locale: str | Unset | None = param("locale", "string", "BCP 47 locale, e.g. de-DE.",
                                        max_length=35, pattern="[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*", nullable=True)
     timezone: str | Unset | None = param("timezone", "string", "IANA time zone, e.g. Asia/Tokyo.", max_length=64,
                                          pattern="[A-Za-z0-9_+\\-/]+", nullable=True)
     geolocation: Geolocation | Unset | None = arg(_GEOLOCATION)
-    user_agent: str | Unset | None = param("userAgent", "string", "User-Agent header and navigator.userAgent.",
-                                           max_length=1000, nullable=True)
-    network: str | Unset | None = param("network", "string", "Network conditions.",
+    user_agent: str | Unset | None = param("userAgent", "string", "", max_length=1000, nullable=True)
+    network: str | Unset | None = param("network", "string", "",
                                         enum=("offline", "slow-3g", "fast-3g", "custom"), nullable=True)
     network_conditions: NetworkConditions | Unset | None = arg(_NETWORK_CONDITIONS)
     cpu_slowdown: float | Unset | None = param("cpuSlowdown", "number", "CPU slowdown factor (1 is none).", minimum=1,
@@ -246,12 +247,14 @@ def _known_zones() -> bool:
 EMULATE = session_tool(
     "emulate", EmulateArgs,
     title="Emulate", capability="action", hints=CHANGES,
-    summary="Emulate, for every tab of the session: colorScheme, reducedMotion, locale, timezone, geolocation, "
-        "userAgent, network (offline, slow-3g, fast-3g, or custom with networkConditions), cpuSlowdown, "
-        "permissions.",
+    summary="Emulate settings for all the session's tabs; an omitted field stays, null clears it.",
     description="Emulate, for every tab of the session: colorScheme, reducedMotion, locale, timezone, geolocation, "
         "userAgent, network (offline, slow-3g, fast-3g, or custom with networkConditions), cpuSlowdown, "
-        "permissions. A field left out keeps its value, null clears it; {} reports what is in force.",
+        "permissions. A field left out keeps its value, null clears it; {} reports what is in force. `locale` sets "
+        "Intl, navigator.language and Accept-Language; `userAgent` the User-Agent header and navigator.userAgent. "
+        "`geolocation` is the position reported to the Geolocation API (grant the geolocation permission for pages "
+        "to read it). `networkConditions` gives the latency and throughput for network custom. `permissions` are "
+        "granted to the session's pages (null revokes them all).",
     rules=(Check(_check_custom, "`networkConditions` goes with `network` custom, which needs it"),
            Check(_check_timezone, "`timezone` is a known IANA time zone"),),
 )
@@ -262,15 +265,16 @@ class EvalJsArgs(SessionArgs):
     """eval_js's arguments."""
 
     expr: str = param("expr", "string", "Expression or function source.", required=True)
-    return_type: str = param("returnType", "string", "json returns the value; void discards it.", default="json",
-                             enum=("json", "void"))
+    return_type: str = param("returnType", "string", "", default="json", enum=("json", "void"))
     max_bytes: int = arg(_JSON_MAX)
 
 
 EVAL_JS = session_tool(
     "eval_js", EvalJsArgs,
     title="Evaluate JavaScript", capability="eval", hints=ACTS,
-    summary="Evaluate JavaScript in the page (an expression or a function source) and return its JSON value.",
+    summary="Run JavaScript in the page and return its JSON value.",
+    description="Evaluate JavaScript in the page (an expression or a function source) and return its JSON value. "
+        "`returnType` json returns the value; void discards it.",
 )
 
 
@@ -279,13 +283,11 @@ class PollEvalArgs(SessionArgs):
     """poll_eval's arguments."""
 
     expr: str = param("expr", "string", "Expression or function source.", required=True, max_length=100_000)
-    until: str | None = param("until", "string",
-                              "Function source called with the value; the poll ends when it returns true (default: "
-                              "the value is truthy).",
+    until: str | None = param("until", "string", "Predicate source, value => boolean; omitted: truthy.",
                               max_length=100_000)
-    interval_ms: int = param("intervalMs", "integer", "Between attempts, from the start of one to the next.",
+    interval_ms: int = param("intervalMs", "integer", "From the start of one attempt to the next.",
                              default=100, minimum=10, maximum=10_000)
-    timeout_ms: int = param("timeoutMs", "integer", "How long to poll.", default=5000, minimum=0, maximum=60_000)
+    timeout_ms: int = param("timeoutMs", "integer", "", default=5000, minimum=0, maximum=60_000)
     max_bytes: int = arg(_JSON_MAX)
 
 
@@ -297,8 +299,11 @@ def _poll_timeout(args: PollEvalArgs) -> float:
 POLL_EVAL = session_tool(
     "poll_eval", PollEvalArgs,
     title="Poll expression", capability="eval", hints=ACTS,
-    summary="Evaluate JavaScript (an expression or a function source, as eval_js) every intervalMs until its value is"
-        " truthy, or until the predicate until (a function source: value => boolean) holds; returns the value, "
-        "the attempts and the time taken, or timeout.",
+    summary="Re-evaluate JavaScript until its value is truthy or the until predicate holds.",
+    description="Evaluate JavaScript (an expression or a function source, as eval_js) every intervalMs until its "
+        "value is truthy, or until the predicate until (a function source: value => boolean) holds; returns the "
+        "value, the attempts and the time taken, or timeout. `until` is called with the value; the poll ends when "
+        "it returns true (default: the value is truthy). `intervalMs` runs from the start of one attempt to the "
+        "next; `timeoutMs` is how long to poll.",
     call_timeout=_poll_timeout,
 )

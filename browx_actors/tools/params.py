@@ -113,6 +113,9 @@ class Param:
     #: the key with ``None`` when the caller sent null, and lack it when the caller left
     #: it out. Not for required parameters or ones with a default.
     nullable: bool = False
+    #: A parameter many tools share whose meaning the server's instructions state once
+    #: (``ref``, ``selector``, ``coords``, ``session``): ``tools/list`` shows its type only.
+    shared: bool = False
 
     def __attrs_post_init__(self) -> None:
         if self.nullable and (self.required or self.default is not None):
@@ -154,6 +157,7 @@ class Param:
         if self.required_keys:
             out["required"] = list(self.required_keys)
         return out
+
 
 
 def _range_schema(out: JsonObject, minimum: float | None, maximum: float | None) -> None:

@@ -32,12 +32,11 @@ __all__ = ["MAX_TOUCH_POINTS", "touch_ids"]
 #: Fingers down at once: ids 0 to 9.
 MAX_TOUCH_POINTS = 10
 
-_CLICK_COUNT = Param("clickCount", "integer", "The press's click count (2 for the second press of a double click).",
-                     default=1, minimum=1, maximum=3)
+_CLICK_COUNT = Param("clickCount", "integer", "2 for the second press of a double click.", default=1,
+                     minimum=1, maximum=3)
 _ID = {"type": "integer", "minimum": 0, "maximum": MAX_TOUCH_POINTS - 1}
 _POINTS = Param("points", "array",
-                f"Touch points {{x, y, id?}} in viewport CSS pixels; id (0-{MAX_TOUCH_POINTS - 1}) defaults to the "
-                "point's place in the list.",
+                f"Viewport CSS pixels; id 0-{MAX_TOUCH_POINTS - 1}, by default the point's index.",
                 required=True, items="object", min_items=1, max_items=MAX_TOUCH_POINTS,
                 properties={"x": COORDINATE, "y": COORDINATE, "id": _ID}, required_keys=("x", "y"))
 
@@ -81,8 +80,7 @@ class MouseButtonArgs(SessionArgs):
 MOUSE_DOWN = session_tool(
     "mouse_down", MouseButtonArgs,
     title="Mouse down", capability="action", hints=ACTS,
-    summary="Press a mouse button at coords, an element (ref or selector), or where the pointer is; it stays down "
-        "until mouse_up.",
+    summary="Press a mouse button and hold it until mouse_up (custom drags, long presses).",
     description="Press a mouse button at coords, an element (ref or selector), or where the pointer is; it stays down"
         " until mouse_up. Moves there first.",
     rules=(OPTIONAL_TARGET,),
@@ -97,18 +95,17 @@ class MouseMoveArgs(SessionArgs):
     selector: str | None = arg(SELECTOR)
     coords: Point | None = arg(COORDS)
     steps: int | None = arg(STEPS)
-    duration_ms: int = arg(duration(0, "the move"))
+    duration_ms: int = arg(duration(0))
 
 
 MOUSE_MOVE = session_tool(
     "mouse_move", MouseMoveArgs,
     title="Mouse move", capability="action", hints=ACTS,
-    summary="Move the mouse to coords or an element (ref or selector), with any held buttons (a drag); durationMs "
-        "paces the move from where the pointer is in steps (one per frame by default; with durationMs 0 the steps"
-        " go back to back and a page may see them coalesced).",
+    summary="Move the mouse, with any held buttons (a drag), to an element or a point.",
     description="Move the mouse to coords or an element (ref or selector), with any held buttons (a drag); durationMs"
         " paces the move from where the pointer is in steps (one per frame by default; with durationMs 0 the "
-        "steps go back to back and a page may see them coalesced). Without a target, moves in place.",
+        "steps go back to back and a page may see them coalesced). Without a target, moves in place. steps "
+        "defaults to one per 60 Hz frame of durationMs, at least 1.",
     rules=(OPTIONAL_TARGET,),
 )
 
@@ -116,8 +113,9 @@ MOUSE_MOVE = session_tool(
 MOUSE_UP = session_tool(
     "mouse_up", MouseButtonArgs,
     title="Mouse up", capability="action", hints=ACTS,
-    summary="Release a mouse button at coords, an element (ref or selector), or where the pointer is (moving there "
-        "first, with the button still held).",
+    summary="Release a mouse button held since mouse_down, at a target or where the pointer is.",
+    description="Release a mouse button at coords, an element (ref or selector), or where the pointer is (moving "
+        "there first, with the button still held).",
     rules=(OPTIONAL_TARGET,),
 )
 
@@ -138,8 +136,9 @@ class MouseWheelArgs(SessionArgs):
 MOUSE_WHEEL = session_tool(
     "mouse_wheel", MouseWheelArgs,
     title="Mouse wheel", capability="action", hints=ACTS,
-    summary="Turn the mouse wheel by deltaX / deltaY CSS pixels over coords, an element (ref or selector), or where "
-        "the pointer is: what scrolls is what is under the pointer, as for a user.",
+    summary="Turn the mouse wheel: scrolls whatever is under the pointer, as a user's wheel does.",
+    description="Turn the mouse wheel by deltaX / deltaY CSS pixels over coords, an element (ref or selector), or "
+        "where the pointer is: what scrolls is what is under the pointer, as for a user.",
     rules=(OPTIONAL_TARGET, Check(_wheel_turns, "a non-zero `deltaX` or `deltaY`"),),
 )
 
@@ -158,7 +157,8 @@ class DoubleClickArgs(SessionArgs):
 DOUBLE_CLICK = session_tool(
     "double_click", DoubleClickArgs,
     title="Double click", capability="action", hints=ACTS,
-    summary="Double-click an element (ref or selector), coords, or where the pointer is: two presses with rising "
+    summary="Double-click an element, a point, or where the pointer is; the page sees dblclick.",
+    description="Double-click an element (ref or selector), coords, or where the pointer is: two presses with rising "
         "click counts, so the page sees dblclick.",
     rules=(OPTIONAL_TARGET,),
 )
@@ -187,14 +187,15 @@ class TouchMoveArgs(SessionArgs):
 
     points: list[TouchPoint] = arg(_POINTS)
     steps: int | None = arg(STEPS)
-    duration_ms: int = arg(duration(0, "the move"))
+    duration_ms: int = arg(duration(0))
 
 
 TOUCH_MOVE = session_tool(
     "touch_move", TouchMoveArgs,
     title="Touch move", capability="action", hints=ACTS,
-    summary="Move fingers that are down to new viewport points (the others stay put); durationMs and steps pace the "
-        "move.",
+    summary="Move fingers that are down to new points; fingers not listed stay put.",
+    description="Move fingers that are down to new viewport points (the others stay put); durationMs and steps pace "
+        "the move (steps defaults to one per 60 Hz frame of durationMs, at least 1).",
     rules=(_DISTINCT,),
 )
 
@@ -203,7 +204,7 @@ TOUCH_MOVE = session_tool(
 class TouchEndArgs(SessionArgs):
     """touch_end's arguments."""
 
-    ids: list[int] | None = param("ids", "array", "Ids of the fingers to lift (default: all).",
+    ids: list[int] | None = param("ids", "array", "",
                                   items="integer", minimum=0, maximum=MAX_TOUCH_POINTS - 1, min_items=1,
                                   max_items=MAX_TOUCH_POINTS)
 
@@ -219,9 +220,9 @@ TOUCH_END = session_tool(
 class GestureSwipeArgs(SessionArgs):
     """gesture_swipe's arguments."""
 
-    from_: PointTarget = arg(point_target("from", "Where the finger goes down."))
-    to: PointTarget = arg(point_target("to", "Where it lifts."))
-    duration_ms: int = arg(duration(300, "the swipe"))
+    from_: PointTarget = arg(point_target("from", "Where the finger goes down"))
+    to: PointTarget = arg(point_target("to", "Where it lifts"))
+    duration_ms: int = arg(duration(300))
     steps: int | None = arg(STEPS)
 
 
@@ -230,7 +231,8 @@ GESTURE_SWIPE = session_tool(
     title="Swipe", capability="action", hints=ACTS,
     summary="Swipe one finger from one point to another over durationMs (down, paced moves, up).",
     description="Swipe one finger from one point to another over durationMs (down, paced moves, up). from and to are "
-        "each {ref}, {selector} or {x, y}.",
+        "each {ref}, {selector} or {x, y} (viewport CSS pixels); steps defaults to one per 60 Hz frame of "
+        "durationMs, at least 1.",
     rules=(one_point_target("from", "to"),),
 )
 
@@ -239,10 +241,10 @@ GESTURE_SWIPE = session_tool(
 class GesturePinchArgs(SessionArgs):
     """gesture_pinch's arguments."""
 
-    center: PointTarget = arg(point_target("center", "The point between the fingers."))
+    center: PointTarget = arg(point_target("center", "The point between the fingers"))
     scale: float = param("scale", "number", "Factor by which the fingers' distance changes.", required=True,
                          minimum=0.1, maximum=10.0)
-    duration_ms: int = arg(duration(500, "the pinch"))
+    duration_ms: int = arg(duration(500))
     steps: int | None = arg(STEPS)
     distance: float = param("distance", "number", "The fingers' distance at the wider end, in CSS pixels.",
                             default=300, minimum=20, maximum=2000)
@@ -251,11 +253,10 @@ class GesturePinchArgs(SessionArgs):
 GESTURE_PINCH = session_tool(
     "gesture_pinch", GesturePinchArgs,
     title="Pinch", capability="action", hints=ACTS,
-    summary="Pinch with two real touch points either side of center: scale above 1 spreads them (zoom in), below 1 "
-        "brings them together, until their distance has changed by scale.",
+    summary="Pinch two touch points about center: scale above 1 zooms in, below 1 zooms out.",
     description="Pinch with two real touch points either side of center: scale above 1 spreads them (zoom in), below "
         "1 brings them together, until their distance has changed by scale. center is {ref}, {selector} or "
-        "{x, y}.",
+        "{x, y} (viewport CSS pixels); steps defaults to one per 60 Hz frame of durationMs, at least 1.",
     rules=(one_point_target("center"), Check(_scale_changes, "`scale` is not 1")),
 )
 
@@ -264,19 +265,19 @@ GESTURE_PINCH = session_tool(
 class DragArgs(SessionArgs):
     """drag's arguments."""
 
-    from_: PointTarget = arg(point_target("from", "Where the drag starts (pressed)."))
-    to: PointTarget = arg(point_target("to", "Where it ends (released, dropped)."))
-    duration_ms: int = arg(duration(250, "the drag"))
+    from_: PointTarget = arg(point_target("from", "Where it starts (pressed)"))
+    to: PointTarget = arg(point_target("to", "Where it drops (released)"))
+    duration_ms: int = arg(duration(250))
     steps: int | None = arg(STEPS)
 
 
 DRAG = session_tool(
     "drag", DragArgs,
     title="Drag", capability="action", hints=ACTS,
-    summary="Drag from one point to another with the mouse (press, paced moves with the button held, release); a page"
-        " that uses HTML5 drag and drop gets dragstart, dragenter, dragover, drop and dragend.",
+    summary="Drag with the mouse from one point to another; works for HTML5 drag and drop too.",
     description="Drag from one point to another with the mouse (press, paced moves with the button held, release); a "
         "page that uses HTML5 drag and drop gets dragstart, dragenter, dragover, drop and dragend. from and "
-        "to are each {ref}, {selector} or {x, y}.",
+        "to are each {ref}, {selector} or {x, y} (viewport CSS pixels); steps defaults to one per 60 Hz frame "
+        "of durationMs, at least 1.",
     rules=(one_point_target("from", "to"),),
 )

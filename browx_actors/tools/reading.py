@@ -19,22 +19,22 @@ from .targets import ONE_ELEMENT, OPTIONAL_ELEMENT, REF, REF_NAME_PATTERN, SELEC
 #: A CSS property name (``font-size``, ``fontSize``) or a custom property (``--brand``).
 _STYLE_NAME = re.compile(r"(--)?[A-Za-z][A-Za-z0-9-]{0,99}")
 
-LIMIT = Param("limit", "integer", "Most matches to return.", default=20, minimum=1, maximum=500)
+LIMIT = Param("limit", "integer", "", default=20, minimum=1, maximum=500)
 
 
 @arguments
 class SnapshotArgs(SessionArgs):
     """snapshot's arguments."""
 
-    scope: str | None = param("scope", "string", "Ref or selector of a subtree to snapshot.")
+    scope: str | None = param("scope", "string", "Ref or selector of the subtree to read.")
     max_nodes: int = param("maxNodes", "integer", "Stop after this many lines.", default=2000, minimum=1, maximum=20000)
-    omit: list[str] | None = param("omit", "array", "Roles to leave out (their children stay).", items="string")
+    omit: list[str] | None = param("omit", "array", "Roles to leave out; their children stay.", items="string")
 
 
 SNAPSHOT = session_tool(
     "snapshot", SnapshotArgs,
     title="Page snapshot", capability="read", hints=READS,
-    summary="Accessibility snapshot as compact indented text: role \"name\" [ref=eN] [states].",
+    summary="Read the page, or a subtree, as indented accessibility text with element refs.",
     description="Accessibility snapshot as compact indented text: role \"name\" [ref=eN] [states]. Refs stay stable "
         "while their element lives.",
 )
@@ -45,10 +45,10 @@ class FindArgs(SessionArgs):
     """find's arguments."""
 
     role: str | None = param("role", "string", "ARIA role, e.g. button.")
-    name: str | None = param("name", "string", "Accessible name (substring unless exact).")
-    text: str | None = param("text", "string", "Visible text (substring unless exact).")
+    name: str | None = param("name", "string", "Accessible name.")
+    text: str | None = param("text", "string", "Visible text.")
     test_id: str | None = param("testId", "string", "data-testid value.")
-    exact: bool = param("exact", "boolean", "Match name/text exactly.", default=False)
+    exact: bool = param("exact", "boolean", "Match name/text exactly, not as substrings.", default=False)
     scope: str | None = param("scope", "string", "Ref or selector to search under.")
     limit: int = arg(LIMIT)
 
@@ -56,7 +56,9 @@ class FindArgs(SessionArgs):
 FIND = session_tool(
     "find", FindArgs,
     title="Find elements", capability="read", hints=READS,
-    summary="Find elements by role, accessible name, text or test id; returns refs and reusable selector hints.",
+    summary="Find elements by role, name, text or test id; returns refs and reusable selector hints.",
+    description="Find elements by role, accessible name, text or test id; returns refs and reusable selector hints. "
+        "`name` and `text` match substrings unless `exact`; `limit` is the most matches to return.",
     rules=(AtLeastOne(("role", "name", "text", "testId")),),
 )
 
@@ -65,8 +67,8 @@ FIND = session_tool(
 class TextSearchArgs(SessionArgs):
     """text_search's arguments."""
 
-    query: str = param("query", "string", "Text to look for.", required=True)
-    case_sensitive: bool = param("caseSensitive", "boolean", "Match case.", default=False)
+    query: str = param("query", "string", "", required=True)
+    case_sensitive: bool = param("caseSensitive", "boolean", "", default=False)
     limit: int = arg(LIMIT)
 
 
@@ -74,6 +76,8 @@ TEXT_SEARCH = session_tool(
     "text_search", TextSearchArgs,
     title="Search text", capability="read", hints=READS,
     summary="Search the page's visible text; each match names the ref of its nearest element.",
+    description="Search the page's visible text for `query` (matching case only with `caseSensitive`); each match "
+        "names the ref of its nearest element. `limit` is the most matches to return.",
 )
 
 
@@ -87,8 +91,7 @@ class FramesListArgs(SessionArgs):
 FRAMES_LIST = session_tool(
     "frames_list", FramesListArgs,
     title="List frames", capability="read", hints=READS,
-    summary="The current tab's frames: `fN url name (same-origin | cross-origin, out-of-process) in <iframe ref>`, "
-        "each after its parent.",
+    summary="List the current tab's frames (id, url, origin, iframe ref); refs inside one read fNeM.",
     description="The current tab's frames: `fN url name (same-origin | cross-origin, out-of-process) in <iframe "
         "ref>`, each after its parent. Refs inside a frame are spelled fNeM (snapshot shows them); click, "
         "fill and the rest take them like any ref.",
@@ -99,27 +102,30 @@ FRAMES_LIST = session_tool(
 class NameRefArgs(SessionArgs):
     """name_ref's arguments."""
 
-    ref: str = param("ref", "string", "Ref of the element (from a snapshot or find), or a name.", required=True,
+    ref: str = param("ref", "string", "Element ref (from snapshot or find), or a name.", required=True,
                      max_length=REF.max_length)
     name: str = param("name", "string",
-                      "The name: a letter or _ first, then letters, digits, _ . : -; not a ref (e<digits>, "
-                      "f<digits>e<digits>).",
+                      "A letter or _, then letters, digits, _ . : -; not a ref.",
                       required=True, pattern=REF_NAME_PATTERN, max_length=64)
 
 
 NAME_REF = session_tool(
     "name_ref", NameRefArgs,
     title="Name a ref", capability="read", hints=CHANGES,
-    summary="Give an element a name for this session that survives re-renders where its identity does (a test id, an "
-        "id, its role and name, or a stable path); the name then works anywhere a ref does.",
+    summary="Name an element for the session; the name works as a ref and survives re-renders.",
+    description="Give an element a name for this session that survives re-renders where its identity does (a test "
+        "id, an id, its role and name, or a stable path); the name then works anywhere a ref does. `ref` is the "
+        "element's ref (from a snapshot or find), or a name. The name starts with a letter or _, then letters, "
+        "digits, _ . : -, and is not a ref (e<digits>, f<digits>e<digits>).",
 )
 
 
 LIST_NAMED_REFS = session_tool(
     "list_named_refs", SessionArgs,
     title="List named refs", capability="read", hints=READS,
-    summary="The session's named refs: each name, its anchor, and the ref it resolves to on the current page (null: "
-        "nothing matches here).",
+    summary="List the session's named refs and the ref each resolves to on the current page.",
+    description="The session's named refs: each name, its anchor, and the ref it resolves to on the current page "
+        "(null: nothing matches here).",
 )
 
 
@@ -127,15 +133,17 @@ LIST_NAMED_REFS = session_tool(
 class FindFeedbackArgs(SessionArgs):
     """find_feedback's arguments."""
 
-    limit: int = param("limit", "integer", "Most items to return.", default=20, minimum=1, maximum=200)
+    limit: int = param("limit", "integer", "", default=20, minimum=1, maximum=200)
     new_only: bool = param("newOnly", "boolean", "Only what is new since the last action.", default=False)
 
 
 FIND_FEEDBACK = session_tool(
     "find_feedback", FindFeedbackArgs,
     title="Find feedback", capability="read", hints=READS,
-    summary="What the page is telling the user: alerts, status and live regions, toasts, invalid fields with their "
-        "messages; each with a ref, and new: true when it appeared or changed since the last action began.",
+    summary="Read what the page tells the user: alerts, toasts, live regions, field errors.",
+    description="What the page is telling the user: alerts, status and live regions, toasts, invalid fields with "
+        "their messages; each with a ref, and new: true when it appeared or changed since the last action began. "
+        "`limit` is the most items to return.",
 )
 
 
@@ -145,8 +153,7 @@ class InspectArgs(SessionArgs):
 
     ref: str | None = arg(REF)
     selector: str | None = arg(SELECTOR)
-    styles: list[str] | None = param("styles", "array",
-                                     "Computed styles to read (CSS names, camelCase or --custom; at most 50).",
+    styles: list[str] | None = param("styles", "array", "CSS property names: font-size, fontSize or --custom.",
                                      items="string", max_items=50)
 
 
@@ -159,8 +166,10 @@ def _check_styles(args: JsonArgs) -> None:
 INSPECT = session_tool(
     "inspect", InspectArgs,
     title="Inspect element", capability="read", hints=READS,
-    summary="One element's state, box (viewport CSS pixels), the computed styles asked for, attributes, and the "
-        "accessibility properties the browser computed, in one call.",
+    summary="Read one element's state, box, attributes, accessibility and requested computed styles.",
+    description="One element's state, box (viewport CSS pixels), the computed styles asked for, attributes, and the "
+        "accessibility properties the browser computed, in one call. `styles` names the computed styles to read: "
+        "CSS names, camelCase or --custom properties.",
     rules=(ONE_ELEMENT, Check(_check_styles, "each of `styles` is a CSS property name"),),
 )
 

@@ -2,8 +2,9 @@
 
 A handler builds one :class:`Reply` and hands it (or the helpers it calls) what they
 have to add: a warning, an image. The dispatch turns it into the envelope
-``{"ok": true, **fields, "warnings": [...]}`` and the images that ride beside it over
-MCP. A failure is not a Reply: it is a raised :class:`~browx_actors.errors.ToolError`.
+``{"ok": true, **fields, "warnings": [...]}`` (``warnings`` only when there is one) and
+the images that ride beside it over MCP. A failure is not a Reply: it is a raised
+:class:`~browx_actors.errors.ToolError`.
 """
 
 from __future__ import annotations
@@ -23,9 +24,8 @@ class Image:
 
 @attrs.define
 class Reply:
-    """``fields`` go into the envelope as they are. ``warnings`` is None for a tool
-    that never warns (the envelope then has no ``warnings`` key) and a list for one
-    whose results always carry it, even empty."""
+    """``fields`` go into the envelope as they are, and ``warnings`` after them when
+    there is at least one: an empty list says nothing an agent should pay to read."""
 
     fields: JsonObject = attrs.field(factory=dict)
     warnings: list[str] | None = None
@@ -51,7 +51,7 @@ class Reply:
 
     def envelope(self) -> JsonObject:
         out = {"ok": True, **self.fields}
-        if self.warnings is not None:
+        if self.warnings:
             out["warnings"] = list(self.warnings)
         return out
 

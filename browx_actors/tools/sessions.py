@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import ToolError
 from .arguments import Arguments, NoArgs, arg, arguments, param
-from .contract import CHANGES, DESTROYS, OPENS, READS, SessionArgs, runtime_tool, session_param
+from .contract import CHANGES, DESTROYS, OPENS, READS, RUNS, SessionArgs, runtime_tool, session_param
 from .rules import CapabilityWhen, Check, JsonArgs
 from .shapes import BatchCall, Size
 
@@ -57,29 +57,26 @@ class OpenSessionArgs(Arguments):
     """open_session's arguments."""
 
     session: str = arg(session_param("New session id.", required=True))
-    engine: str = param("engine", "string", "Engine to drive.", default="chromium")
+    engine: str = param("engine", "string", "chromium, android-app, ios-app or chrome-android.", default="chromium")
     viewport: Size | None = param("viewport", "object", "Viewport size in CSS pixels.",
                                   properties={"width": {"type": "integer", "minimum": 100, "maximum": 7680},
                                               "height": {"type": "integer", "minimum": 100, "maximum": 4320}},
                                   required_keys=("width", "height"))
     cdp_endpoint: str | None = param("cdpEndpoint", "string",
-                                     "Attach this session to the browser at this CDP endpoint (ws://... or "
-                                     "http://host:port: a Chrome run with --remote-debugging-port, a grid, an "
-                                     "Electron app) instead of the server's own; it leases one tab there, sees only "
-                                     "that tab and its popups, and closing the session leaves the browser running.",
-                                     max_length=2000, pattern="(wss?|https?)://\\S+")
+                                     "CDP endpoint (ws://... or http://host:port) to attach to.", max_length=2000, pattern="(wss?|https?)://\\S+")
 
 
 OPEN_SESSION = runtime_tool(
     "open_session", OpenSessionArgs,
     title="Open session", capability="navigation", hints=OPENS,
-    summary="Open a session: an isolated browser context with its own cookies and storage (chromium), an app on an "
-        "Android device (android-app), an app on an iOS Simulator (ios-app), or Chrome on an Android device "
-        "(chrome-android); the device comes from the environment.",
+    summary="Open a session: an isolated browser context, or an app or Chrome on a device.",
     description="Open a session: an isolated browser context with its own cookies and storage (chromium), an app on "
         "an Android device (android-app), an app on an iOS Simulator (ios-app), or Chrome on an Android "
         "device (chrome-android); the device comes from the environment. The session \"default\" opens by "
-        "itself on first use, as chromium.",
+        "itself on first use, as chromium. cdpEndpoint attaches the session to the "
+        "browser at this CDP endpoint (ws://... or http://host:port: a Chrome run with --remote-debugging-port, a "
+        "grid, an Electron app) instead of the server's own; it leases one tab there, sees only that tab and its "
+        "popups, and closing the session leaves the browser running.",
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
            Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
            Check(_viewport_for_browsers, "`viewport` goes with engine `chromium` only"),
@@ -105,14 +102,15 @@ LIST_SESSIONS = runtime_tool(
 class RegisterSecretArgs(SessionArgs):
     """register_secret's arguments."""
 
-    name: str = param("name", "string", "Alias name: A-Z, 0-9 and _.", required=True, secrets="keep")
-    value: str = param("value", "string", "The secret value.", required=True, secrets="keep")
+    name: str = param("name", "string", "Alias: A-Z, 0-9 and _, starting with a letter.", required=True,
+                      secrets="keep")
+    value: str = param("value", "string", "", required=True, secrets="keep")
 
 
 REGISTER_SECRET = runtime_tool(
     "register_secret", RegisterSecretArgs,
     title="Register secret", capability="secrets", hints=CHANGES,
-    summary="Register a secret for a session.",
+    summary="Register a secret to type as <NAME>; results show the alias, never the value.",
     description="Register a secret for a session. Type <NAME> wherever the value is needed; every result shows <NAME>"
         " instead of the value.",
 )
@@ -121,7 +119,8 @@ REGISTER_SECRET = runtime_tool(
 RUNTIME_STATUS = runtime_tool(
     "runtime_status", NoArgs,
     title="Runtime status", capability="read", hints=READS,
-    summary="The supervision tree (every child of the root in start order, with what it knows: recorder counts, "
+    summary="Server health: the supervision tree with each child's state, restarts and recent events.",
+    description="The supervision tree (every child of the root in start order, with what it knows: recorder counts, "
         "operator link, browser, sessions, and every actor's mailbox statistics), restarts, recent events.",
 )
 
@@ -130,24 +129,20 @@ RUNTIME_STATUS = runtime_tool(
 class BatchArgs(Arguments):
     """tool.batch's arguments."""
 
-    calls: list[BatchCall] = param("calls", "array",
-                                   "The calls, in order: {\"tool\": name, \"arguments\": {...}}; at most 32, and no "
-                                   "tool.batch.",
-                                   required=True, items="object", max_items=MAX_CALLS, min_items=1,
+    calls: list[BatchCall] = param("calls", "array", "", required=True, items="object", max_items=MAX_CALLS,
+                                   min_items=1, required_keys=("tool",), secrets="keep",
                                    properties={"tool": {"type": "string", "maxLength": 200},
-                                               "arguments": {"type": "object"}},
-                                   required_keys=("tool",), secrets="keep")
-    on_error: str = param("onError", "string", "What a failed call does to the rest: stop or continue.",
-                          default="stop", enum=("stop", "continue"))
+                                               "arguments": {"type": "object"}})
+    on_error: str = param("onError", "string", "", default="stop", enum=("stop", "continue"))
 
 
 BATCH = runtime_tool(
     BATCH_NAME, BatchArgs,
-    title="Batch of calls", capability="read", hints=OPENS,
-    summary="Run up to 32 tool calls in order in one round trip, each exactly as if sent alone (validated, gated, "
-        "recorded); onError stop (default) leaves the rest unrun after a failure, continue runs them.",
+    title="Batch of calls", capability="read", hints=RUNS,
+    summary="Run up to 32 tool calls in order in one round trip, each as if sent alone.",
     description="Run up to 32 tool calls in order in one round trip, each exactly as if sent alone (validated, gated,"
         " recorded); onError stop (default) leaves the rest unrun after a failure, continue runs them. "
-        "Answers each call's envelope in order.",
+        "calls holds the calls, in order, each {\"tool\": name, \"arguments\": {...}}: at most 32, and no "
+        "tool.batch. Answers each call's envelope in order.",
     rules=(Check(_calls_are_calls, "each call names a tool, and none is `tool.batch`"),),
 )

@@ -11,10 +11,12 @@ from .contract import CHANGES, DESTROYS, READS, SessionArgs, session_tool
 from .params import Param
 from .rules import AtMostOne
 
-DOMAIN = Param("domain", "string", "Cookie domain (instead of url).", max_length=255)
-URL = Param("url", "string", "Page URL the cookie belongs to (default: the current page's).", max_length=4000)
-KIND = Param("kind", "string", "localStorage or sessionStorage.", default="local", enum=("local", "session"))
-ORIGIN = Param("origin", "string", "Origin of a frame in the current tab (default: the page's own).", max_length=2000)
+DOMAIN = Param("domain", "string", "", max_length=255)
+URL = Param("url", "string", "Page URL the cookie belongs to.", max_length=4000)
+KIND = Param("kind", "string", "", default="local", enum=("local", "session"))
+ORIGIN = Param("origin", "string", "A frame's origin in the current tab (default: the page's).", max_length=2000)
+#: What kind says, for the page storage tools.
+_KIND_NOTE = "kind is local for localStorage, session for sessionStorage."
 PATH = Param("path", "string", "File under the workspace, e.g. state/login.json.", required=True, max_length=1024)
 
 
@@ -29,8 +31,7 @@ class CookiesListArgs(SessionArgs):
 COOKIES_LIST = session_tool(
     "cookies_list", CookiesListArgs,
     title="List cookies", capability="storage", hints=READS,
-    summary="The session's cookies, one line each (`name=value (domain path, expiry, flags)`), values clipped; `name`"
-        " gives those cookies whole.",
+    summary="List the session's cookies, values clipped, or the cookies of one name whole.",
     description="The session's cookies, one line each (`name=value (domain path, expiry, flags)`), values clipped; "
         "`name` gives those cookies whole. `domain` narrows to a site.",
 )
@@ -40,24 +41,27 @@ COOKIES_LIST = session_tool(
 class CookiesSetArgs(SessionArgs):
     """cookies_set's arguments."""
 
-    name: str = param("name", "string", "Cookie name.", required=True, max_length=4096)
+    name: str = param("name", "string", "", required=True, max_length=4096)
     value: str = param("value", "string", "Cookie value; <NAME> for a registered secret.", required=True,
                        max_length=4096)
     url: str | None = arg(URL)
     domain: str | None = arg(DOMAIN)
     path: str | None = param("path", "string", "Cookie path (with domain).", max_length=1024)
     expires: float | None = param("expires", "number",
-                                  "Expiry in seconds since the epoch (default: a session cookie).", minimum=0,
+                                  "Expiry, seconds since the epoch (none: a session cookie).", minimum=0,
                                   maximum=100000000000.0)
-    http_only: bool | None = param("httpOnly", "boolean", "Hidden from page scripts.")
-    secure: bool | None = param("secure", "boolean", "Sent over HTTPS only.")
-    same_site: str | None = param("sameSite", "string", "SameSite policy.", enum=("Strict", "Lax", "None"))
+    http_only: bool | None = param("httpOnly", "boolean", "")
+    secure: bool | None = param("secure", "boolean", "")
+    same_site: str | None = param("sameSite", "string", "", enum=("Strict", "Lax", "None"))
 
 
 COOKIES_SET = session_tool(
     "cookies_set", CookiesSetArgs,
     title="Set cookie", capability="storage", hints=CHANGES,
-    summary="Set a cookie in the session (for `url`, default the current page, or for `domain` and `path`).",
+    summary="Set one cookie in the session, for a page URL or for a domain.",
+    description="Set a cookie in the session (for `url`, default the current page, or for `domain` and `path`). "
+        "`domain` (the cookie domain) is instead of `url`. `httpOnly` hides the cookie from page scripts; "
+        "`secure` sends it over HTTPS only; `sameSite` is its SameSite policy.",
     rules=(AtMostOne(("url", "domain")),),
 )
 
@@ -66,7 +70,7 @@ COOKIES_SET = session_tool(
 class CookiesDeleteArgs(SessionArgs):
     """cookies_delete's arguments."""
 
-    name: str = param("name", "string", "Cookie name.", required=True, max_length=4096)
+    name: str = param("name", "string", "", required=True, max_length=4096)
     url: str | None = arg(URL)
     domain: str | None = arg(DOMAIN)
     path: str | None = param("path", "string", "Only cookies with this path.", max_length=1024)
@@ -75,7 +79,9 @@ class CookiesDeleteArgs(SessionArgs):
 COOKIES_DELETE = session_tool(
     "cookies_delete", CookiesDeleteArgs,
     title="Delete cookies", capability="storage", hints=DESTROYS,
-    summary="Delete the session's cookies named `name` (for `url` or `domain`, default every domain; `path` narrows).",
+    summary="Delete the session's cookies of one name, from every domain or from one.",
+    description="Delete the session's cookies named `name` (for `url` or `domain`, default every domain; `path` "
+        "narrows). `domain` is instead of `url`.",
     rules=(AtMostOne(("url", "domain")),),
 )
 
@@ -99,8 +105,9 @@ class StorageGetArgs(SessionArgs):
 STORAGE_GET = session_tool(
     "storage_get", StorageGetArgs,
     title="Read storage", capability="storage", hints=READS,
-    summary="localStorage (or sessionStorage) of the current page's origin, or of a frame's `origin`: every key with "
-        "its value clipped, or one `key` whole.",
+    summary="Read the page's localStorage or sessionStorage: every key, values clipped, or one key whole.",
+    description="localStorage (or sessionStorage) of the current page's origin, or of a frame's `origin`: every key "
+        f"with its value clipped, or one `key` whole. {_KIND_NOTE}",
 )
 
 
@@ -109,7 +116,7 @@ class StorageSetArgs(SessionArgs):
     """storage_set's arguments."""
 
     kind: str = arg(KIND)
-    key: str = param("key", "string", "Key.", required=True, max_length=4096)
+    key: str = param("key", "string", "", required=True, max_length=4096)
     value: str = param("value", "string", "Value; <NAME> for a registered secret.", required=True, max_length=5000000)
     origin: str | None = arg(ORIGIN)
 
@@ -117,7 +124,8 @@ class StorageSetArgs(SessionArgs):
 STORAGE_SET = session_tool(
     "storage_set", StorageSetArgs,
     title="Write storage", capability="storage", hints=CHANGES,
-    summary="Set one key of localStorage (or sessionStorage) of the current page's origin.",
+    summary="Set one key of the page's localStorage or sessionStorage.",
+    description=f"Set one key of localStorage (or sessionStorage) of the current page's origin. {_KIND_NOTE}",
 )
 
 
@@ -133,7 +141,9 @@ class StorageClearArgs(SessionArgs):
 STORAGE_CLEAR = session_tool(
     "storage_clear", StorageClearArgs,
     title="Clear storage", capability="storage", hints=DESTROYS,
-    summary="Remove one key, or every key, of localStorage (or sessionStorage) of the current page's origin.",
+    summary="Remove one key, or every key, of the page's localStorage or sessionStorage.",
+    description="Remove one key, or every key, of localStorage (or sessionStorage) of the current page's origin. "
+        f"{_KIND_NOTE}",
 )
 
 
@@ -147,7 +157,8 @@ class StorageStateArgs(SessionArgs):
 STORAGE_STATE_SAVE = session_tool(
     "storage_state_save", StorageStateArgs,
     title="Save storage state", capability="storage", hints=READS,
-    summary="Save the session's cookies and the localStorage of its open tabs' origins to a JSON file in the "
+    summary="Save the session's cookies and localStorage to a workspace file, for storage_state_load.",
+    description="Save the session's cookies and the localStorage of its open tabs' origins to a JSON file in the "
         "workspace (Playwright's storageState format), to load into a later session with storage_state_load.",
 )
 
@@ -155,6 +166,7 @@ STORAGE_STATE_SAVE = session_tool(
 STORAGE_STATE_LOAD = session_tool(
     "storage_state_load", StorageStateArgs,
     title="Load storage state", capability="storage", hints=CHANGES,
-    summary="Load cookies and localStorage from a storage-state file in the workspace (as storage_state_save or "
+    summary="Load cookies and localStorage from a storage-state file into the session.",
+    description="Load cookies and localStorage from a storage-state file in the workspace (as storage_state_save or "
         "Playwright write it) into the session.",
 )

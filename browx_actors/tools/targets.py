@@ -109,30 +109,29 @@ _REF = re.compile(r"^\s*\[?\s*(?:ref\s*=\s*)?(?:f\d+)?e\d+\s*\]?\s*$")
 
 REF = Param("ref", "string", "Element ref from a snapshot or find (e12, or f2e5 inside a frame), or a name given "
             "with name_ref.",
-            max_length=200)
+            max_length=200, shared=True)
 SELECTOR = Param("selector", "string",
-                 "Playwright selector (CSS, text=, role=...) when no ref is at hand.")
+                 "Playwright selector (CSS, text=, role=...) when no ref is at hand.", shared=True)
 COORDS = Param("coords", "object", "Viewport point in CSS pixels.",
-               properties=POINT_PROPERTIES, required_keys=("x", "y"))
+               properties=POINT_PROPERTIES, required_keys=("x", "y"), shared=True)
 #: The keys a click or a double click may hold.
 MODIFIER_KEYS = ("Alt", "Control", "ControlOrMeta", "Meta", "Shift")
-BUTTON = Param("button", "string", "Mouse button.", default="left", enum=("left", "right", "middle"))
-MODIFIERS = Param("modifiers", "array", "Keys held during the click: Alt, Control, ControlOrMeta, Meta, Shift.",
-                  items="string", item_enum=MODIFIER_KEYS, max_items=len(MODIFIER_KEYS))
-TIMEOUT_MS = Param("timeoutMs", "integer", "How long to wait, in milliseconds.", default=5000,
+BUTTON = Param("button", "string", "", default="left", enum=("left", "right", "middle"))
+MODIFIERS = Param("modifiers", "array", "Keys held during the click.", items="string", item_enum=MODIFIER_KEYS,
+                  max_items=len(MODIFIER_KEYS))
+TIMEOUT_MS = Param("timeoutMs", "integer", "Milliseconds to wait.", default=5000,
                    minimum=0, maximum=60_000)
 
 #: Longest gesture and most moves in one (a paced move, a swipe, a pinch, a drag).
 GESTURE_MAX_MS = 10_000
 GESTURE_MAX_STEPS = 200
-STEPS = Param("steps", "integer", "Moves along the way (default: one per 60 Hz frame of durationMs, at least 1).",
-              minimum=1, maximum=GESTURE_MAX_STEPS)
+STEPS = Param("steps", "integer", "Moves along the way.", minimum=1, maximum=GESTURE_MAX_STEPS)
 
 
-def duration(default: int, what: str = "the gesture") -> Param:
-    """``durationMs``: how long a gesture takes, from its first event to its last."""
-    return Param("durationMs", "integer", f"How long {what} takes, in milliseconds.", default=default,
-                 minimum=0, maximum=GESTURE_MAX_MS)
+def duration(default: int) -> Param:
+    """``durationMs``: how long a gesture takes, from its first event to its last (the name
+    says it all, so ``tools/list`` shows no description)."""
+    return Param("durationMs", "integer", "", default=default, minimum=0, maximum=GESTURE_MAX_MS)
 
 
 #: An element, by ref or selector.
@@ -155,7 +154,7 @@ def is_ref_name(value: object) -> bool:
 def point_target(name: str, description: str, *, required: bool = True) -> Param:
     """A parameter naming one point: ``{ref}``, ``{selector}`` or ``{x, y}``."""
     return Param(
-        name, "object", f"{description} One of {{ref}}, {{selector}} or {{x, y}} (viewport CSS pixels).",
+        name, "object", f"{description}: {{ref}}, {{selector}} or {{x, y}}.",
         required=required,
         properties={"ref": {"type": "string", "maxLength": 200}, "selector": {"type": "string"},
                     **POINT_PROPERTIES},

@@ -79,11 +79,19 @@ _RECT: dict[str, Mapping[str, JsonValue]] = {
 
 # -- the tree ----------------------------------------------------------------------
 
-_MAX_DEPTH = Param("maxDepth", "integer", f"Deepest level shown in full, the root being 0; the children of a node at "
-                   f"this depth are truncated placeholders (at most {DEPTH_LIMIT}, the default: deeper, read a "
-                   "subtree with rootNodeId).", minimum=0, maximum=DEPTH_LIMIT)
-_PROPERTIES = Param("properties", "boolean", "Capture provider-specific properties (computed style, states) and "
-                    "show them on each node.", default=False)
+_MAX_DEPTH = Param("maxDepth", "integer", "Deepest level shown in full, the root being 0.", minimum=0,
+                   maximum=DEPTH_LIMIT)
+
+
+def _max_depth_note(root_node_id: str) -> str:
+    """What a tool that takes maxDepth says of it, naming the ``rootNodeId`` to read deeper with."""
+    return (f"maxDepth is the deepest level shown in full, the root being 0: the children of a node at that depth "
+            f"are truncated placeholders (at most {DEPTH_LIMIT}, the default: deeper, read a subtree with "
+            f"{root_node_id}).")
+
+
+_PROPERTIES = Param("properties", "boolean", "Capture provider-specific properties (computed style, states).",
+                    default=False)
 
 
 @arguments
@@ -91,30 +99,29 @@ class VisualTreeArgs(SessionArgs):
     """ui.get_visual_tree's arguments."""
 
     max_depth: int | None = arg(_MAX_DEPTH)
-    max_nodes: int = param("maxNodes", "integer", "Most nodes in the payload, placeholders included, spent breadth "
-                           "first.", default=2000, minimum=1, maximum=MAX_NODES)
-    root_node_id: str | None = param("rootNodeId", "string", "Read only this node's subtree: a node id from an "
-                                     "earlier payload (a truncated placeholder's, say), looked up in the new capture.",
-                                     max_length=200)
+    max_nodes: int = param("maxNodes", "integer", "Node budget, placeholders included, spent breadth first.",
+                           default=2000, minimum=1, maximum=MAX_NODES)
+    root_node_id: str | None = param("rootNodeId", "string", "Read only this node's subtree (id from an earlier "
+                                     "payload).", max_length=200)
     properties: bool = arg(_PROPERTIES)
 
 
 GET_VISUAL_TREE = session_tool(
     "ui.get_visual_tree", VisualTreeArgs,
     title="Visual tree", capability="read", hints=READS,
-    summary="The page (or app screen) as the compact v2 visual tree: one capture with a new revision, a type "
-            "registry and nodes with role, automation id, label, supported actions, states, bounds and #AARRGGBB "
-            "colours; a page's frames hang under their iframe nodes (ids f2n5).",
+    summary="Capture the page or app screen as the compact v2 visual tree (whole, or one subtree).",
     description="The page (or app screen) as the compact v2 visual tree: one capture with a new revision, a type "
                 "registry and nodes with role, automation id, label, supported actions, states, bounds and "
                 "#AARRGGBB colours; a page's frames hang under their iframe nodes (ids f2n5). maxDepth, maxNodes "
-                "and rootNodeId truncate; childCount counts what was left out.",
+                f"and rootNodeId truncate; childCount counts what was left out. {_max_depth_note('rootNodeId')} "
+                "rootNodeId is a node id from an earlier payload (a truncated placeholder's, say), looked up in the "
+                "new capture. properties shows the captured properties on each node.",
 )
 
 # -- references --------------------------------------------------------------------
 
 _REFERENCE = Param(
-    "reference", "object", "A node reference as ui.query_nodes answers it: {source, snapshotId, revision, nodeId}.",
+    "reference", "object", "A node reference as ui.query_nodes answers it.",
     required=True,
     properties={"source": {"type": "string"}, "snapshotId": {"type": "string"},
                 "revision": {"type": "integer", "minimum": 0, "maximum": MAX_ID}, "nodeId": {"type": "string"}},
@@ -128,19 +135,19 @@ class InspectNodeArgs(SessionArgs):
 
     reference: NodeReferenceJson = arg(_REFERENCE)
     max_depth: int | None = arg(_MAX_DEPTH)
-    max_nodes: int = param("maxNodes", "integer", "Most nodes of the node's subtree shown, placeholders included.",
+    max_nodes: int = param("maxNodes", "integer", "Most subtree nodes shown, placeholders included.",
                            default=200, minimum=1, maximum=MAX_NODES)
-    properties: bool = param("properties", "boolean", "Show the properties the capture took (ask for them when "
-                             "capturing).", default=False)
+    properties: bool = param("properties", "boolean", "Show the properties the capture took.", default=False)
 
 
 INSPECT_NODE = session_tool(
     "ui.inspect_node", InspectNodeArgs,
     title="Inspect node", capability="read", hints=READS,
-    summary="A node of the latest capture with its ancestors (root first) and descendants, in the same compact shape "
-            "and type registry.",
+    summary="Read a node of the latest capture with its ancestors and descendants.",
     description="A node of the latest capture with its ancestors (root first) and descendants, in the same compact "
-                "shape and type registry. A reference from an older capture answers stale_node_reference.",
+                "shape and type registry. A reference from an older capture answers stale_node_reference. "
+                f"{_max_depth_note('the rootNodeId of ui.get_visual_tree')} properties shows only the properties the "
+                "capture took: ask for them (properties) when capturing.",
 )
 
 # -- queries -----------------------------------------------------------------------
@@ -151,23 +158,32 @@ class Criteria(SessionArgs):
     """What selects nodes, for ``ui.query_nodes`` and ``ui.wait``: every one given must hold."""
 
     node_id: str | None = param("nodeId", "string", "Node id, exactly.", max_length=200)
-    automation_id: str | None = param("automationId", "string", "Automation id exactly (DOM id or test attribute, "
-                                      "Android resource id or the name after its :id/, iOS accessibility "
-                                      "identifier).", max_length=500)
-    role: str | None = param("role", "string", "Neutral role.", enum=tuple(sorted(ROLES)))
-    type: str | None = param("type", "string", "Type name (DOM tag, platform class), or the last part of a dotted "
-                             "class name.", max_length=200)
-    text: str | None = param("text", "string", "Text in the label, the displayed text or the value (never a secure "
-                             "field's); invisible characters and runs of whitespace are ignored.", max_length=1000)
-    text_match: str = param("textMatch", "string", "contains: a case-insensitive substring; exact: the whole string, "
-                            "case-sensitive.", default="contains", enum=("contains", "exact"))
+    automation_id: str | None = param("automationId", "string", "Exact DOM id or test attribute, resource id, "
+                                      "accessibility id.", max_length=500)
+    role: str | None = param("role", "string", "", enum=tuple(sorted(ROLES)))
+    type: str | None = param("type", "string", "DOM tag or platform class, or last part of a dotted one.",
+                             max_length=200)
+    text: str | None = param("text", "string", "Text in the label, the displayed text or the value.",
+                             max_length=1000)
+    text_match: str = param("textMatch", "string", "contains: substring, any case; exact: whole, case-sensitive.",
+                            default="contains", enum=("contains", "exact"))
     action: str | None = param("action", "string", "An action the node offers.", enum=ACTIONS)
-    visible: bool | None = param("visible", "boolean", "The node's visible flag.")
-    enabled: bool | None = param("enabled", "boolean", "The node's enabled flag.")
-    intersects: Rect | None = param("intersects", "object", "A rectangle the node's bounds overlap (touching edges "
-                                    "do not count).", properties=_RECT, required_keys=("x", "y", "width", "height"))
-    contains: Rect | None = param("contains", "object", "A point {x, y}, or a rectangle {x, y, width, height}, "
-                                  "wholly inside the node's bounds.", properties=_RECT, required_keys=("x", "y"))
+    visible: bool | None = param("visible", "boolean", "")
+    enabled: bool | None = param("enabled", "boolean", "")
+    intersects: Rect | None = param("intersects", "object", "A rectangle the node's bounds overlap.",
+                                    properties=_RECT, required_keys=("x", "y", "width", "height"))
+    contains: Rect | None = param("contains", "object", "A point or rectangle wholly inside the node's bounds.",
+                                  properties=_RECT, required_keys=("x", "y"))
+
+
+#: How the criteria match, for the tools that take them.
+_CRITERIA_NOTE = ("role is the neutral role; visible and enabled are the node's flags. automationId matches exactly: "
+                  "a DOM id or test attribute, an Android resource id or the name after its :id/, an iOS "
+                  "accessibility identifier. type is the type name (DOM tag, platform class), or the last part of "
+                  "a dotted class name. text is looked for in the label, the displayed text or the value (never a "
+                  "secure field's); invisible characters and runs of whitespace are ignored. textMatch contains is "
+                  "a case-insensitive substring; exact, the whole string, case-sensitive. For intersects, touching "
+                  "edges do not count; contains takes a point {x, y}, or a rectangle {x, y, width, height}.")
 
 
 _LIMIT = Param("limit", "integer", "Most matches listed; count says how many matched.", default=50, minimum=1,
@@ -198,20 +214,20 @@ class QueryNodesArgs(Criteria):
     """ui.query_nodes's arguments."""
 
     limit: int = arg(_LIMIT)
-    reuse: bool = param("reuse", "boolean", "Select in the source's latest capture instead of capturing afresh, so "
-                        "the references it handed out stay valid (captures when there is none yet).", default=False)
+    reuse: bool = param("reuse", "boolean", "Query the latest capture instead of capturing afresh.", default=False)
     properties: bool = arg(_PROPERTIES)
 
 
 QUERY_NODES = session_tool(
     "ui.query_nodes", QueryNodesArgs,
     title="Query nodes", capability="read", hints=READS,
-    summary="Capture (or reuse the latest capture) and select nodes by node id, automation id, role, type, text, "
-            "action, visibility, enabled state or bounds; every criterion given must hold.",
+    summary="Find visual-tree nodes matching every criterion given, as references to inspect or act on.",
     description="Capture (or reuse the latest capture) and select nodes by node id, automation id, role, type, "
                 "text, action, visibility, enabled state or bounds; every criterion given must hold. Each match is "
                 "a full reference {source, snapshotId, revision, nodeId} for ui.inspect_node and ui.perform_action, "
-                "with its node.",
+                f"with its node. {_CRITERIA_NOTE} reuse selects in the source's latest capture instead of capturing "
+                "afresh, so the references it handed out stay valid (it captures when there is none yet). "
+                "properties shows the captured properties on each node.",
     rules=QUERY_RULES,
 )
 
@@ -232,17 +248,15 @@ class PerformActionArgs(SessionArgs):
     """ui.perform_action's arguments."""
 
     reference: NodeReferenceJson = arg(_REFERENCE)
-    action: str = param("action", "string", "What to do: tap, focus, unfocus, setValue, typeText or toggle.",
-                        required=True, enum=ACTIONS)
-    value: str | None = param("value", "string", "The text of setValue and typeText; <NAME> for a registered "
-                              "secret.", max_length=100_000)
+    action: str = param("action", "string", "", required=True, enum=ACTIONS)
+    value: str | None = param("value", "string", "Text for setValue/typeText; <NAME> for a registered secret.",
+                              max_length=100_000)
 
 
 PERFORM_ACTION = session_tool(
     "ui.perform_action", PerformActionArgs,
     title="Perform action", capability="action", hints=ACTS,
-    summary="Do a node's action: tap, focus, unfocus, setValue, typeText or toggle, as the node's supportedActions "
-            "offer.",
+    summary="Act on a node found with ui.query_nodes, by one of its supportedActions.",
     description="Do a node's action: tap, focus, unfocus, setValue, typeText or toggle, as the node's "
                 "supportedActions offer. On a page this takes the path click and fill take (actionability checks, "
                 "trusted input) and answers as they do; on android-app and ios-app the screen is read afresh and "
@@ -258,11 +272,11 @@ PERFORM_ACTION = session_tool(
 class WaitNodesArgs(Criteria):
     """ui.wait's arguments."""
 
-    condition: str = param("condition", "string", "exists: a match; notExists: none; visible / enabled: a match "
-                           "that is.", default="exists", enum=WAIT_CONDITIONS)
-    timeout_ms: int = param("timeoutMs", "integer", "How long to keep re-querying, in milliseconds (0: once).",
+    condition: str = param("condition", "string", "exists: a match; notExists: none; visible/enabled: one that is.",
+                           default="exists", enum=WAIT_CONDITIONS)
+    timeout_ms: int = param("timeoutMs", "integer", "How long to re-query, in ms (0: query once).",
                             default=5000, minimum=0, maximum=60_000)
-    interval_ms: int = param("intervalMs", "integer", "Pause between captures, in milliseconds.", default=100,
+    interval_ms: int = param("intervalMs", "integer", "Pause between captures, in ms.", default=100,
                              minimum=10, maximum=5000)
     limit: int = arg(_LIMIT)
 
@@ -275,11 +289,10 @@ def _wait_timeout(args: WaitNodesArgs) -> float:
 WAIT_NODES = session_tool(
     "ui.wait", WaitNodesArgs,
     title="Wait for nodes", capability="read", hints=READS,
-    summary="Re-query until a condition holds: exists, notExists, visible or enabled, for the nodes the criteria "
-            "select (those of ui.query_nodes).",
+    summary="Re-query the visual tree until the nodes matching the criteria meet the condition.",
     description="Re-query until a condition holds: exists, notExists, visible or enabled, for the nodes the criteria "
                 "select (those of ui.query_nodes). Captures every intervalMs until timeoutMs; answers the matches of "
-                "the capture that satisfied it, or timeout.",
+                f"the capture that satisfied it, or timeout. {_CRITERIA_NOTE}",
     rules=QUERY_RULES,
     call_timeout=_wait_timeout,
 )

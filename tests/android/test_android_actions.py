@@ -27,7 +27,7 @@ async def test_taps_typing_keys_and_navigation(tmp_path: Path, adb: Adb) -> None
 
         # -- fill: a tap on the field, then `input text` that types exactly what was asked -
         filled = await ok(client, "fill", {**phone, "selector": "~email", "value": TRICKY})
-        assert filled["point"] == {"x": 540.0, "y": 460.0} and filled["warnings"] == []
+        assert filled["point"] == {"x": 540.0, "y": 460.0} and "warnings" not in filled
         assert device.fields["email"] == TRICKY
         assert device.gestures[-1] == "tap 540 460"
         (sent,) = [c.command for c in device.commands if "input text" in c.command]

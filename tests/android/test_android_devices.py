@@ -92,7 +92,7 @@ async def test_device_list_against_debian_adb_with_nothing_attached(tmp_path: Pa
         async with browx_server(tmp_path / "ws", "native-device", env=no_tools) as client:
             listed = await ok(client, "device_list")
             assert listed == {"ok": True, "devices": [], "avds": [], "simulators": [], "ready": 0,
-                              "simulatorsBooted": 0, "warnings": []}
+                              "simulatorsBooted": 0}
             version = subprocess.run([adb, "-P", str(port), "version"], capture_output=True, text=True, check=True)
             assert "Android Debug Bridge" in version.stdout
             refused = await fails(client, "open_session", {"session": "p", "engine": "android-app"},

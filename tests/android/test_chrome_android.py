@@ -59,7 +59,7 @@ async def test_chrome_on_the_device_through_the_forward(tmp_path: Path, adb: Adb
             await ok(client, "fill", {**web, "selector": "#name", "value": "Grace"})
             await ok(client, "verify_value", {**web, "selector": "#name", "value": "Grace"})
             clicked = await ok(client, "click", {**web, "selector": "text=Second page"})
-            assert clicked["navigation"]["changed"] is True
+            assert clicked["navigation"]["to"] == f"{pages_url}/e2e_second.html"
             tabs = await ok(client, "list_tabs", web)
             assert len(tabs["tabs"]) == 1, "the phone's other tab is not the session's"
             (described,) = (await ok(client, "list_sessions"))["sessions"]

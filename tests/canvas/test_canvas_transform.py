@@ -95,7 +95,7 @@ async def test_explicit_mode_is_pure_and_touches_no_page(tmp_path: Path) -> None
     async with open_runtime(config=config, capabilities=["canvas"]) as runtime:
         t = {"scale": 1.5, "panX": 10, "panY": -4, "originX": 100, "originY": 20}
         fwd = await runtime.call_tool("canvas_world_to_screen", {"worldX": 2, "worldY": 6, "transform": t})
-        assert fwd == {"ok": True, "screenX": 118.0, "screenY": 23.0, "warnings": []}
+        assert fwd == {"ok": True, "screenX": 118.0, "screenY": 23.0}
         back = await runtime.call_tool("canvas_screen_to_world", {"screenX": 118, "screenY": 23, "transform": t,
                                                                   "selector": "canvas"})
         assert (back["worldX"], back["worldY"]) == (2.0, 6.0) and "not used" in back["warnings"][0]

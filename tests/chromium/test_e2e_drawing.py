@@ -67,7 +67,7 @@ async def test_the_sketch_pad_is_drawn_into_with_the_mouse_and_with_a_finger(tmp
         await ok(client, "touch_move", {"points": [{"x": PAD_X + 250, "y": PAD_Y + 350}], "steps": 5,
                                         "durationMs": 80})
         ended = await ok(client, "touch_end", {})
-        assert ended["navigation"]["changed"] is False and ended["touches"] == []
+        assert "navigation" not in ended and ended["touches"] == []
         assert await _strokes(client) == 3
         _around(await _changed(client, before), 100, 300, 250, 350)
 
@@ -84,7 +84,7 @@ async def test_the_sketch_pad_is_drawn_into_with_the_mouse_and_with_a_finger(tmp
         await ok(client, "gesture_chain", {"steps": [{"kind": "down", "x": PAD_X + 500, "y": PAD_Y + 320},
                                                      {"kind": "move", "x": PAD_X + 600, "y": PAD_Y + 380, "ms": 5}]})
         up = await ok(client, "mouse_up", {})
-        assert up["pointer"] == {"x": PAD_X + 600, "y": PAD_Y + 380, "buttons": []} and not up["warnings"]
+        assert up["pointer"] == {"x": PAD_X + 600, "y": PAD_Y + 380, "buttons": []} and "warnings" not in up
         assert await _strokes(client) == 5
         _around(await _changed(client, before), 500, 320, 600, 380)
 

@@ -59,7 +59,7 @@ async def test_console_read_lists_logs_exceptions_and_browser_messages(tmp_path:
         assert entry["level"] == "error" and entry["kind"] == "exception" and entry["tab"] == 1
         assert entry["url"].endswith("/page_logs.html") and entry["line"] == 6 and entry["stack"]
         quiet = await ok(client, "click", {"selector": "#quiet"})
-        assert quiet["console"] == []
+        assert "console" not in quiet
 
         # limit keeps the newest; clear empties the buffer.
         last_two = await ok(client, "console_read", {"limit": 2})
@@ -148,7 +148,7 @@ async def test_a_page_flooding_the_console_does_not_stall_the_session(tmp_path: 
                 assert 'button "Go"' in (await ok(client, "snapshot"))["snapshot"]
                 await ok(client, "fill", {"selector": "#note", "value": f"note {i}"})
                 clicked = await ok(client, "click", {"selector": "#go"})
-                assert clicked["navigation"]["changed"] is False
+                assert "navigation" not in clicked
             await ok(client, "verify_text", {"selector": "#out", "text": "clicked 3", "exact": True})
             logged = (await ok(client, "eval_js", {"expr": "window.logged"}))["value"]
 

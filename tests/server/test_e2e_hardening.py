@@ -130,7 +130,7 @@ async def test_secrets_are_masked_in_every_encoding_and_across_sessions(tmp_path
             await ok(client, "navigate", {"url": form, "session": session})
             await ok(client, "fill", {"selector": "#token", "value": "<PW>", "session": session})
             sent = await ok(client, "click", {"selector": "button[type=submit]", "session": session})
-            assert sent["navigation"]["changed"] is True
+            assert "to" in sent["navigation"], sent  # present only when the page moved
             assert "token=%3CPW%3E" in sent["navigation"]["to"] or "<PW>" in sent["navigation"]["to"], sent
             shown = (await ok(client, "snapshot", {"session": session}))["snapshot"]
             for line in ("query ?token=<PW>", "encoded <PW>", 'json {"token":"<PW>"}', "base64 <PW>"):

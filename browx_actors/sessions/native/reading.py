@@ -9,12 +9,11 @@ as actions do.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from ...devices.nodes import NativeNode
 from ...errors import ToolError
-from ...jsonsafe import JsonObject, JsonValue
+from ...jsonsafe import JsonObject
 from ...tools import Reply
 from ...tools.reading import (
     FindArgs,
@@ -27,6 +26,7 @@ from ...tools.reading import (
     VerifyVisibleArgs,
 )
 from ...tools.targets import Element
+from ...tools.verdict import verdict
 from .find import find as find_nodes
 from .find import text_search as search_text
 from .refs import Hierarchy, collapse
@@ -47,9 +47,11 @@ async def snapshot(session: NativeSession, args: SnapshotArgs) -> Reply:
     hierarchy = await session.read()
     shot = print_snapshot(hierarchy, session.refs, scope=args.scope, max_nodes=args.max_nodes,
                           omit=frozenset(args.omit or ()))
-    return Reply.of(snapshot=shot.text, nodeCount=shot.node_count, refCount=shot.ref_count,
-                    truncated=shot.truncated, interactive=shot.interactive, untagged=shot.untagged,
-                    warnings=list(shot.warnings))
+    reply = Reply.of(snapshot=shot.text, nodeCount=shot.node_count, refCount=shot.ref_count,
+                     interactive=shot.interactive, untagged=shot.untagged, warnings=list(shot.warnings))
+    if shot.truncated:
+        reply["truncated"] = True
+    return reply
 
 
 async def find(session: NativeSession, args: FindArgs) -> Reply:
@@ -138,14 +140,6 @@ def attributes(node: NativeNode, hierarchy: Hierarchy, engine: str) -> dict[str,
     return out
 
 
-def _verdict(check: str, passed: bool, expected: JsonValue, actual: JsonValue, **extra: JsonValue) -> Reply:
-    if passed:
-        return Reply.of(check=check, passed=True, expected=expected, actual=actual, **extra)
-    raise ToolError(
-        "verification-failed",
-        f"{check}: expected {json.dumps(expected, ensure_ascii=False)}, found {json.dumps(actual, ensure_ascii=False)}",
-        check=check, passed=False, expected=expected, actual=actual, **extra,
-    )
 
 
 def _locate_or_none(session: NativeSession, hierarchy: Hierarchy, target: Element) -> Located | None:
@@ -163,7 +157,7 @@ async def verify_visible(session: NativeSession, args: VerifyVisibleArgs) -> Rep
     located = _locate_or_none(session, hierarchy, args)
     state = None if located is None else element_state(located)
     visible = bool(state and state["visible"])
-    return _verdict("visible", visible, True, visible, element=state)
+    return verdict("visible", visible, True, visible, element=state)
 
 
 async def verify_text(session: NativeSession, args: VerifyTextArgs) -> Reply:
@@ -171,8 +165,9 @@ async def verify_text(session: NativeSession, args: VerifyTextArgs) -> Reply:
     hierarchy = await session.read()
     if args.ref is None and args.selector is None:
         found = search_text(hierarchy, session.refs, text, limit=1, case_sensitive=True)
-        return _verdict("text", found.count > 0, text, f"{found.count} matches on the screen",
-                        matches=[m.to_json() for m in found.matches])
+        # Found, it is the text expected; not found, the count says so.
+        return verdict("text", found.count > 0, text, text if found.count else "0 matches on the screen",
+                       matches=[m.to_json() for m in found.matches])
     located = _locate_or_none(session, hierarchy, args)
     if located is None:
         raise ToolError("target-not-found", f"nothing on the screen matches selector {args.selector!r}",
@@ -180,7 +175,7 @@ async def verify_text(session: NativeSession, args: VerifyTextArgs) -> Reply:
     actual = element_text(located.node, hierarchy)
     wanted = collapse(text)
     passed = actual == wanted if args.exact else wanted in actual
-    return _verdict("text", passed, text, actual)
+    return verdict("text", passed, text, actual)
 
 
 async def verify_value(session: NativeSession, args: VerifyValueArgs) -> Reply:
@@ -191,7 +186,7 @@ async def verify_value(session: NativeSession, args: VerifyValueArgs) -> Reply:
         # The value of a secure field is never read back, so it cannot be compared.
         raise ToolError("not-supported", f"{located.ref} is a password field: its value is never read back on "
                         f"{session.engine}, so it cannot be verified", engine=session.engine, ref=located.ref)
-    return _verdict("value", node.value == args.value, args.value, node.value)
+    return verdict("value", node.value == args.value, args.value, node.value)
 
 
 async def verify_attribute(session: NativeSession, args: VerifyAttributeArgs) -> Reply:
@@ -203,11 +198,11 @@ async def verify_attribute(session: NativeSession, args: VerifyAttributeArgs) ->
         raise ToolError("bad-arg", f"{session.engine} nodes have no attribute {name!r} (they have: "
                         f"{', '.join(known)})", field="name")
     actual = known[name]
-    return _verdict(f"attribute {name}", actual == args.value, args.value, actual)
+    return verdict(f"attribute {name}", actual == args.value, args.value, actual)
 
 
 async def verify_count(session: NativeSession, args: VerifyCountArgs) -> Reply:
     hierarchy = await session.read()
     resolution = resolve(args.selector, hierarchy, session.refs)
     actual = len(resolution.matches)
-    return _verdict("count", actual == args.count, args.count, actual, matchedBy=resolution.tier)
+    return verdict("count", actual == args.count, args.count, actual, matchedBy=resolution.tier)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ....errors import ToolError
 from ....tools import Reply
 from ....tools.actions import HandleDialogArgs, SetDialogPolicyArgs
+from ..input.brief import brief
 from ..input.send import releases_applied
 from ..input.settle import Before, settle
 from .book import dialog_warning
@@ -45,6 +46,7 @@ async def handle_dialog(session: ChromiumSession, args: HandleDialogArgs) -> Rep
         reply.fields.update(dialog=None if described is None else described.describe(),
                             settled={"by": "dialog"})
         reply.warn(dialog_warning(reply["dialog"], "handle_dialog"))
+    reply.fields = brief(reply.fields)
     return reply
 
 

@@ -1,11 +1,14 @@
 """Action tools of the chromium engine: click, hover, fill, press, select, scroll.
 
 Each action finds its target (``ref``, ``selector`` or ``coords``), acts, then waits
-until its effects have settled and reports them in one shape (:mod:`.input.settle`)::
+until its effects have settled (:mod:`.input.settle`) and reports them in one shape,
+each thing once (:mod:`.input.brief`)::
 
-    {ok, action, target, navigation: {changed, from, to}, structure: {appeared, removed},
-     console: [errors logged meanwhile], element: <state after>,
-     opened: [tabs the action opened], settled, warnings}
+    {ok, target, element: <what changed on it>, navigation: {to}, structure: {appeared,
+     removed}, console: [errors logged meanwhile], opened: [tabs the action opened],
+     settled: {by, ms}, warnings}
+
+with every part but ``target`` and ``settled`` left out when it has nothing to say.
 
 Two ways to act, one result. The first round trip (:func:`~.input.target.aim`) marks the
 page, finds the target and, for click, hover and fill, checks it the way Playwright's
@@ -35,6 +38,7 @@ from ....tools.shapes import Point
 from ....tools.targets import Aim, Element, coords_of
 from ..dialogs.book import dialog_warning
 from ..losses import first_line
+from .brief import brief
 from .commands import Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
 from .send import ACTION_TIMEOUT_MS, send_input, target_label
 from .settle import Before, settle
@@ -187,7 +191,7 @@ async def _reported(session: ChromiumSession, action: str,
     last_tab = session.tabs.last_id
     popups = session.human.popups_seen if session.human is not None else 0
     before = Before.of(session)
-    reply = Reply(warnings=[])
+    reply = Reply()
     with session.dialogs.interruptible(before.page) as interrupted:
         _, used = await steps(reply, before)
     if interrupted.cancelled_caught:
@@ -196,19 +200,17 @@ async def _reported(session: ChromiumSession, action: str,
         reply["settled"]["input"] = used
     if report is not None:
         report(reply, interrupted.cancelled_caught)
-    await report_opened(session, action, reply, last_tab, popups)
+    await report_opened(session, reply, last_tab, popups)
+    reply.fields = brief(reply.fields)
     return reply
 
 
-async def report_opened(session: ChromiumSession, action: str, reply: Reply, last_tab: int, popups: int) -> None:
-    """The tabs the action opened, in ``opened`` and in a warning each."""
+async def report_opened(session: ChromiumSession, reply: Reply, last_tab: int, popups: int) -> None:
+    """The tabs the action opened, in ``opened`` (the current tab stays current)."""
     if session.human is not None and session.human.popups_seen != popups:
         # The browser opened a page from this one; Playwright reports it a little later.
         await session.tab_lifecycle.settle_tabs()
     reply["opened"] = [{"id": tab.id, "url": tab.page.url} for tab in session.tabs.opened_since(last_tab)]
-    for tab in reply["opened"]:
-        reply.warn(f"the {action} opened tab {tab['id']} ({tab['url']}); "
-                   f"select_tab {{tab: {tab['id']}}} acts there")
 
 
 def _answer_dialog_opened(session: ChromiumSession, action: str, before: Before, reply: Reply) -> None:

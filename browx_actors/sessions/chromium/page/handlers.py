@@ -97,8 +97,10 @@ def _fragment_only(url: str, current: str) -> bool:
 async def _navigation_result(session: ChromiumSession, action: str, from_url: str,
                              response: Response | None, started: float, console_seq: int,
                              document: float | None = None) -> Reply:
-    """``document`` is the identity of the document before (None: not taken); a
-    navigation that kept it was same-document, and no load happened."""
+    """Where the tab is now (``url``), ``sameDocument`` when no load happened, the
+    document's response ``status`` (none without one), its ``title``, the console errors
+    logged meanwhile (when any) and ``settled``. ``document`` is the identity of the
+    document before (None: not taken); a navigation that kept it was same-document."""
     page = session.page
     to_url = page.url
     same_document = False
@@ -107,17 +109,20 @@ async def _navigation_result(session: ChromiumSession, action: str, from_url: st
         same_document = now == document
         if same_document and href is not None:
             to_url = href
-    return Reply.of(
-        action=action,
-        navigation={"changed": to_url != from_url, "sameDocument": same_document, "from": from_url,
-                    "to": to_url},
-        status=None if response is None else response.status,
-        title=await _title(session),
-        console=session.console.since(console_seq, errors_only=True),
-        settled={"by": "same-document" if same_document else "load-state",
-                 "totalMs": round((time.perf_counter() - started) * 1000, 1)},
-        warnings=[],
-    )
+    reply = Reply.of(url=to_url)
+    if same_document:
+        reply["sameDocument"] = True
+    if response is not None:
+        reply["status"] = response.status
+    reply["title"] = await _title(session)
+    console = session.console.since(console_seq, errors_only=True)
+    if console:
+        reply["console"] = console
+    reply["settled"] = {"by": "same-document" if same_document else "load-state",
+                        "ms": round((time.perf_counter() - started) * 1000, 1)}
+    if to_url == from_url and response is None and action != "navigate":
+        reply.warn(f"there was no page to {action.replace('_', ' ')} to")
+    return reply
 
 
 async def navigate(session: ChromiumSession, args: NavigateArgs) -> Reply:
@@ -153,11 +158,7 @@ async def _history(session: ChromiumSession, direction: str) -> Reply:
         raise ToolError("timeout", f"go {direction}: {first_line(err)}") from err
     except PlaywrightError as err:
         raise ToolError("navigation-failed", f"go {direction}: {first_line(err)}") from err
-    result = await _navigation_result(session, f"go_{direction}", from_url, response, started, console_seq,
-                                      document)
-    if not result["navigation"]["changed"] and response is None:
-        result.warn(f"there was no page to go {direction} to")
-    return result
+    return await _navigation_result(session, f"go_{direction}", from_url, response, started, console_seq, document)
 
 
 async def go_back(session: ChromiumSession, args: SessionArgs) -> Reply:

@@ -121,16 +121,22 @@ def raw_tree(root: Node) -> RawNode:
     return built[0]
 
 
+def _done_with(name: str, reply: Reply) -> Reply:
+    """The action's result, naming the engine's action first (``performedWith``)."""
+    reply.fields = {"action": name, **reply.fields}
+    return reply
+
+
 async def _tap(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
-    return await actions.click(session, ClickArgs(ref=ref))
+    return _done_with("click", await actions.click(session, ClickArgs(ref=ref)))
 
 
 async def _set_value(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
     assert value is not None  # the tool's rules insist
     if node.type_name != "select":
-        return await actions.fill(session, FillArgs(ref=ref, value=value))
+        return _done_with("fill", await actions.fill(session, FillArgs(ref=ref, value=value)))
     try:
-        return await actions.select(session, SelectArgs(ref=ref, values=[value]))
+        return _done_with("select", await actions.select(session, SelectArgs(ref=ref, values=[value])))
     except ToolError as err:
         if err.details.get("field") == "values":
             raise ToolError("bad-arg", err.message, field="value") from err
@@ -145,7 +151,7 @@ def _playwright(name: str, act: Callable[[Locator, str | None], Awaitable[None]]
         async def on_locator(page: Any, locator: Any) -> None:
             await act(locator, value)
 
-        return await actions.run_action(session, name, Target(ref=ref), on_locator)
+        return _done_with(name, await actions.run_action(session, name, Target(ref=ref), on_locator))
 
     return perform
 

@@ -8,7 +8,6 @@ because an assertion that fails is what the agent needs to notice.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import TYPE_CHECKING
 
@@ -28,6 +27,7 @@ from ....tools.reading import (
     VerifyVisibleArgs,
 )
 from ....tools.targets import Element
+from ....tools.verdict import verdict
 from ..agent.pageagent import AGENT_KEY, agent_error
 from ..failures import selector_refusals
 from ..losses import PageScriptError, first_line
@@ -69,8 +69,18 @@ async def snapshot(session: ChromiumSession, args: SnapshotArgs) -> Reply:
         "maxNodes": args.max_nodes,
         "omit": args.omit or [],
     })
-    return Reply.of(url=result["url"], title=result["title"], snapshot=result["text"],
-                    nodeCount=result["nodeCount"], truncated=result["truncated"])
+    reply = Reply.of(url=result["url"], title=result["title"], snapshot=result["text"], nodeCount=result["nodeCount"])
+    if result["truncated"]:
+        reply["truncated"] = True
+    return reply
+
+
+def _listed(result: JsonObject) -> Reply:
+    """Matches found, how many there were, and ``truncated`` when not all are listed."""
+    reply = Reply.of(matches=result["matches"], count=result["count"])
+    if result["count"] > len(result["matches"]):
+        reply["truncated"] = True
+    return reply
 
 
 async def find(session: ChromiumSession, args: FindArgs) -> Reply:
@@ -79,30 +89,18 @@ async def find(session: ChromiumSession, args: FindArgs) -> Reply:
     query = {key: value for key, value in criteria.items() if value is not None}
     result = await _agent(session, "find", {**query, "exact": args.exact, "limit": args.limit,
                                             "scope": args.scope})
-    return Reply.of(matches=result["matches"], count=result["count"],
-                    truncated=result["count"] > len(result["matches"]))
+    return _listed(result)
 
 
 async def text_search(session: ChromiumSession, args: TextSearchArgs) -> Reply:
     result = await _agent(session, "textSearch", {"query": args.query, "limit": args.limit,
                                                   "caseSensitive": args.case_sensitive})
-    return Reply.of(matches=result["matches"], count=result["count"],
-                    truncated=result["count"] > len(result["matches"]))
+    return _listed(result)
 
 
 # -- verification ---------------------------------------------------------------------
 
 
-def _verdict(check: str, passed: bool, expected: JsonValue, actual: JsonValue, **extra: JsonValue) -> Reply:
-    if passed:
-        return Reply.of(check=check, passed=True, expected=expected, actual=actual, **extra)
-    raise ToolError(
-        "verification-failed",
-        # JSON quoting, not repr: the masking of secrets knows JSON's escaped form.
-        f"{check}: expected {json.dumps(expected, ensure_ascii=False)}, "
-        f"found {json.dumps(actual, ensure_ascii=False)}",
-        check=check, passed=False, expected=expected, actual=actual, **extra,
-    )
 
 
 def _one_target(target: Element) -> dict[str, str | None]:
@@ -137,19 +135,20 @@ async def _describe(session: ChromiumSession, element: Element) -> JsonObject | 
 async def verify_visible(session: ChromiumSession, args: VerifyVisibleArgs) -> Reply:
     state = await _describe(session, args)
     visible = bool(state and state["visible"])
-    return _verdict("visible", visible, True, visible, element=state)
+    return verdict("visible", visible, True, visible, element=state)
 
 
 async def verify_text(session: ChromiumSession, args: VerifyTextArgs) -> Reply:
     text = args.text
     if args.ref is None and args.selector is None:
         found = await _agent(session, "textSearch", {"query": text, "limit": 1, "caseSensitive": True})
-        return _verdict("text", found["count"] > 0, text, f"{found['count']} matches on the page",
-                        matches=found["matches"])
+        # Found, it is the text expected; not found, the count says so.
+        return verdict("text", found["count"] > 0, text, text if found["count"] else "0 matches on the page",
+                       matches=found["matches"])
     state = await _describe(session, args)
     actual = (state or {}).get("text") or ""
     passed = actual == text if args.exact else text in actual
-    return _verdict("text", passed, text, actual)
+    return verdict("text", passed, text, actual)
 
 
 async def verify_value(session: ChromiumSession, args: VerifyValueArgs) -> Reply:
@@ -157,7 +156,7 @@ async def verify_value(session: ChromiumSession, args: VerifyValueArgs) -> Reply
     if state is None:
         raise ToolError("target-not-found", "no element matches the selector")
     actual = state.get("value")
-    return _verdict("value", actual == args.value, args.value, actual)
+    return verdict("value", actual == args.value, args.value, actual)
 
 
 async def verify_attribute(session: ChromiumSession, args: VerifyAttributeArgs) -> Reply:
@@ -184,12 +183,12 @@ async def verify_attribute(session: ChromiumSession, args: VerifyAttributeArgs) 
         return value
 
     actual = await session.pw(read)
-    return _verdict(f"attribute {name}", actual == args.value, args.value, actual)
+    return verdict(f"attribute {name}", actual == args.value, args.value, actual)
 
 
 async def verify_count(session: ChromiumSession, args: VerifyCountArgs) -> Reply:
     with selector_refusals():
         actual = await session.pw(session.page.locator(args.selector).count)
-    return _verdict("count", actual == args.count, args.count, actual)
+    return verdict("count", actual == args.count, args.count, actual)
 
 
