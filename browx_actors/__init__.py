@@ -8,7 +8,7 @@ The library API::
 
 The packages, by layer (``docs/architecture.md``), top first:
 
-- :mod:`.server`: MCP over stdio, ``open_runtime``, the catalog, the dispatch, the docs;
+- :mod:`.server`: MCP over stdio and Streamable HTTP, ``open_runtime``, the catalog, the dispatch, the docs;
 - :mod:`.daemon`: the reference host daemon for the operator channel and live view;
 - :mod:`.demo`: ``make demo``, a scripted agent session over stdio MCP;
 - :mod:`.runtime`: the supervision tree, the session factory, the runtime tools;
@@ -23,6 +23,7 @@ The packages, by layer (``docs/architecture.md``), top first:
 - :mod:`.kernel`: actors and supervisors;
 - :mod:`.cdp`: raw CDP over trio-websocket;
 - :mod:`.config`: the runtime's configuration, read from the environment;
+- :mod:`.clients`: which HTTP client a call runs for, and its namespace of sessions;
 - :mod:`.credentials`: credentials out of URLs;
 - :mod:`.operator_wire`: the operator socket's framing and messages;
 - :mod:`.secret_book`: registered secrets, substituted on the way in and masked on the way out;

@@ -1,5 +1,6 @@
-"""Command line: ``browx-actors serve`` runs the stdio MCP server; ``browx-actors daemon``
-runs the reference host daemon for the operator channel and live view.
+"""Command line: ``browx-actors serve`` runs the MCP server (stdio, or Streamable HTTP
+with ``--port``); ``browx-actors daemon`` runs the reference host daemon for the
+operator channel and live view.
 
 Flags mirror the environment variables, the way agent-host users know from Playwright
 MCP; a flag wins over its variable.
@@ -15,20 +16,24 @@ from collections.abc import Sequence
 
 import trio
 
-from .config import ALL_CAPABILITIES, RuntimeConfig
+from .config import ALL_CAPABILITIES, RuntimeConfig, package_version
 from .daemon import cli as daemon_cli
+from .server.http_gate import DEFAULT_IDLE_TIMEOUT, HttpOptions
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="browx-actors",
-        description="Browser automation for AI agents over MCP (stdio), as supervised Trio actors.",
+        description="Browser and app automation for AI agents over MCP (stdio or Streamable HTTP), as "
+        "supervised Trio actors.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser(
         "serve",
-        help="run the MCP server on stdin/stdout",
-        description="Run the MCP server on stdin/stdout until the client goes away.",
+        help="run the MCP server on stdin/stdout, or over HTTP with --port",
+        description="Run the MCP server on stdin/stdout until the client goes away, or over Streamable HTTP "
+        "(--port) until a signal.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="capabilities: " + ", ".join(sorted(ALL_CAPABILITIES))
         + "\n(read, navigation, action and human are on by default)",
@@ -48,6 +53,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="keep the pages' console and network records for console_read / network_read "
                        "(env BROWX_PAGE_RECORDING, default on)")
     serve.add_argument("--headed", action="store_true", help="show the browser window (for debugging)")
+    serve.add_argument("--port", type=int, metavar="N",
+                       help="serve MCP over Streamable HTTP at http://HOST:N/mcp instead of stdio (0: any free port)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on with --port (default 127.0.0.1; any other needs a token)")
+    serve.add_argument("--auth-token", metavar="TOKEN",
+                       help="bearer token every HTTP request must carry (env BROWX_AUTH_TOKEN; 16+ characters)")
+    serve.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT, metavar="S",
+                       help="end an HTTP client's MCP session and close its browser sessions after S seconds "
+                       f"with no request (default {DEFAULT_IDLE_TIMEOUT:g})")
+    serve.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
+                       help="a browser origin allowed to call the HTTP server besides loopback ones (repeatable)")
     serve.add_argument("--log-level", default="WARNING", help="stderr log level (default WARNING)")
     daemon_cli.add_arguments(commands.add_parser(
         "daemon", help="run the reference host daemon (prompts on this terminal, live views to files)",
@@ -67,12 +83,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             attach_cdp=args.cdp_endpoint, headless=not args.headed, action_input=args.action_input,
             page_recording=None if args.page_recording is None else args.page_recording == "on",
         )
+        http = None if args.port is None else HttpOptions(
+            port=args.port, host=args.host, token=args.auth_token or os.environ.get("BROWX_AUTH_TOKEN") or None,
+            idle_timeout=args.idle_timeout, allowed_origins=tuple(args.allowed_origin))
     except ValueError as err:
         print(f"browx-actors: {err}", file=sys.stderr)
         return 2
     from .server.main import serve
 
-    trio.run(serve, config)
+    trio.run(serve, config, http)
     # Everything the server owned is gone by now (browser, profile, driver, records
     # flushed); what is left is the interpreter tearing down a large heap, which took
     # over a second on a busy host, and a client that closed stdin kills the server

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable, Mapping
+from importlib import metadata
 from pathlib import Path
 
 import attrs
@@ -19,8 +20,18 @@ __all__ = [
     "DEFAULT_CAPABILITIES",
     "NativeConfig",
     "RuntimeConfig",
+    "package_version",
     "parse_capabilities",
 ]
+
+
+def package_version() -> str:
+    """The installed distribution's version (``--version``, the MCP ``serverInfo``), so
+    neither drifts from the package."""
+    try:
+        return metadata.version("browx-actors")
+    except metadata.PackageNotFoundError:  # a tree that was never installed
+        return "0+unknown"
 
 #: On unless a gate says otherwise.
 DEFAULT_CAPABILITIES = frozenset({"read", "navigation", "action", "human"})

@@ -7,6 +7,7 @@ asking each session to describe itself, reading the supervisors) the runtime doe
 
 from __future__ import annotations
 
+from ..clients import named
 from ..credentials import redact_url
 from ..errors import ToolError
 from ..tools import Reply
@@ -47,7 +48,7 @@ async def register_secret(runtime: RuntimeContext, args: RegisterSecretArgs) -> 
     # that id next. "default" is the exception: it opens by itself on first use, and
     # registering before that first use is how an agent starts.
     session = args.session
-    if session != "default" and session not in await runtime.session_ids():
+    if named(session) != "default" and session not in await runtime.session_ids():
         raise ToolError("unknown-session", f"no open session {session!r}; open it with open_session first",
                         session=session)
     runtime.secrets.register(session, args.name, args.value)

@@ -47,6 +47,7 @@ from typing import Any, TypeVar
 
 import trio
 
+from ..clients import acting_for, current, named, owned_by
 from ..config import RuntimeConfig
 from ..devices.leases import DeviceRegistry
 from ..errors import ToolError
@@ -324,6 +325,13 @@ class Runtime:
                 log.warning("diagnostics history of session %r not discarded: %s", session_id, err)
             return True
 
+    async def close_client(self, client: str) -> list[str]:
+        """Close every session of ``client`` (an HTTP client that went away or idled
+        out); the ids closed."""
+        with acting_for(client):
+            ids = await self.session_ids()
+        return [session_id for session_id in ids if await self.close_session(session_id)]
+
     async def session_ref(self, session_id: str) -> ActorRef:
         """The live session actor's ref for a tool call; ``default`` is opened on first use.
 
@@ -336,7 +344,7 @@ class Runtime:
             return found
         if isinstance(found, ChildGone):
             raise ToolError(ended_code(found.failure), ended_reason(found.failure), session=session_id)
-        if session_id != "default":
+        if named(session_id) != "default":
             raise ToolError("unknown-session", f"no open session {session_id!r}; open it with open_session",
                             session=session_id)
         async with self._session_lock:
@@ -373,8 +381,10 @@ class Runtime:
             raise ToolError(ended_code(failure), ended_reason(failure), session=session_id) from gone
 
     async def _session_children(self) -> list[ChildInfo]:
+        """The live sessions the calling client may see (all of them over stdio)."""
         children: list[ChildInfo] = await self._child("sessions").call(WhichChildren())
-        return [c for c in children if c.alive]
+        client = current()
+        return [c for c in children if c.alive and owned_by(c.id, client)]
 
     async def session_ids(self) -> list[str]:
         return [c.id for c in await self._session_children()]

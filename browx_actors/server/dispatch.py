@@ -15,14 +15,16 @@
    arguments against its own tool's declaration, and that tool's capability;
 5. substitute registered secrets into the arguments that take them (and mask them in
    the ones that leave the server, such as a prompt);
-6. build the tool's argument class from the checked arguments;
+6. build the tool's argument class from the checked arguments (over HTTP, the
+   ``session`` is first made the calling client's own: ``clients.py``);
 7. run the handler: a runtime tool's (from the runtime's table) here, a session tool
    inside its session's actor (which runs what its engine's table names for it);
    a :class:`~browx_actors.errors.ToolError` becomes its envelope, any other
    exception an ``internal`` one;
 8. run the ``after`` captures, if any, through the same session path, into the
    envelope's ``after`` (whether the call succeeded or failed; never in its place);
-9. pass the result through the egress steps (``egress.py``: registered secrets masked);
+9. pass the result through the egress steps (an HTTP client's prefix taken off the ids
+   it reads; ``egress.py``: registered secrets masked);
 10. hand the call to the recorder (one ``is None`` check when diagnostics is off);
 11. return the envelope, plus any images, as a :class:`ToolOutput`.
 
@@ -39,6 +41,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from .. import clients
 from ..errors import ToolError
 from ..jsonsafe import JsonObject, JsonValue
 from ..recorder.records import CallRecord
@@ -76,6 +79,7 @@ class Dispatcher:
 
     async def dispatch(self, name: str, raw_args: JsonValue) -> ToolOutput:
         started = time.perf_counter()
+        client = clients.current()
         session_id = raw_args.get("session", "default") if isinstance(raw_args, dict) else "default"
         images: tuple[tuple[str, bytes], ...] = ()
         recorded_args: JsonValue = raw_args
@@ -93,6 +97,8 @@ class Dispatcher:
                 # Its shape first, like every argument: a bad value is bad-arg before any gate.
                 validate_args((AFTER,), {"after": after_request})
             args = self._checked(tool, own_args)
+            if client is not None and "session" in args:  # the calling client's own session
+                args["session"] = clients.scoped(str(args["session"]), client)
             if after_request is not None:
                 after = check_after(after_request, self.catalog.tools, self.gates)
             session_id = args.get("session") or "default"
@@ -110,6 +116,8 @@ class Dispatcher:
             captured = await run_after(after, str(session_id), self.context, self._run)
             envelope = {**envelope, "after": captured.envelope}
             images += captured.images
+        if client is not None:  # the client reads its sessions as it named them
+            envelope = clients.unscoped(envelope, client)
         masks = self.secrets.masks()
         out = leaving(envelope, masks)
         envelope = out.data

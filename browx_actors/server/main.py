@@ -18,6 +18,8 @@ from ..config import RuntimeConfig
 from ..runtime.tree import Runtime
 from .catalog import Catalog
 from .embed import open_dispatching_runtime
+from .http_gate import HttpOptions
+from .mcp_http import serve_http
 from .mcp_stdio import ToolSpec, serve_stdio
 
 #: What every tool shares, said once here instead of in each tool's schema (the
@@ -42,14 +44,19 @@ def listing(catalog: Catalog, capabilities: Collection[str]) -> list[ToolSpec]:
             for t in catalog.listed(capabilities)]
 
 
-async def serve(config: RuntimeConfig) -> None:
+async def serve(config: RuntimeConfig, http: HttpOptions | None = None) -> None:
+    """Serve MCP over stdio until the client closes stdin, or over HTTP (``http``) until
+    a signal."""
     # The server's own gate is the only gate for MCP clients: the client side allows
     # whatever the server grants.
     async with open_dispatching_runtime(config, config.capabilities) as (runtime, dispatcher):
         specs = listing(dispatcher.catalog, config.capabilities)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_shutdown_on_signal, runtime)
-            await serve_stdio(specs, dispatcher.dispatch, instructions=INSTRUCTIONS)
+            if http is None:
+                await serve_stdio(specs, dispatcher.dispatch, instructions=INSTRUCTIONS)
+            else:
+                await serve_http(specs, dispatcher.dispatch, http, runtime.close_client, instructions=INSTRUCTIONS)
             nursery.cancel_scope.cancel()
 
 

@@ -27,8 +27,7 @@ import logging
 import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
-from contextlib import asynccontextmanager, contextmanager
-from importlib import metadata
+from contextlib import AbstractContextManager, asynccontextmanager, contextmanager, nullcontext
 from typing import BinaryIO
 
 import anyio
@@ -38,11 +37,13 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.message import SessionMessage
 
+from ..config import package_version
 from ..jsonsafe import JsonObject, compact_json
 from ..tools.reply import ToolOutput
 from .stdio_lines import decode_line, encode_message
 
-__all__ = ["Call", "ToolOutput", "ToolSpec", "build_server", "open_stdio_transport", "serve_stdio", "tool_result"]
+__all__ = ["Call", "Lifespan", "ToolOutput", "ToolSpec", "build_server", "open_stdio_transport", "serve_stdio",
+           "tool_result"]
 
 logger = logging.getLogger(__name__)
 
@@ -73,14 +74,6 @@ Call = Callable[[str, JsonObject], Awaitable[ToolOutput]]
 
 #: The lifespan context the SDK hands each handler: its default, an empty dict, never read.
 Lifespan = dict[str, object]
-
-
-def _default_version() -> str:
-    """The installed distribution's version, so `serverInfo` never drifts from the package."""
-    try:
-        return metadata.version("browx-actors")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
 
 
 def tool_result(output: ToolOutput) -> types.CallToolResult:
@@ -121,11 +114,14 @@ def build_server(
     name: str = "browx-actors",
     version: str | None = None,
     instructions: str | None = None,
+    around: Callable[[ServerRequestContext[Lifespan]], AbstractContextManager[None]] | None = None,
 ) -> Server[Lifespan]:
     """Build the low-level MCP server; transport-free, so tests can drive it in-process.
 
     The listing is built once: the tool set is fixed for the life of the process, and
     building it here turns a malformed spec into a startup failure, not a runtime one.
+    ``around`` wraps each call in what its request context says (over HTTP, the client
+    it runs for).
     """
     listing = types.ListToolsResult(
         tools=[spec.tool() for spec in tools]
@@ -140,7 +136,8 @@ def build_server(
         ctx: ServerRequestContext[Lifespan], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         try:
-            output = await call(params.name, dict(params.arguments or {}))
+            with nullcontext() if around is None else around(ctx):
+                output = await call(params.name, dict(params.arguments or {}))
         except Exception:
             # The dispatch is meant to turn every failure into an envelope; if it does
             # not, the client still gets one (details stay in the server's log).
@@ -154,7 +151,7 @@ def build_server(
 
     return Server(
         name,
-        version=version if version is not None else _default_version(),
+        version=version if version is not None else package_version(),
         instructions=instructions,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
