@@ -8,11 +8,13 @@
 - :mod:`.subscription`: one subscriber's bounded stream of events;
 - :mod:`.link`: :class:`~.link.TargetLink`, a flat session to one target;
 - :mod:`.probe`: does a connection or a link still answer;
-- :mod:`.launcher`: the Chromium process family, launched or attached;
+- :mod:`.launcher`: the Chromium process family, launched;
+- :mod:`.attach`: a browser someone else runs (a remote Chrome, a fleet), reached once;
 - :mod:`.process`: a browser process that dies with the server;
 - :mod:`.profiles`: private profiles in the temporary folder, and the sweep of stale ones.
 """
 
+from .attach import resolve_attach_endpoint
 from .connection import (
     DEFAULT_BUFFER,
     DEFAULT_MAX_MESSAGE_SIZE,
@@ -32,7 +34,6 @@ from .launcher import (
     find_chromium,
     launch_chromium,
     parse_devtools_active_port,
-    resolve_attach_endpoint,
 )
 from .probe import answers
 from .protocol import (

@@ -47,6 +47,7 @@ import outcome
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
+from ..credentials import redact_url
 from ..jsonsafe import JsonObject
 from .link import TargetLink
 from .protocol import (
@@ -110,7 +111,11 @@ class CdpConnection:
     """The browser-level CDP client. Built by :func:`open_cdp_connection`."""
 
     def __init__(self, websocket: WebSocketConnection, url: str) -> None:
-        self.url = url
+        #: The endpoint as messages and stats name it: its credentials redacted.
+        self.url = redact_url(url)
+        #: The endpoint itself, credentials included, to open more connections to the
+        #: same browser; never for a message or a log.
+        self.endpoint = url
         self._ws = websocket
         self._next_id = 1
         self._pending: dict[int, _Pending] = {}
@@ -427,7 +432,7 @@ async def open_cdp_connection(
                 try:
                     yield connection
                 finally:
-                    connection._lose(f"CDP connection to {ws_url} closed by its owner")
+                    connection._lose(f"CDP connection to {connection.url} closed by its owner")
                     nursery.cancel_scope.cancel()
         except BaseExceptionGroup as group:
             _raise_unwrapped(group)

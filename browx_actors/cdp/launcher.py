@@ -30,18 +30,15 @@ import os
 import shutil
 import signal
 import subprocess
-import urllib.parse
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import attrs
-import httpx
 import trio
 
 from .process import BoundProcess, spawn_bound
 from .profiles import make_profile, sweep_stale_profiles
-from .protocol import CdpEndpointError
 
 __all__ = [
     "CHROMIUM_FLAGS",
@@ -53,7 +50,6 @@ __all__ = [
     "find_chromium",
     "launch_chromium",
     "parse_devtools_active_port",
-    "resolve_attach_endpoint",
 ]
 
 CHROMIUM_FLAGS: tuple[str, ...] = (
@@ -354,48 +350,3 @@ async def launch_chromium(
     finally:
         with trio.CancelScope(shield=True):
             await trio.to_thread.run_sync(shutil.rmtree, user_data_dir, True)
-
-
-# -- attaching to a browser someone else runs ----------------------------------------
-
-_UNROUTABLE_HOSTS = frozenset({"0.0.0.0", "::", "[::]"})
-
-
-async def resolve_attach_endpoint(endpoint: str, *, timeout: float = 10.0) -> str:
-    """The browser websocket URL for ``endpoint``.
-
-    A ``ws://``/``wss://`` URL is returned as is. An ``http(s)://host:port`` base (a
-    remote Chrome, browserless, a grid's CDP endpoint) is asked for ``/json/version``
-    and its ``webSocketDebuggerUrl`` is returned; if that names a bind-all address
-    (``0.0.0.0``), the host we reached it on is substituted.
-    """
-    parts = urllib.parse.urlsplit(endpoint)
-    if parts.scheme in ("ws", "wss") and parts.netloc:
-        return endpoint
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise CdpEndpointError(
-            f"CDP endpoint {endpoint!r} is neither a ws:// (wss://) browser URL nor an "
-            "http:// (https://) DevTools base such as http://127.0.0.1:9222"
-        )
-    version_url = urllib.parse.urlunsplit(
-        (parts.scheme, parts.netloc, parts.path.rstrip("/") + "/json/version", "", "")
-    )
-    try:
-        async with httpx.AsyncClient(timeout=timeout) as client:
-            response = await client.get(version_url)
-            response.raise_for_status()
-            ws_url = response.json()["webSocketDebuggerUrl"]
-    except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
-        raise CdpEndpointError(
-            f"could not read webSocketDebuggerUrl from {version_url}: {exc!r}"
-        ) from exc
-    if not isinstance(ws_url, str) or not ws_url.startswith(("ws://", "wss://")):
-        raise CdpEndpointError(
-            f"{version_url} gave webSocketDebuggerUrl {ws_url!r}, not a websocket URL"
-        )
-    reported = urllib.parse.urlsplit(ws_url)
-    if reported.hostname in _UNROUTABLE_HOSTS and parts.hostname:
-        host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
-        netloc = f"{host}:{reported.port}" if reported.port else host
-        ws_url = urllib.parse.urlunsplit(reported._replace(netloc=netloc))
-    return ws_url

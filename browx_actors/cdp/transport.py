@@ -15,11 +15,13 @@ import trio
 from trio_websocket import (
     CloseReason,
     ConnectionClosed,
+    ConnectionRejected,
     HandshakeError,
     WebSocketConnection,
     open_websocket_url,
 )
 
+from ..credentials import redact_url
 from .protocol import CdpConnectionLost
 
 __all__ = [
@@ -27,7 +29,16 @@ __all__ = [
     "MESSAGE_QUEUE_SIZE",
     "closed_message",
     "open_cdp_websocket",
+    "rejected_message",
 ]
+
+#: What an endpoint's refusal of the websocket means, by HTTP status.
+_REFUSALS = {
+    401: "it wants credentials (a token in the URL's query, or a header) and got none that it takes",
+    403: "the credentials given are not allowed here",
+    404: "nothing is served at that path: no browser with that id, or a wrong path",
+    429: "too many browsers or connections at once: the fleet is full",
+}
 
 DEFAULT_MAX_MESSAGE_SIZE = 256 * 1024 * 1024
 """Screenshots and large evaluate results are many MiB; trio-websocket's 1 MiB default
@@ -65,9 +76,11 @@ async def open_cdp_websocket(
                     disconnect_timeout=disconnect_timeout,
                 )
             )
+        except ConnectionRejected as exc:
+            raise CdpConnectionLost(rejected_message(ws_url, exc.status_code)) from exc
         except (HandshakeError, ConnectionClosed, OSError) as exc:
             raise CdpConnectionLost(
-                f"CDP connection to {ws_url} could not be opened: {exc!r}"
+                f"CDP connection to {redact_url(ws_url)} could not be opened: {exc!r}"
             ) from exc
         try:
             yield websocket
@@ -77,6 +90,13 @@ async def open_cdp_websocket(
             # own exit then finds the socket closed and has nothing left to wait for.
             with trio.move_on_after(disconnect_timeout):
                 await websocket.aclose()
+
+
+def rejected_message(url: str, status: int) -> str:
+    """Why an endpoint refused the websocket, by its HTTP status: at once, with the URL's
+    credentials redacted, rather than a connect timeout."""
+    meaning = _REFUSALS.get(status, "the endpoint refused the websocket")
+    return f"the CDP endpoint {redact_url(url)} answered HTTP {status}: {meaning}"
 
 
 def closed_message(url: str, reason: CloseReason | None) -> str:

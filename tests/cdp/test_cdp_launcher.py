@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -225,8 +226,10 @@ async def test_unstartable_executable_is_a_startup_error(tmp_path: Path) -> None
 # -- attach endpoints without a browser ---------------------------------------------------
 
 
-async def _serve_json_version(body: dict[str, object], task_status: trio.TaskStatus[int]) -> None:
-    """A one-route HTTP server: GET /json/version answers ``body``."""
+async def _serve_json_version(body: dict[str, object], task_status: trio.TaskStatus[int],
+                              token: str | None = None) -> None:
+    """A one-route HTTP server: GET /json/version answers ``body`` (with ``token``, only
+    to a request whose query carries it, as a fleet does; 401 otherwise)."""
     payload = json.dumps(body).encode()
 
     async def handle(stream: trio.SocketStream) -> None:
@@ -236,7 +239,10 @@ async def _serve_json_version(body: dict[str, object], task_status: trio.TaskSta
             if not chunk:
                 return
             request += chunk
-        status = b"200 OK" if request.startswith(b"GET /json/version ") else b"404 Not Found"
+        route = b"GET /json/version" + (b"" if token is None else f"?token={token}".encode()) + b" "
+        status = b"200 OK" if request.startswith(route) else b"404 Not Found"
+        if token is not None and status != b"200 OK" and request.startswith(b"GET /json/version"):
+            status = b"401 Unauthorized"
         await stream.send_all(
             b"HTTP/1.1 " + status + b"\r\nContent-Type: application/json\r\n"
             b"Content-Length: " + str(len(payload)).encode() + b"\r\nConnection: close\r\n\r\n"
@@ -255,6 +261,20 @@ async def test_resolve_rewrites_a_bind_all_host() -> None:
         port = await nursery.start(_serve_json_version, body)
         resolved = await resolve_attach_endpoint(f"http://127.0.0.1:{port}")
         assert resolved == "ws://127.0.0.1:3000/devtools/browser/abc"
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_fleets_token_goes_with_the_lookup_and_the_socket_and_out_of_errors() -> None:
+    token = "fleet-token-0123456789"
+    async with trio.open_nursery() as nursery:
+        # browserless answers with its own root, no token in it.
+        port = await nursery.start(functools.partial(
+            _serve_json_version, {"webSocketDebuggerUrl": "ws://127.0.0.1:3000"}, token=token))
+        resolved = await resolve_attach_endpoint(f"http://127.0.0.1:{port}?token={token}")
+        assert resolved == f"ws://127.0.0.1:3000?token={token}"
+        with pytest.raises(CdpEndpointError) as refused:
+            await resolve_attach_endpoint(f"http://127.0.0.1:{port}?token=wrong-token-0123456789")
+        assert "answered HTTP 401" in str(refused.value) and "wrong-token" not in str(refused.value)
         nursery.cancel_scope.cancel()
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import attrs
 import trio
 
-from ...cdp.launcher import resolve_attach_endpoint
+from ...cdp.attach import resolve_attach_endpoint
 from ...cdp.protocol import CdpEndpointError
 from ...devices import adb_commands as commands
 from ...devices.adb import AdbAddress, AndroidDevice

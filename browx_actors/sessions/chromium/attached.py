@@ -29,8 +29,8 @@ import trio
 from playwright.async_api import Browser as PlaywrightBrowser
 from playwright.async_api import BrowserContext, Page
 
+from ...cdp.attach import resolve_attach_endpoint
 from ...cdp.connection import open_cdp_connection
-from ...cdp.launcher import resolve_attach_endpoint
 from ...errors import ToolError
 from ...jsonsafe import JsonValue
 from .agent.pageagent import AGENT_SOURCE

@@ -19,8 +19,10 @@ import trio
 from playwright.async_api import Browser as PlaywrightBrowser
 
 from ...cdp import answers
+from ...cdp.attach import resolve_attach_endpoint
 from ...cdp.connection import CdpConnection, open_cdp_connection
-from ...cdp.launcher import launch_chromium, resolve_attach_endpoint
+from ...cdp.launcher import launch_chromium
+from ...credentials import redact_url
 from ...errors import ToolError
 from ...kernel.actor import Actor
 from ...kernel.supervision import EventLog
@@ -138,7 +140,7 @@ class BrowserPool(Actor):
                 pid=None if process is None else process.pid, attached=process is None,
             )
             self.launches += 1
-            self.events.emit(self.name, label, "started", ws_url)
+            self.events.emit(self.name, label, "started", redact_url(ws_url))
             task_status.started(browser)
             try:
                 if process is not None:

@@ -1,0 +1,57 @@
+"""A fleet's CDP endpoint (tests/fakes/fleet.py: a browser per websocket, a token in the
+query): what it serves, and how the server names its refusals, over real stdio MCP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import trio
+
+from browx_actors.cdp import CdpConnectionLost, open_cdp_connection
+from e2e_support import browx_server, call
+from fakes.fleet import Fleet, run_fleet
+
+pytestmark = pytest.mark.chromium
+
+TOKEN = "fleet-token-0123456789"
+
+
+async def test_the_fleet_starts_a_browser_per_socket_and_serves_it_by_id() -> None:
+    async with trio.open_nursery() as nursery:
+        fleet = await nursery.start(run_fleet, Fleet(TOKEN))
+        async with open_cdp_connection(fleet.url) as first:
+            assert "Chrome" in (await first.send("Browser.getVersion"))["product"]
+            assert fleet.launched == 1 and len(fleet.running) == 1
+            browser_id = next(iter(fleet.running))
+            pinned = f"ws://127.0.0.1:{fleet.port}/devtools/browser/{browser_id}?token={TOKEN}"
+            async with open_cdp_connection(pinned) as second:
+                created = await second.send("Target.createTarget", {"url": "about:blank"})
+                targets = (await first.send("Target.getTargets"))["targetInfos"]
+                assert created["targetId"] in [t["targetId"] for t in targets]  # the same browser
+            assert fleet.launched == 1
+            async with open_cdp_connection(fleet.url) as third:
+                await third.send("Browser.getVersion")
+                assert fleet.launched == 2  # a new socket to the root: a new browser
+        with pytest.raises(CdpConnectionLost, match="answered HTTP 401"):
+            async with open_cdp_connection(fleet.url.replace(TOKEN, "nope")):
+                pass
+        assert all(urlsplit(path).path in ("/", "") or "/devtools/browser/" in path for path in fleet.paths)
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_fleet_that_refuses_is_named_at_once(tmp_path: Path) -> None:
+    async with trio.open_nursery() as nursery:
+        fleet = await nursery.start(run_fleet, Fleet(TOKEN))
+        async with browx_server(tmp_path / "ws") as client:
+            with trio.fail_after(5):  # not a connect timeout: the answer is known at once
+                refused = await call(client, "open_session", {
+                    "session": "x", "cdpEndpoint": fleet.url.replace(TOKEN, "wrong-token-0123456789")})
+            assert refused["ok"] is False and refused["code"] == "start-failed", refused
+            assert "answered HTTP 401" in refused["error"] and "wrong-token" not in refused["error"], refused
+            missing = await call(client, "open_session", {
+                "session": "y", "cdpEndpoint": f"ws://127.0.0.1:{fleet.port}/devtools/browser/nope?token={TOKEN}"})
+            assert "answered HTTP 404" in missing["error"] and TOKEN not in missing["error"], missing
+            assert fleet.launched == 0
+        nursery.cancel_scope.cancel()
