@@ -1,8 +1,10 @@
 """A fleet's CDP endpoint (tests/fakes/fleet.py: a browser per websocket, a token in the
-query): what it serves, and how the server names its refusals, over real stdio MCP."""
+query): what it serves, how the server names its refusals, and sessions on a browser a
+fleet started (without the server's launch flags), over real stdio MCP."""
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -10,8 +12,8 @@ import pytest
 import trio
 
 from browx_actors.cdp import CdpConnectionLost, open_cdp_connection
-from e2e_support import browx_server, call
-from fakes.fleet import Fleet, run_fleet
+from e2e_support import browx_server, call, ok
+from fakes.fleet import Fleet, fleet_chromium, run_fleet
 
 pytestmark = pytest.mark.chromium
 
@@ -55,3 +57,28 @@ async def test_a_fleet_that_refuses_is_named_at_once(tmp_path: Path) -> None:
             assert "answered HTTP 404" in missing["error"] and TOKEN not in missing["error"], missing
             assert fleet.launched == 0
         nursery.cancel_scope.cancel()
+
+
+async def test_sessions_on_a_browser_without_our_flags_keep_working_in_the_background(
+        tmp_path: Path, pages_url: str) -> None:
+    # A fleet's Chromium has none of the server's launch flags (no
+    # --disable-renderer-backgrounding and the like): there, a tab behind another in its
+    # window got no frames, and a screenshot of a session the agent had left waited 17 s
+    # (60 s on a busier host) where the server's own Chromium answers at once.
+    async with fleet_chromium() as endpoint, browx_server(tmp_path / "ws", "eval") as client:
+        for name in ("one", "two"):
+            await ok(client, "open_session", {"session": name, "cdpEndpoint": endpoint})
+            await ok(client, "navigate", {"session": name, "url": f"{pages_url}/e2e_small.html"})
+        for name in ("one", "two", "one", "two"):
+            # A guard against the hang, not a speed target: 10 s is far from either.
+            with trio.fail_after(10):
+                image = await client.call_tool("screenshot", {"session": name})
+            assert base64.b64decode(image.content[1].data)[:4] == b"\x89PNG"  # type: ignore[union-attr]
+            await ok(client, "click", {"session": name, "selector": "text=Go"})
+        # Reads and actions too, and a page the browser keeps in its back-forward cache
+        # (ours has it off), which fires no load event when go_back restores it.
+        for name in ("one", "two"):
+            seen = await ok(client, "eval_js", {"session": name, "expr": "document.visibilityState"})
+            assert seen["value"] == "visible", (name, seen)
+            await ok(client, "click", {"session": name, "selector": "a"})
+            await ok(client, "go_back", {"session": name})

@@ -21,6 +21,7 @@ session's.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from .host import SessionHost
 
 __all__ = ["adopt_if_ours", "close_pages", "default_context", "expected_tabs", "hold_attached_browser",
-           "prepare_leased"]
+           "page_of_target", "prepare_leased"]
 
 
 def expected_tabs(targets: Iterable[Mapping[str, JsonValue]], context_id: str | None, ours: set[str],
@@ -97,6 +98,29 @@ async def default_context(playwright_browser: PlaywrightBrowser) -> BrowserConte
     """The browser's own context (its cookies are the user's)."""
     contexts = playwright_browser.contexts
     return contexts[0] if contexts else await playwright_browser.new_context()
+
+
+async def page_of_target(context: BrowserContext, target_id: str, *, timeout: float = 10.0) -> Page:
+    """The Playwright page of the target ``target_id`` that raw CDP just created, once
+    Playwright has announced it: among the context's pages, the one whose target it is."""
+    asked: set[Page] = set()
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        for page in context.pages:
+            if page in asked:
+                continue
+            asked.add(page)
+            with contextlib.suppress(Exception):  # closed meanwhile: not it
+                cdp_session = await context.new_cdp_session(page)
+                try:
+                    info = await cdp_session.send("Target.getTargetInfo")
+                finally:
+                    await cdp_session.detach()
+                if info["targetInfo"]["targetId"] == target_id:
+                    return page
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"Playwright never announced the page of target {target_id}")
+        await asyncio.sleep(0.02)
 
 
 async def prepare_leased(page: Page, viewport: tuple[int, int] | None) -> None:

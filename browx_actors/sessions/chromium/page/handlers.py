@@ -9,13 +9,15 @@ result exceeds what agent hosts accept, without decoding and re-encoding the ima
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import trio
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import FloatRect, Response
+from playwright.async_api import FloatRect, Page, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ....cdp import CdpError, CdpFailure, TargetLink
@@ -47,6 +49,9 @@ if TYPE_CHECKING:
 
 __all__ = ["emulate", "eval_js", "go_back", "go_forward", "navigate", "screenshot", "screenshot_region", "set_viewport",
            "wait_for"]
+
+#: How long go_back / go_forward wait for the page they land on.
+HISTORY_TIMEOUT_MS = 30_000
 
 
 async def _title(session: ChromiumSession) -> str:
@@ -153,12 +158,28 @@ async def _history(session: ChromiumSession, direction: str) -> Reply:
     document = await _document_of(session)
     go = page.go_back if direction == "back" else page.go_forward
     try:
-        response = await session.pw(go, wait_until="load", timeout=30_000)
+        response = await session.pw(_step_history, page, go, HISTORY_TIMEOUT_MS)
     except PlaywrightTimeout as err:
         raise ToolError("timeout", f"go {direction}: {first_line(err)}") from err
     except PlaywrightError as err:
         raise ToolError("navigation-failed", f"go {direction}: {first_line(err)}") from err
     return await _navigation_result(session, f"go_{direction}", from_url, response, started, console_seq, document)
+
+
+async def _step_history(page: Page, go: Callable[..., Awaitable[Response | None]],
+                        timeout_ms: float) -> Response | None:
+    """Go back or forward and wait for the page's load, on the Playwright thread.
+
+    A page a browser we did not launch restores from its back-forward cache (ours has
+    it off) fires no load event again: waiting for ``load`` would hang. So the step
+    waits for the commit, and then for ``load`` only while the document is not
+    complete yet."""
+    response = await go(wait_until="commit", timeout=timeout_ms)
+    with contextlib.suppress(PlaywrightError):  # replaced again meanwhile: wait for it
+        if await page.evaluate("document.readyState") == "complete":
+            return response
+    await page.wait_for_load_state("load", timeout=timeout_ms)
+    return response
 
 
 async def go_back(session: ChromiumSession, args: SessionArgs) -> Reply:

@@ -38,7 +38,7 @@ from playwright.async_api import BrowserContext, Frame, Page
 from ....cdp import CdpFailure
 from ....errors import ToolError
 from ....jsonsafe import JsonObject
-from ..attached import adopt_if_ours, expected_tabs, prepare_leased
+from ..attached import adopt_if_ours, expected_tabs, page_of_target, prepare_leased
 from ..page.saves import on_download
 from .tabset import Tab
 
@@ -90,9 +90,17 @@ class TabLifecycle:
         shared browser, the context is the user's and has no agent init script: each of
         our pages gets its own, and the session's viewport (:func:`~.attached.prepare_leased`)."""
         session = self._session
-        page = await session.pw(self._context().new_page)
-        if session.attached:
-            await session.pw(prepare_leased, page, session.options.viewport)
+        if not session.attached:
+            page: Page = await session.pw(self._context().new_page)
+            return page
+        # Its own window: a browser we did not launch throttles a tab that is not in
+        # front of its window (no frames, so a screenshot waits seconds, timers slowed),
+        # and every session's tabs would share the user's window otherwise. A window of
+        # its own is always in front.
+        assert session.browser is not None
+        created = await session.browser.cdp.send("Target.createTarget", {"url": "about:blank", "newWindow": True})
+        page = await session.pw(page_of_target, self._context(), created["targetId"])
+        await session.pw(prepare_leased, page, session.options.viewport)
         return page
 
     async def attach_current(self) -> None:
