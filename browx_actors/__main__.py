@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import trio
 
-from .config import ALL_CAPABILITIES, RuntimeConfig, package_version
+from .config import ALL_CAPABILITIES, RuntimeConfig, package_version, parse_cdp_headers
 from .daemon import cli as daemon_cli
 from .server.http_gate import DEFAULT_IDLE_TIMEOUT, HttpOptions
 
@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="Chromium executable (env BROWX_CHROMIUM, default: chromium on PATH)")
     serve.add_argument("--cdp-endpoint", metavar="URL",
                        help="attach to a running browser's CDP endpoint instead of launching (env BROWX_ATTACH_CDP)")
+    serve.add_argument("--cdp-header", action="append", default=[], metavar="'NAME: VALUE'",
+                       help="a header every lookup and socket to the attached browser carries, such as a fleet's "
+                       "Authorization (repeatable; env BROWX_CDP_HEADERS, one per line)")
     serve.add_argument("--action-input", choices=("auto", "playwright"),
                        help="auto: the session's own input for elements that are ready, Playwright for "
                        "the rest; playwright: Playwright for every action (env BROWX_ACTION_INPUT, default auto)")
@@ -81,6 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = RuntimeConfig.from_env(
             capabilities=args.caps, workspace=args.workspace, chromium=args.executable_path,
             attach_cdp=args.cdp_endpoint, headless=not args.headed, action_input=args.action_input,
+            cdp_headers=parse_cdp_headers(args.cdp_header) if args.cdp_header else None,
             page_recording=None if args.page_recording is None else args.page_recording == "on",
         )
         http = None if args.port is None else HttpOptions(

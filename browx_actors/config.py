@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Iterable, Mapping
 from importlib import metadata
 from pathlib import Path
@@ -22,7 +23,29 @@ __all__ = [
     "RuntimeConfig",
     "package_version",
     "parse_capabilities",
+    "parse_cdp_headers",
 ]
+
+
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+
+def parse_cdp_headers(lines: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """``Name: value`` lines (``--cdp-header``, ``BROWX_CDP_HEADERS`` one per line) as
+    headers; a malformed one is a ValueError naming it by its name only, since its
+    value may be a credential."""
+    out = []
+    for line in lines:
+        if not line.strip():
+            continue
+        name, sep, value = line.partition(":")
+        name, value = name.strip(), value.strip()
+        if not sep or not _HEADER_NAME.match(name):
+            raise ValueError(f"a CDP header is 'Name: value'; got one named {name[:40]!r}")
+        if "\r" in value or "\n" in value:
+            raise ValueError(f"the CDP header {name} has a line break in its value")
+        out.append((name, value))
+    return tuple(out)
 
 
 def package_version() -> str:
@@ -170,6 +193,9 @@ class RuntimeConfig:
     capabilities: frozenset[str] = DEFAULT_CAPABILITIES
     chromium: str | None = None
     attach_cdp: str | None = None
+    #: Headers every lookup and socket to an attached browser carries (``--cdp-header``,
+    #: BROWX_CDP_HEADERS): a fleet's credentials, never logged.
+    cdp_headers: tuple[tuple[str, str], ...] = attrs.field(default=(), repr=False)
     headless: bool = True
     #: Longest screenshot side in pixels; larger captures are scaled down to fit.
     screenshot_max_dimension: int = 2000
@@ -203,6 +229,7 @@ class RuntimeConfig:
             "capabilities": parse_capabilities(env.get("BROWX_CAPABILITIES")),
             "chromium": env.get("BROWX_CHROMIUM") or None,
             "attach_cdp": env.get("BROWX_ATTACH_CDP") or None,
+            "cdp_headers": parse_cdp_headers((env.get("BROWX_CDP_HEADERS") or "").splitlines()),
             "operator_socket": env.get("BROWX_OPERATOR_SOCKET") or None,
             "operator_token": env.get("BROWX_OPERATOR_TOKEN") or None,
             "diagnostics_retention_days": parse_retention_days(env.get("BROWX_DIAGNOSTICS_RETENTION_DAYS")),

@@ -17,12 +17,15 @@ from ..credentials import redact_url
 from .protocol import CdpEndpointError
 from .transport import rejected_message
 
-__all__ = ["resolve_attach_endpoint"]
+__all__ = ["Headers", "resolve_attach_endpoint"]
+
+#: HTTP headers every lookup and socket to an attached browser carries (``--cdp-header``).
+Headers = tuple[tuple[str, str], ...]
 
 _UNROUTABLE_HOSTS = frozenset({"0.0.0.0", "::", "[::]"})
 
 
-async def resolve_attach_endpoint(endpoint: str, *, timeout: float = 10.0) -> str:
+async def resolve_attach_endpoint(endpoint: str, *, headers: Headers = (), timeout: float = 10.0) -> str:
     """The browser websocket URL for ``endpoint``.
 
     A ``ws://``/``wss://`` URL is returned as is. An ``http(s)://host:port`` base (a
@@ -45,7 +48,7 @@ async def resolve_attach_endpoint(endpoint: str, *, timeout: float = 10.0) -> st
     )
     shown = redact_url(version_url)
     try:
-        async with httpx.AsyncClient(timeout=timeout) as client:
+        async with httpx.AsyncClient(timeout=timeout, headers=list(headers)) as client:
             response = await client.get(version_url)
     except httpx.HTTPError as exc:
         raise CdpEndpointError(f"no DevTools endpoint answers at {shown}: {type(exc).__name__}") from exc

@@ -411,6 +411,7 @@ async def open_cdp_connection(
     max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
     connect_timeout: float = 10.0,
     disconnect_timeout: float = 2.0,
+    headers: tuple[tuple[str, str], ...] = (),
 ) -> AsyncIterator[CdpConnection]:
     """Connect to a browser websocket endpoint (``ws://host:port/devtools/browser/...``).
 
@@ -424,6 +425,7 @@ async def open_cdp_connection(
         max_message_size=max_message_size,
         connect_timeout=connect_timeout,
         disconnect_timeout=disconnect_timeout,
+        headers=headers,
     ) as websocket:
         connection = CdpConnection(websocket, ws_url)
         try:

@@ -60,6 +60,7 @@ async def open_cdp_websocket(
     max_message_size: int,
     connect_timeout: float,
     disconnect_timeout: float,
+    headers: tuple[tuple[str, str], ...] = (),
 ) -> AsyncIterator[WebSocketConnection]:
     """The websocket to ``ws_url``; failing to connect raises :class:`CdpConnectionLost`
     naming the URL. On exit it is closed politely for up to ``disconnect_timeout``
@@ -74,6 +75,7 @@ async def open_cdp_websocket(
                     receive_buffer_size=_RECEIVE_BUFFER_SIZE,
                     connect_timeout=connect_timeout,
                     disconnect_timeout=disconnect_timeout,
+                    extra_headers=[(name.encode(), value.encode()) for name, value in headers] or None,
                 )
             )
         except ConnectionRejected as exc:

@@ -63,7 +63,7 @@ def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[
     session_options = SessionOptions(viewport=(viewport["width"], viewport["height"]),
                                      direct_input=config.action_input == "auto",
                                      record_page_events=config.page_recording,
-                                     cdp_endpoint=options.get("cdpEndpoint"))
+                                     cdp_endpoint=options.get("cdpEndpoint"), cdp_headers=config.cdp_headers)
     return ChromiumSession(session_id, table=TABLES["chromium"], pool=parts.pool, driver=parts.driver,
                            options=session_options, workspace=config.workspace)
 

@@ -230,7 +230,8 @@ class Runtime:
         return await ask_status(ref, StreamStatus())
 
     def _new_pool(self) -> BrowserPool:
-        pool_config = PoolConfig(self.config.chromium, self.config.attach_cdp, self.config.headless)
+        pool_config = PoolConfig(self.config.chromium, self.config.attach_cdp, self.config.headless,
+                                 self.config.cdp_headers)
         return BrowserPool(pool_config, self.driver, self.events)
 
     def _new_device_registry(self) -> DeviceRegistry:

@@ -82,3 +82,23 @@ async def test_sessions_on_a_browser_without_our_flags_keep_working_in_the_backg
             assert seen["value"] == "visible", (name, seen)
             await ok(client, "click", {"session": name, "selector": "a"})
             await ok(client, "go_back", {"session": name})
+
+
+async def test_cdp_headers_ride_every_socket_to_the_browser(tmp_path: Path, pages_url: str) -> None:
+    async with trio.open_nursery() as nursery:
+        fleet = await nursery.start(run_fleet, Fleet(TOKEN))
+        # A browser the fleet runs, reached by its own address with the token in a header.
+        async with open_cdp_connection(fleet.url):
+            endpoint = f"ws://127.0.0.1:{fleet.port}/devtools/browser/{next(iter(fleet.running))}"
+            header = ("--cdp-header", f"Authorization: Bearer {TOKEN}")
+            async with browx_server(tmp_path / "ws", "", "--cdp-endpoint", endpoint, *header) as client:
+                went = await ok(client, "navigate", {"url": f"{pages_url}/e2e_small.html"})
+                assert went["title"] == "E2E small"
+                image = await client.call_tool("screenshot", {})
+                assert base64.b64decode(image.content[1].data)[:4] == b"\x89PNG"  # type: ignore[union-attr]
+                assert TOKEN not in client.transcript.everything()  # type: ignore[attr-defined]
+            assert fleet.launched == 1 and len(fleet.paths) >= 3  # the holder's, and ours: all to one browser
+            async with browx_server(tmp_path / "ws2", "", "--cdp-endpoint", endpoint) as client:
+                refused = await call(client, "navigate", {"url": f"{pages_url}/e2e_small.html"})
+                assert refused["ok"] is False and "answered HTTP 401" in refused["error"], refused
+        nursery.cancel_scope.cancel()

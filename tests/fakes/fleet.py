@@ -3,7 +3,8 @@
 ``ws://127.0.0.1:PORT/?token=T`` starts a new Chromium for every websocket and relays
 the socket to it; ``/devtools/browser/<id>?token=T`` relays to the browser with that id
 that this fleet already runs (browserless' reconnect path), and answers 404 for any
-other id. A missing or wrong token is refused with 401 before anything starts. The
+other id. The token rides the query or an ``Authorization: Bearer`` header; a missing or
+wrong one is refused with 401 before anything starts. The
 browser lives while the socket that started it is open, then closes.
 
 Each browser is started as a fleet starts it: headless, without the flags browx-actors
@@ -82,7 +83,9 @@ class Fleet:
     async def handle(self, request: WebSocketRequest) -> None:
         self.paths.append(request.path)
         parts = urlsplit(request.path)
-        if parse_qs(parts.query).get("token") != [self.token]:
+        headers = {name.decode().lower(): value.decode() for name, value in request.headers}
+        by_header = headers.get("authorization") == f"Bearer {self.token}"
+        if parse_qs(parts.query).get("token") != [self.token] and not by_header:
             await request.reject(401, body=b"token missing or wrong")
             return
         if parts.path.startswith("/devtools/browser/"):

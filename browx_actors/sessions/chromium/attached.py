@@ -65,21 +65,21 @@ def expected_tabs(targets: Iterable[Mapping[str, JsonValue]], context_id: str | 
     return sum(1 for t in pages if t.get("targetId") in owned)
 
 
-async def hold_attached_browser(endpoint: str, driver: PlaywrightDriver, *,
+async def hold_attached_browser(endpoint: str, driver: PlaywrightDriver, headers: tuple[tuple[str, str], ...] = (), *,
                                 task_status: trio.TaskStatus[Browser]) -> None:
     """Connect to ``endpoint`` (raw CDP and Playwright), hand over the :class:`~.pool.Browser`,
     and hold both until cancelled; a browser that goes away marks it lost."""
     try:
-        ws_url = await resolve_attach_endpoint(endpoint)
+        ws_url = await resolve_attach_endpoint(endpoint, headers=headers)
     except Exception as exc:
         raise ToolError("unavailable", f"no browser answers at the CDP endpoint: {exc}", component="browser") from exc
-    async with open_cdp_connection(ws_url) as cdp:
+    async with open_cdp_connection(ws_url, headers=headers) as cdp:
         try:
-            playwright = await driver.connect_over_cdp(ws_url)
+            playwright = await driver.connect_over_cdp(ws_url, headers=headers)
         except Exception as exc:
             raise ToolError("unavailable", f"Playwright could not attach to the CDP endpoint: {exc}",
                             component="browser") from exc
-        browser = Browser(0, ws_url, cdp, playwright, pid=None, attached=True)
+        browser = Browser(0, ws_url, cdp, playwright, pid=None, attached=True, headers=headers)
         try:
             task_status.started(browser)
             browser.mark_lost(await cdp.wait_lost())

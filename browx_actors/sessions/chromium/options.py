@@ -28,3 +28,5 @@ class SessionOptions:
     record_page_events: bool = True
     #: Attach to the browser at this CDP endpoint instead of the pool's (see :mod:`.attached`).
     cdp_endpoint: str | None = None
+    #: Headers every lookup and socket to ``cdp_endpoint`` carries (``--cdp-header``).
+    cdp_headers: tuple[tuple[str, str], ...] = attrs.field(default=(), repr=False)

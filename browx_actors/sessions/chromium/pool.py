@@ -36,6 +36,8 @@ class PoolConfig:
     executable: str | None = None
     attach_endpoint: str | None = None
     headless: bool = True
+    #: Headers every lookup and socket to an attached browser carries.
+    headers: tuple[tuple[str, str], ...] = attrs.field(default=(), repr=False)
 
 
 @attrs.define(eq=False)
@@ -50,6 +52,8 @@ class Browser:
     pid: int | None
     attached: bool
     lost: trio.Event = attrs.Factory(trio.Event)
+    #: What every socket to it carries (an attached browser's ``--cdp-header``).
+    headers: tuple[tuple[str, str], ...] = attrs.field(default=(), repr=False)
     lost_reason: str = ""
 
     def mark_lost(self, reason: str) -> None:
@@ -121,15 +125,16 @@ class BrowserPool(Actor):
         async with AsyncExitStack() as stack:
             try:
                 if self.config.attach_endpoint:
-                    ws_url = await resolve_attach_endpoint(self.config.attach_endpoint)
+                    ws_url = await resolve_attach_endpoint(self.config.attach_endpoint, headers=self.config.headers)
                     process = None
                 else:
                     process = await stack.enter_async_context(
                         launch_chromium(self.config.executable, headless=self.config.headless)
                     )
                     ws_url = process.ws_url
-                cdp = await stack.enter_async_context(open_cdp_connection(ws_url))
-                playwright_browser = await self.driver.connect_over_cdp(ws_url)
+                headers = self.config.headers if process is None else ()
+                cdp = await stack.enter_async_context(open_cdp_connection(ws_url, headers=headers))
+                playwright_browser = await self.driver.connect_over_cdp(ws_url, headers=headers)
             except ToolError:
                 raise
             except Exception as exc:
@@ -137,7 +142,7 @@ class BrowserPool(Actor):
             stack.push_async_callback(self._close_playwright, playwright_browser)
             browser = Browser(
                 generation, ws_url, cdp, playwright_browser,
-                pid=None if process is None else process.pid, attached=process is None,
+                pid=None if process is None else process.pid, attached=process is None, headers=headers,
             )
             self.launches += 1
             self.events.emit(self.name, label, "started", redact_url(ws_url))

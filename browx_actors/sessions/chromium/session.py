@@ -255,12 +255,13 @@ class ChromiumSession(Session):
     async def on_start(self) -> None:
         self.dialogs.bind()
         if self.options.cdp_endpoint is not None:
-            self.browser = await self.nursery.start(hold_attached_browser, self.options.cdp_endpoint, self.driver)
+            self.browser = await self.nursery.start(hold_attached_browser, self.options.cdp_endpoint, self.driver,
+                                                    self.options.cdp_headers)
         else:
             self.browser = await self._pool().call(AcquireBrowser(), timeout=60)
         self.tab_lifecycle.bind()
         self.portal = Portal(trio.lowlevel.current_trio_token(), self.nursery)
-        socket = await self.nursery.start(hold_event_socket, self.browser.ws_url)
+        socket = await self.nursery.start(hold_event_socket, self.browser.ws_url, self.browser.headers)
         self.wiring = TargetWiring(self.browser.cdp, socket, self.events, self.nursery)
         if self.attached:
             # The browser's own context: the user's cookies, and the user's other tabs,

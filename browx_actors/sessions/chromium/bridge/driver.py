@@ -56,10 +56,13 @@ class PlaywrightDriver:
                 self._playwright = playwright
         return self._playwright
 
-    async def connect_over_cdp(self, ws_url: str, *, timeout_ms: float = 30_000) -> Browser:
-        """A Playwright ``Browser`` attached to the Chromium behind ``ws_url``."""
+    async def connect_over_cdp(self, ws_url: str, *, timeout_ms: float = 30_000,
+                               headers: tuple[tuple[str, str], ...] = ()) -> Browser:
+        """A Playwright ``Browser`` attached to the Chromium behind ``ws_url`` (sending
+        ``headers`` with its socket)."""
         playwright = await self._ensure_started()
-        connect = functools.partial(playwright.chromium.connect_over_cdp, ws_url, timeout=timeout_ms)
+        connect = functools.partial(playwright.chromium.connect_over_cdp, ws_url, timeout=timeout_ms,
+                                    headers=dict(headers) or None)
         return await self.bridge.run(connect)
 
     async def aclose(self) -> None:

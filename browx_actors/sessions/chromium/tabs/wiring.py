@@ -207,9 +207,10 @@ class TargetWiring:
             self.frames.pop(frame_id, None)
 
 
-async def hold_event_socket(ws_url: str, *, task_status: trio.TaskStatus[CdpConnection]) -> None:
+async def hold_event_socket(ws_url: str, headers: tuple[tuple[str, str], ...] = (), *,
+                            task_status: trio.TaskStatus[CdpConnection]) -> None:
     """The session's own websocket to its browser, for event sessions: open for as long
     as the session's nursery runs."""
-    async with open_cdp_connection(ws_url) as socket:
+    async with open_cdp_connection(ws_url, headers=headers) as socket:
         task_status.started(socket)
         await trio.sleep_forever()
