@@ -53,6 +53,9 @@ class _Client:
     in_flight: int = 0
     #: When its last request ended (``trio.current_time()``); None while none has.
     last_seen: float | None = None
+    #: Whether the SDK ever served a request of this session (an id it does not know
+    #: is answered 404, and is then no client at all).
+    accepted: bool = False
 
 
 @attrs.define
@@ -77,11 +80,18 @@ class ClientBook:
         self.client(session_id)
         self._clients[session_id].in_flight += 1
 
-    def end(self, session_id: str, now: float) -> None:
+    def end(self, session_id: str, now: float, *, accepted: bool = True) -> None:
+        """A request of the session ended; ``accepted`` when the SDK served it. An id
+        the SDK never served is forgotten once nothing of it is in flight, so ids made
+        up by a client cannot fill the book."""
         known = self._clients.get(session_id)
-        if known is not None:
-            known.in_flight = max(0, known.in_flight - 1)
-            known.last_seen = now
+        if known is None:
+            return
+        known.in_flight = max(0, known.in_flight - 1)
+        known.last_seen = now
+        known.accepted = known.accepted or accepted
+        if not known.accepted and known.in_flight == 0:
+            del self._clients[session_id]
 
     def idle(self, now: float, timeout: float) -> list[str]:
         """The MCP sessions with nothing in flight for ``timeout`` seconds."""
@@ -127,10 +137,18 @@ class Gateway:
             await self.manager.handle_request(scope, receive, send)
             return
         self.book.begin(session_id)
+        status = 0
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
         try:
-            await self.manager.handle_request(scope, receive, send)
+            await self.manager.handle_request(scope, receive, sending)
         finally:
-            self.book.end(session_id, trio.current_time())
+            self.book.end(session_id, trio.current_time(), accepted=0 < status < 400)
             if scope["method"] == "DELETE":
                 self.release(session_id)
 

@@ -11,7 +11,7 @@ Each browser is started as a fleet starts it: headless, without the flags browx-
 gives its own Chromium (no --disable-renderer-backgrounding and the like), so a tab
 that is not in front is throttled as on a real fleet.
 
-Any CDP client can use it: ``python -m fakes.fleet --token T`` prints its URL.
+Any CDP client can use it: ``python -m tests.fakes.fleet --token T`` prints its URL.
 """
 
 from __future__ import annotations

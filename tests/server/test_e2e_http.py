@@ -8,6 +8,7 @@ sessions close when it ends its MCP session or goes idle.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -24,6 +25,7 @@ from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from e2e_support import envelope_of, server_env
+from peers import inspector
 
 pytestmark = pytest.mark.chromium
 
@@ -185,3 +187,24 @@ async def test_a_clients_sessions_close_when_it_leaves_or_idles_out(tmp_path: Pa
             await ok(vanishing, "open_session", {"session": "idle"})
         line = await server.wait_for(r"client c2 gone", seconds=30)
         assert "c2~idle" in line
+
+
+async def test_the_mcp_inspector_lists_and_calls_over_http(tmp_path: Path) -> None:
+    """A third-party client (the Inspector's CLI, on the TypeScript SDK) over the same
+    transport, with the token as a header."""
+    async with http_server(tmp_path / "ws", "--auth-token", TOKEN) as server:
+        base = [*inspector(), "--cli", server.url, "--transport", "http", "--header", f"Authorization: Bearer {TOKEN}"]
+        listed = await trio.run_process([*base, "--method", "tools/list", "--format", "json"],
+                                        capture_stdout=True, capture_stderr=True, check=False)
+        assert listed.returncode == 0, listed.stderr.decode()[-2000:]
+        names = [tool["name"] for tool in json.loads(listed.stdout)["result"]["tools"]]
+        assert "navigate" in names and "eval_js" not in names
+        called = await trio.run_process(
+            [*base, "--method", "tools/call", "--tool-name", "list_sessions", "--format", "json"],
+            capture_stdout=True, capture_stderr=True, check=False)
+        assert called.returncode == 0, called.stderr.decode()[-2000:]
+        result = json.loads(called.stdout)["result"]
+        assert result["structuredContent"] == {"ok": True, "sessions": [], "count": 0} and not result["isError"]
+        refused = await trio.run_process([*inspector(), "--cli", server.url, "--transport", "http", "--method",
+                                          "tools/list"], capture_stdout=True, capture_stderr=True, check=False)
+        assert refused.returncode != 0

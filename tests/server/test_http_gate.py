@@ -99,3 +99,15 @@ async def test_the_reaper_closes_an_idle_clients_sessions_once(autojump_clock: o
         await trio.sleep(600)
         assert [client for client, _ in closed] == ["c1"]  # forgotten: closed once; B never
         nursery.cancel_scope.cancel()
+
+
+def test_an_id_the_sdk_never_served_is_no_client() -> None:
+    book = ClientBook()
+    book.begin("made-up")
+    book.end("made-up", now=1.0, accepted=False)
+    assert book.forget("made-up") is None  # gone already: nothing to close
+    book.begin("real")
+    book.end("real", now=1.0)
+    book.begin("real")
+    book.end("real", now=2.0, accepted=False)  # a later 4xx does not unmake it
+    assert book.idle(now=100.0, timeout=60) == ["real"]
