@@ -13,7 +13,7 @@ import attrs
 
 from ..jsonsafe import JsonObject, JsonValue
 
-__all__ = ["Image", "Reply", "ToolOutput"]
+__all__ = ["Image", "Reply", "ToolOutput", "listed"]
 
 
 @attrs.frozen
@@ -54,6 +54,15 @@ class Reply:
         if self.warnings:
             out["warnings"] = list(self.warnings)
         return out
+
+
+def listed(matches: list[JsonValue], count: int) -> JsonObject:
+    """A search's answer on every engine (find, text_search): the matches listed, how
+    many there were, and ``truncated`` only when not all are listed."""
+    out: JsonObject = {"matches": matches, "count": count}
+    if count > len(matches):
+        out["truncated"] = True
+    return out
 
 
 @attrs.frozen

@@ -102,11 +102,12 @@ async def default_context(playwright_browser: PlaywrightBrowser) -> BrowserConte
 
 async def page_of_target(context: BrowserContext, target_id: str, *, timeout: float = 10.0) -> Page:
     """The Playwright page of the target ``target_id`` that raw CDP just created, once
-    Playwright has announced it: among the context's pages, the one whose target it is."""
+    Playwright has announced it: among the context's pages, the one whose target it is,
+    asked newest first (it is the newest, and the user's other tabs need no question)."""
     asked: set[Page] = set()
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
-        for page in context.pages:
+        for page in reversed(context.pages):
             if page in asked:
                 continue
             asked.add(page)

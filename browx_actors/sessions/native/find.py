@@ -24,7 +24,8 @@ import attrs
 from browx_actors.errors import ToolError
 
 from ...devices.nodes import NativeNode
-from ...jsonsafe import JsonObject, JsonValue
+from ...jsonsafe import JsonObject
+from ...tools.reply import listed
 from .refs import Hierarchy, RefBook, collapse, is_interactive, names_from_content, short_test_id
 from .selectors import matches_test_id
 from .snapshot import quote, scope_node, speaks
@@ -45,14 +46,6 @@ def tilde_hint(test_id: str) -> str:
 def identifier_hint(test_id: str) -> str:
     """iOS's tier-1 spelling: ``[accessibilityIdentifier="checkout-submit"]``."""
     return f"[accessibilityIdentifier={quote(test_id)}]"
-
-
-def listed(matches: list[JsonValue], count: int) -> JsonObject:
-    """Matches and how many there were; ``truncated`` only when not all are listed."""
-    out: JsonObject = {"matches": matches, "count": count}
-    if count > len(matches):
-        out["truncated"] = True
-    return out
 
 
 @attrs.frozen

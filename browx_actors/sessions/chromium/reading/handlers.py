@@ -26,6 +26,7 @@ from ....tools.reading import (
     VerifyValueArgs,
     VerifyVisibleArgs,
 )
+from ....tools.reply import listed
 from ....tools.targets import Element
 from ....tools.verdict import verdict
 from ..agent.pageagent import AGENT_KEY, agent_error
@@ -75,27 +76,19 @@ async def snapshot(session: ChromiumSession, args: SnapshotArgs) -> Reply:
     return reply
 
 
-def _listed(result: JsonObject) -> Reply:
-    """Matches found, how many there were, and ``truncated`` when not all are listed."""
-    reply = Reply.of(matches=result["matches"], count=result["count"])
-    if result["count"] > len(result["matches"]):
-        reply["truncated"] = True
-    return reply
-
-
 async def find(session: ChromiumSession, args: FindArgs) -> Reply:
     # The agent's query, by JSON name: the criteria given, and how to match them.
     criteria = {"role": args.role, "name": args.name, "text": args.text, "testId": args.test_id}
     query = {key: value for key, value in criteria.items() if value is not None}
     result = await _agent(session, "find", {**query, "exact": args.exact, "limit": args.limit,
                                             "scope": args.scope})
-    return _listed(result)
+    return Reply.of(**listed(result["matches"], result["count"]))
 
 
 async def text_search(session: ChromiumSession, args: TextSearchArgs) -> Reply:
     result = await _agent(session, "textSearch", {"query": args.query, "limit": args.limit,
                                                   "caseSensitive": args.case_sensitive})
-    return _listed(result)
+    return Reply.of(**listed(result["matches"], result["count"]))
 
 
 # -- verification ---------------------------------------------------------------------
