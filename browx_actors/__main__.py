@@ -18,6 +18,8 @@ import trio
 
 from .config import ALL_CAPABILITIES, RuntimeConfig, package_version, parse_cdp_headers
 from .daemon import cli as daemon_cli
+from .secret_book import every_secret
+from .secret_book.logs import mask_handlers
 from .server.http_gate import DEFAULT_IDLE_TIMEOUT, HttpOptions
 
 
@@ -80,6 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return daemon_cli.run(args)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    # A log line may quote what a call held (a failed selector in a traceback): every
+    # line is masked with every session's registered secrets, in every spelling.
+    mask_handlers(logging.getLogger(), every_secret)
     try:
         config = RuntimeConfig.from_env(
             capabilities=args.caps, workspace=args.workspace, chromium=args.executable_path,

@@ -19,11 +19,13 @@ import attrs
 __all__ = [
     "ALL_CAPABILITIES",
     "DEFAULT_CAPABILITIES",
+    "DOWNLOAD_MAX_BYTES",
     "NativeConfig",
     "RuntimeConfig",
     "package_version",
     "parse_capabilities",
     "parse_cdp_headers",
+    "parse_download_max_bytes",
 ]
 
 
@@ -96,6 +98,21 @@ def parse_retention_days(text: str | None) -> int:
     if days < 0:
         raise ValueError(f"BROWX_DIAGNOSTICS_RETENTION_DAYS must be a whole number of days >= 0, got {text!r}")
     return days
+
+
+#: The largest download a session saves (BROWX_DOWNLOAD_MAX_BYTES): a larger one is
+#: cancelled while it arrives, so a page cannot fill the disk through the workspace.
+DOWNLOAD_MAX_BYTES = 256 * 1024 * 1024
+
+
+def parse_download_max_bytes(text: str | None) -> int:
+    """BROWX_DOWNLOAD_MAX_BYTES: a whole number of bytes >= 1 (default 256 MiB)."""
+    if text is None or not text.strip():
+        return DOWNLOAD_MAX_BYTES
+    value = text.strip().replace("_", "")
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"BROWX_DOWNLOAD_MAX_BYTES must be a whole number of bytes >= 1, got {text!r}")
+    return int(value)
 
 
 #: How actions reach the page (BROWX_ACTION_INPUT): ``auto`` sends the session's own CDP
@@ -209,6 +226,8 @@ class RuntimeConfig:
     #: Keep the pages' console and network records (BROWX_PAGE_RECORDING, default on);
     #: off keeps only what an action's result needs (its console errors, request counts).
     page_recording: bool = True
+    #: The largest download a session saves, in bytes (BROWX_DOWNLOAD_MAX_BYTES).
+    download_max_bytes: int = DOWNLOAD_MAX_BYTES
     #: Live view's windows and timeouts: the documented ones. Only a library caller can shorten
     #: them (tests against a real browser, chaos harnesses); there is no variable for it.
     stream_timings: Timings = DEFAULT_TIMINGS
@@ -235,6 +254,7 @@ class RuntimeConfig:
             "diagnostics_retention_days": parse_retention_days(env.get("BROWX_DIAGNOSTICS_RETENTION_DAYS")),
             "action_input": parse_action_input(env.get("BROWX_ACTION_INPUT")),
             "page_recording": parse_switch("BROWX_PAGE_RECORDING", env.get("BROWX_PAGE_RECORDING")),
+            "download_max_bytes": parse_download_max_bytes(env.get("BROWX_DOWNLOAD_MAX_BYTES")),
             "native": NativeConfig.from_env(env),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})

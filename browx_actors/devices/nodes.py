@@ -13,6 +13,12 @@ tap`` takes), points on iOS (what WebDriverAgent's ``/wda/tap`` takes).
 Both are named tuples, not attrs classes: a dump of 2,000 nodes builds 2,000 of each on
 every action, and a frozen attrs class sets each field through ``object.__setattr__``,
 which made construction a third of the parse. A tuple is as immutable and builds in C.
+
+A hierarchy is at most :data:`MAX_DEPTH` levels deep. Each parser refuses a deeper one
+(:func:`too_deep`) as soon as it reads that far, before it builds the nodes down there:
+every node carries its path, so the paths of a 5,000-level chain alone hold 12.5
+million indexes, and the walks over a tree that recurse (the visual tree's, the
+snapshot printer's) would overrun Python's recursion limit.
 """
 
 from __future__ import annotations
@@ -20,11 +26,24 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-__all__ = ["SECRET_MASK", "NativeNode", "Rect"]
+from ..errors import ToolError
+
+__all__ = ["MAX_DEPTH", "SECRET_MASK", "NativeNode", "Rect", "too_deep"]
 
 #: What a password field's value is once it holds something: its content is never read
 #: into a node, not even its length.
 SECRET_MASK = "********"
+#: The deepest node a hierarchy may hold, in levels below its root. Real screens nest
+#: tens of levels (WebDriverAgent's own snapshot stops at 50 by default); this is far
+#: past any of them and well inside what the recursive walks over a tree can take.
+MAX_DEPTH = 256
+
+
+def too_deep(source: str) -> ToolError:
+    """``too-large`` for a hierarchy that nests past :data:`MAX_DEPTH`; ``source`` says
+    which reader found it (``uiautomator dump``, ``WebDriverAgent source``)."""
+    return ToolError("too-large", f"the screen's hierarchy ({source}) nests deeper than {MAX_DEPTH} levels, the "
+                     f"limit; nothing was read from it", source=source, limit=MAX_DEPTH)
 
 
 class Rect(NamedTuple):

@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from xml.parsers import expat
 
-from browx_actors.devices.nodes import SECRET_MASK, NativeNode, Rect
+from browx_actors.devices.nodes import MAX_DEPTH, SECRET_MASK, NativeNode, Rect, too_deep
 from browx_actors.devices.uiautomator_scan import FLAG_ATTRIBUTES, scan_dump
 from browx_actors.errors import ToolError
 
@@ -157,6 +157,8 @@ def _tree_builder() -> tuple[Callable[[str, dict[str, str]], None], Callable[[st
 
     def start(tag: str, attributes: dict[str, str]) -> None:
         if stack:
+            if len(stack) > MAX_DEPTH:  # this node's path would be one longer than the limit
+                raise too_deep("uiautomator dump")
             _, parent_path, siblings = stack[-1]
             # Siblings are appended on their end tags, which all came before this start tag.
             push((attributes, (*parent_path, len(siblings)), []))
@@ -216,8 +218,10 @@ def _secret_value(text: str, hint: str) -> str | None:
 def parse_dump(output: str | bytes) -> NativeNode:
     """The tree of a ``uiautomator dump`` (status text around the XML is ignored).
 
-    Raises ``native-hierarchy-not-idle`` for the idle failures and ``unavailable``
-    (component ``uiautomator``) for output that holds no hierarchy or broken XML.
+    Raises ``native-hierarchy-not-idle`` for the idle failures, ``unavailable``
+    (component ``uiautomator``) for output that holds no hierarchy or broken XML, and
+    ``too-large`` for a hierarchy deeper than :data:`~.nodes.MAX_DEPTH` (either reader
+    stops at the first node past it).
     """
     xml = _xml_of(output)
     windows = _scan(xml)

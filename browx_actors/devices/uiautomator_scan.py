@@ -14,7 +14,8 @@ else (another attribute order, a comment, an unknown entity, a raw control chara
 bytes that are not UTF-8, a duplicate attribute) makes :func:`scan_dump` answer None and
 the caller parse with expat, which either reads it or names what is broken. So the fast
 path is an optimisation, never a second dialect: a test holds both readers to equal
-trees over every recorded dump and over generated ones.
+trees over every recorded dump and over generated ones. Both refuse a node deeper than
+:data:`~browx_actors.devices.nodes.MAX_DEPTH` the same way, as they reach it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from browx_actors.devices.nodes import NativeNode, Rect
+from browx_actors.devices.nodes import MAX_DEPTH, NativeNode, Rect, too_deep
 
 __all__ = ["FLAG_ATTRIBUTES", "NodeBuilder", "scan_dump"]
 
@@ -151,6 +152,8 @@ def _tokens(xml: str, pos: int, end: int, build: NodeBuilder) -> list[NativeNode
             if entities and "&" in fields[0]:
                 fields = _unescaped(fields)
             own = (*path, len(children))
+            if len(own) > MAX_DEPTH:
+                raise too_deep("uiautomator dump")
             if not fields[12]:  # not self-closing: built at its end tag, with its children
                 push((fields, own, children, path))
                 children, path = [], own

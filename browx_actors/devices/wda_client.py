@@ -38,7 +38,7 @@ import trio
 
 from ..errors import ToolError
 from ..jsonsafe import JsonValue
-from .nodes import NativeNode
+from .nodes import NativeNode, too_deep
 from .wda_source import MalformedSource, parse_source
 
 __all__ = [
@@ -350,6 +350,12 @@ class WdaClient:
     def _reply(self, command: WdaCommand, response: httpx.Response) -> Mapping[str, JsonValue]:
         try:
             reply = response.json()
+        except RecursionError:
+            # JSON nested past what the decoder recurses into: a source tree far deeper
+            # than the readers take (nodes.MAX_DEPTH), refused before it is walked.
+            is_source = command.label == source_command().label
+            raise too_deep("WebDriverAgent source" if is_source else f"WebDriverAgent's reply to {command.label}") \
+                from None
         except ValueError:
             reply = None
         if not isinstance(reply, dict) or "value" not in reply:

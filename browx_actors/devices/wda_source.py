@@ -24,7 +24,9 @@ the types UIKit titles from what they draw (static text, buttons, links), which 
 clickability either: ``clickable``, ``checkable``, ``focusable`` and ``scrollable`` come
 from the type table.
 
-Pure: no I/O. A tree WDA could not have sent raises :class:`MalformedSource`.
+Pure: no I/O. A tree WDA could not have sent raises :class:`MalformedSource`; one deeper
+than :data:`~.nodes.MAX_DEPTH` is refused as ``too-large`` at the first node past it,
+before that node is read (its reader recurses one level per level of the tree).
 """
 
 from __future__ import annotations
@@ -35,15 +37,12 @@ from collections.abc import Mapping
 import attrs
 
 from ..jsonsafe import JsonValue
-from .nodes import SECRET_MASK, NativeNode, Rect
+from .nodes import MAX_DEPTH, SECRET_MASK, NativeNode, Rect, too_deep
 
 __all__ = ["TYPE_PREFIX", "MalformedSource", "TypeInfo", "parse_source", "short_type", "type_info"]
 
 #: What the XML source and XCUITest's own names put before the short type.
 TYPE_PREFIX = "XCUIElementType"
-
-#: Deeper than any real app (WDA's own snapshot depth defaults to 50): a guard, not a limit.
-_MAX_DEPTH = 256
 
 
 class MalformedSource(ValueError):
@@ -146,8 +145,8 @@ def parse_source(tree: object) -> NativeNode:
 
 
 def _node(raw: object, path: tuple[int, ...]) -> NativeNode:
-    if len(path) > _MAX_DEPTH:
-        raise MalformedSource(f"the source tree is deeper than {_MAX_DEPTH} levels")
+    if len(path) > MAX_DEPTH:
+        raise too_deep("WebDriverAgent source")
     if not isinstance(raw, Mapping):
         raise MalformedSource(f"node {_where(path)} is {type(raw).__name__}, not an object")
     tag = raw.get("type")

@@ -19,6 +19,7 @@ from .actor import Actor
 from .actor_ref import ActorStatistics, ActorUnavailable
 
 __all__ = [
+    "REASON_LIMIT",
     "ChildGone",
     "ChildInfo",
     "ChildSpec",
@@ -76,6 +77,11 @@ class SupervisorEvent:
     reason: str = ""
 
 
+#: The longest ``reason`` an event keeps: an exit's reason is its exception's repr, which
+#: can quote megabytes, and the history is read back whole (``runtime_status``).
+REASON_LIMIT = 2_000
+
+
 class EventLog:
     """A bounded history of supervisor events plus restart counts per child."""
 
@@ -85,6 +91,8 @@ class EventLog:
         self._changed = trio.Event()
 
     def emit(self, supervisor: str, child: str, kind: str, reason: str = "") -> None:
+        if len(reason) > REASON_LIMIT:
+            reason = reason[:REASON_LIMIT - 1] + "\u2026"
         self.events.append(SupervisorEvent(trio.current_time(), supervisor, child, kind, reason))
         if kind == "restarted":
             key = f"{supervisor}/{child}"

@@ -12,6 +12,12 @@ diagnostics folder) or fails to write (disk full, permissions) cannot be recorde
 it belongs, so it is counted (``refused``, ``writeFailures``) and logged instead. A
 tool call is never delayed by more than one ``send_nowait``.
 
+**A refused session name leaves nothing on disk.** A call refused for its ``session``
+(not a session id, not a string, or no open session by that name:
+:func:`refuses_its_session`) names no session whose history it could join, so its
+record is counted as ``refused`` and written nowhere: a fuzzer's thousand made-up ids
+make no folder. The store's chokepoint refuses anything that is not a session id too.
+
 **Survives its own restart.** The inbox belongs to the runtime, not to one incarnation
 of the actor: the Recorder is a permanent child of the root supervisor, and a
 restarted Recorder keeps draining the same channel, so records queued when it crashed
@@ -63,6 +69,7 @@ __all__ = [
     "RecorderStats",
     "SessionClosed",
     "Sweep",
+    "refuses_its_session",
 ]
 
 log = logging.getLogger("browx_actors.recorder")
@@ -71,6 +78,21 @@ QUEUE_SIZE = 1024
 BATCH_MAX = 256
 #: After the first record of a batch arrives, wait this long for more to join it.
 LINGER = 0.002
+#: How much of a refused session id a log line quotes.
+_ID_SHOWN = 80
+
+
+def refuses_its_session(record: CallRecord) -> bool:
+    """Whether the call was refused for its ``session`` itself: ``bad-arg`` naming it,
+    ``unknown-session``, or a ``session`` that is not even a string (the dispatch names
+    the record after it all the same)."""
+    envelope = record.envelope
+    if envelope.get("code") == "unknown-session":
+        return True
+    if envelope.get("code") == "bad-arg" and envelope.get("field") == "session":
+        return True
+    given = record.args.get("session") if isinstance(record.args, dict) else None
+    return given is not None and not isinstance(given, str)
 
 
 @attrs.define(eq=False)
@@ -285,12 +307,16 @@ class Recorder(Actor):
 
     async def _write_batch(self, batch: list[CallRecord]) -> None:
         ops: list[_Op] = []
+        refused: list[str] = []
         for record in batch:
             if record.tool == "close_session" and record.session_id in self._closing:
                 self._closing.discard(record.session_id)
                 ops.append(_Discard(record.session_id))
+            elif refuses_its_session(record):
+                refused.append(record.session_id)
             else:
                 ops.append(record)
+        self._count_refused(refused)
         now = self._now()
         ops.extend(dropped_record(now, sid, count, "backpressure")
                    for sid, count in sorted(self.inbox.take_drops().items()))
@@ -305,12 +331,18 @@ class Recorder(Actor):
         if not ops:
             return
         refused, failed = await trio.to_thread.run_sync(self._apply, ops)
-        self.refused += len(refused)
         self.write_failures += failed
-        for sid in refused:
+        self._count_refused(refused)
+
+    def _count_refused(self, session_ids: Sequence[str]) -> None:
+        """Records written nowhere because their session id names no session: counted,
+        and said at DEBUG (they are an agent's mistakes, each already answered bad-arg)."""
+        self.refused += len(session_ids)
+        for sid in session_ids:
             if sid not in self._warned and len(self._warned) < 100:
                 self._warned.add(sid)
-                log.warning("diagnostics: not recording session id %r: it escapes the diagnostics folder", sid)
+                log.debug("diagnostics: not recording session id %r: it names no session",
+                          sid[:_ID_SHOWN] + ("\u2026" if len(sid) > _ID_SHOWN else ""))
 
     def _apply(self, ops: Sequence[_Op]) -> tuple[list[str], int]:
         """Runs in a worker thread: format and write each op in order."""

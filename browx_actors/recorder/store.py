@@ -6,11 +6,14 @@ form with ``:`` made ``-`` for file systems that refuse ``:``; fixed width, so f
 names sort by start). Files are append-only and private (``0600`` in ``0700`` folders).
 
 **One chokepoint for session folders.** :func:`session_dir` is the only way a session
-id becomes a path, for writing, discarding and reading alike. It resolves through the
-workspace chokepoint (:func:`browx_actors.workspace.resolve_in_workspace`, rooted at the
-diagnostics folder, so ``../escape``, absolute paths and symlinks out are refused) and
-then also requires the id to name exactly one folder directly inside (``""``, ``.``,
-``a/b`` and ``a/../b`` are refused too, so no two ids share a folder).
+id becomes a path, for writing, discarding and reading alike. It takes only what can
+be a session's id (:func:`is_session_id`: what the dispatch lets an agent name, or an
+HTTP client's ``c1~work``), so a call refused for its ``session`` (``sp ace``, ``-x``,
+65 characters) can never make a folder. It resolves through the workspace chokepoint
+(:func:`browx_actors.workspace.resolve_in_workspace`, rooted at the diagnostics folder,
+so ``../escape``, absolute paths and symlinks out are refused) and then also requires
+the id to name exactly one folder directly inside (``""``, ``.``, ``a/b`` and ``a/../b``
+are refused too, so no two ids share a folder).
 
 **No torn lines.** Each record is one line appended with a single ``os.write`` on an
 ``O_APPEND`` descriptor, so concurrent writers never interleave inside a line. A
@@ -44,11 +47,14 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import shutil
 from pathlib import Path
 
+from ..clients import SEPARATOR
 from ..errors import ToolError
 from ..jsonsafe import JsonObject
+from ..tools.contract import SESSION_ID_PATTERN
 from ..workspace import resolve_in_workspace
 
 __all__ = [
@@ -56,6 +62,7 @@ __all__ = [
     "DiagnosticsStore",
     "diagnostics_root",
     "is_expired",
+    "is_session_id",
     "padding_for",
     "read_records",
     "session_dir",
@@ -66,6 +73,14 @@ log = logging.getLogger("browx_actors.recorder")
 PAGE = 4096
 _MAX_OPEN_FILES = 64
 _DAY = 86_400.0
+_SESSION_ID = re.compile(SESSION_ID_PATTERN)
+
+
+def is_session_id(text: str) -> bool:
+    """Whether ``text`` can be a session's id in the runtime: one an agent may send
+    (``SESSION_ID_PATTERN``), or an HTTP client's scoped one, two such ids joined by ``~``."""
+    client, separator, own = text.rpartition(SEPARATOR)
+    return _SESSION_ID.match(own) is not None and (not separator or _SESSION_ID.match(client) is not None)
 
 
 def diagnostics_root(workspace: Path) -> Path:
@@ -75,9 +90,11 @@ def diagnostics_root(workspace: Path) -> Path:
 def session_dir(root: Path, session_id: str, *, field: str = "session") -> Path:
     """The folder of one session's records: the chokepoint every path goes through.
 
-    Raises ``bad-arg`` naming ``field`` for an id that escapes the diagnostics folder
-    or does not name exactly one folder directly inside it.
+    Raises ``bad-arg`` naming ``field`` for what is not a session id, and for an id that
+    escapes the diagnostics folder or does not name exactly one folder directly inside it.
     """
+    if not is_session_id(session_id):
+        raise ToolError("bad-arg", f"{field} is not a session id", field=field)
     try:
         path = resolve_in_workspace(root, session_id, field=field)
         base = root.resolve()

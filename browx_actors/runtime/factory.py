@@ -63,7 +63,8 @@ def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[
     session_options = SessionOptions(viewport=(viewport["width"], viewport["height"]),
                                      direct_input=config.action_input == "auto",
                                      record_page_events=config.page_recording,
-                                     cdp_endpoint=options.get("cdpEndpoint"), cdp_headers=config.cdp_headers)
+                                     cdp_endpoint=options.get("cdpEndpoint"), cdp_headers=config.cdp_headers,
+                                     download_max_bytes=config.download_max_bytes)
     return ChromiumSession(session_id, table=TABLES["chromium"], pool=parts.pool, driver=parts.driver,
                            options=session_options, workspace=config.workspace)
 
@@ -91,7 +92,8 @@ def new_chrome_android_session(parts: SessionParts, session_id: str,
     return ChromeAndroidSession(session_id, table=TABLES["chrome-android"], registry=parts.registry,
                                 adb=AdbAddress(native.adb_host, native.adb_port), serial=native.android_serial,
                                 pool=parts.pool, driver=parts.driver, workspace=config.workspace,
-                                options=SessionOptions(direct_input=config.action_input == "auto"))
+                                options=SessionOptions(direct_input=config.action_input == "auto",
+                                                       download_max_bytes=config.download_max_bytes))
 
 
 #: Each engine's table: what it runs for every session tool, or why it refuses it.

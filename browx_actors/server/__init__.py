@@ -3,6 +3,7 @@
 - :mod:`.catalog`: every tool's declaration and every table, held against each other at start;
 - :mod:`.dispatch`: the one dispatch path every tool call takes;
 - :mod:`.after`: the dispatch's ``after`` step;
+- :mod:`.failure_log`: how a call that failed as a bug is logged: one bounded line;
 - :mod:`.egress`: what every result passes on its way out of the server;
 - :mod:`.embed`: ``open_runtime()``, the library entry point;
 - :mod:`.mcp_stdio`: MCP over stdio, decoupled from the tools;

@@ -25,6 +25,7 @@ from ..errors import ToolError
 from ..jsonsafe import JsonObject, JsonValue
 from ..tools import AFTER, AFTER_TOOLS, AnyTool, Gates, ToolOutput, validate_args
 from ..tools.context import RuntimeContext
+from .failure_log import failure_line, log_failure
 
 __all__ = ["AfterCapture", "check_after", "run_after"]
 
@@ -91,8 +92,8 @@ async def run_after(
         except ToolError as err:
             output = ToolOutput(err.to_envelope())
         except Exception as exc:  # a bug in the capturing tool: report it here, keep the call's result
-            log.exception("after.%s (%s) failed", capture.key, capture.tool.name)
-            output = ToolOutput({"ok": False, "code": "internal", "error": f"{type(exc).__name__}: {exc}"})
+            log_failure(log, f"after.{capture.key} ({capture.tool.name})", exc)
+            output = ToolOutput({"ok": False, "code": "internal", "error": failure_line(exc)})
         entries[capture.key] = output.envelope
         images.extend(output.images)
     return ToolOutput(entries, tuple(images))

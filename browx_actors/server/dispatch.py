@@ -13,14 +13,15 @@
    its inner operation's capability gated and its arguments validated;
 4. check the ``after`` request, which every tool takes (``after.py``): each capture's
    arguments against its own tool's declaration, and that tool's capability;
-5. substitute registered secrets into the arguments that take them (and mask them in
-   the ones that leave the server, such as a prompt);
+5. substitute registered secrets into the arguments whose declaration takes them (a
+   typed, sent or expected value, a script; never a path, URL or selector), and mask
+   them in the ones that leave the server, such as a prompt or a file's name;
 6. build the tool's argument class from the checked arguments (over HTTP, the
    ``session`` is first made the calling client's own: ``clients.py``);
 7. run the handler: a runtime tool's (from the runtime's table) here, a session tool
    inside its session's actor (which runs what its engine's table names for it);
    a :class:`~browx_actors.errors.ToolError` becomes its envelope, any other
-   exception an ``internal`` one;
+   exception an ``internal`` one, logged as one bounded line (``failure_log.py``);
 8. run the ``after`` captures, if any, through the same session path, into the
    envelope's ``after`` (whether the call succeeded or failed; never in its place);
 9. pass the result through the egress steps (an HTTP client's prefix taken off the ids
@@ -39,7 +40,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from .. import clients
 from ..errors import ToolError
@@ -52,6 +53,7 @@ from ..tools.context import RuntimeContext
 from .after import AfterCapture, check_after, run_after
 from .catalog import Catalog
 from .egress import leaving, outgoing
+from .failure_log import failure_line, log_failure
 
 __all__ = ["Dispatcher"]
 
@@ -109,9 +111,9 @@ class Dispatcher:
             envelope, images = output.envelope, output.images
         except ToolError as err:
             envelope = err.to_envelope()
-        except Exception as exc:  # a bug in a handler: report it, keep serving
-            log.exception("tool %s failed", name)
-            envelope = {"ok": False, "code": "internal", "error": f"{type(exc).__name__}: {exc}"}
+        except Exception as exc:  # a bug in a handler: report it (one bounded line), keep serving
+            log_failure(log, f"tool {name}", exc)
+            envelope = {"ok": False, "code": "internal", "error": failure_line(exc)}
         if ran and after:
             captured = await run_after(after, str(session_id), self.context, self._run)
             envelope = {**envelope, "after": captured.envelope}
@@ -149,7 +151,9 @@ class Dispatcher:
         return args
 
     def _with_secrets(self, tool: AnyTool, args: JsonObject, session_id: str) -> JsonObject:
-        """Step 5, per parameter as declared: substitute, mask, or keep."""
+        """Step 5, per parameter as declared (``Param.secrets``): keep (the default: a
+        path, URL or selector never gets a value), substitute, substitute in each item's
+        ``value``, or mask."""
         own = self.secrets.of(session_id)
         masks = self.secrets.masks()
         if not masks:
@@ -161,7 +165,9 @@ class Dispatcher:
                 continue
             if param.secrets == "mask":
                 out[param.name] = mask_deep(value, masks)
-            elif own:
+            elif own and param.secrets == "values" and isinstance(value, list):
+                out[param.name] = [_item_value_substituted(item, own) for item in value]
+            elif own and param.secrets == "substitute":
                 out[param.name] = substitute_deep(value, own)
         return out
 
@@ -173,3 +179,10 @@ class Dispatcher:
             assert isinstance(entry, Runs), "the catalog binds every runtime tool"
             return await entry.handler(self.context, args)
         return await self.context.run_tool(checked["session"], tool, args, timeout=tool.timeout_for(args))
+
+
+def _item_value_substituted(item: JsonValue, own: Mapping[str, str]) -> JsonValue:
+    """One ``{ref or selector, value}`` item with secrets substituted in its ``value`` only."""
+    if not isinstance(item, dict) or "value" not in item:
+        return item
+    return {**item, "value": substitute_deep(item["value"], own)}

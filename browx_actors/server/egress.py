@@ -17,7 +17,9 @@ applied in order:
 4. :func:`finite_numbers`: NaN and infinities (a page's ``0/0``) become ``null``,
    since JSON has no such numbers and strict readers refuse a bare ``NaN``.
 
-Masking runs first so it sees the text exactly as the page produced it. Steps 2 to 4
+Masking runs first so it sees the text exactly as the page produced it; it asks the
+result's compact JSON text (the one written below) whether any secret may be in it
+before it walks anything (``secret_book.masking``). Steps 2 to 4
 return their input unchanged (the same object, no copy) when there is nothing to fix.
 
 Steps 2 to 4 are first asked in C, of the result's compact JSON text (:func:`leaving`):
@@ -81,9 +83,10 @@ def redact_urls(data: JsonValue) -> JsonValue:
     return data
 
 
-def mask_secrets(data: JsonValue, masks: Secrets) -> JsonValue:
-    """Every registered secret value, in every encoding a page produces, as ``<NAME>``."""
-    return mask_deep(data, masks)
+def mask_secrets(data: JsonValue, masks: Secrets, text: str | None = None) -> JsonValue:
+    """Every registered secret value, in every spelling a page produces, as ``<NAME>``
+    (``text``: ``data``'s JSON text, when it was written already)."""
+    return mask_deep(data, masks, text=text)
 
 
 @attrs.frozen
@@ -98,11 +101,11 @@ class Leaving:
 def leaving(data: JsonValue, masks: Secrets) -> Leaving:
     """``data`` through the steps above, in order, each walked only when the text says
     it may have something to do."""
-    data = masked = mask_secrets(data, masks)
-    try:
-        text: str | None = compact_json(data)
-    except (TypeError, ValueError, RecursionError):  # a NaN, an infinity, a huge int, not JSON
-        text = None
+    text = _json_text(data)
+    # The text tells masking too whether any secret may be in the result.
+    masked = mask_secrets(data, masks, text)
+    if masked is not data:
+        data, text = masked, _json_text(masked)
     if text is None or "\\" in text or redact_text(text) != text:
         data = redact_urls(data)
     if text is None or first_surrogate(text) >= 0:
@@ -112,6 +115,13 @@ def leaving(data: JsonValue, masks: Secrets) -> Leaving:
         return Leaving(data, None)
     # The steps copy what they change: the very same object is the very same text.
     return Leaving(data, text if data is masked else None)
+
+
+def _json_text(data: JsonValue) -> str | None:
+    try:
+        return compact_json(data)
+    except (TypeError, ValueError, RecursionError):  # a NaN, an infinity, a huge int, not JSON
+        return None
 
 
 def outgoing(data: JsonValue, masks: Secrets) -> JsonValue:

@@ -28,7 +28,7 @@ _FIELDS = Param("fields", "array", "Each {ref or selector, value: text, true/fal
                 required=True, items="object", max_items=100, min_items=1,
                 properties={"ref": {"type": "string", "maxLength": 200}, "selector": {"type": "string"},
                             "value": {"type": ["string", "boolean", "array"]}},
-                required_keys=("value",))
+                required_keys=("value",), secrets="values")
 
 
 @arguments
@@ -74,7 +74,8 @@ class FillArgs(SessionArgs):
 
     ref: str | None = arg(REF)
     selector: str | None = arg(SELECTOR)
-    value: str = param("value", "string", "New value; <NAME> for a registered secret.", required=True)
+    value: str = param("value", "string", "New value; <NAME> for a registered secret.", required=True,
+                       secrets="substitute")
     submit: bool = param("submit", "boolean", "Press Enter afterwards.", default=False)
 
 
@@ -183,7 +184,7 @@ class HandleDialogArgs(SessionArgs):
     accept: bool = param("accept", "boolean", "true: OK / Leave; false: Cancel / Stay.", required=True)
     prompt_text: str | None = param("promptText", "string",
                                     "Prompt answer (accept only); <NAME> for a secret.",
-                                    max_length=100000)
+                                    max_length=100000, secrets="substitute")
 
 
 HANDLE_DIALOG = session_tool(
@@ -206,10 +207,11 @@ class SetDialogPolicyArgs(SessionArgs):
 SET_DIALOG_POLICY = session_tool(
     "set_dialog_policy", SetDialogPolicyArgs,
     title="Set dialog policy", capability="action", hints=CHANGES,
-    summary="Accept or dismiss later JavaScript dialogs at once, or leave them open for handle_dialog.",
+    summary="Accept or dismiss JavaScript dialogs at once (the open one too), or leave them open for handle_dialog.",
     description="How the session answers JavaScript dialogs from now on (policy: accept, dismiss or ask): ask "
         "(default: the dialog stays open, the call that met it reports it, handle_dialog answers), accept or dismiss "
-        "(answered at once, still listed in the next result as dialogs: [...]).",
+        "(answered at once, the one open now too, and listed in the next result as dialogs: [...]). Whatever the "
+        "policy, navigate leaves a page by answering its dialogs, and close_tab closes it with them.",
 )
 
 

@@ -65,8 +65,9 @@ ALL_TABS = Param("allTabs", "boolean", "", default=False)
 ONE_TAB = Excludes("allTabs", ("tab",), "allTabs reads every tab; drop tab")
 _TAB_NOTE = "allTabs reads every tab of the session."
 STATUS = Param("status", "integer", "Response status (fulfill).", minimum=100, maximum=599)
-HEADERS = Param("headers", "object", "fulfill: response headers; continue: request headers to set.")
-BODY = Param("body", "string", "Response body text (fulfill).", max_length=5_000_000)
+HEADERS = Param("headers", "object", "fulfill: response headers; continue: request headers to set.",
+                secrets="substitute")
+BODY = Param("body", "string", "Response body text (fulfill).", max_length=5_000_000, secrets="substitute")
 CONTENT_TYPE = Param("contentType", "string", "Response Content-Type (fulfill).", max_length=200)
 REASON = Param("errorReason", "string", "Network error (abort).",
                enum=ABORT_REASONS)

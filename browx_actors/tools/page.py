@@ -48,8 +48,8 @@ PERMISSION_NAMES = ("geolocation", "notifications", "camera", "microphone", "cli
 class WaitForArgs(SessionArgs):
     """wait_for's arguments."""
 
-    text: str | None = param("text", "string", "Visible text to wait for.")
-    text_gone: str | None = param("textGone", "string", "Text to wait to disappear.")
+    text: str | None = param("text", "string", "Visible text to wait for.", secrets="substitute")
+    text_gone: str | None = param("textGone", "string", "Text to wait to disappear.", secrets="substitute")
     selector: str | None = param("selector", "string", "")
     ref: str | None = param("ref", "string", "")
     url: str | None = param("url", "string", "URL (glob) to wait for.")
@@ -126,7 +126,7 @@ SCREENSHOT_REGION = session_tool(
 class PdfSaveArgs(SessionArgs):
     """pdf_save's arguments."""
 
-    path: str | None = param("path", "string", "Workspace-relative file path.", max_length=1024)
+    path: str | None = param("path", "string", "Workspace-relative file path.", max_length=1024, secrets="mask")
     format: str = param("format", "string", "", default="Letter",
                         enum=PAPER_FORMATS)
     landscape: bool = param("landscape", "boolean", "", default=False)
@@ -264,7 +264,7 @@ EMULATE = session_tool(
 class EvalJsArgs(SessionArgs):
     """eval_js's arguments."""
 
-    expr: str = param("expr", "string", "Expression or function source.", required=True)
+    expr: str = param("expr", "string", "Expression or function source.", required=True, secrets="substitute")
     return_type: str = param("returnType", "string", "", default="json", enum=("json", "void"))
     max_bytes: int = arg(_JSON_MAX)
 
@@ -282,9 +282,10 @@ EVAL_JS = session_tool(
 class PollEvalArgs(SessionArgs):
     """poll_eval's arguments."""
 
-    expr: str = param("expr", "string", "Expression or function source.", required=True, max_length=100_000)
+    expr: str = param("expr", "string", "Expression or function source.", required=True, max_length=100_000,
+                      secrets="substitute")
     until: str | None = param("until", "string", "Predicate source, value => boolean; omitted: truthy.",
-                              max_length=100_000)
+                              max_length=100_000, secrets="substitute")
     interval_ms: int = param("intervalMs", "integer", "From the start of one attempt to the next.",
                              default=100, minimum=10, maximum=10_000)
     timeout_ms: int = param("timeoutMs", "integer", "", default=5000, minimum=0, maximum=60_000)

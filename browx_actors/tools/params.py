@@ -74,11 +74,15 @@ _PY_TYPES: dict[str, tuple[type, ...]] = {
     "array": (list,),
 }
 
-#: What the dispatch does with registered secrets in a string parameter: put the value
-#: in for its ``<NAME>`` alias (``substitute``, the default: the value is needed by the
-#: action), mask raw values back to their alias (``mask``: the text leaves the server,
-#: like a prompt shown to a human), or leave the text alone (``keep``).
-SecretsRule = Literal["substitute", "mask", "keep"]
+#: What the dispatch does with registered secrets in a parameter: leave the text alone
+#: (``keep``, the default: a path, a URL, a selector, a name never gets a secret's
+#: value, so a ``<NAME>`` there stays literally ``<NAME>``); put the value in for its
+#: ``<NAME>`` alias (``substitute``: the parameter is a value the action types, sends or
+#: checks, or a script); the same only in the ``value`` of each item (``values``: a list
+#: of ``{ref or selector, value}``, whose targets stay as written); or mask raw values
+#: back to their alias (``mask``: the text leaves the server, like a prompt shown to a
+#: human or the name of a file the tool writes).
+SecretsRule = Literal["keep", "substitute", "values", "mask"]
 
 
 @attrs.frozen
@@ -108,7 +112,7 @@ class Param:
     #: refused).
     properties: Mapping[str, Mapping[str, JsonValue]] | None = None
     required_keys: tuple[str, ...] = ()
-    secrets: SecretsRule = "substitute"
+    secrets: SecretsRule = "keep"
     #: ``null`` is a value of its own (it clears a setting): the checked arguments hold
     #: the key with ``None`` when the caller sent null, and lack it when the caller left
     #: it out. Not for required parameters or ones with a default.

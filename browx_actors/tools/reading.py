@@ -45,8 +45,8 @@ class FindArgs(SessionArgs):
     """find's arguments."""
 
     role: str | None = param("role", "string", "ARIA role, e.g. button.")
-    name: str | None = param("name", "string", "Accessible name.")
-    text: str | None = param("text", "string", "Visible text.")
+    name: str | None = param("name", "string", "Accessible name.", secrets="substitute")
+    text: str | None = param("text", "string", "Visible text.", secrets="substitute")
     test_id: str | None = param("testId", "string", "data-testid value.")
     exact: bool = param("exact", "boolean", "Match name/text exactly, not as substrings.", default=False)
     scope: str | None = param("scope", "string", "Ref or selector to search under.")
@@ -67,7 +67,7 @@ FIND = session_tool(
 class TextSearchArgs(SessionArgs):
     """text_search's arguments."""
 
-    query: str = param("query", "string", "", required=True)
+    query: str = param("query", "string", "", required=True, secrets="substitute")
     case_sensitive: bool = param("caseSensitive", "boolean", "", default=False)
     limit: int = arg(LIMIT)
 
@@ -194,7 +194,7 @@ VERIFY_VISIBLE = session_tool(
 class VerifyTextArgs(SessionArgs):
     """verify_text's arguments."""
 
-    text: str = param("text", "string", "Expected text.", required=True)
+    text: str = param("text", "string", "Expected text.", required=True, secrets="substitute")
     ref: str | None = arg(REF)
     selector: str | None = arg(SELECTOR)
     exact: bool = param("exact", "boolean", "Element text equals it exactly.", default=False)
@@ -214,7 +214,7 @@ class VerifyValueArgs(SessionArgs):
 
     ref: str | None = arg(REF)
     selector: str | None = arg(SELECTOR)
-    value: str = param("value", "string", "Expected value.", required=True)
+    value: str = param("value", "string", "Expected value.", required=True, secrets="substitute")
 
 
 VERIFY_VALUE = session_tool(
@@ -232,7 +232,7 @@ class VerifyAttributeArgs(SessionArgs):
     ref: str | None = arg(REF)
     selector: str | None = arg(SELECTOR)
     name: str = param("name", "string", "Attribute name.", required=True)
-    value: str = param("value", "string", "Expected value.", required=True)
+    value: str = param("value", "string", "Expected value.", required=True, secrets="substitute")
 
 
 VERIFY_ATTRIBUTE = session_tool(

@@ -17,7 +17,8 @@ KIND = Param("kind", "string", "", default="local", enum=("local", "session"))
 ORIGIN = Param("origin", "string", "A frame's origin in the current tab (default: the page's).", max_length=2000)
 #: What kind says, for the page storage tools.
 _KIND_NOTE = "kind is local for localStorage, session for sessionStorage."
-PATH = Param("path", "string", "File under the workspace, e.g. state/login.json.", required=True, max_length=1024)
+PATH = Param("path", "string", "File under the workspace, e.g. state/login.json.", required=True, max_length=1024,
+             secrets="mask")
 
 
 @arguments
@@ -43,7 +44,7 @@ class CookiesSetArgs(SessionArgs):
 
     name: str = param("name", "string", "", required=True, max_length=4096)
     value: str = param("value", "string", "Cookie value; <NAME> for a registered secret.", required=True,
-                       max_length=4096)
+                       max_length=4096, secrets="substitute")
     url: str | None = arg(URL)
     domain: str | None = arg(DOMAIN)
     path: str | None = param("path", "string", "Cookie path (with domain).", max_length=1024)
@@ -117,7 +118,8 @@ class StorageSetArgs(SessionArgs):
 
     kind: str = arg(KIND)
     key: str = param("key", "string", "", required=True, max_length=4096)
-    value: str = param("value", "string", "Value; <NAME> for a registered secret.", required=True, max_length=5000000)
+    value: str = param("value", "string", "Value; <NAME> for a registered secret.", required=True, max_length=5000000,
+                       secrets="substitute")
     origin: str | None = arg(ORIGIN)
 
 

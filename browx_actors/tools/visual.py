@@ -164,7 +164,7 @@ class Criteria(SessionArgs):
     type: str | None = param("type", "string", "DOM tag or platform class, or last part of a dotted one.",
                              max_length=200)
     text: str | None = param("text", "string", "Text in the label, the displayed text or the value.",
-                             max_length=1000)
+                             max_length=1000, secrets="substitute")
     text_match: str = param("textMatch", "string", "contains: substring, any case; exact: whole, case-sensitive.",
                             default="contains", enum=("contains", "exact"))
     action: str | None = param("action", "string", "An action the node offers.", enum=ACTIONS)
@@ -250,7 +250,7 @@ class PerformActionArgs(SessionArgs):
     reference: NodeReferenceJson = arg(_REFERENCE)
     action: str = param("action", "string", "", required=True, enum=ACTIONS)
     value: str | None = param("value", "string", "Text for setValue/typeText; <NAME> for a registered secret.",
-                              max_length=100_000)
+                              max_length=100_000, secrets="substitute")
 
 
 PERFORM_ACTION = session_tool(

@@ -159,7 +159,8 @@ def moved(capture: Capture, node: RawNode) -> ToolError:
     )
 
 
-def _raw(node: NativeNode, path: tuple[int, ...], include_properties: bool) -> RawNode:
+def _raw(node: NativeNode, path: tuple[int, ...], include_properties: bool,
+         children: tuple[RawNode, ...]) -> RawNode:
     role = NATIVE_ROLES.get(node.role, "container")
     secure = node.password
     shown_text = node.text if not secure else ""
@@ -180,14 +181,34 @@ def _raw(node: NativeNode, path: tuple[int, ...], include_properties: bool) -> R
         visual=Visual(text=shown_text or None, value=None if secure else node.value),
         secure=secure,
         properties=_properties(node) if include_properties else None,
-        # Native hierarchies are shallow (tens of levels), so recursion is safe here.
-        children=tuple(_raw(child, (*path, index), include_properties) for index, child in enumerate(node.children)),
+        children=children,
     )
 
 
 def to_raw_tree(root: NativeNode, *, include_properties: bool = False) -> RawNode:
-    """The raw node tree of a native hierarchy; ids come from each node's place in it."""
-    return _raw(root, (), include_properties)
+    """The raw node tree of a native hierarchy; ids come from each node's place in it.
+
+    Without recursion, as the DOM provider builds its tree: the nodes are listed parents
+    first (each node's children right to left, each subtree in one run), then built in
+    the reverse of that order onto a stack, where every node finds its children on top,
+    built, left to right. The parsers refuse a hierarchy past ``MAX_DEPTH``, and nothing
+    here depends on the depth either.
+    """
+    listed: list[tuple[NativeNode, tuple[int, ...]]] = []
+    pending: list[tuple[NativeNode, tuple[int, ...]]] = [(root, ())]
+    while pending:
+        node, path = pending.pop()
+        listed.append((node, path))
+        pending.extend((child, (*path, index)) for index, child in enumerate(node.children))
+    built: list[RawNode] = []
+    for node, path in reversed(listed):
+        count = len(node.children)
+        children: tuple[RawNode, ...] = ()
+        if count:
+            children = tuple(built[-count:])
+            del built[-count:]
+        built.append(_raw(node, path, include_properties, children))
+    return built[0]
 
 
 @attrs.frozen

@@ -45,8 +45,8 @@ async def test_app_lifecycle(tmp_path: Path, adb: Adb) -> None:
         abi = await fails(client, "app_install", {**phone, "apkPath": "apks/arm-only.apk"}, "install-failed")
         assert abi["reason"] == "INSTALL_FAILED_NO_MATCHING_ABIS"
         assert "no native code for this device's CPU ABI" in abi["error"] and "res=-113" in abi["error"]
-        missing = await fails(client, "app_install", {**phone, "apkPath": "apks/none.apk"}, "install-failed")
-        assert "no readable file" in missing["error"]
+        missing = await fails(client, "app_install", {**phone, "apkPath": "apks/none.apk"}, "bad-arg")
+        assert (missing["field"], missing["error"]) == ("apkPath", "apkPath is not a file in the workspace")
         messages = set()
         for path in ("../outside.apk", str(tmp_path / "outside.apk"), "apks/link.apk", "-r.apk", "../nothing.apk"):
             refused = await fails(client, "app_install", {**phone, "apkPath": path}, "bad-arg")

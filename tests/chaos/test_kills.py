@@ -118,3 +118,19 @@ async def test_renderer_kill_is_reported_as_a_crashed_tab_and_navigate_recovers(
         await _ok(raw, "navigate", {"url": page})
         assert "[ref=e" in (await _ok(raw, "snapshot"))["snapshot"]
         assert [t["crashed"] for t in (await _ok(raw, "list_tabs"))["tabs"]] == [False]
+
+
+async def test_navigate_sent_straight_after_a_renderer_kill_recovers_on_its_first_attempt(
+        tmp_path: Path, pages_url: str) -> None:
+    async with raw_server(tmp_path / "ws") as raw:
+        page = f"{pages_url}/e2e_app.html"
+        for attempt in range(3):
+            await _ok(raw, "navigate", {"url": page})
+            _, profile = await _browser(raw)
+            for pid in _renderers(profile):
+                os.kill(pid, signal.SIGKILL)
+            # No wait for the crash event: the navigate races it, as an agent's would.
+            answer = await _ok(raw, "navigate", {"url": page})
+            assert answer["url"] == page, (attempt, answer)
+            assert "[ref=e" in (await _ok(raw, "snapshot"))["snapshot"]
+            assert [t["crashed"] for t in (await _ok(raw, "list_tabs"))["tabs"]] == [False]

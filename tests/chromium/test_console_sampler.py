@@ -111,3 +111,55 @@ async def test_a_sampler_stepping_aside_leaves_a_later_samplers_mark_alone(cdp: 
     # The first sampler's calm second: it restores what it wrapped, and not the second's mark.
     await _evaluate(page, "globalThis.__t = 5000; globalThis.__kept('calm');")
     assert await _evaluate(page, INSTALLED) is True
+
+
+async def test_uncaught_exceptions_past_the_budget_are_cancelled_and_counted(cdp: CdpConnection) -> None:
+    page = await new_page(cdp)
+    events = page.subscribe(methods=["Runtime.exceptionThrown", "Runtime.consoleAPICalled"], buffer=10_000)
+    await page.send("Runtime.enable")
+    install = f"globalThis.__t = 0; ({SAMPLER_JS})({json.dumps(NONCE)}, {PAGE_BUDGET}, () => globalThis.__t)"
+    assert await _evaluate(page, install) is True
+    # Uncaught in tasks of their own, as a page's failing timers are; then a rejection.
+    await _evaluate(page, "for (let i = 0; i < 300; i++) setTimeout(() => { throw new Error('boom ' + i); });"
+                          "setTimeout(() => Promise.reject(new Error('rejected')));"
+                          "setTimeout(() => { globalThis.__t = 1000; console.log('next second'); }, 300);")
+    thrown: list[str] = []
+    reports: list[dict[str, int]] = []
+    with trio.fail_after(10):
+        async for event in events:
+            if event.method == "Runtime.exceptionThrown":
+                thrown.append(event.params["exceptionDetails"]["exception"].get("description", ""))
+            elif (counts := held_back_counts(event.params, NONCE)) is not None:
+                reports.append(counts)
+            elif event.params["args"][0].get("value") == "next second":
+                break
+    assert len(thrown) == PAGE_BUDGET and thrown[0].startswith("Error: boom 0")
+    assert reports == [{"info": 0, "warn": 0, "error": 300 - PAGE_BUDGET + 1}]
+
+
+async def test_a_flooding_worker_is_sampled_in_the_worker(cdp: CdpConnection) -> None:
+    """The sampler runs in a worker's global scope as it does in a page's (the session
+    installs it there over the worker's own flat session)."""
+    page = await new_page(cdp)
+    attached = page.subscribe(methods=["Target.attachedToTarget"], buffer=8)
+    await page.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False,
+                                             "flatten": True, "filter": [{"type": "worker"}]})
+    source = "onmessage = () => { for (let i = 0; i < 1000; i++) console.log('w', i); console.error('end'); }"
+    await _evaluate(page, "globalThis.__w = new Worker(URL.createObjectURL("
+                          f"new Blob([{json.dumps(source)}], {{type: 'text/javascript'}})))")
+    with trio.fail_after(10):
+        event = await attached.receive()
+    assert event.params["targetInfo"]["type"] == "worker"
+    worker = cdp.adopt(event.params["sessionId"], event.params["targetInfo"]["targetId"])
+    events = worker.subscribe(methods=["Runtime.consoleAPICalled"], buffer=10_000)
+    await worker.send("Runtime.enable")
+    install = f"({SAMPLER_JS})({json.dumps(NONCE)}, {PAGE_BUDGET})"
+    assert await _evaluate(worker, install) is True
+    await _evaluate(page, "globalThis.__w.postMessage('go')")
+    seen: list[Any] = []
+    with trio.fail_after(10):
+        async for event in events:
+            seen.append(event.params["args"][0].get("value"))
+            if seen[-1] == "end":
+                break
+    assert seen.count("w") == PAGE_BUDGET

@@ -50,7 +50,7 @@ async def test_cookies_storage_and_a_login_saved_once(tmp_path: Path, pages_url:
             assert (await fails(client, "storage_state_save", {"path": folder}, "bad-arg"))["error"] == \
                 "path must name a file, not a folder"
         missing = await fails(client, "storage_state_load", {"path": "state/none.json"}, "bad-arg")
-        assert missing["error"] == "path is not a readable file in the workspace"
+        assert missing["error"] == "path is not a file in the workspace"
         (workspace / "state" / "junk.json").write_text('{"cookies": "nope"}')
         assert "not a storage state" in (await fails(client, "storage_state_load", {"path": "state/junk.json"},
                                                      "bad-arg"))["error"]

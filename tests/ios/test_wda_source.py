@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from browx_actors.devices.nodes import Rect
 from browx_actors.devices.wda_source import MalformedSource, parse_source, short_type, type_info
+from browx_actors.errors import ToolError
 
 
 def wda_node(type_: str, *, label: str | None = None, identifier: str | None = None, value: str | None = None,
@@ -233,8 +234,10 @@ def test_refuses_a_non_object_and_an_absurdly_deep_tree() -> None:
     deep: dict[str, Any] = {"type": "Other"}
     for _ in range(300):
         deep = {"type": "Other", "children": [deep]}
-    with pytest.raises(MalformedSource, match="deeper than"):
+    with pytest.raises(ToolError, match="deeper than 256 levels") as refused:
         parse_source(deep)
+    assert refused.value.code == "too-large" and refused.value.details == {"source": "WebDriverAgent source",
+                                                                           "limit": 256}
 
 
 _TYPES = st.sampled_from([short for short, _ in ROLES])

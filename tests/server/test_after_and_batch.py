@@ -102,7 +102,7 @@ async def fake_screenshot(session: FakeSession, args: ScreenshotArgs) -> Reply:
 @arguments
 class PokeArgs(SessionArgs):
     fail: str | None = param("fail", "string", "A code to fail with.")
-    text: str | None = param("text", "string", "Echoed.")
+    text: str | None = param("text", "string", "Echoed.", secrets="substitute")
 
 
 POKE = session_tool("poke", PokeArgs, title="Poke", capability="action", hints=ACTS,

@@ -149,7 +149,7 @@ def test_workspace_chokepoint(tmp_path: Path) -> None:
 
 @arguments
 class EchoArgs(Arguments):
-    value: str = param("value", "string", "", required=True)
+    value: str = param("value", "string", "", required=True, secrets="substitute")
     session: str = param("session", "string", "", default="default")
 
 

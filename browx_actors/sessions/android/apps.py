@@ -26,6 +26,7 @@ from ...devices.adb_output import (
 )
 from ...errors import ToolError
 from ...jsonsafe import JsonObject
+from ...workspace import load_file
 from ..native.platform import Budget
 
 __all__ = ["AdbLifecycle"]
@@ -60,12 +61,9 @@ class AdbLifecycle:
 
     async def app_install(self, path: str, reinstall: bool) -> JsonObject:
         local = Path(path)
-        try:
-            data = await trio.to_thread.run_sync(local.read_bytes)
-        except IsADirectoryError:
-            raise ToolError("install-failed", "apkPath names a directory, not an .apk file") from None
-        except OSError:
-            raise ToolError("install-failed", "there is no readable file at apkPath in the workspace") from None
+        # Through the workspace chokepoint: a pipe put there since app_install looked is
+        # refused at the open, and a hung read is abandoned at the call's deadline.
+        data = await load_file(local, field="apkPath")
         remote = f"{_REMOTE_DIR}/browx-{random_names.token_hex(6)}.apk"
         await self.device.push(data, remote, timeout=self.budget.remaining())
         try:

@@ -45,6 +45,8 @@ class TabKeeper(Protocol):
 
     async def attach_current(self) -> None: ...
 
+    async def replace(self, tab: Tab, why: str = "crashed") -> None: ...
+
 
 class WarmupHook(Protocol):
     """What the tab lifecycle asks of the selector warm-up (a :class:`~.warmup.SelectorWarmup`)."""

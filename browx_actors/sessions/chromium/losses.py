@@ -28,15 +28,16 @@ import re
 from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from ...cdp import CdpConnectionLost, TargetLinkLost
+from ...cdp import CdpConnectionLost, CdpTimeout, TargetLinkLost
 from ...errors import ToolError
 
 if TYPE_CHECKING:
     from .tabs.tabset import Tab
 
 __all__ = ["CLOSED_MARKERS", "BrowserLost", "PageScriptError", "first_line", "is_crash", "tab_crashed",
-           "went_away"]
+           "timed_out", "went_away"]
 
 #: Phrases in Playwright errors that mean the page, context or browser went away.
 CLOSED_MARKERS = ("has been closed", "Target closed", "Connection closed", "Browser closed")
@@ -78,6 +79,16 @@ def is_crash(exc: BaseException | None) -> bool:
         if isinstance(exc, TargetLinkLost) and exc.reason.startswith("target crashed"):
             return True
         if isinstance(exc, PlaywrightError) and _PLAYWRIGHT_CRASH.match(first_line(exc)):
+            return True
+        exc = exc.__cause__
+    return False
+
+
+def timed_out(exc: BaseException | None) -> bool:
+    """Whether ``exc`` (or what caused it) is a command or a wait that got no answer in
+    time: the session then asks the renderer whether its page is busy."""
+    while exc is not None:
+        if isinstance(exc, CdpTimeout | PlaywrightTimeout) or (isinstance(exc, ToolError) and exc.code == "timeout"):
             return True
         exc = exc.__cause__
     return False

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import attrs
 
+from ...config import DOWNLOAD_MAX_BYTES
+
 __all__ = ["DEFAULT_VIEWPORT", "SessionOptions"]
 
 #: A browser context's viewport when the session asks for none.
@@ -30,3 +32,5 @@ class SessionOptions:
     cdp_endpoint: str | None = None
     #: Headers every lookup and socket to ``cdp_endpoint`` carries (``--cdp-header``).
     cdp_headers: tuple[tuple[str, str], ...] = attrs.field(default=(), repr=False)
+    #: The largest download saved; a larger one is cancelled (BROWX_DOWNLOAD_MAX_BYTES).
+    download_max_bytes: int = DOWNLOAD_MAX_BYTES

@@ -70,12 +70,13 @@ from .attached import close_pages, default_context, hold_attached_browser
 from .bridge.driver import PlaywrightDriver
 from .bridge.portal import Portal
 from .dialogs.book import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
-from .failures import known_failure
+from .failures import known_failure, refuse_unusable_selectors
 from .frames import calls as frame_calls
-from .losses import BrowserLost, PageScriptError, first_line, is_crash, tab_crashed, went_away
+from .losses import BrowserLost, PageScriptError, first_line, went_away
 from .network.redact import redact_url
 from .network.routes import Routes
 from .options import DEFAULT_VIEWPORT, SessionOptions
+from .page.download_cap import DownloadCap
 from .page.downloads import Downloads, safe_filename
 from .page.emulation import Emulation
 from .page.saves import list_new_downloads
@@ -83,6 +84,7 @@ from .pool import AcquireBrowser, Browser
 from .reading.name_book import NamedRefBook
 from .reading.resolve import run_with_named_refs
 from .tabs.events import PageEvents, Pulse
+from .tabs.exits import AGAIN, PROBE_S, cause_of, way_in
 from .tabs.lifecycle import TabLifecycle
 from .tabs.screencast import LiveViewers
 from .tabs.tabset import Tab, TabSet
@@ -101,9 +103,7 @@ DIALOG_EXEMPT = frozenset({"handle_dialog", "set_dialog_policy", "list_tabs", "s
 #: How long the browser watcher gets to see a dead browser that Playwright saw first.
 _LOSS_GRACE = 2.0
 #: How long a live browser may take to answer the probe that tells a closed tab from it.
-_PROBE_TIMEOUT = 1.0
-#: Tools that still work on a crashed tab (navigate by replacing its page).
-_CRASH_SAFE = frozenset({"navigate", "list_tabs", "select_tab", "close_tab"})
+_PROBE_TIMEOUT = PROBE_S
 
 T = TypeVar("T")
 
@@ -144,7 +144,8 @@ class ChromiumSession(Session):
         #: Each tab's one raw flat session (set up when the browser is acquired).
         self.wiring: TargetWiring | None = None
         #: What the pages downloaded, saved under <workspace>/downloads/<session>/.
-        self.downloads = Downloads(workspace.resolve() / "downloads" / safe_filename(session_id, "session"))
+        self.downloads = Downloads(workspace.resolve() / "downloads" / safe_filename(session_id, "session"),
+                                   options.download_max_bytes)
         #: Lets the Playwright thread await Trio (an action's settle reading the page).
         self.portal: Portal | None = None
         self.secrets: dict[str, str] = {}
@@ -263,6 +264,7 @@ class ChromiumSession(Session):
         self.portal = Portal(trio.lowlevel.current_trio_token(), self.nursery)
         socket = await self.nursery.start(hold_event_socket, self.browser.ws_url, self.browser.headers)
         self.wiring = TargetWiring(self.browser.cdp, socket, self.events, self.nursery)
+        await self.wiring.add_setup(DownloadCap(self).setup)  # before any tab: no download slips past the cap
         if self.attached:
             # The browser's own context: the user's cookies, and the user's other tabs,
             # which the agent never enters (its init script goes on our pages only).
@@ -303,6 +305,8 @@ class ChromiumSession(Session):
         return await self._unless_browser_lost(self.viewers.watch, stream)
 
     async def perform(self, tool: str, work: Work, args: object) -> object:
+        if isinstance(args, Arguments):  # an nth= that is no index matches nothing: refused first
+            refuse_unusable_selectors(args.json())
         self.warmup.call_started()
         try:
             return await self._run_call(tool, work, args)
@@ -330,18 +334,16 @@ class ChromiumSession(Session):
         except (BrowserLost, MemoryError):
             raise
         except Exception as exc:
-            if tab is not None and (tab.crashed or (
-                    is_crash(exc) and await tab.renderer_answers(_PROBE_TIMEOUT) is not True)):
-                # Whatever the call made of it (eval-error, tab-closed...), it failed
-                # because the renderer crashed under it.
-                tab.crashed = True
-                raise tab_crashed(tab) from exc
+            cause = None if tab is None else await cause_of(self, tool, tab, exc)
+            if cause == AGAIN:
+                return await self._unless_browser_lost(work, tab=tab)
+            if isinstance(cause, ToolError):
+                raise cause from exc
             raise
 
     async def explain(self, tool: str, args: object, exc: Exception) -> ToolError | None:
-        if isinstance(exc, ToolError):
-            return None
-        # By JSON name: the failure names the argument that holds the bad selector.
+        # By JSON name: the failure names the argument that holds the bad selector (a
+        # ToolError too, when its handler could only say "selector").
         given = args.json() if isinstance(args, Arguments) else {}
         return known_failure(tool, given, exc)
 
@@ -354,12 +356,16 @@ class ChromiumSession(Session):
     async def _run_call(self, tool: str, work: Work, args: object) -> object:
         """Run the tool, unless its tab crashed or a dialog blocks it; a dialog that opens
         meanwhile interrupts it (an action reports that itself, with its own result)."""
-        tab = self.tabs.current
-        if tab is not None and tab.crashed:
-            if tool == "navigate":
-                await self.tab_lifecycle.replace_crashed(tab)
-            elif tool not in _CRASH_SAFE:
-                raise tab_crashed(tab)
+        async with way_in(self, tool, page_free=tool in DIALOG_EXEMPT) as notes:
+            result = await self._run_on_page(tool, work, args)
+        if isinstance(result, Reply):
+            for note in notes:
+                result.warn(note)
+        return result
+
+    async def _run_on_page(self, tool: str, work: Work, args: object) -> object:
+        """The call on the current tab's page: a dialog open refuses it, one that opens
+        meanwhile interrupts it; its result lists the dialogs answered and downloads begun."""
         await self.tab_lifecycle.attach_current()
         page = self.page
         exempt = tool in DIALOG_EXEMPT
@@ -393,7 +399,7 @@ class ChromiumSession(Session):
         pending = self.dialogs.open_on(self.page)
         if pending is not None:
             tab = self.tabs.current
-            raise dialog_refusal(pending, tab.id if tab is not None else None, tool)
+            raise dialog_refusal(pending, tab.id if tab is not None else None, tool, self.dialogs.looping(self.page))
 
     def interrupted_by_dialog(self, tool: str) -> Reply:
         """What a call answers when a dialog opened under it and blocked the page."""

@@ -9,7 +9,10 @@ them all.
 
 ``apkPath`` is workspace-relative and must resolve inside ``$BROWX_WORKSPACE``,
 symlinks included, like every file-reading tool; a path starting with ``-`` or leaving
-the workspace is refused with one message that does not say whether it exists.
+the workspace is refused with one message that does not say whether it exists. Inside
+it, the path must name a regular file (an APK), or on ios-app a folder (a ``.app``
+bundle): a named pipe, which adb's read would wait on forever, is refused naming what it
+is, before anything opens it.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from ...errors import ToolError
 from ...tools import Reply
 from ...tools.contract import SessionArgs
 from ...tools.devices import OUTSIDE_WORKSPACE, AppArgs, AppInstallArgs, AppListArgs
-from ...workspace import resolve_in_workspace
+from ...workspace import existing_file, resolve_in_workspace
 
 if TYPE_CHECKING:
     from .session import NativeSession
@@ -38,6 +41,7 @@ async def app_install(session: NativeSession, args: AppInstallArgs) -> Reply:
         path = resolve_in_workspace(session.workspace, args.apk_path, field="apkPath")
     except ToolError as err:
         raise ToolError("bad-arg", OUTSIDE_WORKSPACE, field="apkPath") from err
+    existing_file(path, field="apkPath", folders=session.engine == "ios-app")
     installed = await session.apps.app_install(str(path), args.reinstall)
     return Reply.of(device=session.device.get("id"), **installed)
 

@@ -10,17 +10,24 @@ Sampling the events after they arrive (:class:`~.tabs.tap.Sampler`) keeps the se
 records bounded but cannot give that time back: the cost is paid before they leave the
 renderer.
 
+Uncaught exceptions and rejections cost the same way (``Runtime.exceptionThrown``), and
+so does a dedicated worker's console: it is sent from the worker's thread to every
+client with ``Runtime`` on the worker, Playwright's among them, whose one connection
+then answers the session's calls behind the flood.
+
 So when a tab's tap finds its console bucket dry (:meth:`~.tabs.tap.TabTap.skip`), the
 session installs :data:`SAMPLER_JS` in the execution context the flood comes from, and
 from then on in every new document of that tab before its own scripts run
 (:func:`sample_new_documents`): a tab that flooded once is likely to again after a
 reload, and a document that starts sampled is sampled from its first message, also for
-a library that keeps its own reference to ``console.log``. It
-wraps the page's ``console`` methods; each second it lets :data:`PAGE_BUDGET` messages
-of each kind (errors, everything else) through to the real console and counts the rest
-by level. At the end of a second that held some back it says how many in one
-``console.debug`` line (:data:`HELD_BACK`), carrying the session's nonce so the tap can
-tell it from the page's own words (:func:`held_back_counts`) and count them as seen.
+a library that keeps its own reference to ``console.log``. It wraps the page's
+``console`` methods (a worker's too: the sampler runs in any global scope) and listens
+for uncaught ``error`` and ``unhandledrejection`` events; each second it lets
+:data:`PAGE_BUDGET` messages of each kind (errors, everything else) through and counts
+the rest by level, cancelling the events it holds back. At the end of a second that
+held some back it says how many in one ``console.debug`` line (:data:`HELD_BACK`),
+carrying the session's nonce so the tap can tell it from the page's own words
+(:func:`held_back_counts`) and count them as seen.
 After a calm second it puts the page's own methods back.
 
 The price, while it is installed: a message that goes through has the wrapper as the
@@ -61,7 +68,18 @@ SAMPLER_JS = """(nonce, budget, now) => {
   let held = { info: 0, warn: 0, error: 0 };
   const restore = () => {
     for (const name of Object.keys(wrappers)) if (con[name] === wrappers[name]) con[name] = originals[name];
+    for (const type of ['error', 'unhandledrejection']) globalThis.removeEventListener(type, uncaught, true);
     if (con[KEY] === mark) delete con[KEY];  // a later sampler's mark is its own
+  };
+  // An uncaught exception or rejection past the budget is cancelled, which is what keeps
+  // the browser from reporting it to every DevTools client; counted as a held error.
+  const uncaught = (event) => {
+    const t = clock();
+    if (t - start >= 1000 && roll(t)) return;
+    calls++;
+    if (errors++ < budget) return;
+    held.error++;
+    event.preventDefault();
   };
   // A second ended: say what it held back; after a calm one the console is the page's again.
   const roll = (t) => {
@@ -85,6 +103,7 @@ SAMPLER_JS = """(nonce, budget, now) => {
       held[level]++;
     };
   }
+  for (const type of ['error', 'unhandledrejection']) globalThis.addEventListener(type, uncaught, true);
   Object.defineProperty(con, KEY, { value: mark, configurable: true });
   return true;
 }""".replace("HELD_BACK", json.dumps(HELD_BACK))

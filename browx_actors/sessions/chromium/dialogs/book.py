@@ -17,6 +17,16 @@ session's policy:
 * ``accept`` / ``dismiss``: answered at once, and listed in the next result
   (``dialogs: [...]``), so the agent still learns what the page asked.
 
+Whatever the policy, the way out of a page is never blocked by it: while ``navigate``
+leaves a page (:meth:`DialogBook.leaving`), a dialog open on it and each one it opens
+meanwhile is answered as a person closing it would (dismissed; a beforeunload
+accepted, so the page may go) and listed. A page whose dialog comes back, the same one,
+within :data:`LOOP_GAP` seconds of its answer, :data:`LOOP_RUN` times in a row, is
+*looping* (:meth:`DialogBook.looping`): an interval or a ``for(;;)`` of alerts, which
+answering one by one never ends; the refusals and the way out say so. (A run is
+counted from answers, not by the second: while one is open, a page's interval cannot
+open the next, so under ``ask`` the agent's own pace sets the rate.)
+
 The book is shared by two threads: Playwright's calls :meth:`on_dialog` and the
 answers; Trio's registers scopes and reads. Each field is written by one side only,
 or is a dict / deque operation that the GIL keeps whole; cancelling a scope is
@@ -28,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import time
 from collections import deque
 from collections.abc import Iterator
 
@@ -45,6 +56,11 @@ __all__ = ["DIALOG_POLICIES", "DialogBook", "DialogPolicy", "OpenDialog", "dialo
 
 #: Auto-answered dialogs kept until a result lists them.
 _LOG_MAX = 50
+#: The same dialog opening again this soon after its answer continues a run; a run of
+#: LOOP_RUN is a loop. Faster than any agent's round trip, and different dialogs never
+#: make one: an agent confirming three deletions in a row is not a loop.
+LOOP_GAP = 0.25
+LOOP_RUN = 3
 
 
 @attrs.frozen
@@ -81,11 +97,25 @@ class DialogBook:
         #: Trio side: the interruptible scopes per page, with their tasks, innermost last.
         self._scopes: dict[Page | None, list[tuple[trio.lowlevel.Task, trio.CancelScope]]] = {}
         self._answers: set[asyncio.Task[None]] = set()
+        #: Pages being left (Trio side writes): their dialogs are answered whatever the policy.
+        self._leaving: set[Page | None] = set()
+        #: Per page (Playwright side writes), for :meth:`looping`: when its last dialog
+        #: was answered, what it said, and how many times it came back at once in a row.
+        self._ended: dict[Page | None, float] = {}
+        self._last: dict[Page | None, str] = {}
+        self._runs: dict[Page | None, int] = {}
 
     # -- the Playwright thread ---------------------------------------------------------
 
     def on_dialog(self, dialog: Dialog) -> None:
         """Playwright's ``dialog`` event: keep it open for the agent, or answer by policy."""
+        page, said = dialog.page, f"{dialog.type}\0{dialog.message}"
+        again = said == self._last.get(page) and time.monotonic() - self._ended.get(page, float("-inf")) < LOOP_GAP
+        self._runs[page] = self._runs.get(page, 0) + 1 if again and dialog.type != "beforeunload" else 1
+        self._last[page] = said
+        if dialog.page in self._leaving:
+            self._answer_now(dialog, dialog.type == "beforeunload")
+            return
         if self.policy == "ask":
             self._open[dialog.page] = OpenDialog(dialog.type, dialog.message, dialog.default_value,
                                                  dialog.page, dialog)
@@ -93,23 +123,42 @@ class DialogBook:
                 with contextlib.suppress(trio.RunFinishedError):
                     self._token.run_sync_soon(self._interrupt, dialog.page)
             return
-        accept = self.policy == "accept"
+        self._answer_now(dialog, self.policy == "accept")
+
+    def _answer_now(self, dialog: Dialog, accept: bool) -> None:
+        self._ended[dialog.page] = time.monotonic()
         task = asyncio.get_running_loop().create_task(_answer(dialog, accept, None))
         self._answers.add(task)
         task.add_done_callback(self._answers.discard)
         self._answered.append((next(self._seq), {**_described(dialog),
                                                  "answer": "accepted" if accept else "dismissed"}))
 
+    async def answer_open(self, page: Page | None, accept: bool | None = None) -> None:
+        """Answer the dialog open on ``page``, listed with the auto-answered ones:
+        ``accept`` as given, or (None) as a person leaving the page would: dismissed,
+        a beforeunload accepted."""
+        pending = self._open.pop(page, None)
+        if pending is not None:
+            self._ended[page] = time.monotonic()
+            accept = pending.type == "beforeunload" if accept is None else accept
+            self._answered.append((next(self._seq), {**pending.describe(),
+                                                     "answer": "accepted" if accept else "dismissed"}))
+            await _answer(pending.dialog, accept, None)
+
     async def answer(self, page: Page | None, accept: bool, prompt_text: str | None) -> OpenDialog | None:
         """Answer the dialog open on ``page``; the one answered, or None if none was open."""
         pending = self._open.pop(page, None)
         if pending is not None:
+            self._ended[page] = time.monotonic()
             await _answer(pending.dialog, accept, prompt_text)
         return pending
 
     def forget(self, page: Page) -> None:
         """The tab closed: its dialog went with it."""
         self._open.pop(page, None)
+        self._ended.pop(page, None)
+        self._last.pop(page, None)
+        self._runs.pop(page, None)
 
     # -- the Trio thread ---------------------------------------------------------------
 
@@ -120,12 +169,35 @@ class DialogBook:
     def open_on(self, page: Page | None) -> OpenDialog | None:
         return self._open.get(page)
 
-    def take_answered(self) -> list[dict[str, str]]:
-        """Auto-answered dialogs no result has listed yet, oldest first (then they are)."""
+    def looping(self, page: Page | None) -> int:
+        """How many times in a row ``page`` opened the same dialog within :data:`LOOP_GAP`
+        of its answer, when that is a loop (:data:`LOOP_RUN` or more); 0 otherwise."""
+        run = self._runs.get(page, 0)
+        return run if run >= LOOP_RUN else 0
+
+    @contextlib.contextmanager
+    def leaving(self, page: Page | None) -> Iterator[None]:
+        """While the caller leaves ``page``, every dialog on it is answered (module notes)."""
+        self._leaving.add(page)
+        try:
+            yield
+        finally:
+            self._leaving.discard(page)
+
+    def take_answered(self) -> list[dict[str, str | int]]:
+        """Auto-answered dialogs no result has listed yet, oldest first (then they are).
+        A run of the same dialog answered the same way is one entry with its ``count``:
+        a page that alerts in a loop would fill the result with copies."""
         fresh = [entry for seq, entry in list(self._answered) if seq > self._reported]
         if self._answered:
             self._reported = self._answered[-1][0]
-        return fresh
+        runs: list[dict[str, str | int]] = []
+        for entry in fresh:
+            if runs and {k: v for k, v in runs[-1].items() if k != "count"} == entry:
+                runs[-1]["count"] = int(runs[-1].get("count", 1)) + 1
+            else:
+                runs.append(dict(entry))
+        return runs
 
     @contextlib.contextmanager
     def interruptible(self, page: Page | None, *, open_already: bool = True) -> Iterator[trio.CancelScope]:
@@ -182,13 +254,19 @@ def dialog_warning(dialog: dict[str, str] | None, tool: str) -> str:
             "handle_dialog {accept: true|false} answers it")
 
 
-def dialog_refusal(pending: OpenDialog, tab: int | None, tool: str) -> ToolError:
-    """``dialog-open`` for a call on a tab a dialog blocks, naming the way out."""
+def dialog_refusal(pending: OpenDialog, tab: int | None, tool: str, looping: int = 0) -> ToolError:
+    """``dialog-open`` for a call on a tab a dialog blocks, naming the way out (for a
+    page that opens dialogs in a loop, leaving it: answering brings the next one)."""
+    where = f"a {pending.type} dialog is open on tab {tab if tab is not None else '?'} ({pending.message!r})"
+    if looping:
+        return ToolError(
+            "dialog-open", f"{where} and the page opens dialogs in a loop ({looping} in a row, each at once), so "
+            f"{tool} cannot run and answering one brings the next: navigate or close_tab leaves the page",
+            dialog=pending.describe(), tool=tool, looping=looping)
     prompt = " (promptText fills the prompt)" if pending.type == "prompt" else ""
     return ToolError(
         "dialog-open",
-        f"a {pending.type} dialog is open on tab {tab if tab is not None else '?'} ({pending.message!r}) and "
-        f"blocks the page, so {tool} cannot run: answer it with handle_dialog {{accept: true}} or "
+        f"{where} and blocks the page, so {tool} cannot run: answer it with handle_dialog {{accept: true}} or "
         f"{{accept: false}}{prompt}",
         dialog=pending.describe(), tool=tool,
     )

@@ -53,9 +53,9 @@ async def handle_dialog(session: ChromiumSession, args: HandleDialogArgs) -> Rep
 async def set_dialog_policy(session: ChromiumSession, args: SetDialogPolicyArgs) -> Reply:
     previous = session.dialogs.policy
     session.dialogs.policy = args.policy
-    reply = Reply.of(policy=args.policy, previous=previous, warnings=[])
-    if session.dialogs.open_on(session.page) is not None:
-        reply.warn("a dialog is already open on this tab; it still waits for handle_dialog")
-    return reply
+    # The dialog open now is answered by the new policy too (listed in dialogs).
+    if args.policy != "ask":
+        await session.pw(session.dialogs.answer_open, session.page, args.policy == "accept")
+    return Reply.of(policy=args.policy, previous=previous)
 
 

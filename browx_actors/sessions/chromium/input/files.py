@@ -3,9 +3,11 @@
 ``upload_file`` gives a file input (by ref or selector) files from the workspace, and
 only from there: each path goes through the workspace chokepoint, so ``..``, absolute
 paths and symlinks that leave it are refused with one message that does not say
-whether anything exists outside. A target that is no file input but opens a file
-chooser when clicked (a styled "Choose file" button in front of a hidden input) gets the
-files through the chooser. Like every action it reports what changed.
+whether anything exists outside, and a path that is no regular file (a folder, a named
+pipe the browser would wait on forever, a socket) is refused naming what it is. A
+target that is no file input but opens a file chooser when clicked (a styled "Choose
+file" button in front of a hidden input) gets the files through the chooser. Like every
+action it reports what changed.
 
 Downloads a page starts are saved into the workspace by the session (see
 :mod:`.page.downloads`); the call that started one lists it (``downloads``), and
@@ -23,7 +25,7 @@ from ....errors import ToolError
 from ....tools import Reply
 from ....tools.actions import UploadFileArgs
 from ....tools.page import DownloadsListArgs
-from ....workspace import resolve_in_workspace
+from ....workspace import file_to_read
 from .actions import ACTION_TIMEOUT_MS, run_action
 
 if TYPE_CHECKING:
@@ -37,13 +39,7 @@ _NOT_FILE_INPUT = ("not an HTMLInputElement", "not an input element", "Node is n
 
 def workspace_files(workspace: Path, paths: list[str]) -> list[Path]:
     """Each path as a file inside the workspace; ``bad-arg`` naming the one that is not."""
-    files = []
-    for i, relative in enumerate(paths):
-        path = resolve_in_workspace(workspace, relative, field="paths")
-        if not path.is_file():
-            raise ToolError("bad-arg", f"paths[{i}] is not a file in the workspace", field="paths")
-        files.append(path)
-    return files
+    return [file_to_read(workspace, relative, field="paths", label=f"paths[{i}]") for i, relative in enumerate(paths)]
 
 
 async def upload_file(session: ChromiumSession, args: UploadFileArgs) -> Reply:

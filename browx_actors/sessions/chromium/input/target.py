@@ -136,7 +136,7 @@ async def locator_for(page: Page, target: Element, found: JsonObject,
         return page.locator(selector).first, described
     assert selector is not None  # a notCss answer comes for selectors only
     locator = page.locator(selector)
-    with selector_refusals():
+    with selector_refusals(selector=selector):  # the boundary names the argument that held it
         count = await locator.count()
     _check_count(selector, count, reply)
     return locator.first, await locator.first.evaluate(_DESCRIBE)

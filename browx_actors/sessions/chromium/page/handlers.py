@@ -15,7 +15,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-import trio
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import FloatRect, Page, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeout
@@ -38,7 +37,7 @@ from ....tools.page import (
 )
 from ....tools.shapes import Rect
 from ....tools.targets import Element
-from ....workspace import file_to_write, write_file
+from ....workspace import file_to_write, save_file
 from ..agent.pageagent import AGENT_KEY
 from ..failures import is_selector_error, selector_refusal
 from ..input.target import resolve_target
@@ -267,7 +266,7 @@ async def _capture(session: ChromiumSession, args: ScreenshotArgs) -> Reply:
         reply.warn(f"scaled by {scale:.3f} so the longest side fits maxDimension={cap}")
     if args.path:
         target = file_to_write(session.workspace, args.path)
-        await trio.to_thread.run_sync(write_file, target, data)
+        await save_file(target, data)
         reply["path"] = str(target)
     reply.attach(f"image/{fmt}", data)
     return reply

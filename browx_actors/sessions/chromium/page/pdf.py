@@ -13,14 +13,12 @@ import re
 import time
 from typing import TYPE_CHECKING
 
-import trio
-
 from ....cdp import CdpError
 from ....errors import ToolError
 from ....jsonsafe import JsonObject
 from ....tools import Reply
 from ....tools.page import PdfSaveArgs
-from ....workspace import file_to_write, write_file
+from ....workspace import file_to_write, save_file
 
 if TYPE_CHECKING:
     from ..session import ChromiumSession
@@ -68,7 +66,7 @@ async def pdf_save(session: ChromiumSession, args: PdfSaveArgs) -> Reply:
             raise ToolError("bad-arg", f"pageRanges: {err.message}", field="pageRanges") from err
         raise
     data = base64.b64decode(printed["data"])
-    await trio.to_thread.run_sync(write_file, target, data)
+    await save_file(target, data)
     return Reply.of(path=str(target), byteLength=len(data), pages=count_pages(data), format=args.format,
                     landscape=args.landscape)
 

@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import trio
 from playwright.async_api import Route
 
 from ....cdp import CdpError, CdpFailure, TargetLink
@@ -39,7 +37,7 @@ from ....tools.storage import (
     StorageSetArgs,
     StorageStateArgs,
 )
-from ....workspace import file_to_write, resolve_in_workspace, write_file
+from ....workspace import file_to_read, file_to_write, load_file, save_file
 from ..tabs.tabset import Tab
 
 if TYPE_CHECKING:
@@ -255,7 +253,7 @@ async def storage_state_save(session: ChromiumSession, args: StorageStateArgs) -
             origins[origin] = [{"name": k, "value": v} for k, v in entries]
     state = {"cookies": cookies, "origins": [{"origin": o, "localStorage": items} for o, items in origins.items()]}
     data = json.dumps(state, indent=2, ensure_ascii=False).encode("utf-8")
-    await trio.to_thread.run_sync(write_file, target, data)
+    await save_file(target, data)
     return Reply.of(path=str(target), cookies=len(cookies), origins=sorted(origins), byteLength=len(data))
 
 
@@ -266,6 +264,9 @@ def parse_state(text: str) -> tuple[list[JsonObject], list[tuple[str, list[tuple
         state = json.loads(text)
     except ValueError as err:
         raise ToolError("bad-arg", f"the file is not JSON: {err}", field="path") from err
+    except RecursionError:  # nested past what the decoder recurses into: no storage state is
+        raise ToolError("bad-arg", "the file is not a storage state: its JSON nests far deeper than one does",
+                        field="path") from None
     if not isinstance(state, dict) or not isinstance(state.get("cookies", []), list) \
             or not isinstance(state.get("origins", []), list):
         raise ToolError("bad-arg", "the file is not a storage state ({cookies: [...], origins: [...]})", field="path")
@@ -293,11 +294,12 @@ def parse_state(text: str) -> tuple[list[JsonObject], list[tuple[str, list[tuple
 
 
 async def storage_state_load(session: ChromiumSession, args: StorageStateArgs) -> Reply:
-    source = resolve_in_workspace(session.workspace, args.path)
+    source = file_to_read(session.workspace, args.path)
+    data = await load_file(source, max_bytes=STATE_MAX_BYTES)
     try:
-        text = await trio.to_thread.run_sync(_read, source)
-    except OSError as err:
-        raise ToolError("bad-arg", "path is not a readable file in the workspace", field="path") from err
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ToolError("bad-arg", "the file is not UTF-8 text", field="path") from None
     cookies, origins = parse_state(text)
     assert session.browser is not None
     if cookies:
@@ -318,15 +320,6 @@ async def storage_state_load(session: ChromiumSession, args: StorageStateArgs) -
         else:
             await _through_helper(session, origin, pairs)
     return Reply.of(path=str(source), cookies=len(cookies), origins=[o for o, _ in origins])
-
-
-def _read(path: Path) -> str:
-    if not path.is_file():
-        raise OSError("not a file")
-    if path.stat().st_size > STATE_MAX_BYTES:
-        raise OSError("too large")
-    data: str = path.read_text(encoding="utf-8")
-    return data
 
 
 async def _through_helper(session: ChromiumSession, origin: str, pairs: list[tuple[str, str]]) -> None:

@@ -24,6 +24,7 @@ from ..page import handlers as page_tools
 from .tabset import Tab
 
 if TYPE_CHECKING:
+    from ..dialogs.book import OpenDialog
     from ..session import ChromiumSession
 
 __all__ = ["close_tab", "list_tabs", "new_tab", "select_tab"]
@@ -102,18 +103,22 @@ async def select_tab(session: ChromiumSession, args: SelectTabArgs) -> Reply:
 async def close_tab(session: ChromiumSession, args: CloseTabArgs) -> Reply:
     await session.tab_lifecycle.settle_tabs()
 
-    async def close() -> int:
+    async def close() -> tuple[int, OpenDialog | None]:
         tab = session.tabs.current if args.tab is None else session.tabs.get(args.tab)
         assert tab is not None
-        await tab.page.close()
+        pending = session.dialogs.open_on(tab.page)
+        await tab.page.close()  # a dialog open, a page that never yields: the browser closes it all the same
         session.tab_lifecycle.drop_tab(tab.page)  # the close event may come after close() returns
-        return tab.id
+        return tab.id, pending
 
-    closed = await session.pw(close)
+    closed, pending = await session.pw(close)
     last = len(session.tabs) == 0
     await session.tab_lifecycle.attach_current()  # a fresh blank tab if that was the last one
     tabs = await session.pw(_describe_all, session)
     reply = Reply.of(closed=closed, current=_current_id(tabs), tabs=tabs)
+    if pending is not None:
+        reply.warn(f"tab {closed} closed with its {pending.type} dialog open ({pending.message!r}); the dialog went "
+                   "with it")
     if last:
         reply["replacedBy"] = reply["current"]
         reply.warn(f"tab {closed} was the session's last: blank tab {reply['current']} took its place; the session "

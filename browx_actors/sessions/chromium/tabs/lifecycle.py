@@ -18,9 +18,10 @@ The session's call boundary relies on how this code changes what it keeps (see
 A tab's CDP session is stored only once attached; the tab set changes on the Playwright
 thread in one event handler.
 
-A crashed renderer marks its tab ``crashed``, and :meth:`~TabLifecycle.replace_crashed`
+A crashed renderer marks its tab ``crashed``, and :meth:`~TabLifecycle.replace`
 puts a fresh page in its place for ``navigate`` (the session's notes say which calls
-do what on a crashed tab). Attached to a shared browser (:mod:`.attached`), the context
+do what on a crashed tab); so it does for a page that no longer answers at all
+(:mod:`.exits`). Attached to a shared browser (:mod:`.attached`), the context
 is the user's: only the pages our tabs opened become tabs.
 """
 
@@ -170,9 +171,10 @@ class TabLifecycle:
         finally:
             self._helpers_opening -= 1
 
-    async def replace_crashed(self, tab: Tab) -> None:
-        """A fresh page in a crashed tab's place (Playwright refuses every call on the
-        crashed one, ``goto`` included), then the crashed page closed."""
+    async def replace(self, tab: Tab, why: str = "crashed") -> None:
+        """A fresh page in ``tab``'s place, then the old page closed: a crashed one
+        (Playwright refuses every call on it, ``goto`` included) or one whose main thread
+        never yields (its renderer cannot commit a navigation). ``why`` is for the error."""
         session = self._session
         old = tab.page
         self._replacing = tab
@@ -185,8 +187,8 @@ class TabLifecycle:
             with trio.move_on_after(2):
                 await session.pw(old.close)
         if tab.page is old:  # never adopted into its place: the tab set changed meanwhile
-            raise ToolError("tab-crashed", f"tab {tab.id} crashed and could not be replaced; close_tab it",
-                            tab=tab.id)
+            raise ToolError("tab-crashed" if why == "crashed" else "timeout",
+                            f"tab {tab.id} {why} and could not be replaced; close_tab it", tab=tab.id)
 
     def _context(self) -> BrowserContext:
         context = self._session.context

@@ -36,6 +36,9 @@ class Tab:
     cdp: TargetLink | None = None
     #: Its renderer crashed: the page answers nothing until it is replaced.
     crashed: bool = False
+    #: Its main thread stopped answering during a call (see :mod:`.exits`); the next
+    #: call asks it again before it waits on it.
+    busy: bool = False
     #: Where the tab's mouse is, what it holds, which fingers are down.
     input: InputState = attrs.Factory(InputState)
     events: TargetLink | None = None
@@ -83,7 +86,7 @@ class TabSet:
     def replace(self, tab: Tab, page: Page) -> Tab:
         """Put a fresh ``page`` in ``tab``'s place (a crashed tab reloaded): same id,
         same position, nothing attached yet."""
-        tab.page, tab.target_id, tab.cdp, tab.events, tab.crashed = page, None, None, None, False
+        tab.page, tab.target_id, tab.cdp, tab.events, tab.crashed, tab.busy = page, None, None, None, False, False
         return tab
 
     def find(self, page: Page) -> Tab | None:

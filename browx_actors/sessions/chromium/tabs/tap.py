@@ -100,7 +100,8 @@ class TabTap:
 
     methods = CONSOLE_METHODS | NETWORK_METHODS | PAGE_METHODS | CONTEXT_METHODS
 
-    def __init__(self, events: TapRecords, target: str, source: TargetLink, *, main_frame: str | None) -> None:
+    def __init__(self, events: TapRecords, target: str, source: TargetLink, *, main_frame: str | None,
+                 frames: bool = True) -> None:
         self.events = events
         #: The tab's target id, which keys its buffers.
         self.target = target
@@ -119,6 +120,9 @@ class TabTap:
         #: The main world's execution context of each frame this session hosts, and the
         #: parent of each frame attached under it (out-of-process ones included).
         self.contexts: dict[str, int] = {}
+        #: False for a worker's session: its default context is the worker's, which
+        #: names the page's frame but is no frame's main world.
+        self._frames = frames
         self.parents: dict[str, str] = {}
         #: Called with a flooding execution context's id, to sample it in the page; when
         #: each context last asked for that.
@@ -132,10 +136,13 @@ class TabTap:
     # -- the reader's questions ---------------------------------------------------------
 
     def skip(self, method: str, raw: str) -> bool:
-        if method != "Runtime.consoleAPICalled":
+        if method == "Runtime.exceptionThrown":
+            kind, error = "error", True
+        elif method == "Runtime.consoleAPICalled":
+            kind = _peek_console_type(raw)
+            error = kind in _ERROR_TYPES
+        else:
             return False
-        kind = _peek_console_type(raw)
-        error = kind in _ERROR_TYPES
         # Admission is asked with recording off too: a dry bucket is how a flood shows.
         admitted = (self._errors if error else self._others).admit()
         if admitted and (error or self.events.record):
@@ -201,7 +208,8 @@ class TabTap:
     def _context_created(self, params: JsonObject) -> None:
         context = params.get("context") or {}
         aux = context.get("auxData") or {}
-        if aux.get("isDefault") and isinstance(aux.get("frameId"), str) and isinstance(context.get("id"), int):
+        if self._frames and aux.get("isDefault") and isinstance(aux.get("frameId"), str) \
+                and isinstance(context.get("id"), int):
             self.contexts[aux["frameId"]] = context["id"]
 
     def _context_destroyed(self, params: JsonObject) -> None:
