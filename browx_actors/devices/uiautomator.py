@@ -175,8 +175,15 @@ def _tree_builder() -> tuple[Callable[[str, dict[str, str]], None], Callable[[st
 
 
 def _root(children: tuple[NativeNode, ...], path: tuple[int, ...] = ()) -> NativeNode:
-    """The ``hierarchy`` element: the root, as large as its first window with bounds."""
-    bounds = next((child.bounds for child in children if child.bounds), None)
+    """The ``hierarchy`` element: the root, as large as all its windows together. A dump
+    of every window (``--windows``, a multi-window screen) may open with the status bar,
+    whose bounds are no screen: taken alone, every tap below it would be off screen."""
+    windows = [child.bounds for child in children if child.bounds is not None and not child.bounds.empty]
+    bounds = None
+    if windows:
+        left, top = min(w.x for w in windows), min(w.y for w in windows)
+        right, bottom = max(w.x + w.width for w in windows), max(w.y + w.height for w in windows)
+        bounds = Rect(left, top, right - left, bottom - top)
     return NativeNode("generic", "hierarchy", bounds=bounds, path=path, children=children)
 
 

@@ -9,6 +9,7 @@ from browx_actors.devices.uiautomator import IDLE_FAILURES, parse_bounds, parse_
 from browx_actors.errors import CODES, ToolError
 from browx_actors.sessions.native.refs import Hierarchy, RefBook
 from browx_actors.sessions.native.snapshot import snapshot
+from browx_actors.sessions.native.target import on_screen
 from fakes.testdata import PIXEL_LAUNCHER_DUMP
 from uiautomator_support import dump, dump_node
 
@@ -213,3 +214,16 @@ def test_a_dump_equal_to_the_last_is_not_parsed_again() -> None:
     with pytest.raises(ToolError):
         parser.parse(IDLE_FAILURES[0].encode())
     assert parser.parse(raw.replace(b'text="Chrome"', b'text="Chromium"')) is changed
+
+
+def test_a_multi_window_dump_that_opens_with_the_status_bar_spans_every_window() -> None:
+    """A dump of every window (status bar first, then the app, then the navigation bar):
+    the screen is all of them, so a button below the status bar is on screen."""
+    status = dump_node("android.widget.FrameLayout", package="com.android.systemui", bounds="[0,0][1080,63]")
+    button = dump_node("android.widget.Button", text="Send", clickable="true", bounds="[40,1200][1040,1330]")
+    app = dump_node("android.widget.FrameLayout", bounds="[0,0][1080,2337]").replace(" />", f">{button}</node>")
+    nav = dump_node("android.widget.FrameLayout", package="com.android.systemui", bounds="[0,2337][1080,2400]")
+    root = parse_dump(dump(status, app, nav))
+    assert root.bounds == Rect(0, 0, 1080, 2400)
+    (send,) = [n for n in Hierarchy(root).nodes if n.text == "Send"]
+    assert send.bounds is not None and on_screen(send.bounds, root.bounds) == send.bounds
