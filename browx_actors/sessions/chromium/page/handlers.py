@@ -229,6 +229,8 @@ async def _capture(session: ChromiumSession, args: ScreenshotArgs) -> Reply:
     targets = [name for name, value in named if value is not None]
     fmt = args.format
     reply = Reply(warnings=[])
+    # A path the workspace refuses is refused before anything is captured.
+    target = file_to_write(session.workspace, args.path) if args.path else None
     metrics = await session.cdp.send("Page.getLayoutMetrics")
     viewport = metrics["cssVisualViewport"]
     if args.region:
@@ -264,8 +266,7 @@ async def _capture(session: ChromiumSession, args: ScreenshotArgs) -> Reply:
     reply.fields.update(format=fmt, width=width, height=height, byteLength=len(data), scale=round(scale, 4))
     if scale < 1:
         reply.warn(f"scaled by {scale:.3f} so the longest side fits maxDimension={cap}")
-    if args.path:
-        target = file_to_write(session.workspace, args.path)
+    if target is not None:
         await save_file(target, data)
         reply["path"] = str(target)
     reply.attach(f"image/{fmt}", data)
