@@ -66,6 +66,8 @@ class TypeInfo:
 _BUTTON = TypeInfo("button", clickable=True, titled=True)
 _TEXTBOX = TypeInfo("textbox", clickable=True, editable=True)
 _GENERIC = TypeInfo("generic")
+#: A TextView whose traits say it is static text: read, never typed into.
+_READ_ONLY_TEXT = TypeInfo("text", titled=True)
 
 #: The XCUITest type-to-role table, by short type. Unlisted types are ``generic``.
 _TYPES: dict[str, TypeInfo] = {
@@ -87,7 +89,8 @@ _TYPES: dict[str, TypeInfo] = {
     "TextField": _TEXTBOX,
     "SecureTextField": _TEXTBOX,
     "SearchField": _TEXTBOX,
-    # Multiline: the tag (TextView) is what tells it from a one-line field.
+    # Multiline: the tag (TextView) is what tells it from a one-line field. A read-only
+    # one (a footer, terms) says so in its traits: see _node.
     "TextView": _TEXTBOX,
     "Switch": TypeInfo("switch", clickable=True, checkable=True),
     "Toggle": TypeInfo("switch", clickable=True, checkable=True),
@@ -153,6 +156,11 @@ def _node(raw: object, path: tuple[int, ...]) -> NativeNode:
     if not isinstance(tag, str) or not tag:
         raise MalformedSource(f"node {_where(path)} has no type")
     info = type_info(tag)
+    traits = _traits(raw, path)
+    if short_type(tag) == "TextView" and "StaticText" in traits:
+        # UIKit gives a non-editable text view the static-text trait; an editable one has
+        # none of its own. The type alone would offer typing into a footer.
+        info = _READ_ONLY_TEXT
     secure = short_type(tag) == "SecureTextField"
     label = _text(raw, "label", path) or ""
     value = _value(raw, path, secure)
@@ -177,7 +185,7 @@ def _node(raw: object, path: tuple[int, ...]) -> NativeNode:
         scrollable=info.scrollable,
         checkable=info.checkable,
         checked=checked,
-        selected=_selected(raw, info, value, path),
+        selected=_selected(traits, info, value),
         password=secure,
         path=path,
         children=tuple(_node(child, (*path, index)) for index, child in enumerate(children)),
@@ -200,9 +208,13 @@ def _drawn_text(info: TypeInfo, label: str, value: str | None) -> str:
     return label or (value if info.role == "text" and value else "")
 
 
-def _selected(raw: Mapping[str, JsonValue], info: TypeInfo, value: str | None, path: tuple[int, ...]) -> bool:
-    traits = _text(raw, "traits", path) or ""
-    if "Selected" in (trait.strip() for trait in traits.split(",")):
+def _traits(raw: Mapping[str, JsonValue], path: tuple[int, ...]) -> frozenset[str]:
+    """The element's accessibility traits as WDA names them (``"Button, Selected"``)."""
+    return frozenset(trait.strip() for trait in (_text(raw, "traits", path) or "").split(",") if trait.strip())
+
+
+def _selected(traits: frozenset[str], info: TypeInfo, value: str | None) -> bool:
+    if "Selected" in traits:
         return True
     # WDA reports a selected button's missing value as "1" (older builds send no traits).
     return info.role in ("button", "tab") and value == "1"

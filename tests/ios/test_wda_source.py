@@ -210,6 +210,16 @@ def test_scrollers_are_scrollable_and_text_inputs_editable() -> None:
     assert not parse_source(wda_node("StaticText")).focusable
 
 
+def test_a_text_view_whose_traits_say_static_text_is_read_not_typed_into() -> None:
+    """A footer or terms text view: UIKit gives a non-editable one the static-text trait."""
+    footer = parse_source(wda_node("TextView", label=None, value="Your data stays on this device.",
+                                   isAccessible="1", traits="StaticText"))
+    assert (footer.role, footer.focusable, footer.text) == ("text", False, "Your data stays on this device.")
+    assert footer.tag == "TextView"  # the type WDA sent, kept
+    editable = parse_source(wda_node("TextView", label=None, value="draft", isAccessible="1", traits=""))
+    assert (editable.role, editable.focusable) == ("textbox", True)
+
+
 @pytest.mark.parametrize(("mutate", "message"), [
     (lambda tree: tree.pop("type"), "has no type"),
     (lambda tree: tree.update(isEnabled="true"), "isEnabled='true'"),
