@@ -3,9 +3,10 @@
 **Search.** Records (calls, notes and drop markers together) are returned oldest first
 by ``ts`` (ties keep file order), so ``since`` pages forward. ``since`` keeps records
 with ``ts`` at or after it (any ISO 8601 time; no offset means UTC). ``tool`` applies to
-``kind:"call"`` records only and ``category`` to ``kind:"note"`` records only: a filter
-narrows its own kind and lets the other kinds through, so ``{tool, category}`` gives
-those calls and those notes together. ``sessionId`` keeps one session. ``limit``
+``kind:"call"`` records only and ``category`` to ``kind:"note"`` records only, so each
+asks for its own kind: ``{tool}`` answers those calls and no notes, ``{category}`` those
+notes and no calls (nor drop markers, which are neither), and ``{tool, category}`` those
+calls and those notes together. Without either, every kind. ``sessionId`` keeps one session. ``limit``
 defaults to :data:`SEARCH_DEFAULT` and is clamped to :data:`SEARCH_CAP` with a warning;
 ``truncated`` says more records matched than were returned.
 
@@ -103,9 +104,18 @@ def search(records: Iterable[JsonObject], *, since: str | None = None, tool: str
            limit: int = SEARCH_DEFAULT) -> tuple[list[JsonObject], bool]:
     """Matching records, oldest first, at most ``limit``; and whether more matched."""
     matched = [r for r in in_window(records, since=since, session_id=session_id)
-               if (tool is None or r.get("kind") != "call" or r.get("tool") == tool)
-               and (category is None or r.get("kind") != "note" or r.get("category") == category)]
+               if _asked_for(r, tool, category)]
     return matched[:limit], len(matched) > limit
+
+
+def _asked_for(record: JsonObject, tool: str | None, category: str | None) -> bool:
+    """Whether ``tool`` / ``category`` ask for this record: each filter names its own
+    kind, so a record of a kind no given filter names is not asked for."""
+    if tool is None and category is None:
+        return True
+    kind = record.get("kind")
+    return ((tool is not None and kind == "call" and record.get("tool") == tool)
+            or (category is not None and kind == "note" and record.get("category") == category))
 
 
 def percentile(values: Sequence[float], p: float) -> float:

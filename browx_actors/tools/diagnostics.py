@@ -62,8 +62,9 @@ DIAGNOSTICS_SEARCH = runtime_tool(
     title="Search diagnostics", capability="read", hints=READS,
     summary="Search the recorded calls and notes of the diagnostics store, oldest first.",
     description="Query the diagnostics JSONL store (calls, notes and dropped-record markers together), oldest first; "
-        "works with the recorder off, over whatever is on disk. tool narrows call records only, category "
-        "narrows notes only (the other kind passes through); since keeps records whose ts is at or after it. "
+        "works with the recorder off, over whatever is on disk. tool asks for call records of that tool "
+        "and category for notes of that category (each only its own kind: {tool} returns no notes, {category} no "
+        "calls; both give those calls and those notes together); since keeps records whose ts is at or after it. "
         "Returns {ok, records, count, truncated, warnings}; limit, the most records to return, is clamped to 1000 "
         "with a warning.",
 )

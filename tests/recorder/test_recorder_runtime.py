@@ -214,3 +214,23 @@ async def test_gates_off_record_nothing_refuse_notes_and_still_search_earlier_ru
             assert report["perTool"]["list_sessions"]["count"] == 1
             assert report["recorder"]["recording"] is False and report["truncated"] is False
         assert _store_bytes(tmp_path) == earlier  # nothing recorded with a gate closed
+
+
+async def test_search_filters_ask_for_their_own_kind(tmp_path: Path) -> None:
+    """{category} answers notes and no calls; {tool} calls and no notes (the spec's
+    "applies to kind:note only" / "kind:call only"), through the real dispatch."""
+    async with open_runtime(config=_config(tmp_path), capabilities=CAPS) as runtime:
+        await runtime.call_tool("diagnostics_note", {"insight": "wanted a primitive", "category": "missing-primitive"})
+        await runtime.call_tool("diagnostics_note", {"insight": "worked around it", "category": "workaround"})
+        await runtime.call_tool("list_sessions")
+        await runtime.call_tool("list_sessions")
+        notes = await runtime.call_tool("diagnostics_search", {"category": "missing-primitive"})
+        assert notes["ok"] and [(r["kind"], r["insight"]) for r in notes["records"]] == [
+            ("note", "wanted a primitive")]
+        calls = await runtime.call_tool("diagnostics_search", {"tool": "list_sessions"})
+        assert calls["ok"] and [(r["kind"], r["tool"]) for r in calls["records"]] == [
+            ("call", "list_sessions"), ("call", "list_sessions")]
+        both = await runtime.call_tool("diagnostics_search", {"tool": "list_sessions", "category": "workaround"})
+        assert sorted(r["kind"] for r in both["records"]) == ["call", "call", "note"]
+        everything = await runtime.call_tool("diagnostics_search")
+        assert {r["kind"] for r in everything["records"]} >= {"call", "note"}

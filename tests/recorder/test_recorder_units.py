@@ -347,12 +347,15 @@ def test_search_filters_order_and_limit() -> None:
     assert _stamps(found) == [(1, "workaround"), (2, "snapshot"), (3, "snapshot"), (3, "click"),
                               (4, "missing-primitive"), (5, "click"), (6, "dropped")]
     assert truncated is False
-    assert _stamps(search(RECORDS, tool="click")[0]) == [
-        (1, "workaround"), (3, "click"), (4, "missing-primitive"), (5, "click"), (6, "dropped")]
-    assert _stamps(search(RECORDS, category="workaround")[0]) == [
-        (1, "workaround"), (2, "snapshot"), (3, "snapshot"), (3, "click"), (5, "click"), (6, "dropped")]
+    # Each filter asks for its own kind: {tool} no notes, {category} no calls, neither
+    # the drop markers; together, those calls and those notes.
+    assert _stamps(search(RECORDS, tool="click")[0]) == [(3, "click"), (5, "click")]
+    assert _stamps(search(RECORDS, category="workaround")[0]) == [(1, "workaround")]
     assert _stamps(search(RECORDS, tool="click", category="missing-primitive")[0]) == [
-        (3, "click"), (4, "missing-primitive"), (5, "click"), (6, "dropped")]
+        (3, "click"), (4, "missing-primitive"), (5, "click")]
+    assert search(RECORDS, tool="workaround") == ([], False)  # a note's category is not a tool
+    assert search(RECORDS, category="click") == ([], False)
+    assert _stamps(search(RECORDS, tool="snapshot", session_id="b")[0]) == [(3, "snapshot")]
     assert _stamps(search(RECORDS, session_id="b")[0]) == [(3, "snapshot"), (4, "missing-primitive")]
     since = normalize_since("2026-06-08T12:00:03Z")
     assert _stamps(search(RECORDS, since=since)[0])[:2] == [(3, "snapshot"), (3, "click")]
