@@ -48,6 +48,7 @@ __all__ = [
     "CanvasAdapter",
     "canvas_query",
     "discover_adapters",
+    "no_adapter_message",
     "registry_for",
     "use_registry",
 ]
@@ -135,6 +136,17 @@ def registry_for(runtime: object) -> AdapterRegistry:
     return registry
 
 
+def no_adapter_message(adapter: str, registered: list[str]) -> str:
+    """What ``no-adapter`` tells the agent it can do: call a namespace this server has,
+    or have one registered the way this server finds adapters (an entry point in
+    :data:`ENTRY_POINT_GROUP`). It names no package to install: which distribution
+    provides an app's adapter is the operator's choice, not something the server knows."""
+    have = ", ".join(registered) if registered else "none"
+    return (f"no canvas adapter registered for {adapter} (registered namespaces: {have}); pass a registered "
+            f"namespace, or have an adapter registered as a Python entry point named {adapter!r} in the group "
+            f"{ENTRY_POINT_GROUP} and the server restarted")
+
+
 def _lookup(registry: AdapterRegistry, adapter: str, op: str) -> AdapterOp:
     found = registry.adapters.get(adapter)
     if found is None:
@@ -143,12 +155,8 @@ def _lookup(registry: AdapterRegistry, adapter: str, op: str) -> AdapterOp:
                             f"canvas adapter {adapter!r} is installed but failed to load: "
                             f"{registry.failed[adapter]}",
                             requestedAdapter=adapter, requestedOp=op)
-        raise ToolError(
-            "no-adapter",
-            f"no canvas adapter registered for {adapter}; install @browxai/plugin-{adapter} or pass a "
-            "registered adapter namespace",
-            requestedAdapter=adapter, requestedOp=op, registeredAdapters=sorted(registry.adapters),
-        )
+        raise ToolError("no-adapter", no_adapter_message(adapter, sorted(registry.adapters)),
+                        requestedAdapter=adapter, requestedOp=op, registeredAdapters=sorted(registry.adapters))
     handler = found.op(op)
     if handler is None:
         raise ToolError("unknown-op", f"canvas adapter {adapter!r} has no op {op!r} (ops: "

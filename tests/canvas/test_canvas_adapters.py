@@ -20,6 +20,7 @@ from browx_actors.canvas.adapters import (
     ENTRY_POINT_GROUP,
     AdapterRegistry,
     discover_adapters,
+    no_adapter_message,
     registry_for,
     use_registry,
 )
@@ -132,8 +133,9 @@ async def test_no_adapter_installed(tmp_path: Path) -> None:
                                                           "args": {"id": "1:2"}})
         assert result == {
             "ok": False, "code": "no-adapter",
-            "error": "no canvas adapter registered for figma; install @browxai/plugin-figma or pass a "
-                     "registered adapter namespace",
+            "error": "no canvas adapter registered for figma (registered namespaces: none); pass a registered "
+                     "namespace, or have an adapter registered as a Python entry point named 'figma' in the group "
+                     "browx_actors.canvas_adapters and the server restarted",
             "requestedAdapter": "figma", "requestedOp": "getNodeBounds", "registeredAdapters": [],
         }
         assert await runtime.session_ids() == []
@@ -142,3 +144,13 @@ async def test_no_adapter_installed(tmp_path: Path) -> None:
         installed = registry_for(runtime)
         result = await runtime.call_tool("canvas_query", {"adapter": "no-such-app", "op": "x"})
         assert result["code"] == "no-adapter" and result["registeredAdapters"] == sorted(installed.adapters)
+        assert "@" not in result["error"] and "npm" not in result["error"]
+
+
+def test_no_adapter_names_the_registered_namespaces_and_no_package(example_registry: AdapterRegistry) -> None:
+    """What the agent can do instead: the namespaces it may call, and how one is registered
+    here (an entry point in our group), never an npm package this server does not load."""
+    message = no_adapter_message("figma", sorted(example_registry.adapters))
+    assert message.startswith("no canvas adapter registered for figma (registered namespaces: demo); ")
+    assert ENTRY_POINT_GROUP in message and "'figma'" in message
+    assert "install @" not in message and "plugin-figma" not in message
