@@ -152,6 +152,29 @@ async def test_pacing_floor_waits_and_wheel(tmp_path: Path) -> None:
             assert bad["field"] == "steps[0].y"
 
 
+async def test_a_final_wheel_step_has_landed_when_the_chain_answers(tmp_path: Path) -> None:
+    """The page was handed the last wheel and has scrolled by it before gesture_chain
+    answers: an eval right after reads both, with no polling."""
+    with serve_directory(PAGES) as base:
+        async with canvas_runtime(tmp_path) as runtime:
+            await ok(runtime, "navigate", {"url": f"{base}/wheel_chain.html"})
+            read = "[window.wheels, Math.round(scrollY), document.getElementById('box').scrollTop]"
+            page = await ok(runtime, "gesture_chain", {"steps": [
+                {"kind": "move", "x": 100, "y": 300}, {"kind": "wheel", "deltaY": 240}]})
+            assert page["stepsExecuted"] == 2 and "warnings" not in page
+            assert (await ok(runtime, "eval_js", {"expr": read}))["value"] == [["page dy=240"], 240, 0]
+            inner = await ok(runtime, "gesture_chain", {"steps": [
+                {"kind": "wheel", "x": 500, "y": 100, "deltaY": 120}]})
+            assert inner["stepsExecuted"] == 1 and "warnings" not in inner
+            assert (await ok(runtime, "eval_js", {"expr": read}))["value"] == [
+                ["page dy=240", "box dy=120"], 240, 120]
+            back = await ok(runtime, "gesture_chain", {"steps": [
+                {"kind": "wait", "ms": 0}, {"kind": "wheel", "x": 100, "y": 300, "deltaY": -90}]})
+            assert back["stepsExecuted"] == 2 and "warnings" not in back
+            assert (await ok(runtime, "eval_js", {"expr": read}))["value"] == [
+                ["page dy=240", "box dy=120", "page dy=-90"], 150, 120]
+
+
 async def test_targets_by_ref_selector_and_first_canvas(tmp_path: Path) -> None:
     with serve_directory(PAGES) as base:
         async with canvas_runtime(tmp_path) as runtime:
