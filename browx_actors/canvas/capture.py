@@ -17,13 +17,16 @@ What the page-side function guarantees:
   works whatever context the target has and never creates a context on it;
 - ``webgl-framebuffer`` reads the default framebuffer with ``readPixels`` (saving and
   restoring the bindings and pack state it touches) and flips the rows into top-left
-  order. Asking for the context passes ``preserveDrawingBuffer: true``, which applies
-  when this call creates it; a page's own context keeps its choice;
+  order. It never creates a context: ``getContext`` on a canvas without one would make
+  one, and the page's own ``getContext`` of another kind would then answer null. So the
+  canvas is first read as shown (as ``2d-imagedata`` reads it); only a canvas showing
+  pixels, which some context drew, is asked for its WebGL context (``context-mismatch``
+  when it is another kind). One that reads fully transparent (no context yet, nothing
+  drawn, or a WebGL buffer the platform already cleared) is answered as read, without
+  ``isWebGL`` (it was not read from a framebuffer) and with a warning naming those cases;
 - a WebGL buffer that is not preserved is cleared once its frame is shown, so an
   all-zero read is retried inside the next animation frame, after the page's own
-  frame callbacks have drawn (an animating page then reads back its frame). For
-  ``webgl-framebuffer`` on such a context, a read still empty after that carries a
-  warning explaining why;
+  frame callbacks have drawn (an animating page then reads back its frame);
 - ``SecurityError`` from ``toDataURL`` / ``getImageData`` (a canvas tainted by a
   cross-origin image) answers ``taint-or-encode`` / ``taint-or-read``; canvases over
   16384 pixels on a side answer ``too-large`` before any pixel is read.
@@ -105,29 +108,41 @@ CAPTURE_JS = r"""async (ref, format, chunkChars, maxSide, agentKey) => {
     new Promise((resolve) => setTimeout(() => resolve(null), 250)),
   ]);
 
-  if (format === '2d-imagedata') {
-    const read = () => {
-      const scratch = document.createElement('canvas');
-      scratch.width = width; scratch.height = height;
-      const ctx = scratch.getContext('2d', {willReadFrequently: true});
-      ctx.globalCompositeOperation = 'copy';
-      ctx.drawImage(el, 0, 0);
-      const data = ctx.getImageData(0, 0, width, height).data;
-      return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    };
-    let px;
-    try { px = read(); } catch (e) { return failure(e, 'taint-or-read', 'getImageData'); }
-    if (empty(px)) {
-      const again = await inNextFrame(read);
-      if (again && !empty(again)) px = again;
-    }
-    return fromBytes(head, px);
+  // The canvas as shown, through a scratch 2D canvas: whatever its context, and
+  // without giving one to a canvas that has none.
+  const shown = () => {
+    const scratch = document.createElement('canvas');
+    scratch.width = width; scratch.height = height;
+    const ctx = scratch.getContext('2d', {willReadFrequently: true});
+    ctx.globalCompositeOperation = 'copy';
+    ctx.drawImage(el, 0, 0);
+    const data = ctx.getImageData(0, 0, width, height).data;
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  };
+  // A tainted canvas has a context (a 2D one drew the cross-origin image): for
+  // webgl-framebuffer that is asked below, and answers context-mismatch.
+  let seen = null;
+  try { seen = shown(); } catch (e) {
+    if (format === '2d-imagedata' || !(e && e.name === 'SecurityError')) return failure(e, 'taint-or-read', 'getImageData');
   }
+  if (seen && empty(seen)) {
+    const again = await inNextFrame(shown);
+    if (again && !empty(again)) seen = again;
+  }
+  if (format === '2d-imagedata') return fromBytes(head, seen);
 
+  // getContext gives a canvas without a context the one asked for, and the page's own
+  // getContext of another kind then answers null: so it is asked only of a canvas that
+  // shows pixels, which some context drew. A canvas that reads as transparent is
+  // answered as it is (no context yet, nothing drawn, or a WebGL buffer already cleared).
+  if (seen && empty(seen)) {
+    head.warnings.push('the canvas reads as fully transparent and capture did not ask it for a WebGL context (on a canvas without one that would create it, and the page\'s own getContext would then fail): nothing is drawn on it yet, or its WebGL context was made with preserveDrawingBuffer:false and the platform cleared the buffer once the frame was shown (capture while the page is drawing, or have the page create it with preserveDrawingBuffer:true)');
+    return fromBytes(head, seen);
+  }
   let gl = null;
   try {
     for (const type of ['webgl2', 'webgl']) {
-      gl = el.getContext(type, {preserveDrawingBuffer: true});
+      gl = el.getContext(type);
       if (gl) break;
     }
   } catch (e) { return fail('capture-failed', `getContext failed: ${e && e.message || e}`); }

@@ -204,7 +204,7 @@ async def test_targets_by_ref_selector_and_first_canvas(tmp_path: Path) -> None:
             await fails(runtime, "canvas_capture", {"format": "png"}, "target-not-found")
 
 
-async def test_webgl_capture_is_top_left_and_preserves_where_it_creates(tmp_path: Path) -> None:
+async def test_webgl_capture_is_top_left_and_never_creates_a_context(tmp_path: Path) -> None:
     with serve_directory(PAGES) as base:
         async with canvas_runtime(tmp_path) as runtime:
             await ok(runtime, "navigate", {"url": f"{base}/canvas_webgl.html"})
@@ -221,12 +221,23 @@ async def test_webgl_capture_is_top_left_and_preserves_where_it_creates(tmp_path
             png = await ok(runtime, "canvas_capture", {"format": "png"})
             assert tuple(pixels(png)[0, 0]) == (255, 0, 0, 255)
 
+            # A canvas the page has not drawn on yet: read as it is (transparent), and left
+            # without a context, so the page's own getContext of any kind still gets one.
+            for fmt in ("webgl-framebuffer", "2d-imagedata", "png"):
+                fresh = await ok(runtime, "canvas_capture", {"format": fmt, "selector": "#fresh"})
+                assert (fresh["width"], fresh["height"]) == (32, 16) and not pixels(fresh).any()
+            assert fresh["format"] == "png"
             fresh = await ok(runtime, "canvas_capture", {"format": "webgl-framebuffer", "selector": "#fresh"})
-            assert not pixels(fresh).any() and "warnings" not in fresh
-            kept = await ok(runtime, "eval_js", {"expr": "(() => { const c = document.getElementById('fresh');"
-                                                 " const g = c.getContext('webgl2') || c.getContext('webgl');"
-                                                 " return g.getContextAttributes().preserveDrawingBuffer; })()"})
-            assert kept["value"] is True
+            assert "isWebGL" not in fresh and "did not ask it for a WebGL context" in fresh["warnings"][0]
+            own = await ok(runtime, "eval_js", {"expr": "(() => { const c = document.getElementById('fresh');"
+                                                "const g = c.getContext('2d'); g.fillStyle = '#00ff00';"
+                                                "g.fillRect(0, 0, 32, 16); return g instanceof "
+                                                "CanvasRenderingContext2D; })()"})
+            assert own["value"] is True
+            drawn = await ok(runtime, "canvas_capture", {"format": "2d-imagedata", "selector": "#fresh"})
+            assert tuple(pixels(drawn)[8, 16]) == (0, 255, 0, 255)
+            await fails(runtime, "canvas_capture", {"format": "webgl-framebuffer", "selector": "#fresh"},
+                        "context-mismatch")
             await fails(runtime, "canvas_capture", {"format": "webgl-framebuffer", "selector": "#flat"},
                         "context-mismatch")
 
