@@ -268,6 +268,8 @@ async def test_tainted_canvas_refuses_with_the_taint_codes(tmp_path: Path) -> No
             encode = await fails(runtime, "canvas_capture", {"format": "png"}, "taint-or-encode")
             assert "SecurityError" in encode["error"]
             await fails(runtime, "canvas_capture", {"format": "2d-imagedata"}, "taint-or-read")
+            # Tainted, so drawn on by a 2D context: not a WebGL one.
+            await fails(runtime, "canvas_capture", {"format": "webgl-framebuffer"}, "context-mismatch")
 
             # Control: the same picture from a data: URL does not taint.
             inline = base64.b64encode((other / "dot.png").read_bytes()).decode()
