@@ -46,6 +46,9 @@ from polling import poll_until
 
 PAGES = Path(__file__).with_name("pages")
 REPO = Path(__file__).resolve().parent.parent
+#: The pinned npm packages (``peers/package.json``), served under ``/node_modules/`` beside
+#: the pages, so a page can load a real library's files without a copy in the repository.
+NODE_MODULES = REPO / "peers" / "node_modules"
 
 # -- loopback page servers ------------------------------------------------------------
 
@@ -66,6 +69,12 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
             self.end_headers()
             return
         super().do_GET()
+
+    def translate_path(self, path: str) -> str:
+        if path.startswith("/node_modules/"):
+            rest = super().translate_path(path[len("/node_modules"):])
+            return str(NODE_MODULES / Path(rest).relative_to(self.directory))
+        return super().translate_path(path)
 
 
 @contextmanager
