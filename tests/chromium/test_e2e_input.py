@@ -51,10 +51,11 @@ async def test_direct_input_and_the_playwright_fallback(tmp_path: Path, pages_ur
         assert (await ok(client, "eval_js", {"expr": "scrollY"}))["value"] > 1000
         await ok(client, "scroll", {"deltaY": -5000})
 
-        # Covered for 300 ms more: not ready, so Playwright waits for it and clicks.
+        # Covered for 300 ms more: not ready, looked at again until the cover lifts (well
+        # within the grace before a cover is refused), then clicked directly.
         await ok(client, "click", {"selector": "#arm"})
         covered = await ok(client, "click", {"selector": "#covered"})
-        assert covered["settled"]["input"] == "playwright"
+        assert "input" not in covered["settled"]
         assert covered["target"]["name"] == "Covered"
         assert "covered clicked trusted true;" in await _log(client)
 

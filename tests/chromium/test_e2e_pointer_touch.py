@@ -125,8 +125,8 @@ async def test_the_mouse_as_primitives(tmp_path: Path, pages_url: str) -> None:
         assert "actual" not in await ok(client, "verify_text", {"selector": "#dropzone", "text": "Dropped payload-42"})
         # A drop target out of view once the source is in view: refused before any input.
         far = await fails(client, "drag", {"from": {"selector": "#source"}, "to": {"selector": "#faraway"}},
-                          "action-failed")
-        assert far["reason"] == "outside the viewport" and await _events(client) == []
+                          "not-visible")
+        assert far["reason"] == "outside-viewport" and await _events(client) == []
         # The page's drag is over: the mouse is free again.
         await ok(client, "mouse_move", {"coords": {"x": 20, "y": 20}})
         assert await _events(client) == ["pointermove mouse id=1 20,20 b=0 primary", "mousemove 20,20 b=0"]

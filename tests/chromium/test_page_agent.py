@@ -577,7 +577,9 @@ b</textarea><div id="rich" contenteditable="true">rich <b>text</b></div>
     assert aim({"selector": "#off", "mode": "click"})["wait"] == "not enabled"
     assert "ready" in aim({"selector": "#off", "mode": "hover"})  # hover needs no enabled
     assert aim({"selector": "#hidden", "mode": "click"})["wait"] == "not visible"
-    assert aim({"selector": "#under", "mode": "click"})["wait"] == "<div> is on top at its point"
+    under = aim({"selector": "#under", "mode": "click"})
+    assert under["wait"] == "div is on top at its point" and under["why"] == "covered"
+    assert under["coveredBy"] == "div"
     page.evaluate("() => { const b = document.getElementById('moving'); b.getBoundingClientRect();"
                   " b.style.transform = 'translateX(300px)'; }")
     assert aim({"selector": "#moving", "mode": "click"})["wait"] == "animating"

@@ -11,7 +11,9 @@ about the caller's own input, so the agent hears which argument to fix:
   (``text=/[/``, ``internal:label=/(/``), which Playwright's engines only find out
   while they query, in the page: that error is told from a page's own by the stack it
   carries, which runs through Playwright's injected script (:func:`is_selector_error`);
-- a Playwright timeout is ``timeout``.
+- a Playwright timeout is ``timeout``; when its call log says what the actionability
+  wait waited for (:func:`waited_on`), the error carries it as ``reason`` (and the
+  cover as ``coveredBy``), so a timeout is never silent about why.
 
 A handler that knows which of its arguments holds the selector says so with
 :func:`selector_refusals` around its locator calls. It turns only the parse error into
@@ -58,6 +60,7 @@ __all__ = [
     "selector_paths",
     "selector_refusal",
     "selector_refusals",
+    "waited_on",
 ]
 
 #: Phrases Playwright (and the browser under it) use for a selector it cannot parse.
@@ -88,6 +91,39 @@ def _selector_field(args: Mapping[str, JsonValue], message: str) -> str:
         if key in _SELECTOR_ARGS and value in message:
             return key
     return next((key for key in _SELECTOR_ARGS if key in strings), "selector")
+
+
+#: What Playwright's call log says an actionability wait is waiting for, and its code
+#: (the codes of ``agent/reach.js``).
+_WAITED_ON = (
+    ("intercepts pointer events", "covered"),
+    ("element is not visible", "hidden"),
+    ("element is not enabled", "disabled"),
+    ("element is not stable", "animating"),
+    ("element is outside of the viewport", "outside-viewport"),
+    ("element is not editable", "read-only"),
+    ("element is not attached", "detached"),
+)
+_COVER_MAX = 120
+
+
+def waited_on(err: BaseException) -> dict[str, JsonValue] | None:
+    """What a Playwright timeout's call log says the action waited for, its last word
+    on it: ``{reason: code, waitedOn: the line, coveredBy?: the cover's markup}``."""
+    text = str(getattr(err, "message", None) or err)
+    _, marker, log = text.partition("Call log:")
+    if not marker:
+        return None
+    for line in reversed(log.splitlines()):
+        said = line.strip().lstrip("-").strip()
+        for phrase, code in _WAITED_ON:
+            if phrase not in said:
+                continue
+            found: dict[str, JsonValue] = {"reason": code, "waitedOn": said[:_COVER_MAX + 40]}
+            if code == "covered":
+                found["coveredBy"] = said.split(" intercepts pointer events")[0].split(" from ")[0][:_COVER_MAX]
+            return found
+    return None
 
 
 def is_selector_error(err: BaseException) -> bool:

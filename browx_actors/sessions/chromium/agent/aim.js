@@ -1,17 +1,21 @@
 // aim.js: aim(), the one round trip before an action: it finds the target and, for
 // click / hover / fill, checks and readies it for the server's direct input.
 // Relies on: prelude, helpers, visibility, isDisabled (states), wasIssued (refs),
-// resolve / describe / hit / elementAt (reading). Calls mark() (changes, the next
-// module) and markFeedback() (feedback) at run time.
+// resolve / describe / hit / elementAt (reading), readyToPoint / throughLabel (reach).
+// Calls mark() (changes, the next module) and markFeedback() (feedback) at run time.
 
   // ---------------------------------------------------------------------------------
   // Aiming an action. aim() is the one round trip before every action: it marks the
   // page for change tracking, finds the target and, for the input the server sends
   // itself (click, hover, fill), checks what Playwright's actionability checks check
-  // and readies the element. Anything short of ready is left to Playwright, which
-  // waits for the element and says what is wrong with it.
+  // and readies the element. Short of ready, the answer says why (`why`, reach.js): the
+  // server refuses what no wait mends after a short grace and leaves the rest
+  // (disabled, animating) to Playwright's wait. A checkbox or radio that does not take
+  // the click itself is clicked through its label (`via`).
   // ---------------------------------------------------------------------------------
   const TYPE_INTO = new SetC(['text', 'email', 'password', 'search', 'tel', 'url']);
+  // A text field this thin on an axis is an editor's hidden input, not a field a person sees.
+  const PROXY_MAX_PX = 3;
 
   /** Is `node` `el` or inside it, across shadow boundaries and slots? */
   function within(el, node) {
@@ -38,45 +42,11 @@
     return [window.innerWidth, window.innerHeight];
   }
 
-  /** The centre of the element's first box part inside the viewport, or null. */
-  function pointIn(el) {
-    const [vw, vh] = viewportSize();
-    for (const r of getClientRects(el)) {
-      const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
-      const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
-      if (right - left >= 1 && bottom - top >= 1) return [(left + right) / 2, (top + bottom) / 2];
-    }
-    return null;
-  }
-
-  /** Visible, enabled (for a click), still, in view and on top at its point. With
-   *  `scroll` false, an element partly out of view is aimed at in its visible part;
-   *  with `reveal` it is scrolled to even when this document's viewport shows it (the
-   *  frame that holds this document clips it: the browser scrolls the frames above). */
-  function readyToPoint(el, needsEnabled, scroll, reveal) {
-    if (!isVisibleElement(el)) return { wait: 'not visible' };
-    if (needsEnabled && isDisabled(el)) return { wait: 'not enabled' };
-    if (isAnimating(el)) return { wait: 'animating' };
-    const [vw, vh] = viewportSize();
-    const box = getRect(el);
-    if (scroll && (reveal || box.top < 0 || box.left < 0 || box.bottom > vh || box.right > vw)) {
-      // Centred when not wholly in view, as the browser's scrollIntoViewIfNeeded does;
-      // 'instant' overrides a page's smooth scroll-behavior, so the point is final.
-      scrollIntoView(el, { block: 'center', inline: 'center', behavior: 'instant' });
-    }
-    const point = pointIn(el);
-    if (!point) return { wait: 'outside the viewport' };
-    const top = elementAt(point[0], point[1]);
-    if (!top || !within(el, top)) {
-      return { wait: (top ? '<' + top.localName + '>' : 'nothing') + ' is on top at its point' };
-    }
-    return { ready: point };
-  }
-
   /** Visible, enabled, editable, focused and its content selected: typing replaces it. */
   function readyToType(el) {
-    if (!isVisibleElement(el)) return { wait: 'not visible' };
-    if (isDisabled(el)) return { wait: 'not enabled' };
+    if (!el.isConnected || (checkVis && !checkVis(el, VIS_OPTS))) return { wait: 'not visible', why: 'hidden' };
+    if (!isVisibleElement(el)) return { wait: 'not visible: it has no area', why: 'zero-size' };
+    if (isDisabled(el)) return { wait: 'not enabled', why: 'disabled' };
     const tag = el.localName;
     if (tag === 'input' ? !TYPE_INTO.has(el.type) || el.readOnly
         : tag === 'textarea' ? el.readOnly : !el.isContentEditable) {
@@ -98,15 +68,24 @@
   }
 
   /** Why an action on a rendered element can never succeed (no area, or clipped away
-   *  by an ancestor with no room), or null. An element that is not rendered, or moving,
-   *  may still come: that is left to Playwright's wait. */
+   *  by an ancestor with no room), as [code, sentence], or null. An element that is not
+   *  rendered, or moving, may still come: that is left to the wait. */
   function cannotReach(el) {
     if (!el.isConnected || (checkVis && !checkVis(el, VIS_OPTS)) || isAnimating(el)) return null;
     const why = unreachable(el, null);
-    if (why === 'zero-size') return 'it has no area (0 wide or 0 high), so nothing can point at it';
-    if (why === 'clipped') return 'it is clipped away: an ancestor with overflow hidden has no room for it';
-    if (why === 'off-screen') return 'it is off-screen, parked outside the page where no scrolling reaches it';
+    if (why === 'zero-size') return [why, 'it has no area (0 wide or 0 high), so nothing can point at it'];
+    if (why === 'clipped') return [why, 'it is clipped away: an ancestor with overflow hidden has no room for it'];
+    if (why === 'off-screen') return [why, 'it is off-screen, parked outside the page where no scrolling reaches it'];
     return null;
+  }
+
+  /** A code editor's input (CodeMirror, Monaco): a text field it keeps a pixel or two
+   *  wide, clipped or under the layers that draw the text. Typing goes to the focus,
+   *  not to a point, so it is focused and typed into where a click could not reach. */
+  function isTypingProxy(el) {
+    if (el.localName !== 'textarea' && !(el.localName === 'input' && TYPE_INTO.has(el.type))) return false;
+    const r = getRect(el);
+    return r.width > 0 && r.height > 0 && Math.min(r.width, r.height) <= PROXY_MAX_PX;
   }
 
   /**
@@ -117,7 +96,8 @@
    * {count, target, cannot: reason} at once.
    * Returns {stale: true} | {notCss: true} (left to Playwright's selector engines: a
    * selector that is not CSS, or one the light DOM has no match for) |
-   * {count, target, ready?: [x, y] | true, wait?: reason}. Without a ref or a
+   * {count, target, ready?: [x, y] | true, via?: the ref of the label the click goes
+   * through, wait?: what is wrong, why?: its code (reach.js), coveredBy?}. Without a ref or a
    * selector the target is what is under `point` (count 0).
    */
   function aim(spec) {
@@ -147,14 +127,19 @@
       return { count: 0, target: p ? hit(p[0], p[1]) : null };
     }
     const out = { count, target: describe(el) };
-    if (spec.acting) {
-      const cannot = cannotReach(el);
-      if (cannot) { out.cannot = cannot; return out; }
-    }
     const mode = spec.mode;
-    const state = mode === 'fill' ? readyToType(el)
-      : mode === 'click' || mode === 'hover' ? readyToPoint(el, mode === 'click', spec.scroll !== false, !!spec.reveal) : null;
-    if (state && state.ready) out.ready = state.ready;
-    else if (state) out.wait = state.wait;
+    const scroll = spec.scroll !== false;
+    if (spec.acting) {
+      const cannot = mode === 'fill' && isTypingProxy(el) ? null : cannotReach(el);
+      const label = cannot && mode === 'click' ? throughLabel(el, scroll) : null;
+      if (label) return Object.assign(out, label);
+      if (cannot) { out.cannot = cannot[1]; out.why = cannot[0]; return out; }
+    }
+    let state = mode === 'fill' ? readyToType(el)
+      : mode === 'click' || mode === 'hover' ? readyToPoint(el, mode === 'click', scroll, !!spec.reveal) : null;
+    if (state && !state.ready && mode === 'click' && state.why !== 'disabled' && state.why !== 'animating') {
+      state = throughLabel(el, scroll) || state;
+    }
+    if (state) Object.assign(out, state);
     return out;
   }

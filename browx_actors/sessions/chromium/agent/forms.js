@@ -1,7 +1,7 @@
 // forms.js: form helpers: choosing from a custom dropdown or combobox (findOption() finds
 // the option by its name in the popup the trigger controls, or failing that on the page;
-// optionChosen() checks that the choice took), and labelOf(), the label a hidden
-// checkbox is clicked through.
+// optionChosen() checks that the choice took). A hidden checkbox's label is found by
+// aim itself (throughLabel, reach.js).
 // Relies on: prelude, collapse (helpers), isVisibleElement (visibility), roleOf (roles),
 // accessibleName / gatherText (names), valueOf (states), resolveOrThrow (refs),
 // walkVisible / describeBrief (walks), resolve (reading).
@@ -101,14 +101,4 @@
     const option = spec.option ? resolve(spec.option) : null;
     if (option && getAttr(option, 'aria-selected') === 'true') return { chosen: true, by: 'selected', actual: shown };
     return { chosen: false, actual: shown };
-  }
-
-  /** The ref of the first visible label of a form control, or null. */
-  function labelOf(ref) {
-    const el = resolveOrThrow(ref);
-    for (const label of el.labels || []) {
-      if (isVisibleElement(label)) return describeBrief(label).ref;
-    }
-    const around = elClosest(el, 'label');
-    return around && isVisibleElement(around) ? describeBrief(around).ref : null;
   }

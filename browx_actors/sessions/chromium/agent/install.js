@@ -26,7 +26,6 @@
     inspect,
     findOption,
     optionChosen,
-    labelOf,
     watchDrag,
     dragState,
     visualTree,

@@ -27,15 +27,15 @@ Methods of the agent object (all arguments and results are JSON-able, except tha
 - ``count(selector)`` -> int; ``hit(x, y)`` -> ``{ref, role, name}`` or null
 - ``aim({ref?, selector?, point?, mode?, acting?, mark?, scroll?})`` -> marks the page,
   finds an action's target and, for ``mode`` click / hover / fill, readies it for direct
-  input: ``{count, target, ready?, wait?, cannot?}``, ``{stale: true}``,
-  ``{unknownRef: true}`` (a ref never issued in this document) or ``{notCss: true}``
+  input: ``{count, target, ready?, via?, wait?, why?, coveredBy?, cannot?}``
+  (``agent/reach.js``), ``{stale: true}``, ``{unknownRef: true}`` (a ref never issued in
+  this document) or ``{notCss: true}``
 - ``anchorOf({ref})`` -> ``{anchor, target, found, same}``; ``findAnchored([anchor])`` ->
   ``[{ref, role, name, count}]``: named refs (``agent/anchors.js``)
 - ``findFeedback({limit?})`` -> ``{items, count, truncated, baseline}`` (``agent/feedback.js``)
 - ``inspect({ref, styles?})`` -> ``{target, box, inViewport, styles, attributes, attributeCount}``
 - ``findOption({trigger, name, exact?})`` -> ``{ref?, name?, count, scope, candidates, total}``;
-  ``optionChosen({trigger, option, name})`` -> ``{chosen, by?, actual}``; ``labelOf(ref)`` ->
-  the ref of a control's visible label or null (``agent/forms.js``)
+  ``optionChosen({trigger, option, name})`` -> ``{chosen, by?, actual}`` (``agent/forms.js``)
 - ``watchDrag()``; ``dragState(timeoutMs)`` -> a Promise of ``{moved, started, prevented}``
 - ``visualTree({properties?, limit?})`` -> ``{document, root, count, omitted, url, title}``:
   the whole element tree for the compact v2 visual tree (``agent/visualtree.js``)
@@ -93,7 +93,7 @@ __all__ = [
 AGENT_METHODS = frozenset({
     "snapshot", "resolve", "refFor", "describe", "find", "textSearch",
     "mark", "changes", "quiet", "markedUrl", "count", "hit", "aim",
-    "anchorOf", "findAnchored", "findFeedback", "inspect", "findOption", "optionChosen", "labelOf",
+    "anchorOf", "findAnchored", "findFeedback", "inspect", "findOption", "optionChosen",
     "watchDrag", "dragState", "visualTree", "visualRef", "visualIdOf",
 })
 

@@ -62,6 +62,7 @@ MODULES: tuple[str, ...] = (
     "walks.js",
     "hints.js",
     "reading.js",
+    "reach.js",
     "aim.js",
     "changes.js",
     "anchors.js",

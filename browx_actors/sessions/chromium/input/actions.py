@@ -19,6 +19,12 @@ and selects. When the element is ready, the server sends the input itself over r
 other actions, Playwright acts (its locators wait for the element and explain what is
 wrong with it; refs resolve through the ``browxref`` selector engine). A click that
 Playwright would make at once costs it 45-70 ms here; the direct one a few.
+
+What cannot land is refused at once, not waited out (:mod:`.input.reach`): a target
+hidden, without area, out of reach of scrolling, covered (the cover named) or taking no
+pointer events is looked at for under a second and then refused with its ``reason``.
+A checkbox or radio whose input is hidden or passive (a styled control) is clicked
+through its label, as a person clicks it (``via`` in aim's answer).
 """
 
 from __future__ import annotations
@@ -36,10 +42,14 @@ from ....tools import Reply
 from ....tools.actions import ClickArgs, FillArgs, HoverArgs, PressArgs, ScrollArgs, SelectArgs
 from ....tools.shapes import Point
 from ....tools.targets import Aim, Element, coords_of
+from ..bridge.driver import REF_ENGINE
 from ..dialogs.book import dialog_warning
+from ..failures import waited_on
+from ..frames.tree import frame_locator
 from ..losses import first_line
 from .brief import brief
 from .commands import Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
+from .reach import known_now, refusal, within_grace
 from .send import ACTION_TIMEOUT_MS, send_input, target_label
 from .settle import Before, settle
 from .target import aim, check_found, locator_for
@@ -73,10 +83,17 @@ async def _act_with_playwright(
     hop, on the Playwright thread); the target's description."""
     page = session.page
     locator, described = await locator_for(page, target, found, reply)
+    via = found.get("via")
+    if isinstance(via, str) and locator is not None:  # a hidden checkbox or radio: its label takes the click
+        locator = (frame_locator(page, {**found, "localRef": via}) if found.get("frameChain") is not None
+                   else page.locator(f"{REF_ENGINE}={via}"))
     try:
         await act(page, locator)
     except PlaywrightTimeout as err:
-        raise ToolError("timeout", f"{action} on {target_label(target)}: {first_line(err)}") from err
+        waited = waited_on(err)
+        said = f"; {waited['waitedOn']}" if waited else ""
+        raise ToolError("timeout", f"{action} on {target_label(target)}: {first_line(err)}{said}",
+                        **(waited or {})) from err
     except PlaywrightError as err:
         message = first_line(err)
         if page.is_closed():
@@ -107,11 +124,16 @@ async def perform(
     when it is given (in the same hop as Playwright's act). The target's description
     and which input acted (``cdp`` or ``playwright``). A call that acts on several
     targets and settles once (``fill_form``) passes ``mark=False`` after the first."""
-    if direct is None or not session.options.direct_input:
-        direct = mode = None
+    if not session.options.direct_input:
+        direct = None  # still aimed with ``mode``: what cannot land is refused at once either way
     found = await aim(session, target, mode, acting=True, mark=mark)
+    if mode is not None:
+        found = await within_grace(found, lambda: aim(session, target, mode, acting=True, mark=False))
     # What a dialog opening under the input reports as the target (settle sets it after).
     reply.fields.setdefault("target", found.get("target"))
+    if known_now(found):
+        check_found(target, found, reply)  # a stale or unknown ref says so first
+        raise refusal(action, target_label(target), found)
     commands = None if direct is None else direct(found)
     if commands:
         described = check_found(target, found, reply)

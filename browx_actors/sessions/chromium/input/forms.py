@@ -30,7 +30,7 @@ from ....tools.targets import Element, Target
 from ..agent.calls import agent_call
 from ..reading.poll import poll_until
 from .actions import ACTION_TIMEOUT_MS, clicking, filling, perform, run_steps, selecting
-from .target import aim, target_of
+from .target import target_of
 
 if TYPE_CHECKING:
     from ..session import ChromiumSession
@@ -72,30 +72,22 @@ def wanted_checked(value: object, where: str) -> bool:
 
 async def _set_checked(session: ChromiumSession, index: int, element: Element, target: JsonObject,
                        want: bool, reply: Reply) -> str:
-    """Click the control into ``want``, through its visible label when the control
-    itself cannot take a click (a styled checkbox hides its input); the input used."""
+    """Click the control into ``want`` (through its visible label when the control
+    itself cannot take a click, as aim finds: a styled checkbox hides its input); the
+    input used."""
     where = f"fields[{index}].value"
     if target.get("role") in ("radio", "menuitemradio") and not want:
         raise ToolError("bad-arg", f"{where}: a radio is unchecked by checking another one", field=where)
     if target.get("checked") is want:
         return "unchanged"
-    found = await aim(session, element, "click", mark=False)
-    label = None
-    if not isinstance(found.get("ready"), list) and session.options.direct_input:
-        label = await agent_call(session, "labelOf", target["ref"])
-    if label is not None:
-        direct, act = clicking(Target(ref=label))
-        _, used = await perform(session, "fill_form", Target(ref=label), act, reply, mode="click", direct=direct,
-                                mark=False)
-    else:
-        direct, _ = clicking(element)
+    direct, _ = clicking(element)
 
-        # Any: an Act's page and locator (see actions.Act).
-        async def act(page: Any, locator: Any) -> None:
-            await locator.set_checked(want, timeout=ACTION_TIMEOUT_MS)
+    # Any: an Act's page and locator (see actions.Act). On a label (aim's ``via``),
+    # Playwright checks the control it labels.
+    async def act(page: Any, locator: Any) -> None:
+        await locator.set_checked(want, timeout=ACTION_TIMEOUT_MS)
 
-        _, used = await perform(session, "fill_form", element, act, reply, mode="click", direct=direct,
-                                mark=False)
+    _, used = await perform(session, "fill_form", element, act, reply, mode="click", direct=direct, mark=False)
     state = await agent_call(session, "describe", target["ref"])
     if state.get("checked") is not want:
         raise ToolError("action-failed", f"fields[{index}]: the {target.get('role')} {target.get('name')!r} did not "

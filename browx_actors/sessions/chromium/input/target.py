@@ -32,6 +32,7 @@ from ..bridge.driver import REF_ENGINE
 from ..failures import selector_refusals
 from ..frames.tree import frame_locator
 from ..losses import PageScriptError, first_line
+from .reach import GRACE_S, known_now, refusal
 
 if TYPE_CHECKING:
     from ..session import ChromiumSession
@@ -103,7 +104,7 @@ def check_found(target: Element, found: JsonObject, reply: Reply) -> JsonObject 
         _check_count(selector, found["count"], reply)
     if found.get("cannot"):
         raise ToolError("not-visible", f"{_label(ref, selector)} cannot be acted on: {found['cannot']}",
-                        reason=found["cannot"], target=found["target"])
+                        reason=found.get("why") or found["cannot"], target=found["target"])
     described: JsonObject | None = found["target"]
     return described
 
@@ -192,18 +193,23 @@ async def point_at(session: ChromiumSession, target: Element, reply: Reply, *, m
     if found.get("notCss"):
         target = Target(ref=await _ref_of_selector(session, target, found, reply))
         found = await aim(session, target, "hover", mark=False, scroll=scroll)
-    deadline = trio.current_time() + timeout_s
+    started = trio.current_time()
+    deadline = started + timeout_s
     while True:
         described = check_found(target, found, reply)
         ready = found.get("ready")
         if isinstance(ready, list):
             return (float(ready[0]), float(ready[1])), aimed_at(reply, described)
-        reason = found.get("wait", "not ready")
-        # Not scrolled into view, an element outside it stays outside: no wait helps.
-        if trio.current_time() >= deadline or (not scroll and reason == "outside the viewport"):
-            code = "not-visible" if reason == "not visible" else "action-failed"
+        now = trio.current_time()
+        # What no wait mends is said after the grace; not scrolled into view, an element
+        # outside it stays outside: no wait helps at all.
+        if known_now(found) and (now >= started + GRACE_S or (not scroll and found.get("why") == "outside-viewport")):
+            raise refusal("input", _label(target.ref, target.selector), found)
+        if now >= deadline:
+            reason = found.get("wait", "not ready")
             label = _label(target.ref, target.selector)
-            raise ToolError(code, f"{label} is not ready for input: {reason}", reason=reason)
+            raise ToolError("action-failed", f"{label} is not ready for input: {reason}",
+                            reason=found.get("why", "not-ready"))
         await trio.sleep(_POINT_RETRY_S)
         found = await aim(session, target, "hover", mark=False, scroll=scroll)
 
