@@ -53,6 +53,7 @@ _LABELLED = (
     ('checkbox "Newsletter"', "news"),  # Bootstrap .visually-hidden input, styled label
     ('checkbox "Accept terms"', "terms"),  # opacity 0 over its label
     ('radio "Pro plan"', "plan-pro"),  # pointer-events none inside its label
+    ('checkbox "Dark mode"', "dark"),  # display none, the label drawn as the switch
 )
 
 
@@ -104,6 +105,9 @@ async def test_unreachable_targets_are_refused_with_a_reason(tmp_path: Path, pag
         assert await _js(client, "document.getElementById('log').textContent") == "none"
         await ok(client, "click", {"selector": "#slide-here"})
         assert await _js(client, "document.getElementById('log').textContent") == "here clicked"
+        # Out of a scroll container's view, in the viewport: scrolled to and clicked.
+        await ok(client, "click", {"selector": "#scrolled"})
+        assert await _js(client, "document.getElementById('log').textContent") == "scrolled clicked"
 
 
 async def test_with_playwrights_input_the_same_lands_and_the_same_is_refused(tmp_path: Path,

@@ -146,12 +146,14 @@
     if (clippedToNothing(el)) return { wait: 'not visible: clipped to nothing (clip: rect(0 0 0 0))', why: 'hidden' };
     const [vw, vh] = viewportSize();
     const box = getRect(el);
-    if (scroll && (reveal || box.top < 0 || box.left < 0 || box.bottom > vh || box.right > vw)) {
-      // Centred when not wholly in view, as the browser's scrollIntoViewIfNeeded does;
-      // 'instant' overrides a page's smooth scroll-behavior, so the point is final.
+    let point = shownPoint(el);
+    // Not wholly in the viewport, or not shown in a scroll container that holds it.
+    if (scroll && (reveal || !point || box.top < 0 || box.left < 0 || box.bottom > vh || box.right > vw)) {
+      // Centred, as the browser's scrollIntoViewIfNeeded does; 'instant' overrides a
+      // page's smooth scroll-behavior, so the point is final.
       scrollIntoView(el, { block: 'center', inline: 'center', behavior: 'instant' });
+      point = shownPoint(el);
     }
-    const point = shownPoint(el);
     if (!point) {
       if (shownPoint(el, false)) return { wait: 'outside the viewport', why: 'outside-viewport' };
       return { wait: 'outside its scroll container: scrolling does not bring it into view',

@@ -1,8 +1,10 @@
 // snapshot.js: snapshot(): a walk builds a light tree, a second pass prints the compact
 // indented text and mints refs only for the lines it emits, and only for elements that
-// can be acted on (an interactive element with no area or clipped away is `[hidden]`).
+// can be acted on (an interactive element with no area or clipped away is `[hidden]`; a
+// checkbox or radio whose input is hidden is listed where its label is, reached through it).
 // Text is shown in full up to TEXT_SHOWN_MAX; a grid's rows follow aria-rowindex.
-// Relies on: prelude (limits), tables, helpers, visibility, roles, names, states, refs.
+// Relies on: prelude (limits), tables, helpers, visibility, roles, names, states, refs,
+// CHECKABLE_INPUT (reach).
 
   // ---------------------------------------------------------------------------------
   // Snapshot: a walk builds a light tree (no refs yet), a second pass prints it and
@@ -133,6 +135,21 @@
     if (!lineRole || ctx.omit.has(lineRole)) {
       // svg internals and image fallbacks are never page text.
       if (tag === 'svg' || tag === 'img') return;
+      const control = tag === 'label' && selfVisible && !ctx.includeHidden ? hiddenCheckable(el, ctx) : null;
+      if (control) {
+        // A styled checkbox or radio: its input hidden, its label what a person clicks.
+        // Listed as the control it is, named by its label, reached through the label.
+        const controlRole = roleOf(control);
+        const node = makeNode(control, controlRole, true);
+        node.name = accessibleName(control, controlRole);
+        node.kids = [];
+        node.via = el;
+        out.push(node);
+        ctx.muted++;
+        walkChildren(el, out, ctx, selfVisible);
+        ctx.muted--;
+        return;
+      }
       // Flattened: the element adds no line and no depth; its content moves up.
       const block = !INLINE_TAGS.has(tag);
       // A label whose control is on screen names that control; its text would only
@@ -185,6 +202,18 @@
     out.push(node);
   }
 
+  /** The checkbox or radio `label` is for when its input is not shown (display:none,
+   *  visibility:hidden): a person clicks the label. Once per control. */
+  function hiddenCheckable(label, ctx) {
+    const control = label.control;
+    if (!control || control.localName !== 'input' || !CHECKABLE_INPUT.has(control.type)) return null;
+    if (visibilityOf(control) === VISIBLE) return null;
+    if (!ctx.labelled) ctx.labelled = new SetC();
+    if (ctx.labelled.has(control)) return null;
+    ctx.labelled.add(control);
+    return control;
+  }
+
   function quote(s) {
     return toJSON(s);
   }
@@ -209,7 +238,7 @@
       // could only wait for nothing.
       const fade = { faded: false };
       const unreached = item.interactive && !ctx.includeHidden && el.localName !== 'option' &&
-        unreachable(el, ctx.clipMemo, fade);
+        unreachable(item.via || el, ctx.clipMemo, fade);
       if (unreached) {
         line += ' [hidden]';
       } else if (isRefWorthy(role, item.interactive)) {
