@@ -15,11 +15,13 @@ import pytest
 
 from e2e_support import NODE_MODULES, browx_server, fails, ok
 
-pytestmark = [
-    pytest.mark.chromium,
-    pytest.mark.skipif(not (NODE_MODULES / "bootstrap").is_dir(),
-                       reason="the npm peers are not installed (npm ci --prefix peers)"),
-]
+pytestmark = pytest.mark.chromium
+
+
+@pytest.fixture(autouse=True)
+def _bootstrap_installed() -> None:
+    """Without the pinned npm peers the pages would test unstyled controls: fail loudly."""
+    assert (NODE_MODULES / "bootstrap").is_dir(), "the npm peers are not installed: make peers"
 
 
 def _line(snapshot: str, needle: str) -> str:
