@@ -3,10 +3,10 @@
 // class, style, hidden, aria-hidden or open change) and where the page is leaving to
 // (Navigation API listeners, added at install); quiet() waits for the update the page
 // itself still has under way (CSS animations and transitions, short timers and
-// animation frames requested since the mark). Holds `tracker`, which mint() (refs)
-// reads, and noteShown(), which snapshot and describe call.
+// animation frames requested since the mark, and fades set up to begin). Holds
+// `tracker`, which mint() (refs) reads, and noteShown(), which snapshot and describe call.
 // Relies on: prelude, helpers, visibility, roles, names, byRef / mint (refs),
-// walkVisible (walks).
+// walkVisible (walks), pendingFades (fades).
 
   // ---------------------------------------------------------------------------------
   // Change tracking. The observer callback only remembers elements (cheap); the work
@@ -94,6 +94,7 @@
       toggled: new SetC(),   // elements whose TOGGLES attributes changed since the mark
       refs: new MapC(),      // refs connected at mark time or minted since: ref -> info
       mutations: 0,          // records seen: quiet() reads it as "the page is still busy"
+      animated: new SetC(),  // elements quiet() saw animate since the mark (fades.js)
       timelineAt: timeline ? timeline.currentTime : null,   // animations older are not ours
       overflow: false,
       leaving: null,         // the navigate event of a departure started since the mark
@@ -276,7 +277,9 @@
       // Start times are frame times, which trail the clock the mark read: a frame's slack.
       if (start !== null && tracker.timelineAt !== null && start < tracker.timelineAt - FRAME_SLACK_MS) continue;
       const end = animation.effect.getComputedTiming().endTime;
-      if (finite(end)) out.push(animation);
+      if (!finite(end)) continue;
+      out.push(animation);
+      if (animation.effect.target) tracker.animated.add(animation.effect.target);
     }
     return out;
   }
@@ -286,14 +289,16 @@
 
   /**
    * quiet({budgetMs?}) -> Promise<{waited: [...], ms, timedOut}>: resolves once no
-   * animation, short timer or frame the page started since the mark is pending (each
-   * wait followed by a task turn, so what their callbacks set off has run too), or
-   * after the budget. `waited` names what was waited for: animation, timer, frame.
+   * animation, short timer or frame the page started since the mark is pending, nor a
+   * fade it set up that is due to begin (fades.js), each wait followed by a task turn,
+   * so what their callbacks set off has run too; or after the budget. `waited` names
+   * what was waited for: animation (a fade about to begin is one), timer, frame.
    */
   function quiet(opts) {
     const budget = opts && opts.budgetMs !== undefined ? Number(opts.budgetMs) : QUIET_BUDGET_MS;
     const started = now();
     const waited = new SetC();
+    const fades = new MapC();
     let idle = 0;
     const answer = (timedOut) => ({ waited: [...waited], ms: Math.round(now() - started), timedOut });
     const step = () => {
@@ -313,6 +318,9 @@
       } else if (pendingFrames.size) {
         reason = 'frame';
         wait = nextFrame();
+      } else if (pendingFades(fades)) {
+        reason = 'animation';  // bounded by each fade's own time (pendingFades)
+        wait = sleep(Math.max(0, Math.min(left, FADE_POLL_MS)));
       }
       if (!reason) return answer(false);
       if (left <= 0) return answer(true);

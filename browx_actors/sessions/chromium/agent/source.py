@@ -65,6 +65,7 @@ MODULES: tuple[str, ...] = (
     "reach.js",
     "aim.js",
     "changes.js",
+    "fades.js",
     "anchors.js",
     "feedback.js",
     "inspect.js",

@@ -3,8 +3,10 @@
 "Settled" is event-driven, never a fixed sleep. The page first gets one task turn
 (``task-turn``: event handlers, microtasks and zero-delay timers have run), then
 whatever update the page itself started since the action's mark and still has under
-way: CSS transitions and animations (a modal's fade, a collapse's height), short
-timers, animation-frame chains (the agent's ``quiet``, bounded by
+way: CSS transitions and animations (a modal's fade, a collapse's height), a fade it
+set up to begin shortly (an element shown at opacity 0 that declares an opacity
+transition, as Bootstrap's tab panes are; bounded by that transition's own
+time), short timers, animation-frame chains (the agent's ``quiet``, bounded by
 :data:`QUIET_BUDGET_MS`; ``animation``, ``timer``, ``frame`` in ``settled.by``, the time
 in ``settled.pageMs``). With nothing under way that costs nothing. Then the changes
 since the mark are read. That read travels on the tab's raw CDP session
