@@ -113,3 +113,7 @@ async def test_a_fade_set_up_for_later_is_waited_for(tmp_path: Path, pages_url: 
         # transition could take, without a warning, and is not listed.
         ghost = await ok(client, "click", {"selector": "#never"})
         assert "structure" not in ghost and "warnings" not in ghost, json.dumps(ghost)
+        assert "animation" in ghost["settled"]["by"].split("+"), ghost["settled"]
+        # One below the fold waits for a scroll, not for the action: not waited for.
+        far = await ok(client, "click", {"selector": "#below"})
+        assert "structure" not in far and far["settled"]["by"] == "task-turn", json.dumps(far)

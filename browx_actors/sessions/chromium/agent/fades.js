@@ -2,7 +2,7 @@
 // (inserted, or its class, style or hidden toggled) that sits at opacity 0 and declares
 // an opacity transition. quiet() (changes) waits for such a fade to begin, so that what
 // it reveals is in the action's result; pendingFades() says whether one is still due.
-// Relies on: checkVis, styleOf (prelude), VIS_OPTS, SHOWN_OPTS (visibility); tracker,
+// Relies on: checkVis, styleOf, getRect (prelude), VIS_OPTS, SHOWN_OPTS (visibility); tracker,
 // now, finite, FRAME_SLACK_MS (changes).
 
   // ---------------------------------------------------------------------------------
@@ -15,7 +15,8 @@
   // element's own transition time bounds the wait for its fade to begin (the page set
   // it up to take that long), capped at FADE_START_MAX_MS; once the transition runs,
   // quiet() waits for it as for any other. An element whose opacity already moved since
-  // the mark (a fade-out that ended at 0) is not waited for again.
+  // the mark (a fade-out that ended at 0) is not waited for again, nor one outside the
+  // viewport (fade-on-scroll libraries keep those transparent until they are scrolled to).
   // ---------------------------------------------------------------------------------
   const FADE_START_MAX_MS = 500;
   // How often a fade that has not begun is looked at again: about a frame.
@@ -47,6 +48,12 @@
     return longest;
   }
 
+  /** Does the element's box meet the viewport? */
+  function inViewport(el) {
+    const r = getRect(el);
+    return r.bottom > 0 && r.right > 0 && r.top < window.innerHeight && r.left < window.innerWidth;
+  }
+
   /**
    * Is a fade that the action set up still due to begin? `due` (a Map, one per quiet())
    * keeps each element's verdict: when its fade must have begun by, or 0 when it is no
@@ -69,7 +76,7 @@
       if (until === undefined) {
         // Transparent through an ancestor: that ancestor, if it fades, is the one to wait for.
         const style = styleOf(el);
-        const ms = style.opacity === '0' ? declaredFadeMs(style) : 0;
+        const ms = style.opacity === '0' && inViewport(el) ? declaredFadeMs(style) : 0;
         until = ms > 0 ? at + Math.min(ms, FADE_START_MAX_MS) + FRAME_SLACK_MS : 0;
         due.set(el, until);
       }
