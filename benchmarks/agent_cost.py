@@ -22,6 +22,7 @@ Run: ``python -m benchmarks.agent_cost --against DIR`` (``git archive <commit> |
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 import tempfile
@@ -68,7 +69,9 @@ def agent_of(tree: Path) -> str:
     """A checkout's agent, joined from its modules as its loader would (its own order
     when it lists one, this one's otherwise)."""
     folder = tree / "browx_actors" / "sessions" / "chromium" / "agent"
-    return join_modules((folder / name).read_text(encoding="utf-8") for name in MODULES)
+    listed = re.search(r"^MODULES[^=]*= \(([^)]*)\)", (folder / "source.py").read_text(encoding="utf-8"), re.M)
+    order = re.findall(r'"([\w-]+\.js)"', listed.group(1)) if listed else MODULES
+    return join_modules((folder / name).read_text(encoding="utf-8") for name in order)
 
 
 def main() -> int:
