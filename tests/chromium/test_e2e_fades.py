@@ -5,7 +5,7 @@ fades it in with a class it adds later: after the backdrop's transition for a mo
 from a timer as long as the transition for a tab pane. The settle waits for such a fade
 to begin (``pendingFades`` in the page agent), so the elements it reveals are listed in
 ``structure.appeared`` with refs, and what a fade-out hides in ``removed``. The
-Bootstrap page loads the real library (``peers/node_modules``, served at ``/npm/``);
+Bootstrap page loads the real library (``peers/node_modules``, served at ``/node_modules/``);
 ``late_fades.html`` is its tab's mechanism alone, without the tab buttons' own
 transitions, which the Bootstrap page races against.
 """
