@@ -21,7 +21,11 @@ what the page costs without that, in the same blocks.
 What the page actually logged is read from the page itself: a renderer that cannot
 keep up logs less than asked, and the table says how much it managed.
 
-Run: ``python -m benchmarks.page_flood [--rounds N] [--blocks K] [--rate R]``.
+``--source worker`` floods from a dedicated Web Worker, ``--source exception`` with
+uncaught exceptions (issue 34, item 4: both within 2x of quiet, as the page's own flood).
+
+Run: ``python -m benchmarks.page_flood [--rounds N] [--blocks K] [--rate R] [--source page|worker|exception]
+[--no-bare]``.
 """
 
 from __future__ import annotations
@@ -141,12 +145,13 @@ def _bare(ws_url: str, urls: list[str], rounds: int, into: list[dict[str, list[f
     asyncio.run(run())
 
 
-async def _measure(base: str, rate: int, rounds: int, blocks: int) -> dict[str, object]:
+async def _measure(base: str, rate: int, rounds: int, blocks: int, source: str, bare: bool) -> dict[str, object]:
     results: dict[str, dict[str, list[float]]] = {
         key: {s: [] for s in STEPS} for key in ("quiet", "flood", "bare-quiet", "bare-flood")}
     rates: list[int] = []
     bare_timeouts: dict[str, int] = {}
-    quiet_url, flood_url = f"{base}/flood_console.html?rate=0", f"{base}/flood_console.html?rate={rate}"
+    quiet_url = f"{base}/flood_console.html?rate=0"
+    flood_url = f"{base}/flood_console.html?rate={rate}&source={source}"
     async with launch_chromium() as chromium, Client(_server(chromium.ws_url)) as client:
         await _call(client, "navigate", {"url": quiet_url})
         for block in range(blocks):
@@ -156,6 +161,8 @@ async def _measure(base: str, rate: int, rounds: int, blocks: int) -> dict[str, 
                     await _block(client, quiet_url, rounds, results["quiet"])
                 else:
                     rates.append(await _block(client, flood_url, rounds, results["flood"]))
+            if not bare:
+                continue
             # The server's page stops flooding while bare Playwright measures.
             await _call(client, "navigate", {"url": quiet_url})
             bare_urls = [quiet_url, flood_url] if block % 2 == 0 else [flood_url, quiet_url]
@@ -172,11 +179,16 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=8, help="measured rounds per block (default 8)")
     parser.add_argument("--blocks", type=int, default=4, help="blocks of each kind, alternating (default 4)")
     parser.add_argument("--rate", type=int, default=40_000, help="console messages a second asked for")
+    parser.add_argument("--source", choices=("page", "worker", "exception"), default="page",
+                        help="what floods: the page's console, a worker's, or uncaught exceptions")
+    parser.add_argument("--no-bare", dest="bare", action="store_false",
+                        help="skip bare Playwright (its steps on a flooding page wait out 10 s timeouts)")
     options = parser.parse_args()
     with serve_directory(PAGES) as base:
-        measured = trio.run(_measure, base, options.rate, options.rounds, options.blocks)
+        measured = trio.run(_measure, base, options.rate, options.rounds, options.blocks, options.source,
+                            options.bare)
     rates: list[int] = measured["rates"]  # type: ignore[assignment]
-    print(f"# Tool latency on a console flood ({options.rate:,} messages/s asked; the page managed "
+    print(f"# Tool latency on a {options.source} console flood ({options.rate:,} messages/s asked; it managed "
           f"{min(rates):,}-{max(rates):,}/s), {options.rounds} rounds x {options.blocks} blocks each, same run\n")
     print("| step | quiet median (p95) ms | flooding median (p95) ms | flood / quiet | target | bare Playwright "
           "quiet / flooding median ms | its flood / quiet |")
@@ -189,13 +201,16 @@ def main() -> int:
     for step in STEPS:
         q_med, q95 = median_p95(measured["quiet"][step])  # type: ignore[index]
         f_med, f95 = median_p95(measured["flood"][step])  # type: ignore[index]
-        bq, _ = median_p95(measured["bare-quiet"][step])  # type: ignore[index]
-        bf, _ = median_p95(measured["bare-flood"][step])  # type: ignore[index]
         ratio = f_med / q_med
         verdict = "reference: first call after a navigation" if step in REFERENCE_STEPS else \
             f"<= {TARGET_RATIO:g}x: {'met' if ratio <= TARGET_RATIO else 'missed'}"
+        bare_cells = "not measured (--no-bare) | -"
+        if options.bare:
+            bq, _ = median_p95(measured["bare-quiet"][step])  # type: ignore[index]
+            bf, _ = median_p95(measured["bare-flood"][step])  # type: ignore[index]
+            bare_cells = f"{bq:.1f} / {bf:.1f} | {bf / bq:.2f}x"
         print(f"| {step} | {q_med:.1f} ({q95:.1f}) | {f_med:.1f} ({f95:.1f}) | {ratio:.2f}x | {verdict} | "
-              f"{bq:.1f} / {bf:.1f} | {bf / bq:.2f}x |")
+              f"{bare_cells} |")
     if FAILURES:
         print("\nbrowx timed out on: " + ", ".join(f"{tool} {n}x" for tool, n in FAILURES.items()))
     timeouts: dict = measured["bareTimeouts"]  # type: ignore[assignment]

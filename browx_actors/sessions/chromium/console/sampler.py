@@ -10,10 +10,7 @@ Sampling the events after they arrive (:class:`~.tabs.tap.Sampler`) keeps the se
 records bounded but cannot give that time back: the cost is paid before they leave the
 renderer.
 
-Uncaught exceptions and rejections cost the same way (``Runtime.exceptionThrown``), and
-so does a dedicated worker's console: it is sent from the worker's thread to every
-client with ``Runtime`` on the worker, Playwright's among them, whose one connection
-then answers the session's calls behind the flood.
+Uncaught exceptions and rejections cost the same way (``Runtime.exceptionThrown``).
 
 So when a tab's tap finds its console bucket dry (:meth:`~.tabs.tap.TabTap.skip`), the
 session installs :data:`SAMPLER_JS` in the execution context the flood comes from, and
@@ -21,7 +18,7 @@ from then on in every new document of that tab before its own scripts run
 (:func:`sample_new_documents`): a tab that flooded once is likely to again after a
 reload, and a document that starts sampled is sampled from its first message, also for
 a library that keeps its own reference to ``console.log``. It wraps the page's
-``console`` methods (a worker's too: the sampler runs in any global scope) and listens
+``console`` methods (it runs in any global scope, a worker's too) and listens
 for uncaught ``error`` and ``unhandledrejection`` events; each second it lets
 :data:`PAGE_BUDGET` messages of each kind (errors, everything else) through and counts
 the rest by level, cancelling the events it holds back. At the end of a second that

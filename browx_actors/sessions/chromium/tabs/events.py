@@ -90,8 +90,8 @@ class PageEvents:
             if targets is None or target in targets:
                 yield log
 
-    def tap(self, target: str, source: TargetLink, *, main_frame: str | None, frames: bool = True) -> TabTap:
-        tap = TabTap(self, target, source, main_frame=main_frame, frames=frames)
+    def tap(self, target: str, source: TargetLink, *, main_frame: str | None) -> TabTap:
+        tap = TabTap(self, target, source, main_frame=main_frame)
         if main_frame == target:
             self._page_taps[target] = tap
         self._taps.setdefault(target, []).append(tap)

@@ -100,8 +100,7 @@ class TabTap:
 
     methods = CONSOLE_METHODS | NETWORK_METHODS | PAGE_METHODS | CONTEXT_METHODS
 
-    def __init__(self, events: TapRecords, target: str, source: TargetLink, *, main_frame: str | None,
-                 frames: bool = True) -> None:
+    def __init__(self, events: TapRecords, target: str, source: TargetLink, *, main_frame: str | None) -> None:
         self.events = events
         #: The tab's target id, which keys its buffers.
         self.target = target
@@ -120,9 +119,6 @@ class TabTap:
         #: The main world's execution context of each frame this session hosts, and the
         #: parent of each frame attached under it (out-of-process ones included).
         self.contexts: dict[str, int] = {}
-        #: False for a worker's session: its default context is the worker's, which
-        #: names the page's frame but is no frame's main world.
-        self._frames = frames
         self.parents: dict[str, str] = {}
         #: Called with a flooding execution context's id, to sample it in the page; when
         #: each context last asked for that.
@@ -208,8 +204,7 @@ class TabTap:
     def _context_created(self, params: JsonObject) -> None:
         context = params.get("context") or {}
         aux = context.get("auxData") or {}
-        if self._frames and aux.get("isDefault") and isinstance(aux.get("frameId"), str) \
-                and isinstance(context.get("id"), int):
+        if aux.get("isDefault") and isinstance(aux.get("frameId"), str) and isinstance(context.get("id"), int):
             self.contexts[aux["frameId"]] = context["id"]
 
     def _context_destroyed(self, params: JsonObject) -> None:

@@ -17,10 +17,7 @@ gets two flat sessions of ours, each shared by everything that needs it:
 *before* it turns ``Runtime`` on: ``Runtime.enable`` replays the console messages the
 document logged before we came, and they must not slip past. Out-of-process frames of
 the page are attached by the browser (``Target.setAutoAttach``) on the event session
-and get their own tap, feeding the same tab's records. So are its dedicated workers,
-with ``Runtime`` alone: a worker's console reaches every client with ``Runtime`` on
-it (Playwright's, always), and a worker that floods it must be seen to be sampled in
-the worker itself (:mod:`.console.sampler`), as a flooding page is.
+and get their own tap, feeding the same tab's records.
 
 Tab setups (:data:`Setup`) are what other features need on every event session: the
 emulation in force, the routes' ``Fetch`` patterns. :meth:`TargetWiring.add_setup`
@@ -71,8 +68,6 @@ class TargetWiring:
         self._attaching: dict[str, trio.Event] = {}
         #: Out-of-process frames by their target id: (their session, the page's target id).
         self.frames: dict[str, tuple[TargetLink, str]] = {}
-        #: Dedicated workers by their target id, the same way.
-        self.workers: dict[str, tuple[TargetLink, str]] = {}
         self._setups: list[Setup] = []
         #: Event sessions whose later documents start with the console sampler (they flooded).
         self._sampled_from_start: set[str] = set()
@@ -84,16 +79,14 @@ class TargetWiring:
     def keys_of(self, target_id: str) -> list[str]:
         """The session ids that fed the target's records (its own and its frames')."""
         keys = [s.session_id for t, s in self._sessions.items() if t == target_id]
-        keys += [s.session_id for children in (self.frames, self.workers)
-                 for s, page in children.values() if page == target_id]
+        keys += [s.session_id for s, page in self.frames.values() if page == target_id]
         return keys
 
     def forget(self, target_id: str) -> None:
         self._sampled_from_start.difference_update(self.keys_of(target_id))
         self._sessions.pop(target_id, None)
-        for children in (self.frames, self.workers):
-            for child_id in [c for c, (_, page) in children.items() if page == target_id]:
-                del children[child_id]
+        for frame_id in [f for f, (_, page) in self.frames.items() if page == target_id]:
+            del self.frames[frame_id]
 
     async def command_session(self, target_id: str) -> TargetLink:
         """A flat session for commands to the target, on the browser socket (no events)."""
@@ -128,8 +121,8 @@ class TargetWiring:
             del self._attaching[target_id]
             done.set()
 
-    def events_tap(self, cdp: TargetLink, target_id: str, *, main_frame: str | None, frames: bool = True) -> None:
-        tap = self.events.tap(target_id, cdp, main_frame=main_frame, frames=frames)
+    def events_tap(self, cdp: TargetLink, target_id: str, *, main_frame: str | None) -> None:
+        tap = self.events.tap(target_id, cdp, main_frame=main_frame)
         tap.on_flood = functools.partial(self._sample_in_page, cdp)
         cdp.tap(tap)
 
@@ -177,8 +170,7 @@ class TargetWiring:
         ]
         # Out-of-process frames, nested ones included (a frame of a third site inside one).
         commands.append(("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False,
-                                                  "flatten": True,
-                                                  "filter": [{"type": "iframe"}, {"type": "worker"}]}))
+                                                  "flatten": True, "filter": [{"type": "iframe"}]}))
         await cdp.send_sequence(commands)
         for setup in list(self._setups):
             await setup(cdp, kind)
@@ -193,16 +185,10 @@ class TargetWiring:
                         gone = event.params.get("targetId")
                         if isinstance(gone, str):
                             self.frames.pop(gone, None)
-                            self.workers.pop(gone, None)
                         continue
                     info = event.params.get("targetInfo") or {}
                     session_id, frame_id = event.params.get("sessionId"), info.get("targetId")
-                    if not isinstance(session_id, str) or not isinstance(frame_id, str):
-                        continue
-                    if info.get("type") == "worker":
-                        self._wire_worker(session_id, frame_id, target_id)
-                        continue
-                    if info.get("type") != "iframe":
+                    if info.get("type") != "iframe" or not isinstance(session_id, str) or not isinstance(frame_id, str):
                         continue
                     child = self.socket.adopt(session_id, frame_id)
                     self.events_tap(child, target_id, main_frame=None)
@@ -210,20 +196,6 @@ class TargetWiring:
                     self._nursery.start_soon(self._enable_frame, child, frame_id, target_id)
         except CdpFailure as exc:
             log.debug("frame watch of %s ended: %s", target_id, exc)
-
-    def _wire_worker(self, session_id: str, worker_id: str, page: str) -> None:
-        """Tap a dedicated worker of the page into the tab's console records."""
-        child = self.socket.adopt(session_id, worker_id)
-        self.events_tap(child, page, main_frame=None, frames=False)
-        self.workers[worker_id] = (child, page)
-        self._nursery.start_soon(self._enable_worker, child, worker_id)
-
-    async def _enable_worker(self, child: TargetLink, worker_id: str) -> None:
-        try:
-            await child.send("Runtime.enable")
-        except CdpFailure as exc:
-            log.debug("worker %s went before it was wired: %s", worker_id, exc)
-            self.workers.pop(worker_id, None)
 
     async def _enable_frame(self, child: TargetLink, frame_id: str, page: str) -> None:
         children = child.subscribe(methods=_CHILD_EVENTS, buffer=512)
