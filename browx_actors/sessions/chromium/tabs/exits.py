@@ -119,7 +119,9 @@ async def cause_of(session: SessionHost, tool: str, tab: Tab, exc: Exception) ->
     if tab.crashed or await _crashed_under(tool, tab, exc):
         tab.crashed = True
         return AGAIN if tool == "navigate" and session.tabs.current is tab else tab_crashed(tab)
-    if timed_out(exc) and not tab.busy and tab.cdp is not None and await tab.renderer_answers(PROBE_S) is None:
+    if timed_out(exc) and tab.cdp is not None and (tab.busy or await tab.renderer_answers(PROBE_S) is None):
+        # Found busy already (by a wait beside this call, or by this call's own check):
+        # no second probe.
         tab.busy = True
         return busy(tab, tool)
     if tool != "close_tab" and not isinstance(exc, ToolError) and session.tabs.find(tab.page) is None:
