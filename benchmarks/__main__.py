@@ -19,6 +19,7 @@ BENCHMARKS = [
     "benchmarks.context_cost",
     "benchmarks.input_tools",
     "benchmarks.chaos",
+    "benchmarks.chaos_hostile",
     "benchmarks.settle_fade",
     "benchmarks.settle_frame",
     "benchmarks.visual_tree",
