@@ -24,6 +24,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -511,3 +512,17 @@ async def raw_server(workspace: Path, capabilities: str = "", *, tmpdir: Path | 
     async with raw_stdio([sys.executable, "-m", "browx_actors", "serve"], env=env, cwd=str(workspace)) as raw:
         await raw.initialize()
         yield raw
+
+
+def snapshot_line(snapshot: str, needle: str) -> str:
+    """The one snapshot line that contains ``needle``."""
+    lines = [line for line in snapshot.splitlines() if needle in line]
+    assert len(lines) == 1, (needle, snapshot)
+    return lines[0].strip()
+
+
+def ref_of(line: str) -> str:
+    """The ref a snapshot line gives."""
+    match = re.search(r"\[ref=(e\d+)\]", line)
+    assert match, line
+    return match.group(1)

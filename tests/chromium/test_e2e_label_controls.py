@@ -7,13 +7,14 @@ real headless Chromium. Bootstrap's CSS comes from the pinned npm package
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from e2e_support import NODE_MODULES, browx_server, fails, ok
+from e2e_support import ref_of as _ref
+from e2e_support import snapshot_line as _line
 
 pytestmark = pytest.mark.chromium
 
@@ -22,19 +23,6 @@ pytestmark = pytest.mark.chromium
 def _bootstrap_installed() -> None:
     """Without the pinned npm peers the pages would test unstyled controls: fail loudly."""
     assert (NODE_MODULES / "bootstrap").is_dir(), "the npm peers are not installed: make peers"
-
-
-def _line(snapshot: str, needle: str) -> str:
-    """The one snapshot line that contains ``needle``."""
-    lines = [line for line in snapshot.splitlines() if needle in line]
-    assert len(lines) == 1, (needle, snapshot)
-    return lines[0].strip()
-
-
-def _ref(line: str) -> str:
-    match = re.search(r"\[ref=(e\d+)\]", line)
-    assert match, line
-    return match.group(1)
 
 
 async def _js(client: Any, expr: str) -> Any:

@@ -14,21 +14,10 @@ from typing import Any
 import pytest
 
 from e2e_support import browx_server, call, fails, ok
+from e2e_support import ref_of as _ref
+from e2e_support import snapshot_line as _line
 
 pytestmark = pytest.mark.chromium
-
-
-def _line(snapshot: str, needle: str) -> str:
-    """The one snapshot line that contains ``needle``."""
-    lines = [line for line in snapshot.splitlines() if needle in line]
-    assert len(lines) == 1, (needle, snapshot)
-    return lines[0].strip()
-
-
-def _ref(line: str) -> str:
-    match = re.search(r"\[ref=(e\d+)\]", line)
-    assert match, line
-    return match.group(1)
 
 
 async def _text(client: Any, selector: str) -> str:
