@@ -37,10 +37,11 @@ $(STAMP): $(PY) pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# Debian's chromium, adb and npm, installed only when absent (as root; no sudo on CI).
+# Debian's chromium, firefox-esr, adb and npm, installed only when absent (as root; no sudo on CI).
 $(APT_STAMP): $(PY)
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v firefox-esr >/dev/null 2>&1 || command -v firefox >/dev/null 2>&1 || missing="$$missing firefox-esr"; \
 	command -v adb >/dev/null 2>&1 || missing="$$missing adb"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
@@ -48,6 +49,7 @@ $(APT_STAMP): $(PY)
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 	@command -v chromium >/dev/null 2>&1 || { echo "chromium is still missing" >&2; exit 1; }
+	@command -v firefox-esr >/dev/null 2>&1 || command -v firefox >/dev/null 2>&1 || { echo "firefox-esr is still missing" >&2; exit 1; }
 	@command -v adb >/dev/null 2>&1 || { echo "adb is still missing" >&2; exit 1; }
 	@command -v npm >/dev/null 2>&1 || { echo "npm is still missing" >&2; exit 1; }
 	touch $(APT_STAMP)

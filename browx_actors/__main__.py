@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="root for every file the server reads or writes (env BROWX_WORKSPACE, default ./.browx)")
     serve.add_argument("--executable-path", metavar="PATH",
                        help="Chromium executable (env BROWX_CHROMIUM, default: chromium on PATH)")
+    serve.add_argument("--firefox-path", metavar="PATH",
+                       help="Firefox executable for engine firefox (env BROWX_FIREFOX, default: firefox-esr or "
+                       "firefox on PATH)")
     serve.add_argument("--cdp-endpoint", metavar="URL",
                        help="attach to a running browser's CDP endpoint instead of launching (env BROWX_ATTACH_CDP)")
     serve.add_argument("--cdp-header", action="append", default=[], metavar="'NAME: VALUE'",
@@ -88,6 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = RuntimeConfig.from_env(
             capabilities=args.caps, workspace=args.workspace, chromium=args.executable_path,
+            firefox=args.firefox_path,
             attach_cdp=args.cdp_endpoint, headless=not args.headed, action_input=args.action_input,
             cdp_headers=parse_cdp_headers(args.cdp_header) if args.cdp_header else None,
             page_recording=None if args.page_recording is None else args.page_recording == "on",

@@ -209,6 +209,8 @@ class RuntimeConfig:
     #: Capabilities the server grants (BROWX_CAPABILITIES).
     capabilities: frozenset[str] = DEFAULT_CAPABILITIES
     chromium: str | None = None
+    #: Firefox executable for the firefox engine (BROWX_FIREFOX; default firefox-esr or firefox on PATH).
+    firefox: str | None = None
     attach_cdp: str | None = None
     #: Headers every lookup and socket to an attached browser carries (``--cdp-header``,
     #: BROWX_CDP_HEADERS): a fleet's credentials, never logged.
@@ -247,6 +249,7 @@ class RuntimeConfig:
             "workspace": Path(env.get("BROWX_WORKSPACE") or ".browx"),
             "capabilities": parse_capabilities(env.get("BROWX_CAPABILITIES")),
             "chromium": env.get("BROWX_CHROMIUM") or None,
+            "firefox": env.get("BROWX_FIREFOX") or None,
             "attach_cdp": env.get("BROWX_ATTACH_CDP") or None,
             "cdp_headers": parse_cdp_headers((env.get("BROWX_CDP_HEADERS") or "").splitlines()),
             "operator_socket": env.get("BROWX_OPERATOR_SOCKET") or None,

@@ -49,7 +49,9 @@ __all__ = [
     "chromium_command",
     "find_chromium",
     "launch_chromium",
+    "log_tail",
     "parse_devtools_active_port",
+    "stop_family",
 ]
 
 CHROMIUM_FLAGS: tuple[str, ...] = (
@@ -194,7 +196,7 @@ def _read_endpoint(user_data_dir: Path) -> tuple[int, str] | None:
     return parse_devtools_active_port(text)
 
 
-def _log_tail(log_path: Path) -> str:
+def log_tail(log_path: Path) -> str:
     try:
         with open(log_path, "rb") as log:
             log.seek(0, os.SEEK_END)
@@ -226,12 +228,12 @@ async def _await_endpoint(
             if returncode is not None:
                 raise ChromiumStartupError(
                     f"Chromium ({executable}) exited with code {returncode} before it "
-                    f"opened its DevTools endpoint. Last stderr:\n{_log_tail(log_path)}"
+                    f"opened its DevTools endpoint. Last stderr:\n{log_tail(log_path)}"
                 )
             await trio.sleep(_POLL_INTERVAL)
     raise ChromiumStartupError(
         f"Chromium ({executable}) did not write {DEVTOOLS_ACTIVE_PORT} within "
-        f"{startup_timeout:g} s. Last stderr:\n{_log_tail(log_path)}"
+        f"{startup_timeout:g} s. Last stderr:\n{log_tail(log_path)}"
     )
 
 
@@ -279,7 +281,7 @@ def _kill(pid: int, sig: int, *, group: bool = False) -> None:
         pass
 
 
-async def _stop(process: BoundProcess, user_data_dir: Path) -> None:
+async def stop_family(process: BoundProcess, user_data_dir: Path) -> None:
     """Make sure every process of this browser is gone (no graceful quit: see the
     module notes)."""
     pgid = process.pid
@@ -346,7 +348,7 @@ async def launch_chromium(
             )
         finally:
             with trio.CancelScope(shield=True):
-                await _stop(process, user_data_dir)
+                await stop_family(process, user_data_dir)
     finally:
         with trio.CancelScope(shield=True):
             await trio.to_thread.run_sync(shutil.rmtree, user_data_dir, True)

@@ -46,9 +46,9 @@ def _start_time(pid: int) -> int | None:
     return int(fields[19])  # field 22 of stat; fields[0] is field 3
 
 
-def make_profile(directory: str | None = None) -> Path:
-    """A new private profile folder owned by this process."""
-    path = Path(tempfile.mkdtemp(prefix=PREFIX, dir=directory))
+def make_profile(directory: str | None = None, *, prefix: str = PREFIX) -> Path:
+    """A new private profile folder owned by this process (``prefix``: whose browser)."""
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir=directory))
     owner = {"pid": os.getpid(), "start": _start_time(os.getpid())}
     (path / OWNER_FILE).write_text(json.dumps(owner))
     return path
@@ -84,14 +84,15 @@ def _users(profile: Path) -> list[int]:
     return found
 
 
-def sweep_stale_profiles(directory: str | None = None, *, now: float | None = None) -> list[Path]:
-    """Remove the profiles of servers that are gone (see the module notes); the ones
-    removed. Blocking: run it in a worker thread."""
+def sweep_stale_profiles(directory: str | None = None, *, now: float | None = None,
+                         prefix: str = PREFIX) -> list[Path]:
+    """Remove the profiles of servers that are gone (see the module notes), of the
+    browser ``prefix`` names; the ones removed. Blocking: run it in a worker thread."""
     root = Path(directory or tempfile.gettempdir())
     now = time.time() if now is None else now
     removed: list[Path] = []
     try:
-        candidates = sorted(p for p in root.glob(PREFIX + "*") if p.is_dir() and not p.is_symlink())
+        candidates = sorted(p for p in root.glob(prefix + "*") if p.is_dir() and not p.is_symlink())
     except OSError:
         return removed
     for profile in candidates:

@@ -30,11 +30,13 @@ from ..sessions.chromium import table as chromium_table
 from ..sessions.chromium.bridge.driver import PlaywrightDriver
 from ..sessions.chromium.options import SessionOptions
 from ..sessions.chromium.session import ChromiumSession
+from ..sessions.firefox import table as firefox_table
+from ..sessions.firefox.session import FirefoxSession
 from ..sessions.ios import IosSession
 from ..sessions.ios import table as ios_table
 from ..tools import Table
 
-__all__ = ["CONNECTING_ENGINES", "TABLES", "SessionFactory", "SessionParts", "session_factory"]
+__all__ = ["CONNECTING_ENGINES", "TABLES", "UNAVAILABLE", "SessionFactory", "SessionParts", "session_factory"]
 
 #: Engines whose sessions connect to their device after they start (``AwaitReady``).
 CONNECTING_ENGINES = frozenset({"android-app", "ios-app"})
@@ -51,6 +53,8 @@ class SessionParts:
     #: The device registry's ref, asked for when a native session leases its device.
     registry: Callable[[], ActorRef]
     secrets: SecretBook
+    #: The Firefox pool's ref, asked for when a firefox session starts.
+    firefox: Callable[[], ActorRef]
 
 
 #: ``factory(parts, session_id, options)``: one engine's session actor.
@@ -67,6 +71,14 @@ def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[
                                      download_max_bytes=config.download_max_bytes)
     return ChromiumSession(session_id, table=TABLES["chromium"], pool=parts.pool, driver=parts.driver,
                            options=session_options, workspace=config.workspace)
+
+
+def new_firefox_session(parts: SessionParts, session_id: str, options: Mapping[str, JsonValue]) -> FirefoxSession:
+    viewport = options.get("viewport") or {"width": 1280, "height": 720}
+    endpoint = options.get("bidiEndpoint")
+    return FirefoxSession(session_id, table=TABLES["firefox"], workspace=parts.config.workspace, pool=parts.firefox,
+                          viewport=(viewport["width"], viewport["height"]),
+                          endpoint=endpoint if isinstance(endpoint, str) else None)
 
 
 def new_android_session(parts: SessionParts, session_id: str, options: Mapping[str, JsonValue]) -> AndroidSession:
@@ -99,6 +111,7 @@ def new_chrome_android_session(parts: SessionParts, session_id: str,
 #: Each engine's table: what it runs for every session tool, or why it refuses it.
 TABLES: Mapping[str, Table] = {
     "chromium": chromium_table.TABLE,
+    "firefox": firefox_table.TABLE,
     "android-app": android_table.ANDROID_APP,
     "ios-app": ios_table.IOS_APP,
     "chrome-android": android_table.CHROME_ANDROID,
@@ -107,14 +120,27 @@ TABLES: Mapping[str, Table] = {
 #: The engines this build has.
 _FACTORIES: dict[str, SessionFactory] = {
     "chromium": new_chromium_session,
+    "firefox": new_firefox_session,
     "android-app": new_android_session,
     "ios-app": new_ios_session,
     "chrome-android": new_chrome_android_session,
 }
 
 
+#: Engines the spec names that cannot run here, and what is missing for each.
+UNAVAILABLE = {
+    "webkit": "WebKit has no automation here that carries snapshots and input: Debian's webkit2gtk-driver "
+              "(WebKitWebDriver) speaks classic WebDriver for WebKitGTK only, without WebDriver BiDi; see "
+              "docs/engines.md. Open a chromium or firefox session",
+    "safari": "Safari runs only on macOS, and safaridriver with it; this server is not on macOS. Open a chromium "
+              "or firefox session",
+}
+
+
 def session_factory(engine: str) -> SessionFactory:
-    """How ``engine``'s session actor is built; ``unavailable`` for an engine this build lacks."""
+    """How ``engine``'s session actor is built; ``engine-unavailable`` for one that cannot run here."""
+    if engine in UNAVAILABLE:
+        raise ToolError("engine-unavailable", UNAVAILABLE[engine], engine=engine)
     factory = _FACTORIES.get(engine)
     if factory is None:
         raise ToolError("unavailable", f"the {engine} engine is not part of this build yet; open a chromium "

@@ -14,7 +14,7 @@ from ..tools import Reply
 from ..tools.arguments import NoArgs
 from ..tools.context import RuntimeContext
 from ..tools.contract import SessionArgs
-from ..tools.sessions import OpenSessionArgs, RegisterSecretArgs
+from ..tools.sessions import BROWSER_ENGINES, OpenSessionArgs, RegisterSecretArgs
 
 __all__ = []
 
@@ -22,13 +22,16 @@ __all__ = []
 async def open_session(runtime: RuntimeContext, args: OpenSessionArgs) -> Reply:
     # A device's screen is the size it is: only a browser context takes a viewport.
     options: dict[str, object] = {}
-    if args.engine == "chromium":
+    if args.engine in BROWSER_ENGINES:
         options["viewport"] = args.viewport or {"width": 1280, "height": 720}
     if args.cdp_endpoint:
         options["cdpEndpoint"] = args.cdp_endpoint
+    if args.bidi_endpoint:
+        options["bidiEndpoint"] = args.bidi_endpoint
     opened = await runtime.open_session(args.session, args.engine, options)
-    if "cdpEndpoint" in opened:
-        opened["cdpEndpoint"] = redact_url(str(opened["cdpEndpoint"]))
+    for endpoint in ("cdpEndpoint", "bidiEndpoint"):
+        if endpoint in opened:
+            opened[endpoint] = redact_url(str(opened[endpoint]))
     return Reply.of(**opened)
 
 

@@ -33,6 +33,7 @@ from ..kernel.supervisor import Supervisor
 from ..recorder import RecorderInbox
 from ..sessions.chromium.losses import BrowserLost
 from ..sessions.chromium.pool import PoolStatus
+from ..sessions.firefox.pool import FirefoxStatus
 from ..tools import Gates
 
 __all__ = ["STREAMS", "StatusSource", "ask_status", "ended_code", "ended_reason", "tree_status"]
@@ -93,6 +94,8 @@ async def _child_status(source: StatusSource, child_id: str) -> JsonObject:
     node["statistics"] = ref.statistics().as_dict()
     if child_id == "browser-pool":
         node.update(await ask_status(ref, PoolStatus()))
+    if child_id == "firefox-pool":
+        node.update(await ask_status(ref, FirefoxStatus()))
     elif child_id == "operator-channel":
         link = source.operator_link()
         node.update({"connected": False} if link is None else await ask_status(link, OperatorStatus()))

@@ -7,6 +7,7 @@
     ├── operator-channel (one_for_one, temporary in the root; only with operator-channel on)
     │   └── OperatorChannel "link" (the host daemon's socket, permanent)
     ├── BrowserPool
+    ├── FirefoxPool (Firefox over WebDriver BiDi, launched on first use)
     ├── DeviceRegistry (one temporary DeviceLease child per leased device)
     ├── SessionSupervisor (one_for_one, dynamic: one temporary child per session)
     └── StreamSupervisor (one LiveViewStream per live view, at most 4; only with live-view on)
@@ -72,6 +73,7 @@ from ..recorder import Recorder, RecorderInbox, SessionClosed
 from ..secret_book import SecretBook
 from ..sessions.chromium.bridge.driver import PlaywrightDriver
 from ..sessions.chromium.pool import BrowserPool, PoolConfig
+from ..sessions.firefox.pool import FirefoxPool
 from ..sessions.messages import AwaitReady, Describe, SessionCall, ToolCall
 from ..sessions.native.session import CONNECT_SECONDS
 from ..streams.messages import StreamStatus
@@ -111,6 +113,7 @@ class Runtime:
                 ChildSpec("recorder", self._new_recorder, Restart.PERMANENT, shutdown=10),
                 *self._operator_children(),
                 ChildSpec("browser-pool", self._new_pool, Restart.PERMANENT, shutdown=10),
+                ChildSpec("firefox-pool", self._new_firefox_pool, Restart.PERMANENT, shutdown=10),
                 ChildSpec("devices", self._new_device_registry, Restart.PERMANENT, shutdown=10),
                 ChildSpec("sessions", self._new_session_supervisor, Restart.PERMANENT, shutdown=15),
                 *self._stream_children(),
@@ -234,6 +237,12 @@ class Runtime:
                                  self.config.cdp_headers)
         return BrowserPool(pool_config, self.driver, self.events)
 
+    def _new_firefox_pool(self) -> FirefoxPool:
+        return FirefoxPool(self.config.firefox, self.events, headless=self.config.headless)
+
+    def firefox_pool_ref(self) -> ActorRef:
+        return self._child("firefox-pool")
+
     def _new_device_registry(self) -> DeviceRegistry:
         return DeviceRegistry(self.events)
 
@@ -295,7 +304,7 @@ class Runtime:
     async def _start_session(self, session_id: str, engine: str, options: Mapping[str, JsonValue]) -> ActorRef:
         factory = session_factory(engine)
         parts = SessionParts(self.config, self.driver, pool=self.pool_ref, registry=self.device_registry,
-                             secrets=self.secrets)
+                             secrets=self.secrets, firefox=self.firefox_pool_ref)
         spec = ChildSpec(session_id, lambda: factory(parts, session_id, options), Restart.TEMPORARY, shutdown=10,
                          meta={"engine": engine})
         try:

@@ -19,7 +19,7 @@ from .catalog import Catalog, default_catalog
 __all__ = ["ENGINE_ORDER", "render", "render_engines"]
 
 #: The engines' columns, in the order an agent meets them.
-ENGINE_ORDER = ("chromium", "chrome-android", "android-app", "ios-app")
+ENGINE_ORDER = ("chromium", "firefox", "chrome-android", "android-app", "ios-app")
 
 HEADER = """# Tools
 

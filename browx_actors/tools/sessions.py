@@ -14,10 +14,12 @@ from .contract import CHANGES, DESTROYS, OPENS, READS, RUNS, SessionArgs, runtim
 from .rules import CapabilityWhen, Check, JsonArgs
 from .shapes import BatchCall, Size
 
-__all__ = ["BATCH_NAME", "ENGINES", "MAX_CALLS", "NATIVE_ENGINES"]
+__all__ = ["BATCH_NAME", "BROWSER_ENGINES", "ENGINES", "MAX_CALLS", "NATIVE_ENGINES"]
 
 #: What open_session's ``engine`` may be.
-ENGINES = ("chromium", "android-app", "ios-app", "chrome-android")
+ENGINES = ("chromium", "firefox", "android-app", "ios-app", "chrome-android", "webkit", "safari")
+#: Engines whose session is a browser context with a viewport of its own.
+BROWSER_ENGINES = ("chromium", "firefox")
 #: Engines that drive a device and need the native-device capability to open.
 NATIVE_ENGINES = ("android-app", "ios-app", "chrome-android")
 #: The most calls one batch holds.
@@ -37,10 +39,16 @@ def _endpoint_engine(args: JsonArgs) -> None:
                         field="cdpEndpoint")
 
 
+def _bidi_endpoint_engine(args: JsonArgs) -> None:
+    if args.get("bidiEndpoint") and args["engine"] != "firefox":
+        raise ToolError("bad-arg", "bidiEndpoint attaches a firefox session; pass engine firefox or drop it",
+                        field="bidiEndpoint")
+
+
 def _viewport_for_browsers(args: JsonArgs) -> None:
-    if args.get("viewport") is not None and args["engine"] != "chromium":
+    if args.get("viewport") is not None and args["engine"] not in BROWSER_ENGINES:
         raise ToolError("bad-arg", f"a {args['engine']} session drives a device whose screen has the size it "
-                        "has: viewport is for chromium sessions", field="viewport")
+                        "has: viewport is for chromium and firefox sessions", field="viewport")
 
 
 def _calls_are_calls(args: JsonArgs) -> None:
@@ -57,13 +65,16 @@ class OpenSessionArgs(Arguments):
     """open_session's arguments."""
 
     session: str = arg(session_param("New session id.", required=True))
-    engine: str = param("engine", "string", "chromium, android-app, ios-app or chrome-android.", default="chromium")
+    engine: str = param("engine", "string", "chromium, firefox, android-app, ios-app or chrome-android.",
+                        default="chromium")
     viewport: Size | None = param("viewport", "object", "Viewport size in CSS pixels.",
                                   properties={"width": {"type": "integer", "minimum": 100, "maximum": 7680},
                                               "height": {"type": "integer", "minimum": 100, "maximum": 4320}},
                                   required_keys=("width", "height"))
     cdp_endpoint: str | None = param("cdpEndpoint", "string",
                                      "CDP endpoint (ws://... or http://host:port) to attach to.", max_length=2000, pattern="(wss?|https?)://\\S+")
+    bidi_endpoint: str | None = param("bidiEndpoint", "string", "Firefox's WebDriver BiDi endpoint "
+                                      "(ws://host:port/session) to attach to.", max_length=2000, pattern="wss?://\\S+")
 
 
 OPEN_SESSION = runtime_tool(
@@ -71,15 +82,18 @@ OPEN_SESSION = runtime_tool(
     title="Open session", capability="navigation", hints=OPENS,
     summary="Open a session: an isolated browser context, or an app or Chrome on a device.",
     description="Open a session: an isolated browser context with its own cookies and storage (chromium), an app on "
-        "an Android device (android-app), an app on an iOS Simulator (ios-app), or Chrome on an Android "
+        "an Android device (android-app), the same on stock "
+        "Firefox over WebDriver BiDi (firefox), an app on an iOS Simulator (ios-app), or Chrome on an Android "
         "device (chrome-android); the device comes from the environment. The session \"default\" opens by "
         "itself on first use, as chromium. cdpEndpoint attaches the session to the "
         "browser at this CDP endpoint (ws://... or http://host:port: a Chrome run with --remote-debugging-port, a "
         "grid, an Electron app) instead of the server's own; it leases one tab there, sees only that tab and its "
-        "popups, and closing the session leaves the browser running.",
+        "popups, and closing the session leaves the browser running. bidiEndpoint does the same for a Firefox run with "
+        "--remote-debugging-port (engine firefox).",
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
            Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
-           Check(_viewport_for_browsers, "`viewport` goes with engine `chromium` only"),
+           Check(_bidi_endpoint_engine, "`bidiEndpoint` goes with engine firefox"),
+           Check(_viewport_for_browsers, "`viewport` goes with engine `chromium` or `firefox`"),
            CapabilityWhen("engine", NATIVE_ENGINES, "native-device")),
 )
 

@@ -377,7 +377,7 @@ async def test_prompts_go_to_the_daemon_and_devtools_answers_are_ignored(tmp_pat
         daemon = await linked(socket)
         status = await runtime.call_tool("runtime_status")
         tree = {c["id"]: c for c in status["tree"]["children"]}
-        assert list(tree) == ["recorder", "operator-channel", "browser-pool", "devices", "sessions"]
+        assert list(tree) == ["recorder", "operator-channel", "browser-pool", "firefox-pool", "devices", "sessions"]
         assert tree["operator-channel"]["connected"] is True and tree["operator-channel"]["pending"] == 0
         await runtime.call_tool("register_secret", {"name": "CARD", "value": "4111-1111"})
         session = await session_actor(runtime, "default")
@@ -456,4 +456,4 @@ async def test_a_link_that_keeps_crashing_is_stopped_and_the_server_serves_on(tm
         assert (refused["code"], refused["component"]) == ("unavailable", "operator-channel"), refused
         assert (await runtime.call_tool("eval_js", {"expr": "6 * 7"}))["value"] == 42
         status = await runtime.call_tool("runtime_status")
-        assert [c["id"] for c in status["tree"]["children"]] == ["recorder", "browser-pool", "devices", "sessions"]
+        assert [c["id"] for c in status["tree"]["children"]] == ["recorder", "browser-pool", "firefox-pool", "devices", "sessions"]

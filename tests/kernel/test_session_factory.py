@@ -8,16 +8,18 @@ from browx_actors.errors import ToolError
 from browx_actors.runtime.factory import CONNECTING_ENGINES, session_factory
 
 
-@pytest.mark.parametrize("engine", ["chromium", "android-app", "ios-app", "chrome-android"])
+@pytest.mark.parametrize("engine", ["chromium", "firefox", "android-app", "ios-app", "chrome-android"])
 def test_every_engine_of_this_build_has_a_factory(engine: str) -> None:
     assert callable(session_factory(engine))
 
 
-def test_an_engine_this_build_lacks_is_unavailable_naming_it() -> None:
+@pytest.mark.parametrize(("engine", "missing"), [("webkit", "WebKitWebDriver"), ("safari", "macOS")])
+def test_an_engine_that_cannot_run_here_is_refused_naming_what_is_missing(engine: str, missing: str) -> None:
     with pytest.raises(ToolError) as caught:
-        session_factory("webkit")
-    assert caught.value.code == "unavailable"
-    assert caught.value.details == {"engine": "webkit", "component": "engine"}
+        session_factory(engine)
+    assert caught.value.code == "engine-unavailable"
+    assert caught.value.details == {"engine": engine}
+    assert missing in caught.value.message
 
 
 def test_only_native_app_engines_connect_after_they_start() -> None:

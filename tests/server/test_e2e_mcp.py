@@ -146,9 +146,11 @@ async def test_sessions_navigation_and_reading(tmp_path: Path, pages_url: str, p
         assert await eval_value(client, "window.innerHeight", "s1") == 700
         again = await fails(client, "open_session", {"session": "s1"}, "session-exists")
         assert again["session"] == "s1"
-        unknown_engine = await fails(client, "open_session", {"session": "x", "engine": "webkit"},
+        unknown_engine = await fails(client, "open_session", {"session": "x", "engine": "netscape"},
                                      "unknown-engine")
-        assert unknown_engine["engine"] == "webkit"
+        assert unknown_engine["engine"] == "netscape"
+        safari = await fails(client, "open_session", {"session": "x", "engine": "safari"}, "engine-unavailable")
+        assert safari["engine"] == "safari" and "macOS" in safari["error"]
         listed = await ok(client, "list_sessions")
         assert listed["count"] == 1 and [s["id"] for s in listed["sessions"]] == ["s1"]
         assert listed["sessions"][0]["engine"] == "chromium"
@@ -264,7 +266,7 @@ async def test_sessions_navigation_and_reading(tmp_path: Path, pages_url: str, p
         # -- runtime_status ---------------------------------------------------------
         status = await ok(client, "runtime_status")
         # Every child of the root, in start order (no operator-channel: it is off).
-        assert [c["id"] for c in status["tree"]["children"]] == ["recorder", "browser-pool", "devices", "sessions"]
+        assert [c["id"] for c in status["tree"]["children"]] == ["recorder", "browser-pool", "firefox-pool", "devices", "sessions"]
         recorder = tree_child(status, "recorder")
         assert recorder["alive"] is True and recorder["recording"] is False
         pool, sessions = tree_child(status, "browser-pool"), tree_child(status, "sessions")

@@ -41,6 +41,7 @@ import itertools
 import time
 from collections import deque
 from collections.abc import Iterator
+from typing import Protocol
 
 import attrs
 import trio
@@ -50,7 +51,7 @@ from ....errors import ToolError
 from ....tools import Reply
 from ....tools.actions import DIALOG_POLICIES, DialogPolicy
 
-__all__ = ["DIALOG_POLICIES", "DialogBook", "DialogPolicy", "OpenDialog", "dialog_refusal", "dialog_warning",
+__all__ = ["DIALOG_POLICIES", "DialogBook", "DialogPolicy", "OpenDialog", "Pending", "dialog_refusal", "dialog_warning",
            "interrupted_reply"]
 
 
@@ -61,6 +62,18 @@ _LOG_MAX = 50
 #: make one: an agent confirming three deletions in a row is not a loop.
 LOOP_GAP = 0.25
 LOOP_RUN = 3
+
+
+class Pending(Protocol):
+    """A dialog waiting for its answer, as a refusal names it (on any engine)."""
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def message(self) -> str: ...
+
+    def describe(self) -> dict[str, str]: ...
 
 
 @attrs.frozen
@@ -254,7 +267,7 @@ def dialog_warning(dialog: dict[str, str] | None, tool: str) -> str:
             "handle_dialog {accept: true|false} answers it")
 
 
-def dialog_refusal(pending: OpenDialog, tab: int | None, tool: str, looping: int = 0) -> ToolError:
+def dialog_refusal(pending: Pending, tab: int | None, tool: str, looping: int = 0) -> ToolError:
     """``dialog-open`` for a call on a tab a dialog blocks, naming the way out (for a
     page that opens dialogs in a loop, leaving it: answering brings the next one)."""
     where = f"a {pending.type} dialog is open on tab {tab if tab is not None else '?'} ({pending.message!r})"
@@ -272,7 +285,7 @@ def dialog_refusal(pending: OpenDialog, tab: int | None, tool: str, looping: int
     )
 
 
-def interrupted_reply(pending: OpenDialog | None, tool: str, url: str | None) -> Reply:
+def interrupted_reply(pending: Pending | None, tool: str, url: str | None) -> Reply:
     """What a call answers when a dialog opened under it and blocked the page."""
     described = pending.describe() if pending is not None else None
     reply = Reply.of(tool=tool, dialog=described, url=url, settled={"by": "dialog"}, warnings=[])

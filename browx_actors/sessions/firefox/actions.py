@@ -1,0 +1,252 @@
+"""Action tools of the firefox engine: click, double_click, hover, fill, press, select, scroll.
+
+One path for every action, as on chromium: the page agent's ``aim`` marks the page,
+finds the target and checks it the way Playwright's actionability checks do (visible,
+enabled, not animating, in view and on top at its point; editable for typing, which it
+then focuses and selects). A ready target gets trusted input through
+``input.performActions`` (:mod:`browx_actors.bidi.input`). A target not ready for a
+reason known in one look (hidden, no area, covered, no pointer events) is refused after
+the same short grace as chromium's (:mod:`..chromium.input.reach`), with its
+``reason``; one that may still become ready (disabled, animating) is looked at again
+until the action's timeout, which then says what it waited for. Then :func:`settle`
+waits for what the input set off and the result says it in chromium's one shape
+(:func:`..chromium.input.brief.brief`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import trio
+
+from ...bidi import input as keys
+from ...errors import ToolError
+from ...jsonsafe import JsonObject, JsonValue
+from ...tools import Reply
+from ...tools.actions import ClickArgs, FillArgs, HoverArgs, PressArgs, ScrollArgs, SelectArgs
+from ...tools.pointer import DoubleClickArgs
+from ...tools.targets import Element, coords_of
+from ..chromium.agent.calls import agent_call
+from ..chromium.input.brief import brief
+from ..chromium.input.reach import LOOK_EVERY_S, known_now, refusal, within_grace
+from ..chromium.input.target import check_found
+from .reading import css
+from .settle import Mark, settle
+
+if TYPE_CHECKING:
+    from .session import FirefoxSession
+
+__all__ = ["ACTION_TIMEOUT_S", "click", "double_click", "fill", "hover", "press", "scroll", "select"]
+
+#: How long an action waits for a target that may still become ready.
+ACTION_TIMEOUT_S = 10.0
+
+#: Builds the input from aim's answer.
+Input = Callable[[JsonObject], "list[JsonObject]"]
+
+_SELECT = """(agent, a) => {
+  const el = a.ref ? agent.resolve(a.ref) : document.querySelector(a.selector);
+  if (!el) return {missing: true};
+  if (el.localName !== 'select') return {notSelect: el.localName};
+  const chosen = [];
+  const wanted = a.values;
+  for (const option of el.options) {
+    const hit = wanted.includes(option.value) || wanted.includes(option.label) || wanted.includes(option.text.trim());
+    if (hit && (el.multiple || chosen.length === 0)) { option.selected = true; chosen.push(option.value); }
+    else if (el.multiple || hit) option.selected = false;
+  }
+  if (!chosen.length) return {none: Array.from(el.options, o => o.label).slice(0, 20)};
+  if (!el.multiple) el.value = chosen[0];
+  el.dispatchEvent(new Event('input', {bubbles: true}));
+  el.dispatchEvent(new Event('change', {bubbles: true}));
+  return {selected: chosen};
+}"""
+
+_SCROLL_TO = """(agent, a) => {
+  const el = a.ref ? agent.resolve(a.ref) : a.selector ? document.querySelector(a.selector) : document.scrollingElement;
+  if (!el) return null;
+  const left = {left: 0, right: el.scrollWidth}[a.to], top = {top: 0, bottom: el.scrollHeight}[a.to];
+  el.scrollTo({left: left === undefined ? el.scrollLeft : left, top: top === undefined ? el.scrollTop : top});
+  return {x: el.scrollLeft, y: el.scrollTop};
+}"""
+
+_FOCUS = """(agent, a) => {
+  const el = a.ref ? agent.resolve(a.ref) : document.querySelector(a.selector);
+  if (!el) return false;
+  el.focus();
+  return true;
+}"""
+
+
+def _label(target: Element) -> str:
+    return f"ref {target.ref}" if target.ref is not None else f"selector {target.selector!r}"
+
+
+async def _aim(session: FirefoxSession, target: Element, mode: str | None, mark: bool) -> JsonObject:
+    coords = coords_of(target)
+    spec: JsonObject = {"ref": target.ref, "selector": target.selector, "mode": mode, "acting": True,
+                        "point": [coords["x"], coords["y"]] if coords else None}
+    if not mark:
+        spec["mark"] = False
+    found = await agent_call(session, "aim", spec)
+    assert isinstance(found, dict)
+    if found.get("notCss"):
+        # The agent takes CSS; the browser's parser has the last word on what is not.
+        await css(session, "(agent, s) => document.querySelector(s) && null", target.selector, target.selector)
+        raise ToolError("bad-arg", f"selector {target.selector!r} is not a CSS selector: firefox sessions take CSS "
+                        "(Playwright's text=, role= and >> engines are chromium's)", field="selector")
+    return found
+
+
+async def _ready(session: FirefoxSession, action: str, target: Element, mode: str | None,
+                 reply: Reply) -> JsonObject:
+    """aim's answer once the target is ready for ``mode`` (see the module notes)."""
+    found = await _aim(session, target, mode, True)
+    if coords_of(target) is not None:
+        return found
+    check_found(target, found, reply)
+
+    async def look() -> JsonObject:
+        return await _aim(session, target, mode, False)
+
+    found = await within_grace(found, look)
+    if known_now(found):
+        raise refusal(action, _label(target), found)
+    deadline = trio.current_time() + min(ACTION_TIMEOUT_S, session.left())
+    while mode is not None and not found.get("ready"):
+        if trio.current_time() >= deadline:
+            raise ToolError("timeout", f"{action} {_label(target)}: waited {ACTION_TIMEOUT_S:g} s for it to be "
+                            f"ready: {found.get('wait') or found.get('why') or 'not ready'}",
+                            reason=found.get("why"))
+        await trio.sleep(LOOK_EVERY_S)
+        found = await look()
+        check_found(target, found, reply)
+        if known_now(found):
+            raise refusal(action, _label(target), found)
+    return found
+
+
+async def _perform(session: FirefoxSession, sources: list[JsonObject]) -> None:
+    await session.bidi.send("input.performActions", {"context": session.tab.context, "actions": sources},
+                            timeout=session.left())
+    # Nothing stays pressed for the next action (a modifier, a button of a broken sequence).
+    await session.bidi.send("input.releaseActions", {"context": session.tab.context}, timeout=session.left())
+
+
+async def _act(session: FirefoxSession, action: str, target: Element, mode: str | None, make: Input,
+               extra: dict[str, JsonValue] | None = None) -> Reply:
+    started = time.perf_counter()
+    reply = Reply(warnings=[])
+    mark = Mark.now(session)
+    found = await _ready(session, action, target, mode, reply)
+    coords = coords_of(target)
+    if coords is not None:
+        found = {**found, "ready": [coords["x"], coords["y"]]}
+    await _perform(session, make(found))
+    fields = await settle(session, mark, found.get("target"), started)
+    reply.fields.update(brief({**fields, **(extra or {})}))
+    return reply
+
+
+def _point(found: JsonObject) -> tuple[float, float]:
+    ready = found.get("ready")
+    if not isinstance(ready, list):
+        raise ToolError("action-failed", "the target has no point to act on")
+    return float(ready[0]), float(ready[1])
+
+
+async def click(session: FirefoxSession, args: ClickArgs) -> Reply:
+    def make(found: JsonObject) -> list[JsonObject]:
+        return keys.click(*_point(found), button=args.button, count=args.click_count, modifiers=args.modifiers or ())
+    return await _act(session, "click", args, "click", make)
+
+
+async def double_click(session: FirefoxSession, args: DoubleClickArgs) -> Reply:
+    def make(found: JsonObject) -> list[JsonObject]:
+        return keys.click(*_point(found), button=args.button, count=2, modifiers=args.modifiers or ())
+    return await _act(session, "double_click", args, "click", make)
+
+
+async def hover(session: FirefoxSession, args: HoverArgs) -> Reply:
+    return await _act(session, "hover", args, "hover", lambda found: keys.move(*_point(found)))
+
+
+async def fill(session: FirefoxSession, args: FillArgs) -> Reply:
+    """Focus and select the field's content (aim, ``fill`` mode), then type the value
+    over it: an empty value deletes the selection."""
+    def make(found: JsonObject) -> list[JsonObject]:
+        typed = keys.typing(args.value) if args.value else keys.chord([keys.KEYS["Delete"]])
+        if args.submit:
+            typed += keys.chord([keys.KEYS["Enter"]])
+        return typed
+    return await _act(session, "fill", args, "fill", make)
+
+
+def _chord(key: str) -> list[str]:
+    parts = key.split("+") if key != "+" and not key.endswith("++") else [*key[:-2].split("+"), "+"]
+    codes = [keys.key_code(part) for part in parts if part]
+    if not codes or any(code is None for code in codes):
+        unknown = next((p for p, c in zip(parts, codes, strict=False) if c is None), key)
+        raise ToolError("bad-arg", f"key {unknown!r} is not a key name (Enter, Tab, Escape, ArrowDown, F5...) or a "
+                        "single character", field="key")
+    return [code for code in codes if code is not None]
+
+
+async def press(session: FirefoxSession, args: PressArgs) -> Reply:
+    codes = _chord(args.key)
+    started = time.perf_counter()
+    reply = Reply(warnings=[])
+    mark = Mark.now(session)
+    described: JsonValue = None
+    if args.ref is not None or args.selector is not None:
+        found = await _aim(session, args, None, True)
+        described = check_found(args, found, reply)
+        await session.in_sandbox(_FOCUS, {"ref": args.ref, "selector": args.selector})
+    await _perform(session, keys.chord(codes))
+    fields = await settle(session, mark, described, started)
+    reply.fields.update(brief(fields))
+    return reply
+
+
+async def select(session: FirefoxSession, args: SelectArgs) -> Reply:
+    started = time.perf_counter()
+    reply = Reply(warnings=[])
+    mark = Mark.now(session)
+    found = await _aim(session, args, None, True)
+    described = check_found(args, found, reply)
+    answer = await session.in_sandbox(_SELECT, {"ref": args.ref, "selector": args.selector, "values": args.values})
+    assert isinstance(answer, dict)
+    if answer.get("notSelect"):
+        raise ToolError("bad-arg", f"{_label(args)} is a <{answer['notSelect']}>, not a <select>: choose_option "
+                        "picks from custom lists", field="ref" if args.ref else "selector")
+    if "none" in answer:
+        raise ToolError("target-not-found", f"no option of {_label(args)} has the value or label "
+                        f"{', '.join(map(repr, args.values))}; its options: {answer['none']}", field="values")
+    fields = await settle(session, mark, described, started)
+    reply.fields.update(brief({**fields, "selected": answer["selected"]}))
+    return reply
+
+
+async def scroll(session: FirefoxSession, args: ScrollArgs) -> Reply:
+    started = time.perf_counter()
+    reply = Reply(warnings=[])
+    mark = Mark.now(session)
+    described: JsonValue = None
+    x, y = session.viewport[0] / 2, session.viewport[1] / 2
+    if args.ref is not None or args.selector is not None:
+        found = await _aim(session, args, "hover", True)
+        described = check_found(args, found, reply)
+        if isinstance(found.get("ready"), list):
+            x, y = _point(found)
+    if args.to is not None:
+        position = await session.in_sandbox(_SCROLL_TO, {"ref": args.ref, "selector": args.selector, "to": args.to})
+    else:
+        await _perform(session, keys.wheel(x, y, args.delta_x, args.delta_y))
+        position = None
+    fields = await settle(session, mark, described, started)
+    reply.fields.update(brief(fields))
+    if position is not None:
+        reply["scroll"] = position
+    return reply

@@ -1,0 +1,325 @@
+"""The firefox session actor: a BiDi user context in the shared Firefox, and its tabs.
+
+A session is what a chromium session is, on BiDi: its own user context (cookies and
+storage of its own, as a browser context), created at start and removed at the end, with
+its tabs (:mod:`.tabs`), the page agent in a sandbox realm of every document
+(:mod:`.sandbox`), and what its pages logged and requested (:mod:`.records`). Every
+event of the browser arrives on the one shared socket; :meth:`FirefoxSession.on_event`
+keeps those of this session's contexts (frames are folded into their tab) and wakes
+whoever waits for news (:meth:`FirefoxSession.news`).
+
+Dialogs. The BiDi session leaves prompts open (``unhandledPromptBehavior: ignore``), so
+they are the session's to answer, by the same policy as chromium: under ``ask`` (the
+default) the call in flight on that tab is cut short and answers ``dialog: {type,
+message, defaultValue}``, and every later call on the tab answers ``dialog-open`` until
+``handle_dialog``; under ``accept`` / ``dismiss`` the session answers at once and the
+next result lists the dialog (``dialogs``). ``navigate`` and the tab tools run anyway:
+they are the ways out.
+
+Loss. The pool's Firefox dying marks it lost; the session then crashes with
+:class:`~..chromium.losses.BrowserLost`, which the runtime answers as
+``browser-crashed``, and the next session gets a fresh Firefox.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+import attrs
+import trio
+
+from ...bidi import BidiConnection, BidiConnectionLost, BidiError, BidiFailure, BidiTimeout, open_bidi_connection
+from ...credentials import redact_url
+from ...errors import ToolError
+from ...jsonsafe import JsonObject, JsonValue
+from ...kernel.actor_ref import ActorRef
+from ...tools import Reply, Table
+from ..chromium.dialogs.book import dialog_refusal, interrupted_reply
+from ..chromium.losses import BrowserLost, PageScriptError, first_line
+from ..session import Session, Work
+from . import sandbox
+from .pool import AcquireFirefox, Firefox, new_bidi_session
+from .records import ConsoleBook, NetworkBook
+from .tabs import Tab, Tabs
+
+__all__ = ["DIALOG_FREE", "FirefoxSession", "Prompt"]
+
+#: Tools that run while a dialog blocks the current tab: the ways out, and reads of the server's own records.
+DIALOG_FREE = frozenset({"handle_dialog", "set_dialog_policy", "navigate", "list_tabs", "select_tab", "new_tab",
+                         "close_tab", "console_read", "network_read"})
+#: The longest one BiDi command of a call may take, whatever the call's deadline.
+COMMAND_SECONDS = 30.0
+_NAVIGATION_EVENTS = frozenset({"browsingContext.navigationStarted", "browsingContext.navigationCommitted",
+                                "browsingContext.fragmentNavigated", "browsingContext.historyUpdated",
+                                "browsingContext.domContentLoaded", "browsingContext.load"})
+
+
+@attrs.frozen
+class Prompt:
+    """A page's dialog, open and waiting for its answer."""
+
+    type: str
+    message: str
+    default_value: str
+    context: str
+
+    def describe(self) -> dict[str, str]:
+        return {"type": self.type, "message": self.message, "defaultValue": self.default_value}
+
+
+async def hold_attached(endpoint: str, *, task_status: trio.TaskStatus[Firefox]) -> None:
+    """Hold a BiDi session on a Firefox someone else runs at ``endpoint`` (``bidiEndpoint``)."""
+    async with AsyncExitStack() as stack:
+        try:
+            bidi = await stack.enter_async_context(open_bidi_connection(endpoint))
+            version = await new_bidi_session(bidi)
+        except BidiFailure as exc:
+            raise ToolError("unavailable", f"could not attach to Firefox at {redact_url(endpoint)}: {exc}",
+                            component="browser") from exc
+        browser = Firefox(0, bidi, None, version)
+        task_status.started(browser)
+        try:
+            browser.mark_lost(f"the BiDi connection to Firefox was lost: {await bidi.wait_lost()}")
+        finally:
+            browser.mark_lost("the session ended")
+            with trio.move_on_after(2):
+                await bidi.send("session.end", {}, timeout=2)
+
+
+class FirefoxSession(Session):
+    engine = "firefox"
+
+    def __init__(self, session_id: str, *, table: Table, workspace: Path, pool: Callable[[], ActorRef],
+                 viewport: tuple[int, int], endpoint: str | None = None) -> None:
+        super().__init__(session_id, table=table, workspace=workspace)
+        self._pool = pool
+        self.viewport = viewport
+        self.endpoint = endpoint
+        self.browser: Firefox | None = None
+        self.user_context: str | None = None
+        self.tabs = Tabs()
+        self.console = ConsoleBook()
+        self.network = NetworkBook()
+        #: Frame context -> the context of the tab it is in.
+        self._tab_of: dict[str, str] = {}
+        #: Open dialogs by tab context, the policy, and the dialogs answered by it since the last result.
+        self.dialogs: dict[str, Prompt] = {}
+        self.dialog_policy = "ask"
+        self.answered: list[dict[str, str]] = []
+        #: Navigation events of this session's tabs: (context, event name, url), newest last.
+        self.page_events: list[tuple[str, str, str]] = []
+        self._news = trio.Event()
+        self._in_flight: tuple[trio.CancelScope, str] | None = None
+        self._unlisten: Callable[[], None] | None = None
+
+    # -- start and stop ----------------------------------------------------------------
+
+    @property
+    def bidi(self) -> BidiConnection:
+        assert self.browser is not None, "the session has not started"
+        return self.browser.bidi
+
+    async def on_start(self) -> None:
+        if self.endpoint is not None:
+            self.browser = await self.nursery.start(hold_attached, self.endpoint)
+        else:
+            self.browser = await self._pool().call(AcquireFirefox(), timeout=90)
+        bidi = self.bidi
+        self._unlisten = bidi.listen(self.on_event)
+        self.user_context = str((await bidi.send("browser.createUserContext", {}))["userContext"])
+        await sandbox.preload(bidi, self.user_context)
+        created = await bidi.send("browsingContext.create", {"type": "tab", "userContext": self.user_context})
+        tab = self.tabs.add(str(created["context"]), ours=True)
+        await self.size(tab.context)
+        self.nursery.start_soon(self._watch_browser, self.browser)
+
+    async def on_stop(self) -> None:
+        if self._unlisten is not None:
+            self._unlisten()
+        if self.browser is None or self.browser.lost.is_set() or self.user_context is None:
+            return
+        # The browser going or gone leaves nothing of ours to close.
+        with trio.CancelScope(shield=True), trio.move_on_after(5), contextlib.suppress(BidiFailure):
+            await self.bidi.send("browser.removeUserContext", {"userContext": self.user_context}, timeout=5)
+
+    async def _watch_browser(self, browser: Firefox) -> None:
+        await browser.lost.wait()
+        lost = BrowserLost(self.session_id, browser.lost_reason)
+        self._mark_crashed(lost)
+        raise lost
+
+    async def size(self, context: str) -> None:
+        width, height = self.viewport
+        await self.bidi.send("browsingContext.setViewport",
+                             {"context": context, "viewport": {"width": width, "height": height}})
+
+    # -- events ------------------------------------------------------------------------
+
+    def on_event(self, method: str, params: JsonObject) -> None:
+        """Keep what concerns this session's contexts (called by the socket's reader: no waiting)."""
+        context = params.get("context")
+        if method == "log.entryAdded":
+            context = (params.get("source") or {}).get("context")
+        if method == "browsingContext.contextCreated":
+            self._created(params)
+            return
+        if not isinstance(context, str):
+            return
+        top = self._tab_of.get(context, context)
+        tab = self.tabs.of(top)
+        if tab is None:
+            return
+        if method == "browsingContext.contextDestroyed":
+            if context == top:
+                self.tabs.remove(context)
+                self.dialogs.pop(context, None)
+            self._tab_of.pop(context, None)
+        elif method in _NAVIGATION_EVENTS and context == top:
+            tab.url = str(params.get("url") or tab.url)
+            self.page_events.append((context, method, tab.url))
+            del self.page_events[:-200]
+        elif method == "browsingContext.userPromptOpened":
+            self._prompt(top, params)
+        elif method == "browsingContext.userPromptClosed":
+            self.dialogs.pop(top, None)
+        elif method == "log.entryAdded":
+            self.console.add(top, params)
+        elif method == "network.beforeRequestSent":
+            self.network.started(top, params)
+        elif method == "network.responseCompleted":
+            self.network.finished(params)
+        elif method == "network.fetchError":
+            self.network.failed(params)
+        self._news.set()
+        self._news = trio.Event()
+
+    def _created(self, params: JsonObject) -> None:
+        context, parent = str(params.get("context")), params.get("parent")
+        if isinstance(parent, str):
+            top = self._tab_of.get(parent, parent)
+            if self.tabs.of(top) is not None:
+                self._tab_of[context] = top
+            return
+        if self.user_context is None or params.get("userContext") != self.user_context:
+            return
+        if self.tabs.of(context) is None:
+            self.tabs.add(context, str(params.get("url") or "about:blank"))
+            self.nursery.start_soon(self._size_quietly, context)
+
+    async def _size_quietly(self, context: str) -> None:
+        with contextlib.suppress(BidiFailure):  # closed as soon as opened: nothing to size
+            await self.size(context)
+
+    def _prompt(self, context: str, params: JsonObject) -> None:
+        prompt = Prompt(str(params.get("type") or "alert"), str(params.get("message") or ""),
+                        str(params.get("defaultValue") or ""), context)
+        if self.dialog_policy == "ask":
+            self.dialogs[context] = prompt
+            if self._in_flight is not None and self._in_flight[1] == context:
+                self._in_flight[0].cancel()
+            return
+        self.answered.append({**prompt.describe(), "answer": self.dialog_policy})
+        self.nursery.start_soon(self.answer, context, self.dialog_policy == "accept", None)
+
+    async def answer(self, context: str, accept: bool, text: str | None) -> None:
+        params: JsonObject = {"context": context, "accept": accept}
+        if text is not None:
+            params["userText"] = text
+        try:
+            await self.bidi.send("browsingContext.handleUserPrompt", params, timeout=self.left())
+        except BidiError as err:
+            if err.error != "no such alert":  # answered meanwhile (the page went): nothing to answer
+                raise
+        self.dialogs.pop(context, None)
+
+    async def news(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` s for the next event of this session; whether one came."""
+        with trio.move_on_after(timeout):
+            await self._news.wait()
+            return True
+        return False
+
+    # -- what handlers use -------------------------------------------------------------
+
+    @property
+    def tab(self) -> Tab:
+        """The current tab; refused when the session has none."""
+        tab = self.tabs.current
+        if tab is None:
+            raise ToolError("target-not-found", "the session has no open tab; new_tab opens one")
+        return tab
+
+    def left(self) -> float:
+        """How long one command of the call in hand may take."""
+        remaining = self.deadline - trio.current_time()
+        return COMMAND_SECONDS if math.isinf(remaining) else max(0.05, min(COMMAND_SECONDS, remaining))
+
+    async def agent(self, method: str, arg: JsonValue = None) -> JsonValue:
+        """One call of the page agent's ``method`` in the current tab's sandbox."""
+        return await sandbox.call(self.bidi, self.tab.context, f"(agent, a) => agent[{method!r}](a)", arg,
+                                  timeout=self.left())
+
+    async def in_sandbox(self, fn: str, arg: JsonValue = None) -> JsonValue:
+        """``fn(agent, arg)`` (JavaScript source) in the current tab's sandbox."""
+        return await sandbox.call(self.bidi, self.tab.context, fn, arg, timeout=self.left())
+
+    def ref_was_shown(self, ref: str) -> bool:
+        return False  # refs are told apart by the agent of each document; see the module notes
+
+    # -- the session's hooks (sessions/session.py) -------------------------------------
+
+    async def perform(self, tool: str, work: Work, args: object) -> object:
+        tab = self.tabs.current
+        if tab is not None and tool not in DIALOG_FREE:
+            pending = self.dialogs.get(tab.context)
+            if pending is not None:
+                raise dialog_refusal(pending, tab.id, tool)
+        with trio.CancelScope() as scope:
+            self._in_flight = (scope, tab.context) if tab is not None else None
+            try:
+                result = await work(self, args)
+            finally:
+                self._in_flight = None
+        if scope.cancelled_caught:
+            assert tab is not None
+            return interrupted_reply(self.dialogs.get(tab.context), tool, tab.url)
+        if self.answered and isinstance(result, Reply):
+            result["dialogs"], self.answered = self.answered, []
+        return result
+
+    def fatal(self, exc: BaseException) -> bool:
+        return isinstance(exc, BrowserLost)
+
+    async def guard(self, tool: str, work: Callable[[], Awaitable[object]]) -> object:
+        """A call that failed because Firefox went away waits for the loss to end the session."""
+        try:
+            return await work()
+        except BidiConnectionLost:
+            assert self.browser is not None
+            with trio.move_on_after(2):
+                await self.browser.lost.wait()
+                await trio.sleep_forever()  # the watcher ends the session with BrowserLost
+            raise
+
+    async def explain(self, tool: str, args: object, exc: Exception) -> ToolError | None:
+        if isinstance(exc, BidiTimeout):
+            return ToolError("timeout", f"{tool}: Firefox did not answer {exc.method} in time")
+        if isinstance(exc, BidiError) and exc.error == "no such frame":
+            return ToolError("tab-closed", f"the tab closed during {tool}; list_tabs shows the open tabs")
+        if isinstance(exc, BidiError):
+            return ToolError("page-error", f"{tool}: {exc.error}: {exc.message.splitlines()[0] if exc.message else ''}")
+        if isinstance(exc, PageScriptError):
+            return ToolError("page-error", f"{tool}: {first_line(exc)}")
+        return None
+
+    def describe(self) -> dict[str, object]:
+        tab = self.tabs.current
+        return {"id": self.session_id, "engine": self.engine, "url": None if tab is None else tab.url,
+                "browserGeneration": None if self.browser is None else self.browser.generation,
+                "browserVersion": None if self.browser is None else self.browser.version,
+                "attached": None if self.endpoint is None else redact_url(self.endpoint),
+                "ageSeconds": round(trio.current_time() - self.started_at, 3)}

@@ -1,0 +1,108 @@
+"""The firefox engine's table: every session tool, and the handler that runs it on BiDi.
+
+Refusals name what is missing. Some primitives BiDi does not have (a screencast for live
+view, CDP-deep reads, touch emulation on a desktop Firefox); others BiDi has and this
+engine does not drive yet, and those refusals say so plainly, so an agent (and whoever
+reads ``docs/engines.md``) knows which is which.
+"""
+
+from __future__ import annotations
+
+from ... import tools
+from ...tools import Table, refuses, runs
+from ..chromium.table import NO_DEVICE
+from . import actions, navigation, page, reading
+
+__all__ = ["TABLE"]
+
+#: A primitive WebDriver BiDi (Firefox 153) does not have.
+_NO_TOUCH = "WebDriver BiDi on desktop Firefox has no touch emulation for this"
+_NOT_YET = "firefox sessions do not drive {} yet (BiDi has {}); a chromium session does"
+
+
+def _later(tool: tools.AnyTool, what: str, primitive: str) -> tools.Refusal:
+    return refuses(tool, _NOT_YET.format(what, primitive))
+
+
+TABLE = Table.of("firefox", [
+    runs(tools.NAVIGATE, navigation.navigate),
+    runs(tools.GO_BACK, navigation.go_back),
+    runs(tools.GO_FORWARD, navigation.go_forward),
+    runs(tools.LIST_TABS, navigation.list_tabs),
+    runs(tools.SELECT_TAB, navigation.select_tab),
+    runs(tools.NEW_TAB, navigation.new_tab),
+    runs(tools.CLOSE_TAB, navigation.close_tab),
+    runs(tools.SNAPSHOT, reading.snapshot),
+    runs(tools.FIND, reading.find),
+    runs(tools.TEXT_SEARCH, reading.text_search),
+    _later(tools.FRAMES_LIST, "frames", "browsingContext.getTree"),
+    _later(tools.NAME_REF, "named refs", "the page agent's anchors"),
+    _later(tools.LIST_NAMED_REFS, "named refs", "the page agent's anchors"),
+    _later(tools.FIND_FEEDBACK, "feedback reads", "the page agent's findFeedback"),
+    _later(tools.INSPECT, "inspect", "the page agent's inspect"),
+    runs(tools.CLICK, actions.click),
+    runs(tools.HOVER, actions.hover),
+    runs(tools.FILL, actions.fill),
+    runs(tools.PRESS, actions.press),
+    runs(tools.SELECT, actions.select),
+    runs(tools.SCROLL, actions.scroll),
+    _later(tools.UPLOAD_FILE, "file uploads", "input.setFiles"),
+    runs(tools.HANDLE_DIALOG, page.handle_dialog),
+    runs(tools.SET_DIALOG_POLICY, page.set_dialog_policy),
+    _later(tools.MOUSE_DOWN, "separate mouse steps", "input.performActions"),
+    _later(tools.MOUSE_MOVE, "separate mouse steps", "input.performActions"),
+    _later(tools.MOUSE_UP, "separate mouse steps", "input.performActions"),
+    _later(tools.MOUSE_WHEEL, "mouse_wheel", "input.performActions wheel sources"),
+    runs(tools.DOUBLE_CLICK, actions.double_click),
+    refuses(tools.TOUCH_START, _NO_TOUCH),
+    refuses(tools.TOUCH_MOVE, _NO_TOUCH),
+    refuses(tools.TOUCH_END, _NO_TOUCH),
+    refuses(tools.GESTURE_SWIPE, _NO_TOUCH),
+    refuses(tools.GESTURE_PINCH, _NO_TOUCH),
+    _later(tools.DRAG, "drag", "input.performActions"),
+    _later(tools.FILL_FORM, "fill_form", "input.performActions"),
+    _later(tools.CHOOSE_OPTION, "choose_option", "input.performActions"),
+    _later(tools.WAIT_FOR, "wait_for", "script.callFunction"),
+    runs(tools.SCREENSHOT, page.screenshot),
+    runs(tools.SCREENSHOT_REGION, page.screenshot_region),
+    _later(tools.PDF_SAVE, "pdf_save", "browsingContext.print"),
+    _later(tools.DOWNLOADS_LIST, "downloads", "browsingContext.downloadWillBegin"),
+    runs(tools.SET_VIEWPORT, page.set_viewport),
+    _later(tools.EMULATE, "emulate", "emulation.setGeolocationOverride, setLocaleOverride, setTimezoneOverride"),
+    runs(tools.VERIFY_VISIBLE, reading.verify_visible),
+    runs(tools.VERIFY_TEXT, reading.verify_text),
+    runs(tools.VERIFY_VALUE, reading.verify_value),
+    runs(tools.VERIFY_ATTRIBUTE, reading.verify_attribute),
+    runs(tools.VERIFY_COUNT, reading.verify_count),
+    runs(tools.EVAL_JS, page.eval_js),
+    _later(tools.POLL_EVAL, "poll_eval", "script.callFunction"),
+    _later(tools.CONSOLE_READ, "console_read", "log.entryAdded"),
+    _later(tools.NETWORK_READ, "network_read", "network.* events"),
+    _later(tools.NETWORK_BODY, "network_body", "network.getData"),
+    _later(tools.ROUTE, "routes", "network.addIntercept"),
+    _later(tools.UNROUTE, "routes", "network.removeIntercept"),
+    _later(tools.ROUTE_QUEUE, "routes", "network.addIntercept"),
+    _later(tools.COOKIES_LIST, "cookies", "storage.getCookies"),
+    _later(tools.COOKIES_SET, "cookies", "storage.setCookie"),
+    _later(tools.COOKIES_DELETE, "cookies", "storage.deleteCookies"),
+    _later(tools.COOKIES_CLEAR, "cookies", "storage.deleteCookies"),
+    _later(tools.STORAGE_GET, "web storage", "script.callFunction"),
+    _later(tools.STORAGE_SET, "web storage", "script.callFunction"),
+    _later(tools.STORAGE_CLEAR, "web storage", "script.callFunction"),
+    _later(tools.STORAGE_STATE_SAVE, "storage state", "storage.getCookies"),
+    _later(tools.STORAGE_STATE_LOAD, "storage state", "storage.setCookie"),
+    _later(tools.GET_VISUAL_TREE, "the visual tree", "script.callFunction"),
+    _later(tools.QUERY_NODES, "the visual tree", "script.callFunction"),
+    _later(tools.INSPECT_NODE, "the visual tree", "script.callFunction"),
+    _later(tools.PERFORM_ACTION, "the visual tree", "script.callFunction"),
+    _later(tools.WAIT_NODES, "the visual tree", "script.callFunction"),
+    refuses(tools.APP_LIST, NO_DEVICE),
+    refuses(tools.APP_INSTALL, NO_DEVICE),
+    refuses(tools.APP_UNINSTALL, NO_DEVICE),
+    refuses(tools.APP_LAUNCH, NO_DEVICE),
+    refuses(tools.APP_TERMINATE, NO_DEVICE),
+    refuses(tools.APP_RESET, NO_DEVICE),
+    refuses(tools.APP_FOREGROUND, NO_DEVICE),
+    _later(tools.CANVAS_CAPTURE, "canvas capture", "browsingContext.captureScreenshot"),
+    _later(tools.GESTURE_CHAIN, "gesture chains", "input.performActions"),
+])

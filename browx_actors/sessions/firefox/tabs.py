@@ -1,0 +1,79 @@
+"""A firefox session's tabs: the top-level browsing contexts of its user context.
+
+BiDi names every browsing context with an opaque string; the tab tools speak in small
+integers, as on chromium (``list_tabs``, ``select_tab {tab}``, an action's ``opened``).
+:class:`Tabs` keeps that mapping and which tab is current. It learns of tabs from the
+browser's ``browsingContext.contextCreated`` / ``contextDestroyed`` events, so a tab the
+page opens (``window.open``, ``target=_blank``) is known whoever opened it; frames
+(contexts with a parent) are not tabs. Pure bookkeeping, no I/O.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import attrs
+
+__all__ = ["Tab", "Tabs"]
+
+
+@attrs.define(eq=False)
+class Tab:
+    id: int
+    context: str
+    url: str = "about:blank"
+    #: Set once the browser reported the context destroyed.
+    closed: bool = False
+
+
+class Tabs:
+    def __init__(self) -> None:
+        self._ids = itertools.count(1)
+        self._by_context: dict[str, Tab] = {}
+        self.current: Tab | None = None
+        #: Tabs opened since :meth:`take_opened` last ran (pages' popups, new windows).
+        self._opened: list[Tab] = []
+
+    def __iter__(self) -> Iterator[Tab]:
+        """The open tabs, in opening order."""
+        return iter(list(self._by_context.values()))
+
+    def __len__(self) -> int:
+        return len(self._by_context)
+
+    def of(self, context: str) -> Tab | None:
+        return self._by_context.get(context)
+
+    def by_id(self, tab_id: int) -> Tab | None:
+        return next((tab for tab in self._by_context.values() if tab.id == tab_id), None)
+
+    def add(self, context: str, url: str = "about:blank", *, ours: bool = False) -> Tab:
+        """The tab of ``context``, added if new; ``ours``: the session opened it itself."""
+        tab = self._by_context.get(context)
+        if tab is None:
+            tab = Tab(next(self._ids), context, url)
+            self._by_context[context] = tab
+            if not ours:
+                self._opened.append(tab)
+        elif ours and tab in self._opened:  # its creation event came before the answer that named it
+            self._opened.remove(tab)
+        if self.current is None:
+            self.current = tab
+        return tab
+
+    def remove(self, context: str) -> Tab | None:
+        tab = self._by_context.pop(context, None)
+        if tab is None:
+            return None
+        tab.closed = True
+        if tab in self._opened:
+            self._opened.remove(tab)
+        if self.current is tab:
+            rest = list(self._by_context.values())
+            self.current = rest[-1] if rest else None
+        return tab
+
+    def take_opened(self) -> list[Tab]:
+        opened, self._opened = self._opened, []
+        return [tab for tab in opened if not tab.closed]
