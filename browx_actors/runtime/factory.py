@@ -129,9 +129,9 @@ _FACTORIES: dict[str, SessionFactory] = {
 
 #: Engines the spec names that cannot run here, and what is missing for each.
 UNAVAILABLE = {
-    "webkit": "WebKit has no automation here that carries snapshots and input: Debian's webkit2gtk-driver "
-              "(WebKitWebDriver) speaks classic WebDriver for WebKitGTK only, without WebDriver BiDi; see "
-              "docs/engines.md. Open a chromium or firefox session",
+    "webkit": "WebKit has no headless automation here: Debian's webkit2gtk-driver (WebKitWebDriver 2.50) serves "
+              "classic WebDriver only (a session asking for WebDriver BiDi is refused) and its browser, MiniBrowser, "
+              "needs an X display this machine does not have; see docs/engines.md. Open a chromium or firefox session",
     "safari": "Safari runs only on macOS, and safaridriver with it; this server is not on macOS. Open a chromium "
               "or firefox session",
 }

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from ..errors import CODES, CORE_CODES, WIRE_CODES
+from ..runtime.factory import UNAVAILABLE
 from ..tools import AFTER, AFTER_TOOLS, AnyTool, Param, Refusal, Runs
 from ..tools.table import Entry
 from .catalog import Catalog, default_catalog
@@ -280,6 +281,27 @@ listed here.
 """
 
 
+ENGINES_NOTES = """
+## firefox
+
+Stock Firefox (Debian's `firefox-esr`, or `BROWX_FIREFOX` / `--firefox-path`) over WebDriver
+BiDi, on a raw client (`browx_actors/bidi/`); Playwright's Firefox needs Playwright's own
+patched build, and Firefox has no CDP. One Firefox serves every firefox session, each in a
+user context of its own (cookies and storage apart, as a Chromium browser context). The
+page agent, the same script as chromium's, runs in a BiDi sandbox realm, so page scripts
+can neither see nor alter it, and a snapshot reads the same on both engines. Input is
+trusted (`input.performActions`) after the same actionability checks. `bidiEndpoint`
+attaches a session to a Firefox someone else runs with `--remote-debugging-port`.
+`await_human` answers `no-human-channel` on firefox sessions: its isolated world is made
+over CDP.
+
+## Engines that cannot run here
+
+Probed on this kind of machine (Debian 12, no display): `open_session` refuses these with
+`engine-unavailable` and what is missing.
+"""
+
+
 def _cell(line: Entry | None) -> str:
     if isinstance(line, Runs):
         return "runs"
@@ -309,6 +331,9 @@ def render_engines(catalog: Catalog | None = None) -> str:
             parts.append(f"- `{line.tool.name}`{code}: {line.missing}".replace("<", "&lt;"))
     parts.append("\nA refusal answers `{ok: false, code, error, engine, tool}`, the error saying "
                  "`<tool> is not available on <engine>: <what it lacks>`.")
+    parts.append(ENGINES_NOTES)
+    for engine, missing in UNAVAILABLE.items():
+        parts.append(f"- `{engine}`: {missing}.")
     return "\n".join(parts) + "\n"
 
 

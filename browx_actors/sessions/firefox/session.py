@@ -115,6 +115,8 @@ class FirefoxSession(Session):
         self._news = trio.Event()
         self._in_flight: tuple[trio.CancelScope, str] | None = None
         self._unlisten: Callable[[], None] | None = None
+        #: No isolated world made over CDP: await_human answers no-human-channel (or asks the operator).
+        self.human = None
 
     # -- start and stop ----------------------------------------------------------------
 
