@@ -129,10 +129,9 @@ async def _ready(session: FirefoxSession, action: str, target: Element, mode: st
 
 
 async def _perform(session: FirefoxSession, sources: list[JsonObject]) -> None:
+    # Every source releases what it pressed (bidi.input), so nothing stays down for the next action.
     await session.bidi.send("input.performActions", {"context": session.tab.context, "actions": sources},
                             timeout=session.left())
-    # Nothing stays pressed for the next action (a modifier, a button of a broken sequence).
-    await session.bidi.send("input.releaseActions", {"context": session.tab.context}, timeout=session.left())
 
 
 async def _act(session: FirefoxSession, action: str, target: Element, mode: str | None, make: Input,

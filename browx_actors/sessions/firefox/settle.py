@@ -42,6 +42,14 @@ QUIET_BUDGET_MS = 2000
 #: Appeared / removed nodes listed per action.
 CHANGES_LIMIT = 20
 _LEFT = frozenset({"browsingContext.navigationStarted"})
+
+#: ``quiet``, then ``changes`` and the target described again, in one round trip: the
+#: common case (nothing left the page, no request still running) costs one call.
+_AFTER = """(agent, a) => Promise.resolve(agent.quiet({budgetMs: a.budgetMs})).then(quiet => {
+  let element = null;
+  if (a.ref) { try { element = agent.describe(a.ref); } catch (e) { element = null; } }
+  return {quiet, changes: agent.changes({limit: a.limit}), element};
+})"""
 _SAME_DOCUMENT = frozenset({"browsingContext.fragmentNavigated", "browsingContext.historyUpdated"})
 
 
@@ -90,11 +98,15 @@ async def settle(session: FirefoxSession, mark: Mark, target: JsonValue, started
     fields: JsonObject = {"target": target}
     settled: JsonObject = {"by": "task-turn"}
     events = _since(session, mark)
+    ref = target.get("ref") if isinstance(target, dict) else None
+    after: JsonValue = None
     if not any(e[1] in _LEFT for e in events):
         try:
-            quiet = await agent_call(session, "quiet", {"budgetMs": QUIET_BUDGET_MS})
+            after = await session.in_sandbox(_AFTER, {"budgetMs": QUIET_BUDGET_MS, "limit": CHANGES_LIMIT,
+                                                      "ref": ref})
         except (ToolError, PageScriptError):
-            quiet = None  # the document went while it was asked: a navigation, seen below
+            after = None  # the document went while it was asked: a navigation, seen below
+        quiet = after.get("quiet") if isinstance(after, dict) else None
         if isinstance(quiet, dict) and quiet.get("waited"):
             settled = {"by": quiet["waited"][0] if isinstance(quiet["waited"], list) else "page",
                        "pageMs": quiet.get("ms")}
@@ -107,20 +119,25 @@ async def settle(session: FirefoxSession, mark: Mark, target: JsonValue, started
         fields["navigation"] = {"changed": True, "from": mark.url, "to": tab.url}
         settled["by"] = "load" if loaded else "navigation-pending"
     else:
-        if session.network.pending({mark.context}, mark.requests) and await _requests_done(session, mark):
+        pending = session.network.pending({mark.context}, mark.requests)
+        if pending and await _requests_done(session, mark):
             settled["by"] = "network-idle"
-        changes = await agent_call(session, "changes", {"limit": CHANGES_LIMIT})
+        changes = after.get("changes") if isinstance(after, dict) else None
+        if pending or changes is None:  # what the requests' answers changed, or a first read that failed
+            changes = await agent_call(session, "changes", {"limit": CHANGES_LIMIT})
         if isinstance(changes, dict):
             fields["structure"] = {key: changes.get(key) for key in ("appeared", "removed", "truncated")}
         if any(e[1] in _SAME_DOCUMENT for e in events):
             fields["navigation"] = {"changed": tab.url != mark.url, "sameDocument": True, "from": mark.url,
                                     "to": tab.url}
-        ref = target.get("ref") if isinstance(target, dict) else None
         if isinstance(ref, str):
-            try:
-                fields["element"] = await agent_call(session, "describe", ref)
-            except ToolError:
-                fields["element"] = None  # gone with the action: structure says so
+            element = after.get("element") if isinstance(after, dict) and not pending else None
+            if element is None:
+                try:
+                    element = await agent_call(session, "describe", ref)
+                except ToolError:
+                    element = None  # gone with the action: structure says so
+            fields["element"] = element
     errors = session.console.since(mark.console, contexts={mark.context}, errors_only=True)
     fields["console"] = [f"{e.level}: {e.text}" for e in errors[-10:]]
     fields["opened"] = [{"tab": t.id, "url": t.url} for t in session.tabs.take_opened()]
