@@ -186,6 +186,12 @@ class ChromiumSession(Session):
         tab = self.tabs.current
         return None if tab is None else tab.page
 
+    @property
+    def url(self) -> str:
+        """The current tab's URL (empty while the session has none)."""
+        page = self.page
+        return "" if page is None else str(page.url)
+
     # Any: the current tab's TargetLink, None before it is wired; used unchecked by
     # the handlers, as ``page`` is (see there).
     @property

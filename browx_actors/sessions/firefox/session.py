@@ -28,6 +28,7 @@ import math
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from pathlib import Path
+from typing import Any
 
 import attrs
 import trio
@@ -37,9 +38,11 @@ from ...credentials import redact_url
 from ...errors import ToolError
 from ...jsonsafe import JsonObject, JsonValue
 from ...kernel.actor_ref import ActorRef
-from ...tools import Reply, Table
+from ...tools import Arguments, Handler, Reply, Table, Tool
 from ..chromium.dialogs.book import dialog_refusal, interrupted_reply
 from ..chromium.losses import BrowserLost, PageScriptError, first_line
+from ..chromium.reading.name_book import NamedRefBook
+from ..chromium.reading.resolve import run_with_named_refs
 from ..session import Session, Work
 from . import sandbox
 from .pool import AcquireFirefox, Firefox, new_bidi_session
@@ -115,6 +118,8 @@ class FirefoxSession(Session):
         self._news = trio.Event()
         self._in_flight: tuple[trio.CancelScope, str] | None = None
         self._unlisten: Callable[[], None] | None = None
+        #: Names given to elements (name_ref), resolved before every call that takes a ref (run_tool).
+        self.named_refs = NamedRefBook()
         #: No isolated world made over CDP: await_human answers no-human-channel (or asks the operator).
         self.human = None
 
@@ -269,6 +274,11 @@ class FirefoxSession(Session):
         """``fn(agent, arg)`` (JavaScript source) in the current tab's sandbox."""
         return await sandbox.call(self.bidi, self.tab.context, fn, arg, timeout=self.left())
 
+    @property
+    def url(self) -> str:
+        tab = self.tabs.current
+        return "" if tab is None else tab.url
+
     def ref_was_shown(self, ref: str) -> bool:
         return False  # refs are told apart by the agent of each document; see the module notes
 
@@ -292,6 +302,10 @@ class FirefoxSession(Session):
         if self.answered and isinstance(result, Reply):
             result["dialogs"], self.answered = self.answered, []
         return result
+
+    # Any: as the base's (a table line's tool and handler).
+    async def run_tool(self, tool: Tool[Any], handler: Handler[Any, Any], args: Arguments) -> object:
+        return await run_with_named_refs(self, tool, handler, args)
 
     def fatal(self, exc: BaseException) -> bool:
         return isinstance(exc, BrowserLost)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ... import tools
 from ...tools import Table, refuses, runs
+from ..chromium.reading import feedback, names
 from ..chromium.table import NO_DEVICE
 from . import actions, navigation, page, reading
 
@@ -36,9 +37,9 @@ TABLE = Table.of("firefox", [
     runs(tools.FIND, reading.find),
     runs(tools.TEXT_SEARCH, reading.text_search),
     _later(tools.FRAMES_LIST, "frames", "browsingContext.getTree"),
-    _later(tools.NAME_REF, "named refs", "the page agent's anchors"),
-    _later(tools.LIST_NAMED_REFS, "named refs", "the page agent's anchors"),
-    _later(tools.FIND_FEEDBACK, "feedback reads", "the page agent's findFeedback"),
+    runs(tools.NAME_REF, names.name_ref),
+    runs(tools.LIST_NAMED_REFS, names.list_named_refs),
+    runs(tools.FIND_FEEDBACK, feedback.find_feedback),
     _later(tools.INSPECT, "inspect", "the page agent's inspect"),
     runs(tools.CLICK, actions.click),
     runs(tools.HOVER, actions.hover),

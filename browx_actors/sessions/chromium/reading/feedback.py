@@ -9,24 +9,20 @@ invalid after the user touched them (``:user-invalid``, with the browser's own
 ``validationMessage``) and fields marked ``aria-invalid`` (with the text their
 ``aria-errormessage`` or ``aria-describedby`` points at). Each item has a ref and says
 whether it is ``new``: not on the page, or with another text, when the last action
-began. The engines that read a native hierarchy implement the same name over it.
+began. The firefox engine runs this same handler (its agent is the same script); the
+engines that read a native hierarchy implement the same name over it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ....tools import Reply
 from ....tools.reading import FindFeedbackArgs
-from ..agent.calls import agent_call
-
-if TYPE_CHECKING:
-    from ..session import ChromiumSession
+from ..agent.calls import AgentHost, agent_call
 
 __all__ = ["find_feedback"]
 
 
-async def find_feedback(session: ChromiumSession, args: FindFeedbackArgs) -> Reply:
+async def find_feedback(session: AgentHost, args: FindFeedbackArgs) -> Reply:
     found = await agent_call(session, "findFeedback", {"limit": 10_000 if args.new_only else args.limit})
     items = found["items"]
     count = found["count"]

@@ -23,15 +23,15 @@ from ..agent.calls import agent_call
 from .name_book import describe_anchor
 
 if TYPE_CHECKING:
-    from ..session import ChromiumSession
+    from .resolve import Naming
 
 __all__ = ["list_named_refs", "name_ref"]
 
 
-async def name_ref(session: ChromiumSession, args: NameRefArgs) -> Reply:
+async def name_ref(session: Naming, args: NameRefArgs) -> Reply:
     found = await agent_call(session, "anchorOf", {"ref": args.ref})
     anchor = found["anchor"]
-    replaced = session.named_refs.add(args.name, anchor, session.page.url)
+    replaced = session.named_refs.add(args.name, anchor, session.url)
     reply = Reply.of(name=args.name, ref=found["target"]["ref"], target=found["target"], anchor=anchor,
                      by=anchor["by"], replaced=replaced, warnings=[])
     if anchor["by"] == "path":
@@ -43,7 +43,7 @@ async def name_ref(session: ChromiumSession, args: NameRefArgs) -> Reply:
     return reply
 
 
-async def list_named_refs(session: ChromiumSession, args: SessionArgs) -> Reply:
+async def list_named_refs(session: Naming, args: SessionArgs) -> Reply:
     entries = list(session.named_refs)
     found = await agent_call(session, "findAnchored", [entry.anchor for entry in entries]) if entries else []
     named = [{"name": entry.name, "by": entry.anchor["by"], "anchor": entry.anchor,

@@ -28,6 +28,11 @@ class Naming(AgentHost, Protocol):
     @property
     def named_refs(self) -> NamedRefBook: ...
 
+    @property
+    def url(self) -> str:
+        """The current page's URL (a name records where it was given)."""
+        ...
+
 
 #: Where a tool's arguments hold refs: ``(param, shape)``, shape ``"value"`` (the argument
 #: is the ref), ``"object"`` (its ``ref`` key) or ``"items"`` (each item's ``ref`` key).
