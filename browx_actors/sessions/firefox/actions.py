@@ -38,7 +38,7 @@ from .settle import Mark, settle
 if TYPE_CHECKING:
     from .session import FirefoxSession
 
-__all__ = ["ACTION_TIMEOUT_S", "click", "double_click", "fill", "hover", "press", "scroll", "select"]
+__all__ = ["ACTION_TIMEOUT_S", "click", "double_click", "fill", "hover", "press", "scroll", "select", "type_keys"]
 
 #: How long an action waits for a target that may still become ready.
 ACTION_TIMEOUT_S = 10.0
@@ -126,6 +126,11 @@ async def _ready(session: FirefoxSession, action: str, target: Element, mode: st
         if known_now(found):
             raise refusal(action, _label(target), found)
     return found
+
+
+async def type_keys(session: FirefoxSession, sources: list[JsonObject]) -> None:
+    """Send ``sources`` (bidi.input's) to the current tab as they are: no target, no settle."""
+    await _perform(session, sources)
 
 
 async def _perform(session: FirefoxSession, sources: list[JsonObject]) -> None:

@@ -12,7 +12,9 @@ from ... import tools
 from ...tools import Table, refuses, runs
 from ..chromium.reading import feedback, names
 from ..chromium.table import NO_DEVICE
+from ..visual import lines as visual_lines
 from . import actions, navigation, page, reading
+from .visual import FirefoxDomProvider
 
 __all__ = ["TABLE"]
 
@@ -92,11 +94,7 @@ TABLE = Table.of("firefox", [
     _later(tools.STORAGE_CLEAR, "web storage", "script.callFunction"),
     _later(tools.STORAGE_STATE_SAVE, "storage state", "storage.getCookies"),
     _later(tools.STORAGE_STATE_LOAD, "storage state", "storage.setCookie"),
-    _later(tools.GET_VISUAL_TREE, "the visual tree", "script.callFunction"),
-    _later(tools.QUERY_NODES, "the visual tree", "script.callFunction"),
-    _later(tools.INSPECT_NODE, "the visual tree", "script.callFunction"),
-    _later(tools.PERFORM_ACTION, "the visual tree", "script.callFunction"),
-    _later(tools.WAIT_NODES, "the visual tree", "script.callFunction"),
+    *visual_lines(FirefoxDomProvider),
     refuses(tools.APP_LIST, NO_DEVICE),
     refuses(tools.APP_INSTALL, NO_DEVICE),
     refuses(tools.APP_UNINSTALL, NO_DEVICE),

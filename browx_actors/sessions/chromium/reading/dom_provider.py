@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from playwright.async_api import Locator
 
@@ -61,7 +61,7 @@ from ..losses import PageScriptError, first_line
 if TYPE_CHECKING:
     from ..session import ChromiumSession
 
-__all__ = ["DomProvider", "raw_tree"]
+__all__ = ["DomProvider", "done_with", "raw_tree"]
 
 
 #: The presentation of a node that shows nothing of its own (most containers): one shared value.
@@ -121,22 +121,22 @@ def raw_tree(root: Node) -> RawNode:
     return built[0]
 
 
-def _done_with(name: str, reply: Reply) -> Reply:
+def done_with(name: str, reply: Reply) -> Reply:
     """The action's result, naming the engine's action first (``performedWith``)."""
     reply.fields = {"action": name, **reply.fields}
     return reply
 
 
 async def _tap(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
-    return _done_with("click", await actions.click(session, ClickArgs(ref=ref)))
+    return done_with("click", await actions.click(session, ClickArgs(ref=ref)))
 
 
 async def _set_value(session: ChromiumSession, node: RawNode, ref: str, value: str | None) -> Reply:
     assert value is not None  # the tool's rules insist
     if node.type_name != "select":
-        return _done_with("fill", await actions.fill(session, FillArgs(ref=ref, value=value)))
+        return done_with("fill", await actions.fill(session, FillArgs(ref=ref, value=value)))
     try:
-        return _done_with("select", await actions.select(session, SelectArgs(ref=ref, values=[value])))
+        return done_with("select", await actions.select(session, SelectArgs(ref=ref, values=[value])))
     except ToolError as err:
         if err.details.get("field") == "values":
             raise ToolError("bad-arg", err.message, field="value") from err
@@ -151,7 +151,7 @@ def _playwright(name: str, act: Callable[[Locator, str | None], Awaitable[None]]
         async def on_locator(page: Any, locator: Any) -> None:
             await act(locator, value)
 
-        return _done_with(name, await actions.run_action(session, name, Target(ref=ref), on_locator))
+        return done_with(name, await actions.run_action(session, name, Target(ref=ref), on_locator))
 
     return perform
 
@@ -180,13 +180,22 @@ _ACTIONS: dict[str, Callable[[ChromiumSession, RawNode, str, str | None], Awaita
 
 
 class DomProvider:
-    """The visual tree's provider for one chromium session (cheap: one per call)."""
+    """The visual tree's provider for one chromium session (cheap: one per call).
+
+    The firefox engine's provider is this one with its own actions and no frame reads
+    (``sessions/firefox/visual.py``): the capture is the same agent call.
+    """
 
     source: Source = "dom"
     platform: Platform = "web"
     format = DOM_FORMAT
+    #: What each action is on this engine: ``act(session, node, ref, value)``.
+    actions: ClassVar[dict[str, Callable[[Any, RawNode, str, str | None], Awaitable[Reply]]]] = _ACTIONS
+    #: Whether frames are read into the tree (over CDP, on chromium).
+    reads_frames: ClassVar[bool] = True
 
-    def __init__(self, session: ChromiumSession) -> None:
+    # Any: the engine's session (chromium's here; a subclass's own).
+    def __init__(self, session: Any) -> None:
         self.session = session
 
     async def capture(self, options: CaptureOptions) -> RawTree:
@@ -199,9 +208,11 @@ class DomProvider:
         tree = json.loads(answer)
         if tree["root"] is None:
             raise ToolError("page-error", "the page has no document element to read")
-        if not holds_frames(answer):
+        if not holds_frames(answer) or not self.reads_frames:
+            warnings = [] if not holds_frames(answer) else [
+                f"the page's frames are not read into the tree on {self.session.engine}: their nodes stand empty"]
             return RawTree(raw_tree(tree["root"]), scope=DomScope(tree["document"]), omitted=tree["omitted"],
-                           fingerprint=text_fingerprint(answer))
+                           fingerprint=text_fingerprint(answer), warnings=tuple(warnings))
         framed = await read_frames(self.session, tree, limit=MAX_NODES, properties=options.include_properties)
         return RawTree(raw_tree(framed.root), scope=framed.scope, omitted=framed.omitted,
                        fingerprint=text_fingerprint(answer + framed.read), warnings=framed.warnings)
@@ -227,4 +238,4 @@ class DomProvider:
                 "or its frame loaded another document); query again",
                 source=capture.source, nodeId=node.id, revision=capture.revision, refreshWith=REFRESH_WITH,
             )
-        return await _ACTIONS[action](self.session, node, ref, value)
+        return await self.actions[action](self.session, node, ref, value)
