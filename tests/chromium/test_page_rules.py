@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import zlib
 
 import pytest
 from hypothesis import given
@@ -169,3 +170,13 @@ def test_emulate_declares_every_field_nullable_and_checks_time_zones() -> None:
             rule.check(args)
     assert info.value.details == {"field": "timezone"}
     json.dumps(emulate.input_schema())
+
+
+def test_pages_packed_in_compressed_object_streams_are_counted() -> None:
+    # cairo (Firefox's printing) writes its page objects inside deflated object streams.
+    packed = zlib.compress(b"<< /Type /Pages /Count 2 >> << /Type /Page % 1 >> << /Type /Page % 2 >>")
+    pdf = (b"%PDF-1.7\n1 0 obj\n<< /Type /ObjStm /N 3 /First 9 /Filter /FlateDecode >>\nstream\n" + packed
+           + b"\nendstream\nendobj\n2 0 obj\n<< /Type /Page >>\nendobj\n")
+    assert count_pages(pdf) == 3
+    broken = pdf.replace(packed, b"not deflated")
+    assert count_pages(broken) == 1

@@ -118,6 +118,8 @@ class FirefoxSession(Session):
         self._news = trio.Event()
         self._in_flight: tuple[trio.CancelScope, str] | None = None
         self._unlisten: Callable[[], None] | None = None
+        #: What emulate set, by JSON name (applied to the whole user context).
+        self.emulation: JsonObject = {}
         #: Names given to elements (name_ref), resolved before every call that takes a ref (run_tool).
         self.named_refs = NamedRefBook()
         #: No isolated world made over CDP: await_human answers no-human-channel (or asks the operator).

@@ -13,7 +13,7 @@ from ...tools import Table, refuses, runs
 from ..chromium.reading import feedback, names
 from ..chromium.table import NO_DEVICE
 from ..visual import lines as visual_lines
-from . import actions, navigation, page, reading
+from . import actions, emulation, navigation, page, reading
 from .visual import FirefoxDomProvider
 
 __all__ = ["TABLE"]
@@ -68,10 +68,10 @@ TABLE = Table.of("firefox", [
     _later(tools.WAIT_FOR, "wait_for", "script.callFunction"),
     runs(tools.SCREENSHOT, page.screenshot),
     runs(tools.SCREENSHOT_REGION, page.screenshot_region),
-    _later(tools.PDF_SAVE, "pdf_save", "browsingContext.print"),
+    runs(tools.PDF_SAVE, emulation.pdf_save),
     _later(tools.DOWNLOADS_LIST, "downloads", "browsingContext.downloadWillBegin"),
     runs(tools.SET_VIEWPORT, page.set_viewport),
-    _later(tools.EMULATE, "emulate", "emulation.setGeolocationOverride, setLocaleOverride, setTimezoneOverride"),
+    runs(tools.EMULATE, emulation.emulate),
     runs(tools.VERIFY_VISIBLE, reading.verify_visible),
     runs(tools.VERIFY_TEXT, reading.verify_text),
     runs(tools.VERIFY_VALUE, reading.verify_value),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import re
 import time
+import zlib
 from typing import TYPE_CHECKING
 
 from ....cdp import CdpError
@@ -35,9 +36,20 @@ PAPER: dict[str, tuple[float, float]] = {
 _PAGE_OBJECT = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
 
 
+#: A compressed object stream: its dictionary (naming /ObjStm and /FlateDecode) and its data.
+_OBJECT_STREAM = re.compile(rb"<<(?:(?!>>).)*?/Type\s*/ObjStm(?:(?!>>).)*?>>\s*stream\r?\n(.*?)endstream", re.S)
+
+
 def count_pages(pdf: bytes) -> int:
-    """Pages in a PDF as Chromium writes it (one ``/Type /Page`` object each)."""
-    return len(_PAGE_OBJECT.findall(pdf))
+    """Pages in a PDF: its ``/Type /Page`` objects, one a page, whether written plainly
+    (Chromium) or packed in compressed object streams (cairo, which Firefox prints with)."""
+    count = len(_PAGE_OBJECT.findall(pdf))
+    for stream in _OBJECT_STREAM.finditer(pdf):
+        try:
+            count += len(_PAGE_OBJECT.findall(zlib.decompress(stream.group(1))))
+        except zlib.error:
+            continue  # not deflated as its dictionary says: not counted rather than guessed
+    return count
 
 
 def default_path(session_id: str, now: float) -> str:
