@@ -38,7 +38,8 @@ from .settle import Mark, settle
 if TYPE_CHECKING:
     from .session import FirefoxSession
 
-__all__ = ["ACTION_TIMEOUT_S", "click", "double_click", "fill", "hover", "press", "scroll", "select", "type_keys"]
+__all__ = ["ACTION_TIMEOUT_S", "aim_at", "click", "double_click", "fill", "hover", "perform_input", "press",
+           "ready_point", "scroll", "select"]
 
 #: How long an action waits for a target that may still become ready.
 ACTION_TIMEOUT_S = 10.0
@@ -128,9 +129,23 @@ async def _ready(session: FirefoxSession, action: str, target: Element, mode: st
     return found
 
 
-async def type_keys(session: FirefoxSession, sources: list[JsonObject]) -> None:
+async def aim_at(session: FirefoxSession, target: Element) -> JsonObject:
+    """aim's answer for a target an action will use without pointing at it (no mode: no readiness)."""
+    return await _aim(session, target, None, True)
+
+
+async def perform_input(session: FirefoxSession, sources: list[JsonObject]) -> None:
     """Send ``sources`` (bidi.input's) to the current tab as they are: no target, no settle."""
     await _perform(session, sources)
+
+
+async def ready_point(session: FirefoxSession, action: str, target: Element, reply: Reply, *,
+                      mark: bool = True) -> tuple[tuple[float, float], JsonObject | None]:
+    """The point a pointer tool acts at on ``target`` (ready as a click's target) and its description."""
+    found = await _ready(session, action, target, "click", reply) if mark else await _aim(session, target,
+                                                                                            "click", False)
+    described = found.get("target")
+    return _point(found), described if isinstance(described, dict) else None
 
 
 async def _perform(session: FirefoxSession, sources: list[JsonObject]) -> None:

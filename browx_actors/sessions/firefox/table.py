@@ -13,7 +13,7 @@ from ...tools import Table, refuses, runs
 from ..chromium.reading import feedback, names
 from ..chromium.table import NO_DEVICE
 from ..visual import lines as visual_lines
-from . import actions, emulation, navigation, page, reading
+from . import actions, emulation, files, navigation, page, pointer, reading
 from .visual import FirefoxDomProvider
 
 __all__ = ["TABLE"]
@@ -49,20 +49,20 @@ TABLE = Table.of("firefox", [
     runs(tools.PRESS, actions.press),
     runs(tools.SELECT, actions.select),
     runs(tools.SCROLL, actions.scroll),
-    _later(tools.UPLOAD_FILE, "file uploads", "input.setFiles"),
+    runs(tools.UPLOAD_FILE, files.upload_file),
     runs(tools.HANDLE_DIALOG, page.handle_dialog),
     runs(tools.SET_DIALOG_POLICY, page.set_dialog_policy),
-    _later(tools.MOUSE_DOWN, "separate mouse steps", "input.performActions"),
-    _later(tools.MOUSE_MOVE, "separate mouse steps", "input.performActions"),
-    _later(tools.MOUSE_UP, "separate mouse steps", "input.performActions"),
-    _later(tools.MOUSE_WHEEL, "mouse_wheel", "input.performActions wheel sources"),
+    runs(tools.MOUSE_DOWN, pointer.mouse_down),
+    runs(tools.MOUSE_MOVE, pointer.mouse_move),
+    runs(tools.MOUSE_UP, pointer.mouse_up),
+    runs(tools.MOUSE_WHEEL, pointer.mouse_wheel),
     runs(tools.DOUBLE_CLICK, actions.double_click),
     refuses(tools.TOUCH_START, _NO_TOUCH),
     refuses(tools.TOUCH_MOVE, _NO_TOUCH),
     refuses(tools.TOUCH_END, _NO_TOUCH),
     refuses(tools.GESTURE_SWIPE, _NO_TOUCH),
     refuses(tools.GESTURE_PINCH, _NO_TOUCH),
-    _later(tools.DRAG, "drag", "input.performActions"),
+    runs(tools.DRAG, pointer.drag),
     _later(tools.FILL_FORM, "fill_form", "input.performActions"),
     _later(tools.CHOOSE_OPTION, "choose_option", "input.performActions"),
     _later(tools.WAIT_FOR, "wait_for", "script.callFunction"),

@@ -25,6 +25,10 @@ class Tab:
     url: str = "about:blank"
     #: Set once the browser reported the context destroyed.
     closed: bool = False
+    #: Where the session's mouse is on this tab (viewport CSS pixels), once an input placed it.
+    pointer: tuple[float, float] | None = None
+    #: Mouse buttons held down on this tab (mouse_down without mouse_up yet).
+    buttons: set[str] = attrs.Factory(set)
 
 
 class Tabs:

@@ -63,7 +63,7 @@ def _focusing(name: str, how: str) -> Callable[[FirefoxSession, RawNode, str, st
         if not await session.in_sandbox(_FOCUS, {"ref": ref, "how": how}):
             raise ToolError("stale-element", f"ref {ref} no longer points at a live element", ref=ref)
         if how == "end" and value:
-            await actions.type_keys(session, keys.typing(value))
+            await actions.perform_input(session, keys.typing(value))
         described = await agent_call(session, "describe", ref)
         return done_with(name, Reply.of(target=brief_element(described) if isinstance(described, dict) else ref))
 
