@@ -38,8 +38,8 @@ from .settle import Mark, settle
 if TYPE_CHECKING:
     from .session import FirefoxSession
 
-__all__ = ["ACTION_TIMEOUT_S", "aim_at", "click", "double_click", "fill", "hover", "perform_input", "press",
-           "ready_point", "scroll", "select"]
+__all__ = ["ACTION_TIMEOUT_S", "aim_at", "choose", "click", "clicked", "double_click", "fill", "hover",
+           "perform_input", "press", "ready_point", "scroll", "select", "step", "typed"]
 
 #: How long an action waits for a target that may still become ready.
 ACTION_TIMEOUT_S = 10.0
@@ -102,9 +102,9 @@ async def _aim(session: FirefoxSession, target: Element, mode: str | None, mark:
 
 
 async def _ready(session: FirefoxSession, action: str, target: Element, mode: str | None,
-                 reply: Reply) -> JsonObject:
+                 reply: Reply, *, mark: bool = True) -> JsonObject:
     """aim's answer once the target is ready for ``mode`` (see the module notes)."""
-    found = await _aim(session, target, mode, True)
+    found = await _aim(session, target, mode, mark)
     if coords_of(target) is not None:
         return found
     check_found(target, found, reply)
@@ -154,16 +154,38 @@ async def _perform(session: FirefoxSession, sources: list[JsonObject]) -> None:
                             timeout=session.left())
 
 
+async def step(session: FirefoxSession, action: str, target: Element, mode: str | None, make: Input,
+               reply: Reply, *, mark: bool = True) -> JsonObject:
+    """One input of an action, no settle: the target readied for ``mode``, then ``make``'s
+    input sent; aim's answer. ``mark=False`` keeps the mark an earlier step of the same
+    call set (a form fills several fields and reports every change once)."""
+    found = await _ready(session, action, target, mode, reply, mark=mark)
+    coords = coords_of(target)
+    if coords is not None:
+        found = {**found, "ready": [coords["x"], coords["y"]]}
+    await _perform(session, make(found))
+    return found
+
+
+def typed(value: str, *, submit: bool = False) -> Input:
+    """What ``fill`` types over the selected content: the value (a Delete for none), then Enter on ``submit``."""
+    def make(found: JsonObject) -> list[JsonObject]:
+        sources = keys.typing(value) if value else keys.chord([keys.KEYS["Delete"]])
+        return sources + keys.chord([keys.KEYS["Enter"]]) if submit else sources
+    return make
+
+
+def clicked(found: JsonObject) -> list[JsonObject]:
+    """A left click at the point aim readied."""
+    return keys.click(*_point(found))
+
+
 async def _act(session: FirefoxSession, action: str, target: Element, mode: str | None, make: Input,
                extra: dict[str, JsonValue] | None = None) -> Reply:
     started = time.perf_counter()
     reply = Reply(warnings=[])
     mark = Mark.now(session)
-    found = await _ready(session, action, target, mode, reply)
-    coords = coords_of(target)
-    if coords is not None:
-        found = {**found, "ready": [coords["x"], coords["y"]]}
-    await _perform(session, make(found))
+    found = await step(session, action, target, mode, make, reply)
     fields = await settle(session, mark, found.get("target"), started)
     reply.fields.update(brief({**fields, **(extra or {})}))
     return reply
@@ -195,12 +217,7 @@ async def hover(session: FirefoxSession, args: HoverArgs) -> Reply:
 async def fill(session: FirefoxSession, args: FillArgs) -> Reply:
     """Focus and select the field's content (aim, ``fill`` mode), then type the value
     over it: an empty value deletes the selection."""
-    def make(found: JsonObject) -> list[JsonObject]:
-        typed = keys.typing(args.value) if args.value else keys.chord([keys.KEYS["Delete"]])
-        if args.submit:
-            typed += keys.chord([keys.KEYS["Enter"]])
-        return typed
-    return await _act(session, "fill", args, "fill", make)
+    return await _act(session, "fill", args, "fill", typed(args.value, submit=args.submit))
 
 
 def _chord(key: str) -> list[str]:
@@ -229,22 +246,31 @@ async def press(session: FirefoxSession, args: PressArgs) -> Reply:
     return reply
 
 
+async def choose(session: FirefoxSession, target: Element, values: list[str], field: str) -> list[str]:
+    """Select ``values`` in the ``<select>`` ``target`` names (with its input and change
+    events, as Playwright's selectOption); the values selected. ``field`` is the argument
+    a missing option is blamed on."""
+    answer = await session.in_sandbox(_SELECT, {"ref": target.ref, "selector": target.selector, "values": values})
+    assert isinstance(answer, dict)
+    if answer.get("notSelect"):
+        raise ToolError("bad-arg", f"{_label(target)} is a <{answer['notSelect']}>, not a <select>: choose_option "
+                        "picks from custom lists", field="ref" if target.ref else "selector")
+    if "none" in answer:
+        raise ToolError("target-not-found", f"no option of {_label(target)} has the value or label "
+                        f"{', '.join(map(repr, values))}; its options: {answer['none']}", field=field)
+    selected: list[str] = answer["selected"]
+    return selected
+
+
 async def select(session: FirefoxSession, args: SelectArgs) -> Reply:
     started = time.perf_counter()
     reply = Reply(warnings=[])
     mark = Mark.now(session)
     found = await _aim(session, args, None, True)
     described = check_found(args, found, reply)
-    answer = await session.in_sandbox(_SELECT, {"ref": args.ref, "selector": args.selector, "values": args.values})
-    assert isinstance(answer, dict)
-    if answer.get("notSelect"):
-        raise ToolError("bad-arg", f"{_label(args)} is a <{answer['notSelect']}>, not a <select>: choose_option "
-                        "picks from custom lists", field="ref" if args.ref else "selector")
-    if "none" in answer:
-        raise ToolError("target-not-found", f"no option of {_label(args)} has the value or label "
-                        f"{', '.join(map(repr, args.values))}; its options: {answer['none']}", field="values")
+    selected = await choose(session, args, args.values, "values")
     fields = await settle(session, mark, described, started)
-    reply.fields.update(brief({**fields, "selected": answer["selected"]}))
+    reply.fields.update(brief({**fields, "selected": selected}))
     return reply
 
 

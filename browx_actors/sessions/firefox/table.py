@@ -13,7 +13,7 @@ from ...tools import Table, refuses, runs
 from ..chromium.reading import feedback, names
 from ..chromium.table import NO_DEVICE
 from ..visual import lines as visual_lines
-from . import actions, emulation, files, navigation, page, pointer, reading
+from . import actions, emulation, files, forms, navigation, page, pointer, reading
 from .visual import FirefoxDomProvider
 
 __all__ = ["TABLE"]
@@ -63,8 +63,8 @@ TABLE = Table.of("firefox", [
     refuses(tools.GESTURE_SWIPE, _NO_TOUCH),
     refuses(tools.GESTURE_PINCH, _NO_TOUCH),
     runs(tools.DRAG, pointer.drag),
-    _later(tools.FILL_FORM, "fill_form", "input.performActions"),
-    _later(tools.CHOOSE_OPTION, "choose_option", "input.performActions"),
+    runs(tools.FILL_FORM, forms.fill_form),
+    runs(tools.CHOOSE_OPTION, forms.choose_option),
     _later(tools.WAIT_FOR, "wait_for", "script.callFunction"),
     runs(tools.SCREENSHOT, page.screenshot),
     runs(tools.SCREENSHOT_REGION, page.screenshot_region),
