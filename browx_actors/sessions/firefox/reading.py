@@ -16,6 +16,7 @@ from ...jsonsafe import JsonObject, JsonValue
 from ...tools import Reply
 from ...tools.reading import (
     FindArgs,
+    InspectArgs,
     SnapshotArgs,
     TextSearchArgs,
     VerifyAttributeArgs,
@@ -28,12 +29,13 @@ from ...tools.reply import listed
 from ...tools.targets import Element
 from ...tools.verdict import verdict
 from ..chromium.agent.calls import agent_call
+from ..chromium.input.target import check_found
 from ..chromium.losses import PageScriptError
 
 if TYPE_CHECKING:
     from .session import FirefoxSession
 
-__all__ = ["css", "find", "snapshot", "text_search", "verify_attribute", "verify_count", "verify_text",
+__all__ = ["css", "find", "inspect", "snapshot", "text_search", "verify_attribute", "verify_count", "verify_text",
            "verify_value", "verify_visible"]
 
 #: ``(agent, {selector, ref, name?})``: the element a target names, described (and an attribute read).
@@ -133,3 +135,23 @@ async def verify_attribute(session: FirefoxSession, args: VerifyAttributeArgs) -
 async def verify_count(session: FirefoxSession, args: VerifyCountArgs) -> Reply:
     actual = await css(session, "(agent, s) => document.querySelectorAll(s).length", args.selector, args.selector)
     return verdict("count", actual == args.count, args.count, actual)
+
+
+async def inspect(session: FirefoxSession, args: InspectArgs) -> Reply:
+    """The element's state, box, computed styles and attributes, from the page agent as on
+    chromium. ``accessibility`` is null: WebDriver BiDi reads no accessibility tree (its
+    ``locateNodes`` finds by role and name but tells no properties)."""
+    reply = Reply(warnings=[])
+    found = await agent_call(session, "aim", {"ref": args.ref, "selector": args.selector, "mark": False})
+    target = check_found(args, found, reply)
+    assert target is not None
+    inspected = await agent_call(session, "inspect", {"ref": target["ref"], "styles": args.styles or []})
+    reply.fields.update(ref=target["ref"], target=inspected["target"], box=inspected["box"],
+                        inViewport=inspected["inViewport"], styles=inspected["styles"],
+                        attributes=inspected["attributes"], attributeCount=inspected["attributeCount"],
+                        accessibility=None)
+    if inspected["attributeCount"] > len(inspected["attributes"]):
+        reply.warn(f"the element has {inspected['attributeCount']} attributes; the first "
+                   f"{len(inspected['attributes'])} are listed")
+    reply.warn("accessibility is null on firefox: WebDriver BiDi reads no accessibility tree")
+    return reply

@@ -42,7 +42,7 @@ TABLE = Table.of("firefox", [
     runs(tools.NAME_REF, names.name_ref),
     runs(tools.LIST_NAMED_REFS, names.list_named_refs),
     runs(tools.FIND_FEEDBACK, feedback.find_feedback),
-    _later(tools.INSPECT, "inspect", "the page agent's inspect"),
+    runs(tools.INSPECT, reading.inspect),
     runs(tools.CLICK, actions.click),
     runs(tools.HOVER, actions.hover),
     runs(tools.FILL, actions.fill),
