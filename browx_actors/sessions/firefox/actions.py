@@ -27,7 +27,7 @@ from ...jsonsafe import JsonObject, JsonValue
 from ...tools import Reply
 from ...tools.actions import ClickArgs, FillArgs, HoverArgs, PressArgs, ScrollArgs, SelectArgs
 from ...tools.pointer import DoubleClickArgs
-from ...tools.targets import Element, coords_of
+from ...tools.targets import Element, Target, coords_of
 from ..chromium.agent.calls import agent_call
 from ..chromium.input.brief import brief
 from ..chromium.input.reach import LOOK_EVERY_S, known_now, refusal, within_grace
@@ -38,7 +38,7 @@ from .settle import Mark, settle
 if TYPE_CHECKING:
     from .session import FirefoxSession
 
-__all__ = ["ACTION_TIMEOUT_S", "aim_at", "choose", "click", "clicked", "double_click", "fill", "hover",
+__all__ = ["ACTION_TIMEOUT_S", "aim_at", "choose", "click", "clicked", "double_click", "element_at", "fill", "hover",
            "perform_input", "press", "ready_point", "scroll", "select", "step", "typed"]
 
 #: How long an action waits for a target that may still become ready.
@@ -132,6 +132,13 @@ async def _ready(session: FirefoxSession, action: str, target: Element, mode: st
 async def aim_at(session: FirefoxSession, target: Element) -> JsonObject:
     """aim's answer for a target an action will use without pointing at it (no mode: no readiness)."""
     return await _aim(session, target, None, True)
+
+
+async def element_at(session: FirefoxSession, point: tuple[float, float], *, mark: bool = True) -> JsonObject | None:
+    """The element under a viewport point, described (marking the page for the action's report)."""
+    found = await _aim(session, Target(coords={"x": point[0], "y": point[1]}), None, mark)
+    described = found.get("target")
+    return described if isinstance(described, dict) else None
 
 
 async def perform_input(session: FirefoxSession, sources: list[JsonObject]) -> None:

@@ -33,7 +33,7 @@ from ...tools.pointer import DragArgs, MouseButtonArgs, MouseMoveArgs, MouseWhee
 from ...tools.shapes import PointTarget
 from ...tools.targets import Aim, Target
 from ..chromium.input.brief import brief
-from .actions import perform_input, ready_point
+from .actions import element_at, perform_input, ready_point
 from .settle import Mark, settle
 from .tabs import Tab
 
@@ -72,14 +72,15 @@ def _pointer(tab: Tab) -> JsonObject:
 async def _where(session: FirefoxSession, target: Aim, action: str, reply: Reply,
                  mark: bool = True) -> tuple[tuple[float, float], JsonObject | None]:
     if target.coords is not None:
-        return (float(target.coords["x"]), float(target.coords["y"])), None
+        point = (float(target.coords["x"]), float(target.coords["y"]))
+        return point, await element_at(session, point, mark=mark)
     if target.ref is not None or target.selector is not None:
         return await ready_point(session, action, target, reply, mark=mark)
     known = session.tab.pointer
     if known is None:
         raise ToolError("bad-arg", "this tab's pointer position is not known (no mouse input has placed it): give "
                         "coords, ref or selector", field="coords")
-    return known, None
+    return known, await element_at(session, known, mark=mark)
 
 
 #: Builds a pointer tool's input from the tab and the point, updating the tab's pointer state.

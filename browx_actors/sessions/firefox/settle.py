@@ -43,12 +43,18 @@ QUIET_BUDGET_MS = 2000
 CHANGES_LIMIT = 20
 _LEFT = frozenset({"browsingContext.navigationStarted"})
 
+#: ``changes`` since the mark, or null where the document holds no mark (a document
+#: that replaced the marked one without a navigation the session saw: nothing to compare).
+_CHANGES = """(agent, a) => { try { return agent.changes({limit: a.limit}); } catch (e) { return null; } }"""
+
 #: ``quiet``, then ``changes`` and the target described again, in one round trip: the
 #: common case (nothing left the page, no request still running) costs one call.
 _AFTER = """(agent, a) => Promise.resolve(agent.quiet({budgetMs: a.budgetMs})).then(quiet => {
   let element = null;
   if (a.ref) { try { element = agent.describe(a.ref); } catch (e) { element = null; } }
-  return {quiet, changes: agent.changes({limit: a.limit}), element};
+  let changes = null;
+  try { changes = agent.changes({limit: a.limit}); } catch (e) { changes = null; }
+  return {quiet, changes, element};
 })"""
 _SAME_DOCUMENT = frozenset({"browsingContext.fragmentNavigated", "browsingContext.historyUpdated"})
 
@@ -123,8 +129,8 @@ async def settle(session: FirefoxSession, mark: Mark, target: JsonValue, started
         if pending and await _requests_done(session, mark):
             settled["by"] = "network-idle"
         changes = after.get("changes") if isinstance(after, dict) else None
-        if pending or changes is None:  # what the requests' answers changed, or a first read that failed
-            changes = await agent_call(session, "changes", {"limit": CHANGES_LIMIT})
+        if pending or after is None:  # what the requests' answers changed, or a first read that failed
+            changes = await session.in_sandbox(_CHANGES, {"limit": CHANGES_LIMIT})
         if isinstance(changes, dict):
             fields["structure"] = {key: changes.get(key) for key in ("appeared", "removed", "truncated")}
         if any(e[1] in _SAME_DOCUMENT for e in events):
