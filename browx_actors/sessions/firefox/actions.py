@@ -222,10 +222,11 @@ async def select(session: FirefoxSession, args: SelectArgs) -> Reply:
         raise ToolError("bad-arg", f"{_label(args)} is a <{answer['notSelect']}>, not a <select>: choose_option "
                         "picks from custom lists", field="ref" if args.ref else "selector")
     if "none" in answer:
-        raise ToolError("target-not-found", f"no option of {_label(args)} has the value or label "
+        # An option that is not there is the caller's wrong argument, as on chromium: the target was found.
+        raise ToolError("bad-arg", f"no option of {_label(args)} has the value or label "
                         f"{', '.join(map(repr, args.values))}; its options: {answer['none']}", field="values")
-    fields = await settle(session, mark, described, started)
-    reply.fields.update(brief({**fields, "selected": answer["selected"]}))
+    # The chosen option shows in ``element.value``, as on chromium; no key of firefox's own.
+    reply.fields.update(brief(await settle(session, mark, described, started)))
     return reply
 
 
