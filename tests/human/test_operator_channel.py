@@ -456,4 +456,5 @@ async def test_a_link_that_keeps_crashing_is_stopped_and_the_server_serves_on(tm
         assert (refused["code"], refused["component"]) == ("unavailable", "operator-channel"), refused
         assert (await runtime.call_tool("eval_js", {"expr": "6 * 7"}))["value"] == 42
         status = await runtime.call_tool("runtime_status")
-        assert [c["id"] for c in status["tree"]["children"]] == ["recorder", "browser-pool", "firefox-pool", "devices", "sessions"]
+        assert [c["id"] for c in status["tree"]["children"]] == [
+            "recorder", "browser-pool", "firefox-pool", "devices", "sessions"]

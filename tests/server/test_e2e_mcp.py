@@ -266,7 +266,8 @@ async def test_sessions_navigation_and_reading(tmp_path: Path, pages_url: str, p
         # -- runtime_status ---------------------------------------------------------
         status = await ok(client, "runtime_status")
         # Every child of the root, in start order (no operator-channel: it is off).
-        assert [c["id"] for c in status["tree"]["children"]] == ["recorder", "browser-pool", "firefox-pool", "devices", "sessions"]
+        assert [c["id"] for c in status["tree"]["children"]] == [
+            "recorder", "browser-pool", "firefox-pool", "devices", "sessions"]
         recorder = tree_child(status, "recorder")
         assert recorder["alive"] is True and recorder["recording"] is False
         pool, sessions = tree_child(status, "browser-pool"), tree_child(status, "sessions")

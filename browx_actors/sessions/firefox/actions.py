@@ -53,6 +53,10 @@ _SELECT = """(agent, a) => {
   if (el.localName !== 'select') return {notSelect: el.localName};
   const chosen = [];
   const wanted = a.values;
+  // Every wanted value must name an option, as on chromium: a partial choice is not what was asked.
+  const known = (w) => Array.from(el.options).some(o => o.value === w || o.label === w || o.text.trim() === w);
+  const missing = wanted.filter(w => !known(w));
+  if (missing.length) return {none: Array.from(el.options, o => o.label).slice(0, 20), missing};
   for (const option of el.options) {
     const hit = wanted.includes(option.value) || wanted.includes(option.label) || wanted.includes(option.text.trim());
     if (hit && (el.multiple || chosen.length === 0)) { option.selected = true; chosen.push(option.value); }
@@ -263,8 +267,10 @@ async def choose(session: FirefoxSession, target: Element, values: list[str], fi
         raise ToolError("bad-arg", f"{_label(target)} is a <{answer['notSelect']}>, not a <select>: choose_option "
                         "picks from custom lists", field="ref" if target.ref else "selector")
     if "none" in answer:
-        raise ToolError("target-not-found", f"no option of {_label(target)} has the value or label "
-                        f"{', '.join(map(repr, values))}; its options: {answer['none']}", field=field)
+        # An option that is not there is the caller's wrong argument, as on chromium: the target was found.
+        missing = answer.get("missing") or values
+        raise ToolError("bad-arg", f"no option of {_label(target)} has the value or label "
+                        f"{', '.join(map(repr, missing))}; its options: {answer['none']}", field=field)
     selected: list[str] = answer["selected"]
     return selected
 
@@ -275,9 +281,9 @@ async def select(session: FirefoxSession, args: SelectArgs) -> Reply:
     mark = Mark.now(session)
     found = await _aim(session, args, None, True)
     described = check_found(args, found, reply)
-    selected = await choose(session, args, args.values, "values")
-    fields = await settle(session, mark, described, started)
-    reply.fields.update(brief({**fields, "selected": selected}))
+    await choose(session, args, args.values, "values")
+    # The chosen option shows in ``element.value``, as on chromium; no key of firefox's own.
+    reply.fields.update(brief(await settle(session, mark, described, started)))
     return reply
 
 
