@@ -11,7 +11,7 @@ from __future__ import annotations
 from ... import tools
 from ...tools import Table, refuses, runs
 from ..chromium.table import NO_DEVICE
-from . import actions, navigation, page, reading
+from . import actions, console, navigation, network, page, reading
 
 __all__ = ["TABLE"]
 
@@ -76,9 +76,9 @@ TABLE = Table.of("firefox", [
     runs(tools.VERIFY_COUNT, reading.verify_count),
     runs(tools.EVAL_JS, page.eval_js),
     _later(tools.POLL_EVAL, "poll_eval", "script.callFunction"),
-    _later(tools.CONSOLE_READ, "console_read", "log.entryAdded"),
-    _later(tools.NETWORK_READ, "network_read", "network.* events"),
-    _later(tools.NETWORK_BODY, "network_body", "network.getData"),
+    runs(tools.CONSOLE_READ, console.console_read),
+    runs(tools.NETWORK_READ, network.network_read),
+    runs(tools.NETWORK_BODY, network.network_body),
     _later(tools.ROUTE, "routes", "network.addIntercept"),
     _later(tools.UNROUTE, "routes", "network.removeIntercept"),
     _later(tools.ROUTE_QUEUE, "routes", "network.addIntercept"),
