@@ -11,7 +11,7 @@ from __future__ import annotations
 from ... import tools
 from ...tools import Table, refuses, runs
 from ..chromium.table import NO_DEVICE
-from . import actions, console, navigation, network, page, reading
+from . import actions, console, cookies, navigation, network, page, reading, webstorage
 
 __all__ = ["TABLE"]
 
@@ -82,15 +82,15 @@ TABLE = Table.of("firefox", [
     _later(tools.ROUTE, "routes", "network.addIntercept"),
     _later(tools.UNROUTE, "routes", "network.removeIntercept"),
     _later(tools.ROUTE_QUEUE, "routes", "network.addIntercept"),
-    _later(tools.COOKIES_LIST, "cookies", "storage.getCookies"),
-    _later(tools.COOKIES_SET, "cookies", "storage.setCookie"),
-    _later(tools.COOKIES_DELETE, "cookies", "storage.deleteCookies"),
-    _later(tools.COOKIES_CLEAR, "cookies", "storage.deleteCookies"),
-    _later(tools.STORAGE_GET, "web storage", "script.callFunction"),
-    _later(tools.STORAGE_SET, "web storage", "script.callFunction"),
-    _later(tools.STORAGE_CLEAR, "web storage", "script.callFunction"),
-    _later(tools.STORAGE_STATE_SAVE, "storage state", "storage.getCookies"),
-    _later(tools.STORAGE_STATE_LOAD, "storage state", "storage.setCookie"),
+    runs(tools.COOKIES_LIST, cookies.cookies_list),
+    runs(tools.COOKIES_SET, cookies.cookies_set),
+    runs(tools.COOKIES_DELETE, cookies.cookies_delete),
+    runs(tools.COOKIES_CLEAR, cookies.cookies_clear),
+    runs(tools.STORAGE_GET, webstorage.storage_get),
+    runs(tools.STORAGE_SET, webstorage.storage_set),
+    runs(tools.STORAGE_CLEAR, webstorage.storage_clear),
+    runs(tools.STORAGE_STATE_SAVE, webstorage.storage_state_save),
+    runs(tools.STORAGE_STATE_LOAD, webstorage.storage_state_load),
     _later(tools.GET_VISUAL_TREE, "the visual tree", "script.callFunction"),
     _later(tools.QUERY_NODES, "the visual tree", "script.callFunction"),
     _later(tools.INSPECT_NODE, "the visual tree", "script.callFunction"),
