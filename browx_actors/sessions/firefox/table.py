@@ -11,7 +11,7 @@ from __future__ import annotations
 from ... import tools
 from ...tools import Table, refuses, runs
 from ..chromium.table import NO_DEVICE
-from . import actions, console, cookies, navigation, network, page, reading, webstorage
+from . import actions, console, cookies, navigation, network, page, reading, waits, webstorage
 
 __all__ = ["TABLE"]
 
@@ -62,7 +62,7 @@ TABLE = Table.of("firefox", [
     _later(tools.DRAG, "drag", "input.performActions"),
     _later(tools.FILL_FORM, "fill_form", "input.performActions"),
     _later(tools.CHOOSE_OPTION, "choose_option", "input.performActions"),
-    _later(tools.WAIT_FOR, "wait_for", "script.callFunction"),
+    runs(tools.WAIT_FOR, waits.wait_for),
     runs(tools.SCREENSHOT, page.screenshot),
     runs(tools.SCREENSHOT_REGION, page.screenshot_region),
     _later(tools.PDF_SAVE, "pdf_save", "browsingContext.print"),
@@ -75,7 +75,7 @@ TABLE = Table.of("firefox", [
     runs(tools.VERIFY_ATTRIBUTE, reading.verify_attribute),
     runs(tools.VERIFY_COUNT, reading.verify_count),
     runs(tools.EVAL_JS, page.eval_js),
-    _later(tools.POLL_EVAL, "poll_eval", "script.callFunction"),
+    runs(tools.POLL_EVAL, waits.poll_eval),
     runs(tools.CONSOLE_READ, console.console_read),
     runs(tools.NETWORK_READ, network.network_read),
     runs(tools.NETWORK_BODY, network.network_body),
