@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from typing import Any
 
+from browx_actors.sessions.firefox.records import KEEP
 from ff_records_support import fails, firefox_runtime, ok
 from polling import poll_until
 
@@ -106,3 +108,22 @@ async def test_network_read_filters_and_network_body_reads_bodies(tmp_path: Path
         assert "kittens" in sent["body"]
         await fails(rt, "network_body", {"id": data_id, "part": "request"}, "target-not-found")
         await fails(rt, "network_read", {"id": 999_999}, "target-not-found")
+
+
+async def test_a_console_flood_keeps_the_newest_and_counts_the_rest(tmp_path: Path, pages_url: str) -> None:
+    async with firefox_runtime(tmp_path / "ws") as rt:
+        await ok(rt, "navigate", {"url": f"{pages_url}/flood_console.html?rate=2000"})
+
+        async def past_the_bound() -> dict[str, Any] | None:
+            read = await ok(rt, "console_read", {"limit": 5})
+            return read if read["counts"]["1"]["seen"] > KEEP + 100 else None
+
+        read = await poll_until(past_the_bound, interval=0.2, timeout=60)
+        counts = read["counts"]["1"]
+        assert counts["kept"] == KEEP and counts["dropped"] == counts["seen"] - KEEP
+        assert read["shown"] == 5 and read["matched"] == KEEP
+        # Ids only grow: the newest entry's id is the last one handed out.
+        assert int(read["messages"][-1].split()[0][1:]) == read["last"]
+        # The session still serves actions while the page floods.
+        await ok(rt, "click", {"selector": "#go"})
+        await ok(rt, "wait_for", {"text": "clicked 1"})
