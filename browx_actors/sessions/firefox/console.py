@@ -2,9 +2,11 @@
 
 The arguments, lines, counts and warnings are chromium's (:mod:`..chromium.console.handlers`);
 the entries come from :class:`~.records.ConsoleBook`, fed by the session's event router.
-BiDi reports console calls and uncaught errors (``javascript``), not the browser's own
-messages (a failed resource load shows in network_read instead), and Firefox has no
-sampler here: ``sampledOut`` stays 0, and a flood keeps the newest 1,000 per tab.
+BiDi's log module reports console calls and uncaught errors (``type: javascript``);
+what the browser logs about a failed resource load is not among them (the request
+shows in network_read). There is no in-page sampler on firefox: ``sampledOut`` stays 0,
+every message of a flood crosses the socket, and the newest 1,000 per tab are kept
+(``dropped`` counts the rest).
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ requests come from :class:`~.records.NetworkBook`; their type is Fetch's
 ``destination`` (or the ``initiatorType`` where there is none) named as chromium names
 resource types, so ``types`` filters the same; ``preflight``, ``prefetch``,
 ``eventsource``, ``websocket`` and ``signedexchange`` have no BiDi equivalent and never
-match (a read that asks for them says so).
+match (a read that asks for them says so). A request to a port Firefox bans (1, 25 and
+the like) is refused before any BiDi event and never shows here, where chromium lists
+it as failed.
 
 Bodies: Firefox 153 has BiDi's data collectors. The session registers one for its user
 context when it starts (:func:`collect`), so the browser keeps the bodies of its
