@@ -44,7 +44,7 @@ from ..chromium.losses import BrowserLost, PageScriptError, first_line
 from ..chromium.reading.name_book import NamedRefBook
 from ..chromium.reading.resolve import run_with_named_refs
 from ..session import Session, Work
-from . import sandbox
+from . import network, sandbox
 from .pool import AcquireFirefox, Firefox, new_bidi_session
 from .records import ConsoleBook, NetworkBook
 from .tabs import Tab, Tabs
@@ -141,6 +141,7 @@ class FirefoxSession(Session):
         self._unlisten = bidi.listen(self.on_event)
         self.user_context = str((await bidi.send("browser.createUserContext", {}))["userContext"])
         await sandbox.preload(bidi, self.user_context)
+        await network.collect(bidi, self.user_context)  # before the first request: bodies for network_body
         created = await bidi.send("browsingContext.create", {"type": "tab", "userContext": self.user_context})
         tab = self.tabs.add(str(created["context"]), ours=True)
         await self.size(tab.context)
@@ -186,6 +187,7 @@ class FirefoxSession(Session):
             if context == top:
                 self.tabs.remove(context)
                 self.dialogs.pop(context, None)
+                self.console.forget(context)
             self._tab_of.pop(context, None)
         elif method in _NAVIGATION_EVENTS and context == top:
             tab.url = str(params.get("url") or tab.url)
