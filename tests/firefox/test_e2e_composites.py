@@ -132,3 +132,21 @@ async def test_the_visual_tree_reads_and_acts(tmp_path: Path, pages_url: str) ->
         assert ping["count"] == 1
         tapped = await ok(client, "ui.perform_action", {"reference": ping["matches"][0]["reference"], "action": "tap"})
         assert tapped["performedWith"] == "click" and await _value(client, "log.textContent") == "ping"
+
+
+async def test_frames_are_read_listed_and_acted_in(tmp_path: Path, pages_url: str) -> None:
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await _firefox(client)
+        await ok(client, "navigate", {"url": f"{pages_url}/page_frames.html"})
+        snap = (await ok(client, "snapshot"))["snapshot"]
+        assert snapshot_line(snap, 'textbox "Code"').strip() == 'textbox "Code" [ref=f1e2]'
+        listed = await ok(client, "frames_list")
+        assert listed["frames"][0].startswith("f1 ") and listed["frames"][0].endswith("(same-origin) in e3")
+        await ok(client, "fill", {"ref": "f1e2", "value": "1234"})
+        clicked = await ok(client, "click", {"ref": "f1e3"})
+        assert clicked["target"]["ref"] == "f1e3"
+        assert (await ok(client, "verify_text", {"ref": "f1e4", "text": "sent 1234"}))["ok"] is True
+        scoped = await ok(client, "snapshot", {"scope": "f1e1"})
+        assert scoped["snapshot"] == 'heading "Frame same" [ref=f1e1] [level=2]'
+        gone = await fails(client, "click", {"ref": "f9e1"}, "stale-element")
+        assert "f9" in gone["error"]

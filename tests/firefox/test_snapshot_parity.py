@@ -35,19 +35,8 @@ PAGES = (
 
 #: page -> {"chromium": lines only chromium shows, "firefox": lines only firefox shows, "why": the reason}.
 KNOWN: dict[str, dict[str, object]] = {
-    # The firefox engine reads the top document only: its page agent is not run in
-    # frames yet (frames_list is refused, naming browsingContext.getTree), so a
-    # same-origin frame's content, which chromium folds into the snapshot under f1
-    # refs, is missing. The iframe lines themselves are the same on both.
-    "page_frames.html": {
-        "chromium": (
-            'heading "Frame same" [ref=f1e1] [level=2]',
-            'textbox "Code" [ref=f1e2]',
-            'button "Send" [ref=f1e3]',
-            "status [ref=f1e4]: nothing sent",
-        ),
-        "firefox": (),
-    },
+    # None today: the firefox engine runs its agent in each frame (frames included, f1e1...)
+    # and reads every page here as chromium does. A difference found later goes here, with its reason.
 }
 
 

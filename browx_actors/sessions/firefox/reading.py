@@ -31,6 +31,7 @@ from ...tools.verdict import verdict
 from ..chromium.agent.calls import agent_call
 from ..chromium.input.target import check_found
 from ..chromium.losses import PageScriptError
+from .frames import frame_ref_in, with_frames
 
 if TYPE_CHECKING:
     from .session import FirefoxSession
@@ -62,8 +63,10 @@ async def css(session: FirefoxSession, fn: str, arg: JsonValue, selector: str | 
 
 
 async def snapshot(session: FirefoxSession, args: SnapshotArgs) -> Reply:
-    result = await agent_call(session, "snapshot", {"scope": args.scope, "maxNodes": args.max_nodes,
-                                                    "omit": args.omit or []})
+    query = {"scope": args.scope, "maxNodes": args.max_nodes, "omit": args.omit or []}
+    result = await agent_call(session, "snapshot", query)
+    if not frame_ref_in({"ref": args.scope}):  # a frame's own snapshot came with its frames
+        result = await with_frames(session, result, query)
     reply = Reply.of(url=result["url"], title=result["title"], snapshot=result["text"],
                      nodeCount=result["nodeCount"])
     if result["truncated"]:

@@ -44,7 +44,7 @@ from ..chromium.losses import BrowserLost, PageScriptError, first_line
 from ..chromium.reading.name_book import NamedRefBook
 from ..chromium.reading.resolve import run_with_named_refs
 from ..session import Session, Work
-from . import network, sandbox
+from . import frames, network, sandbox
 from .pool import AcquireFirefox, Firefox, new_bidi_session
 from .records import ConsoleBook, NetworkBook
 from .tabs import Tab, Tabs
@@ -184,6 +184,7 @@ class FirefoxSession(Session):
         if tab is None:
             return
         if method == "browsingContext.contextDestroyed":
+            tab.drop_frame(context)
             if context == top:
                 self.tabs.remove(context)
                 self.dialogs.pop(context, None)
@@ -212,8 +213,10 @@ class FirefoxSession(Session):
         context, parent = str(params.get("context")), params.get("parent")
         if isinstance(parent, str):
             top = self._tab_of.get(parent, parent)
-            if self.tabs.of(top) is not None:
+            tab = self.tabs.of(top)
+            if tab is not None:
                 self._tab_of[context] = top
+                tab.add_frame(context, parent)
             return
         if self.user_context is None or params.get("userContext") != self.user_context:
             return
@@ -270,13 +273,14 @@ class FirefoxSession(Session):
         return COMMAND_SECONDS if math.isinf(remaining) else max(0.05, min(COMMAND_SECONDS, remaining))
 
     async def agent(self, method: str, arg: JsonValue = None) -> JsonValue:
-        """One call of the page agent's ``method`` in the current tab's sandbox."""
-        return await sandbox.call(self.bidi, self.tab.context, f"(agent, a) => agent[{method!r}](a)", arg,
-                                  timeout=self.left())
+        """One call of the page agent's ``method`` in the current tab's sandbox, or in the
+        frame its ref or scope names (:func:`.frames.route`)."""
+        return await frames.route(self, method, f"(agent, a) => agent[{method!r}](a)", arg)
 
     async def in_sandbox(self, fn: str, arg: JsonValue = None) -> JsonValue:
-        """``fn(agent, arg)`` (JavaScript source) in the current tab's sandbox."""
-        return await sandbox.call(self.bidi, self.tab.context, fn, arg, timeout=self.left())
+        """``fn(agent, arg)`` (JavaScript source) in the current tab's sandbox, or in the
+        frame ``arg["ref"]`` names."""
+        return await frames.route(self, "", fn, arg)
 
     @property
     def url(self) -> str:

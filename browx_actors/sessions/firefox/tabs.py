@@ -29,6 +29,35 @@ class Tab:
     pointer: tuple[float, float] | None = None
     #: Mouse buttons held down on this tab (mouse_down without mouse_up yet).
     buttons: set[str] = attrs.Factory(set)
+    #: The tab's frames: context -> its id in the tab (``f1``, ``f2``... never reused), and its parent's context.
+    _frame_ids: dict[str, str] = attrs.Factory(dict)
+    _parents: dict[str, str] = attrs.Factory(dict)
+    _frames_made: int = 0
+
+    def add_frame(self, context: str, parent: str) -> str:
+        """Number a frame the browser created in this tab; its id."""
+        if context not in self._frame_ids:
+            self._frames_made += 1
+            self._frame_ids[context] = f"f{self._frames_made}"
+            self._parents[context] = parent
+        return self._frame_ids[context]
+
+    def drop_frame(self, context: str) -> None:
+        self._frame_ids.pop(context, None)
+        self._parents.pop(context, None)
+
+    def frame_id(self, context: str) -> str | None:
+        return self._frame_ids.get(context)
+
+    def frame_context(self, frame_id: str) -> str | None:
+        return next((c for c, short in self._frame_ids.items() if short == frame_id), None)
+
+    def parent_of(self, context: str) -> str | None:
+        return self._parents.get(context)
+
+    def frames(self) -> list[tuple[str, str, str]]:
+        """Every frame of the tab, in creation order: (id, context, parent context)."""
+        return [(short, context, self._parents[context]) for context, short in self._frame_ids.items()]
 
 
 class Tabs:

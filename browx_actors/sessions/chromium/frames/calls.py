@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..host import SessionHost
     from ..tabs.tabset import Tab
 
-__all__ = ["call_in_frame", "routes_to_frame", "with_frames"]
+__all__ = ["call_in_frame", "requalify", "routes_to_frame", "with_frames"]
 
 #: What a frame ref can appear in, per agent method: the field of the argument.
 _REF_FIELDS = {"aim": "ref", "describe": None, "snapshot": "scope", "find": "scope"}
@@ -41,7 +41,7 @@ def routes_to_frame(method: str, arg: JsonValue) -> FrameRef | None:
     return ref if ref is not None and ref.frame is not None else None
 
 
-def _requalify(value: JsonValue, frame: str) -> JsonValue:
+def requalify(value: JsonValue, frame: str) -> JsonValue:
     """A frame agent's answer with its refs (and snapshot text) spelled for the tab."""
     if isinstance(value, dict):
         out = {}
@@ -51,10 +51,10 @@ def _requalify(value: JsonValue, frame: str) -> JsonValue:
             elif key == "text" and isinstance(item, str):
                 out[key] = qualify_refs(item, frame)
             else:
-                out[key] = _requalify(item, frame)
+                out[key] = requalify(item, frame)
         return out
     if isinstance(value, list):
-        return [_requalify(item, frame) for item in value]
+        return [requalify(item, frame) for item in value]
     return value
 
 
@@ -70,7 +70,7 @@ async def call_in_frame(session: SessionHost, method: str, arg: JsonValue, ref: 
                         ref=qualify(ref.frame, ref.local))
     field = _REF_FIELDS[method]
     local = ref.local if field is None else {**arg, field: ref.local}
-    result = _requalify(await agent_in_frame(session, frame, method, local), frame.short or "")
+    result = requalify(await agent_in_frame(session, frame, method, local), frame.short or "")
     if method == "snapshot" and isinstance(result, dict):
         result["text"] = await _nested(session, tab, frame, result.get("text", ""), arg)
     if method == "aim" and isinstance(result, dict) and not result.get("stale"):
