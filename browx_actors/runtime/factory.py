@@ -78,7 +78,8 @@ def new_firefox_session(parts: SessionParts, session_id: str, options: Mapping[s
     endpoint = options.get("bidiEndpoint")
     return FirefoxSession(session_id, table=TABLES["firefox"], workspace=parts.config.workspace, pool=parts.firefox,
                           viewport=(viewport["width"], viewport["height"]),
-                          endpoint=endpoint if isinstance(endpoint, str) else None)
+                          endpoint=endpoint if isinstance(endpoint, str) else None,
+                          download_max_bytes=parts.config.download_max_bytes)
 
 
 def new_android_session(parts: SessionParts, session_id: str, options: Mapping[str, JsonValue]) -> AndroidSession:

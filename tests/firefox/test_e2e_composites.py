@@ -150,3 +150,24 @@ async def test_frames_are_read_listed_and_acted_in(tmp_path: Path, pages_url: st
         assert scoped["snapshot"] == 'heading "Frame same" [ref=f1e1] [level=2]'
         gone = await fails(client, "click", {"ref": "f9e1"}, "stale-element")
         assert "f9" in gone["error"]
+
+
+async def test_downloads_are_saved_into_the_workspace_and_listed(tmp_path: Path, pages_url: str) -> None:
+    report = Path(__file__).parents[1] / "pages" / "page_report.csv"
+    workspace = tmp_path / "ws"
+    async with browx_server(workspace, "") as client:
+        await _firefox(client)
+        await ok(client, "navigate", {"url": f"{pages_url}/page_form.html"})
+        clicked = await ok(client, "click", {"selector": "#report"})
+        assert "navigation" not in clicked  # the page stayed where it was
+        [saved] = clicked["downloads"]
+        assert saved["state"] == "completed" and saved["suggestedFilename"] == "quarterly report.csv"
+        assert saved["path"] == "downloads/default/quarterly report.csv" and saved["tab"] == 1
+        assert (workspace / saved["path"]).read_bytes() == report.read_bytes()
+        again = await ok(client, "click", {"selector": "#again"})
+        assert again["downloads"][0]["path"] == "downloads/default/quarterly report (2).csv"
+        listed = await ok(client, "downloads_list")
+        assert listed["count"] == 2
+        assert listed["downloads"][0].startswith("d1 completed quarterly report.csv 30 B downloads/default/")
+        quiet = await ok(client, "click", {"selector": "#pick"})  # a click that downloads nothing says nothing
+        assert "downloads" not in quiet

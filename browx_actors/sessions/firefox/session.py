@@ -34,6 +34,7 @@ import attrs
 import trio
 
 from ...bidi import BidiConnection, BidiConnectionLost, BidiError, BidiFailure, BidiTimeout, open_bidi_connection
+from ...config import DOWNLOAD_MAX_BYTES
 from ...credentials import redact_url
 from ...errors import ToolError
 from ...jsonsafe import JsonObject, JsonValue
@@ -41,10 +42,12 @@ from ...kernel.actor_ref import ActorRef
 from ...tools import Arguments, Handler, Reply, Table, Tool
 from ..chromium.dialogs.book import dialog_refusal, interrupted_reply
 from ..chromium.losses import BrowserLost, PageScriptError, first_line
+from ..chromium.page.downloads import safe_filename
 from ..chromium.reading.name_book import NamedRefBook
 from ..chromium.reading.resolve import run_with_named_refs
 from ..session import Session, Work
 from . import frames, network, sandbox
+from .downloads import FirefoxDownloads
 from .pool import AcquireFirefox, Firefox, new_bidi_session
 from .records import ConsoleBook, NetworkBook
 from .tabs import Tab, Tabs
@@ -54,11 +57,15 @@ __all__ = ["DIALOG_FREE", "FirefoxSession", "Prompt"]
 #: Tools that run while a dialog blocks the current tab: the ways out, and reads of the server's own records.
 DIALOG_FREE = frozenset({"handle_dialog", "set_dialog_policy", "navigate", "list_tabs", "select_tab", "new_tab",
                          "close_tab", "console_read", "network_read"})
+#: Navigation events after which the tab is still on the document it had.
+_NOT_THERE_YET = frozenset({"browsingContext.navigationStarted", "browsingContext.navigationAborted",
+                            "browsingContext.navigationFailed"})
 #: The longest one BiDi command of a call may take, whatever the call's deadline.
 COMMAND_SECONDS = 30.0
 _NAVIGATION_EVENTS = frozenset({"browsingContext.navigationStarted", "browsingContext.navigationCommitted",
                                 "browsingContext.fragmentNavigated", "browsingContext.historyUpdated",
-                                "browsingContext.domContentLoaded", "browsingContext.load"})
+                                "browsingContext.domContentLoaded", "browsingContext.load",
+                                "browsingContext.navigationAborted", "browsingContext.navigationFailed"})
 
 
 @attrs.frozen
@@ -97,7 +104,8 @@ class FirefoxSession(Session):
     engine = "firefox"
 
     def __init__(self, session_id: str, *, table: Table, workspace: Path, pool: Callable[[], ActorRef],
-                 viewport: tuple[int, int], endpoint: str | None = None) -> None:
+                 viewport: tuple[int, int], endpoint: str | None = None,
+                 download_max_bytes: int = DOWNLOAD_MAX_BYTES) -> None:
         super().__init__(session_id, table=table, workspace=workspace)
         self._pool = pool
         self.viewport = viewport
@@ -118,6 +126,9 @@ class FirefoxSession(Session):
         self._news = trio.Event()
         self._in_flight: tuple[trio.CancelScope, str] | None = None
         self._unlisten: Callable[[], None] | None = None
+        #: What the pages downloaded, saved under <workspace>/downloads/<session>/.
+        self.downloads = FirefoxDownloads(workspace.resolve() / "downloads" / safe_filename(session_id, "session"),
+                                          download_max_bytes)
         #: What emulate set, by JSON name (applied to the whole user context).
         self.emulation: JsonObject = {}
         #: Names given to elements (name_ref), resolved before every call that takes a ref (run_tool).
@@ -142,6 +153,7 @@ class FirefoxSession(Session):
         self.user_context = str((await bidi.send("browser.createUserContext", {}))["userContext"])
         await sandbox.preload(bidi, self.user_context)
         await network.collect(bidi, self.user_context)  # before the first request: bodies for network_body
+        await self.downloads.enable(self)
         created = await bidi.send("browsingContext.create", {"type": "tab", "userContext": self.user_context})
         tab = self.tabs.add(str(created["context"]), ours=True)
         await self.size(tab.context)
@@ -150,6 +162,7 @@ class FirefoxSession(Session):
     async def on_stop(self) -> None:
         if self._unlisten is not None:
             self._unlisten()
+        self.downloads.close()
         if self.browser is None or self.browser.lost.is_set() or self.user_context is None:
             return
         # The browser going or gone leaves nothing of ours to close.
@@ -191,13 +204,19 @@ class FirefoxSession(Session):
                 self.console.forget(context)
             self._tab_of.pop(context, None)
         elif method in _NAVIGATION_EVENTS and context == top:
-            tab.url = str(params.get("url") or tab.url)
-            self.page_events.append((context, method, tab.url))
+            url = str(params.get("url") or tab.url)
+            if method not in _NOT_THERE_YET:  # a navigation that starts may end without a document (a download)
+                tab.url = url
+            self.page_events.append((context, method, url))
             del self.page_events[:-200]
         elif method == "browsingContext.userPromptOpened":
             self._prompt(top, params)
         elif method == "browsingContext.userPromptClosed":
             self.dialogs.pop(top, None)
+        elif method == "browsingContext.downloadWillBegin":
+            self.downloads.began(context, tab.id, params)
+        elif method == "browsingContext.downloadEnd":
+            self.downloads.ended(self, context, params)
         elif method == "log.entryAdded":
             self.console.add(top, params)
         elif method == "network.beforeRequestSent":

@@ -28,6 +28,7 @@ import trio
 
 from ...errors import ToolError
 from ...jsonsafe import JsonObject, JsonValue
+from ...tools import Reply
 from ..chromium.agent.calls import agent_call
 from ..chromium.losses import PageScriptError
 
@@ -42,6 +43,8 @@ QUIET_BUDGET_MS = 2000
 #: Appeared / removed nodes listed per action.
 CHANGES_LIMIT = 20
 _LEFT = frozenset({"browsingContext.navigationStarted"})
+#: A navigation that ended without a new document.
+_ENDED = frozenset({"browsingContext.navigationAborted", "browsingContext.navigationFailed"})
 
 #: ``changes`` since the mark, or null where the document holds no mark (a document
 #: that replaced the marked one without a navigation the session saw: nothing to compare).
@@ -68,27 +71,37 @@ class Mark:
     events: int
     requests: int
     console: int
+    downloads: int
 
     @classmethod
     def now(cls, session: FirefoxSession) -> Mark:
         tab = session.tab
-        return cls(tab.context, tab.url, len(session.page_events), session.network.last, session.console.last)
+        return cls(tab.context, tab.url, len(session.page_events), session.network.last, session.console.last,
+                   session.downloads.book.last_id)
 
 
 def _since(session: FirefoxSession, mark: Mark) -> list[tuple[str, str, str]]:
     return [event for event in session.page_events[mark.events:] if event[0] == mark.context]
 
 
-async def _until_loaded(session: FirefoxSession, mark: Mark) -> bool:
-    """Wait for the tab's next document to load; whether it did in time."""
+async def _until_loaded(session: FirefoxSession, mark: Mark) -> str:
+    """Wait for the tab's next document: ``load`` once it loaded, ``none`` when the
+    navigation ended without a document (aborted, failed, or a download took its URL:
+    the page stays), ``pending`` when the wait ran out."""
     with trio.move_on_after(min(NAVIGATION_SETTLE_S, session.left())):
         while True:
             events = _since(session, mark)
             started = max((i for i, e in enumerate(events) if e[1] in _LEFT), default=None)
-            if started is not None and any(e[1] == "browsingContext.load" for e in events[started:]):
-                return True
+            if started is not None:
+                after = events[started:]
+                if any(e[1] == "browsingContext.load" for e in after):
+                    return "load"
+                url = after[0][2]
+                if any(e[1] in _ENDED for e in after) or any(
+                        d.url == url for d in session.downloads.book.since(mark.downloads)):
+                    return "none"
             await session.news(0.5)
-    return False
+    return "pending"
 
 
 async def _requests_done(session: FirefoxSession, mark: Mark) -> bool:
@@ -120,10 +133,9 @@ async def settle(session: FirefoxSession, mark: Mark, target: JsonValue, started
     tab = session.tabs.of(mark.context)
     if tab is None:
         settled["by"] = "tab-closed"
-    elif any(e[1] in _LEFT for e in events):
-        loaded = await _until_loaded(session, mark)
+    elif any(e[1] in _LEFT for e in events) and (went := await _until_loaded(session, mark)) != "none":
         fields["navigation"] = {"changed": True, "from": mark.url, "to": tab.url}
-        settled["by"] = "load" if loaded else "navigation-pending"
+        settled["by"] = "load" if went == "load" else "navigation-pending"
     else:
         pending = session.network.pending({mark.context}, mark.requests)
         if pending and await _requests_done(session, mark):
@@ -144,6 +156,10 @@ async def settle(session: FirefoxSession, mark: Mark, target: JsonValue, started
                 except ToolError:
                     element = None  # gone with the action: structure says so
             fields["element"] = element
+    if session.downloads.book.last_id > mark.downloads:
+        listed = Reply(warnings=[])
+        await session.downloads.listed_since(mark.downloads, listed, "action")
+        fields["downloads"] = listed.fields.get("downloads")
     errors = session.console.since(mark.console, contexts={mark.context}, errors_only=True)
     fields["console"] = [f"{e.level}: {e.text}" for e in errors[-10:]]
     fields["opened"] = [{"tab": t.id, "url": t.url} for t in session.tabs.take_opened()]
