@@ -35,7 +35,8 @@ from .visual import FirefoxDomProvider
 __all__ = ["TABLE"]
 
 #: A primitive WebDriver BiDi (Firefox 153) does not have.
-_NO_TOUCH = "WebDriver BiDi on desktop Firefox has no touch emulation for this"
+_NO_TOUCH = ("desktop Firefox fires no touch events (BiDi's touch pointers reach a page as pointer events only), "
+             "so a page that listens for touches would not hear them; a chromium session emulates touch")
 _NOT_YET = "firefox sessions do not drive {} yet (BiDi has {}); a chromium session does"
 
 
