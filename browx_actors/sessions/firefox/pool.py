@@ -25,6 +25,7 @@ from ...errors import ToolError
 from ...kernel.actor import Actor
 from ...kernel.supervision import EventLog
 from ..chromium.pool import describe_exit
+from .intercept import Interceptor
 
 __all__ = ["EVENTS", "AcquireFirefox", "Firefox", "FirefoxPool", "FirefoxStatus", "new_bidi_session"]
 
@@ -47,6 +48,15 @@ class Firefox:
     version: str
     lost: trio.Event = attrs.Factory(trio.Event)
     lost_reason: str = ""
+    _interceptor: Interceptor | None = attrs.field(default=None, init=False)
+
+    @property
+    def interceptor(self) -> Interceptor:
+        """The connection's one network intercept, shared by the sessions that route
+        (:mod:`.intercept`); made on first use."""
+        if self._interceptor is None:
+            self._interceptor = Interceptor(self.bidi)
+        return self._interceptor
 
     def mark_lost(self, reason: str) -> None:
         if not self.lost.is_set():

@@ -48,8 +48,10 @@ from ..chromium.reading.resolve import run_with_named_refs
 from ..session import Session, Work
 from . import frames, network, sandbox
 from .downloads import FirefoxDownloads
+from .intercept import Interceptor
 from .pool import AcquireFirefox, Firefox, new_bidi_session
 from .records import ConsoleBook, NetworkBook
+from .routes import Routes
 from .tabs import Tab, Tabs
 
 __all__ = ["DIALOG_FREE", "FirefoxSession", "Prompt"]
@@ -115,6 +117,8 @@ class FirefoxSession(Session):
         self.tabs = Tabs()
         self.console = ConsoleBook()
         self.network = NetworkBook()
+        #: route / unroute / route_queue (:mod:`.routes`): idle until the first route.
+        self.routes = Routes(self)
         #: Frame context -> the context of the tab it is in.
         self._tab_of: dict[str, str] = {}
         #: Open dialogs by tab context, the policy, and the dialogs answered by it since the last result.
@@ -165,6 +169,9 @@ class FirefoxSession(Session):
         self.downloads.close()
         if self.browser is None or self.browser.lost.is_set() or self.user_context is None:
             return
+        # Held requests are let go while their tabs still exist (not failed by the removal).
+        with trio.CancelScope(shield=True):
+            await self.routes.close()
         # The browser going or gone leaves nothing of ours to close.
         with trio.CancelScope(shield=True), trio.move_on_after(5), contextlib.suppress(BidiFailure):
             await self.bidi.send("browser.removeUserContext", {"userContext": self.user_context}, timeout=5)
@@ -174,6 +181,16 @@ class FirefoxSession(Session):
         lost = BrowserLost(self.session_id, browser.lost_reason)
         self._mark_crashed(lost)
         raise lost
+
+    @property
+    def interceptor(self) -> Interceptor:
+        """The connection's shared network intercept (routes, :mod:`.intercept`)."""
+        assert self.browser is not None, "the session has not started"
+        return self.browser.interceptor
+
+    def owns(self, context: str) -> bool:
+        """Whether ``context`` is one of this session's tabs or their frames (for routes)."""
+        return self.tabs.of(self._tab_of.get(context, context)) is not None
 
     async def size(self, context: str) -> None:
         width, height = self.viewport

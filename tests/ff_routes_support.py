@@ -1,0 +1,65 @@
+"""A loopback server for the firefox route tests: a page that fetches ``/api/items``
+and shows what came back (or the error), and an API that answers with the ``X-Routed``
+header it received, so a test sees both what the page got and what the server saw."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+PAGE = b"""<!doctype html>
+<html><head><link rel="icon" href="data:,"><title>Routes</title></head>
+<body>
+<h1>A page that fetches items</h1>
+<button id="get" onclick="get()">Get</button>
+<p id="out" role="status"></p>
+<script>
+  let calls = 0;
+  async function get() {
+    const n = ++calls;
+    const out = document.getElementById('out');
+    try {
+      const response = await fetch('/api/items?n=' + n);
+      out.textContent = 'call ' + n + ' got ' + response.status + ' ' + await response.text();
+    } catch (error) {
+      out.textContent = 'call ' + n + ' error ' + error.name + ': ' + error.message;
+    }
+  }
+</script>
+</body></html>
+"""
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        if self.path.startswith("/api/items"):
+            body = json.dumps({"from": "server", "routed": self.headers.get("X-Routed", "none")}).encode()
+            kind = "application/json"
+        else:
+            body, kind = PAGE, "text/html; charset=utf-8"
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@contextmanager
+def serve_routes_page() -> Iterator[str]:
+    """The server on 127.0.0.1; yields the page's URL."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/page"
+    finally:
+        server.shutdown()
+        server.server_close()
