@@ -6,8 +6,9 @@ profile therefore records its owner (:data:`OWNER_FILE`: the server's pid and th
 kernel's start time of that pid, which tells a reused pid from the original), and every
 launch first sweeps the profiles whose owner is gone (:func:`sweep_stale_profiles`):
 any process still running from one (a browser that outlived its server, a crashpad
-handler) is killed, then the folder is removed. A profile whose owner is alive is
-never touched, so servers sharing a temporary folder leave each other alone; one
+handler) is killed, and once they are gone (:func:`_kill_users`) the folder is
+removed. A profile whose owner is alive is never touched, so servers sharing a
+temporary folder leave each other alone; one
 without an owner file (from an older version, or a launch caught between making the
 folder and writing the file) is swept only once it has not changed for
 :data:`UNOWNED_GRACE` seconds and no process uses it.
@@ -32,6 +33,11 @@ log = logging.getLogger("browx_actors.cdp")
 PREFIX = "browx-chromium-"
 OWNER_FILE = "browx-owner.json"
 UNOWNED_GRACE = 60.0
+#: How long the sweep waits for the processes it killed to be gone. SIGKILL is only
+#: queued: a process takes a moment to leave (longer on a loaded host), can still
+#: finish a write into the folder being removed meanwhile, and a dying browser's zygote
+#: can fork one more renderer, which a single scan would miss.
+KILL_WAIT = 5.0
 
 
 def _start_time(pid: int) -> int | None:
@@ -84,6 +90,21 @@ def _users(profile: Path) -> list[int]:
     return found
 
 
+def _kill_users(profile: Path) -> list[int]:
+    """SIGKILL every process that uses ``profile``, and any it started meanwhile, until
+    none is left (a zombie is gone: its parent reaps it, not us) or :data:`KILL_WAIT`
+    has passed; those still running then."""
+    deadline = time.monotonic() + KILL_WAIT
+    while True:
+        users = _users(profile)
+        if not users or time.monotonic() >= deadline:
+            return users
+        for pid in users:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.02)
+
+
 def sweep_stale_profiles(directory: str | None = None, *, now: float | None = None,
                          prefix: str = PREFIX) -> list[Path]:
     """Remove the profiles of servers that are gone (see the module notes), of the
@@ -106,9 +127,10 @@ def sweep_stale_profiles(directory: str | None = None, *, now: float | None = No
                 continue
             if idle < UNOWNED_GRACE or _users(profile):
                 continue
-        for pid in _users(profile):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+        left = _kill_users(profile)
+        if left:
+            log.warning("processes %s of the stale browser profile %s were still running %g s after SIGKILL",
+                        left, profile, KILL_WAIT)
         shutil.rmtree(profile, ignore_errors=True)
         if not profile.exists():
             removed.append(profile)

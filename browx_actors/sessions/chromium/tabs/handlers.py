@@ -140,9 +140,15 @@ async def new_tab(session: ChromiumSession, args: NewTabArgs) -> Reply:
     await session.tab_lifecycle.attach_current()
     reply = Reply(warnings=[])
     if args.url is not None:
-        navigated = await page_tools.navigate(session, NavigateArgs(session=args.session, url=args.url,
-                                                                    wait_until=args.wait_until,
-                                                                    timeout_ms=args.timeout_ms))
+        # The call's own dialog scope watches the tab it began on; a dialog the new page
+        # opens before its load blocks that load, and would leave the navigation waiting
+        # out its whole timeout in silence. Its own scope answers at once, as navigate does.
+        with session.dialogs.interruptible(page) as scope:
+            navigated = await page_tools.navigate(session, NavigateArgs(session=args.session, url=args.url,
+                                                                        wait_until=args.wait_until,
+                                                                        timeout_ms=args.timeout_ms))
+        if scope.cancelled_caught:
+            navigated = session.interrupted_by_dialog("new_tab")
         reply.fields.update(navigated.fields)
         reply.warnings = list(navigated.warnings or [])
     tabs = await session.pw(_describe_all, session)

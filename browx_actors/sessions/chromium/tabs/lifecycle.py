@@ -21,7 +21,11 @@ thread in one event handler.
 A crashed renderer marks its tab ``crashed``, and :meth:`~TabLifecycle.replace`
 puts a fresh page in its place for ``navigate`` (the session's notes say which calls
 do what on a crashed tab); so it does for a page that no longer answers at all
-(:mod:`.exits`). Attached to a shared browser (:mod:`.attached`), the context
+(:mod:`.exits`). Right after a renderer is killed, the browser may hand the fresh page
+a renderer process it has not yet found dead (its spare one, killed too): Playwright's
+``new_page`` then fails (``Target crashed``) or never returns. So each attempt is
+bounded (:data:`OPEN_S`), a page stuck opening is closed, and a second attempt, once
+the browser knows, gets a live process. Attached to a shared browser (:mod:`.attached`), the context
 is the user's: only the pages our tabs opened become tabs.
 """
 
@@ -40,15 +44,24 @@ from ....cdp import CdpFailure
 from ....errors import ToolError
 from ....jsonsafe import JsonObject
 from ..attached import adopt_if_ours, expected_tabs, page_of_target, prepare_leased
+from ..losses import first_line, went_away
 from ..page.saves import on_download
 from .tabset import Tab
 
 if TYPE_CHECKING:
     from ..host import SessionHost
 
-__all__ = ["TabLifecycle"]
+__all__ = ["OPEN_S", "TabLifecycle"]
 
 T = TypeVar("T")
+
+#: How long one attempt at a crashed tab's fresh page may take. A page opens in well
+#: under a second on a loaded 2-core host; one given a dead renderer never does, and
+#: Playwright waits for it without a bound (see the module notes).
+OPEN_S = 5.0
+#: Attempts at that fresh page: the second comes after the browser has had the first's
+#: bound to find its dead processes, so it gets a live one.
+OPEN_ATTEMPTS = 2
 
 
 class TabLifecycle:
@@ -62,8 +75,11 @@ class TabLifecycle:
         self._wiring: dict[int, trio.Event] = {}
         #: Helper pages being opened (they are not tabs: see open_helper_page).
         self._helpers_opening = 0
-        #: The crashed tab whose fresh page is being created (adopted into its place).
+        #: The crashed tab whose fresh page is being adopted into its place.
         self._replacing: Tab | None = None
+        #: Fresh pages being opened for a tab's place: the context's event does not
+        #: adopt them (a page that fails to open is reported too, and closed at once).
+        self._fresh_opening = 0
         self._trio_token: trio.lowlevel.TrioToken | None = None
 
     def bind(self) -> None:
@@ -177,18 +193,65 @@ class TabLifecycle:
         never yields (its renderer cannot commit a navigation). ``why`` is for the error."""
         session = self._session
         old = tab.page
-        self._replacing = tab
-        try:
-            page = await self.open_page()
-            await session.pw(_on_loop, self.adopt, page)  # in case the context event came first
-        finally:
-            self._replacing = None
+        page = await self._fresh_page(tab, why)
+        if not await session.pw(_on_loop, self._put_in_place, tab, page):
+            # The tab set changed meanwhile (the tab closed): the fresh page has no place.
+            with contextlib.suppress(Exception):
+                with trio.move_on_after(2):
+                    await session.pw(page.close)
+            raise _not_replaced(tab, why, "it closed meanwhile")
         with contextlib.suppress(Exception):
             with trio.move_on_after(2):
                 await session.pw(old.close)
-        if tab.page is old:  # never adopted into its place: the tab set changed meanwhile
-            raise ToolError("tab-crashed" if why == "crashed" else "timeout",
-                            f"tab {tab.id} {why} and could not be replaced; close_tab it", tab=tab.id)
+
+    async def _fresh_page(self, tab: Tab, why: str) -> Page:
+        """A new page for ``tab``'s place, not adopted yet; each attempt bounded, one
+        stuck opening closed, a second attempt after a failed one (module notes)."""
+        failure = ""
+        for _ in range(OPEN_ATTEMPTS):
+            before = await self._context_page_targets()
+            self._fresh_opening += 1
+            try:
+                with trio.move_on_after(OPEN_S):
+                    return await self.open_page()
+            except Exception as exc:
+                if went_away(exc):  # the browser or the context is gone: the session says which
+                    raise
+                failure = first_line(exc)
+            else:
+                failure = f"no fresh page opened within {OPEN_S:g} s"
+                await self._close_new_targets(before)
+            finally:
+                self._fresh_opening -= 1
+        raise _not_replaced(tab, why, failure)
+
+    async def _context_page_targets(self) -> set[str] | None:
+        """The ids of the pages the browser holds in this session's context (None when
+        it cannot say), so a page stuck opening can be told from them afterwards."""
+        session = self._session
+        if session.browser is None or self.context_id is None:
+            return None
+        try:
+            with trio.move_on_after(OPEN_S):
+                targets = await session.browser.cdp.send("Target.getTargets")
+                return {str(t["targetId"]) for t in targets["targetInfos"]
+                        if t.get("type") == "page" and t.get("browserContextId") == self.context_id}
+        except CdpFailure:
+            pass
+        return None
+
+    async def _close_new_targets(self, before: set[str] | None) -> None:
+        """Close the pages of this context that are new since ``before``: the one stuck
+        opening, which Playwright would otherwise report (as a tab) whenever it ends,
+        and the browser would count as the session's page meanwhile."""
+        session = self._session
+        now = await self._context_page_targets()
+        if before is None or now is None or session.browser is None:
+            return
+        for target_id in now - before:
+            with contextlib.suppress(CdpFailure):
+                with trio.move_on_after(OPEN_S):
+                    await session.browser.cdp.send("Target.closeTarget", {"targetId": target_id})
 
     def _context(self) -> BrowserContext:
         context = self._session.context
@@ -235,6 +298,18 @@ class TabLifecycle:
         self._on_trio(self._wire_in_background, tab)
         return tab
 
+    def _put_in_place(self, tab: Tab, page: Page) -> bool:
+        """A fresh ``page`` takes ``tab``'s place (adopted, its events heard); False
+        when the tab is no longer in the set."""
+        if self._session.tabs.find(tab.page) is not tab:
+            return False
+        self._replacing = tab
+        try:
+            self.adopt(page)
+        finally:
+            self._replacing = None
+        return True
+
     def drop_tab(self, page: Page) -> Tab | None:
         """On the Playwright thread: forget a closed page's tab and its records."""
         tab = self._session.tabs.close(page)
@@ -243,9 +318,10 @@ class TabLifecycle:
         return tab
 
     def _on_context_page(self, page: Page) -> None:
-        """The context opened a page: a tab, unless the session is opening a helper or,
-        attached to a shared browser, the page is not one our tabs opened."""
-        if self._helpers_opening:
+        """The context opened a page: a tab, unless the session is opening a helper or a
+        fresh page for a tab's place (adopted there once it opened) or, attached to a
+        shared browser, the page is not one our tabs opened."""
+        if self._helpers_opening or self._fresh_opening:
             return
         if self._session.attached:
             self._session.driver.bridge.spawn(adopt_if_ours, self._session, page)
@@ -278,6 +354,11 @@ class TabLifecycle:
         if self._trio_token is not None:
             with contextlib.suppress(trio.RunFinishedError):
                 self._trio_token.run_sync_soon(start)
+
+
+def _not_replaced(tab: Tab, why: str, failure: str) -> ToolError:
+    return ToolError("tab-crashed" if why == "crashed" else "timeout",
+                     f"tab {tab.id} {why} and could not be replaced ({failure}); close_tab it", tab=tab.id)
 
 
 async def _on_new_pages(context: BrowserContext, handler: Callable[[Page], None]) -> None:
