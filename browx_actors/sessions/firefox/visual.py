@@ -73,6 +73,7 @@ def _focusing(name: str, how: str) -> Callable[[FirefoxSession, RawNode, str, st
 class FirefoxDomProvider(DomProvider):
     """The ``dom`` provider of a firefox session (see the module notes)."""
 
+    # Any: as the base's (each action takes this engine's session).
     actions: ClassVar[dict[str, Callable[[Any, RawNode, str, str | None], Awaitable[Reply]]]] = {
         "tap": _tap,
         "focus": _focusing("focus", "focus"),
