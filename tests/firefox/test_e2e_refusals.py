@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from browx_actors.sessions.firefox.actions import ACTION_TIMEOUT_S
+from browx_actors.sessions.firefox.input.actions import ACTION_TIMEOUT_S
 from e2e_support import browx_server, call
 from firefox_support import fails, ok, open_firefox
 

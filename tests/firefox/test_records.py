@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from browx_actors.sessions.firefox.records import KEEP, ConsoleBook, NetworkBook
+from browx_actors.sessions.firefox.records.books import KEEP, ConsoleBook, NetworkBook
 
 
 def log_entry(text: str, level: str = "info", kind: str = "console") -> dict:

@@ -7,7 +7,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from browx_actors.sessions.firefox.records import KEEP
+from browx_actors.sessions.firefox.records.books import KEEP
 from ff_records_support import fails, firefox_runtime, ok
 from polling import poll_until
 

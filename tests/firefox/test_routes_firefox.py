@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from browx_actors.sessions.firefox import routes as firefox_routes
+from browx_actors.sessions.firefox.records import routes as firefox_routes
 from ff_records_support import fails, firefox_runtime, ok
 from ff_routes_support import serve_routes_page
 

@@ -2,8 +2,10 @@
 
 - :mod:`.pool`: the pool actor that owns the Firefox process and its BiDi session;
 - :mod:`.session`: one session actor per session: a user context and its tabs;
-- :mod:`.tabs`: the tabs (top-level browsing contexts) and which is current;
+- :mod:`.tabs`: the tabs (top-level browsing contexts), their frames, which is current;
 - :mod:`.sandbox`: the page agent in a BiDi sandbox realm, out of the page's reach;
-- :mod:`.records`: the page's console and requests, from BiDi's log and network events;
-- the handlers, one module per concern, and :mod:`.table`, the engine's one table.
+- ``input/``: actions and what they set off; ``page/``: navigation, captures, emulation,
+  downloads and waits; ``reading/``: snapshots, frames and the visual tree;
+  ``records/``: console, network, routes, cookies and storage;
+- :mod:`.table`: the engine's one table.
 """

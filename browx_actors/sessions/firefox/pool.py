@@ -25,7 +25,7 @@ from ...errors import ToolError
 from ...kernel.actor import Actor
 from ...kernel.supervision import EventLog
 from ..chromium.pool import describe_exit
-from .intercept import Interceptor
+from .records.intercept import Interceptor
 
 __all__ = ["EVENTS", "AcquireFirefox", "Firefox", "FirefoxPool", "FirefoxStatus", "new_bidi_session"]
 
@@ -53,7 +53,7 @@ class Firefox:
     @property
     def interceptor(self) -> Interceptor:
         """The connection's one network intercept, shared by the sessions that route
-        (:mod:`.intercept`); made on first use."""
+        (:mod:`.records.intercept`); made on first use."""
         if self._interceptor is None:
             self._interceptor = Interceptor(self.bidi)
         return self._interceptor

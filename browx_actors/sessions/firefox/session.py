@@ -46,12 +46,14 @@ from ..chromium.page.downloads import safe_filename
 from ..chromium.reading.name_book import NamedRefBook
 from ..chromium.reading.resolve import run_with_named_refs
 from ..session import Session, Work
-from . import frames, network, sandbox
-from .downloads import FirefoxDownloads
-from .intercept import Interceptor
+from . import sandbox
+from .page.downloads import FirefoxDownloads
 from .pool import AcquireFirefox, Firefox, new_bidi_session
-from .records import ConsoleBook, NetworkBook
-from .routes import Routes
+from .reading import frames
+from .records import network
+from .records.books import ConsoleBook, NetworkBook
+from .records.intercept import Interceptor
+from .records.routes import Routes
 from .tabs import Tab, Tabs
 
 __all__ = ["DIALOG_FREE", "FirefoxSession", "Prompt"]
@@ -117,7 +119,7 @@ class FirefoxSession(Session):
         self.tabs = Tabs()
         self.console = ConsoleBook()
         self.network = NetworkBook()
-        #: route / unroute / route_queue (:mod:`.routes`): idle until the first route.
+        #: route / unroute / route_queue (:mod:`.records.routes`): idle until the first route.
         self.routes = Routes(self)
         #: Frame context -> the context of the tab it is in.
         self._tab_of: dict[str, str] = {}
@@ -184,7 +186,7 @@ class FirefoxSession(Session):
 
     @property
     def interceptor(self) -> Interceptor:
-        """The connection's shared network intercept (routes, :mod:`.intercept`)."""
+        """The connection's shared network intercept (routes, :mod:`.records.intercept`)."""
         assert self.browser is not None, "the session has not started"
         return self.browser.interceptor
 

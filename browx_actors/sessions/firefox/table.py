@@ -13,25 +13,13 @@ from ...tools import Table, refuses, runs
 from ..chromium.reading import feedback, names
 from ..chromium.table import NO_DEVICE
 from ..visual import lines as visual_lines
-from . import (
-    actions,
-    console,
-    cookies,
-    downloads,
-    emulation,
-    files,
-    forms,
-    frames,
-    navigation,
-    network,
-    page,
-    pointer,
-    reading,
-    route_tools,
-    waits,
-    webstorage,
-)
-from .visual import FirefoxDomProvider
+from .input import actions, files, forms, pointer
+from .page import downloads, emulation, navigation, waits
+from .page import handlers as page
+from .reading import frames
+from .reading import handlers as reading
+from .reading.visual import FirefoxDomProvider
+from .records import console, cookies, network, route_tools, webstorage
 
 __all__ = ["TABLE"]
 

@@ -183,7 +183,7 @@ class DomProvider:
     """The visual tree's provider for one chromium session (cheap: one per call).
 
     The firefox engine's provider is this one with its own actions and no frame reads
-    (``sessions/firefox/visual.py``): the capture is the same agent call.
+    (``sessions/firefox/reading/visual.py``): the capture is the same agent call.
     """
 
     source: Source = "dom"

@@ -2,14 +2,14 @@
 
 At start the session tells Firefox to save its user context's downloads into a private
 staging folder (``browser.setDownloadBehavior``); ``browsingContext.downloadWillBegin``
-opens a record (chromium's :class:`~..chromium.page.downloads.Downloads`: ids, safe
+opens a record (chromium's :class:`~...chromium.page.downloads.Downloads`: ids, safe
 names, the newest records kept) and ``downloadEnd`` closes it: a complete file is moved
 into ``<workspace>/downloads/<session>/`` under a free, safe name through the workspace
 chokepoint; a canceled one is recorded so. BiDi cannot stop a download under way, so
 the cap (``BROWX_DOWNLOAD_MAX_BYTES``) is kept at the end: a file over it is deleted
 from the staging folder, never copied, and its record says why. An action that started
 downloads lists them (``downloads``), as on chromium, once they ended or
-:data:`~..chromium.page.downloads.DOWNLOAD_WAIT_S` passed.
+:data:`~...chromium.page.downloads.DOWNLOAD_WAIT_S` passed.
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from ...jsonsafe import JsonObject
-from ...tools import Reply
-from ...tools.page import DownloadsListArgs
-from ..chromium.page.downloads import DOWNLOAD_WAIT_S, Download, Downloads
+from ....jsonsafe import JsonObject
+from ....tools import Reply
+from ....tools.page import DownloadsListArgs
+from ...chromium.page.downloads import DOWNLOAD_WAIT_S, Download, Downloads
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["FirefoxDownloads", "downloads_list"]
 

@@ -31,20 +31,20 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from ...bidi import BidiError, BidiFailure, BidiTimeout
-from ...bidi.values import to_json
-from ...errors import ToolError
-from ...jsonsafe import JsonObject, JsonValue
-from ...kernel.actor import Later
-from ...tools import Reply
-from ...tools.network import glob_regex
-from ...tools.page import PollEvalArgs, WaitForArgs
-from ..chromium.losses import PageScriptError
-from ..chromium.reading.poll import _LAST_VALUE_MAX, poll_until
-from . import sandbox
+from ....bidi import BidiError, BidiFailure, BidiTimeout
+from ....bidi.values import to_json
+from ....errors import ToolError
+from ....jsonsafe import JsonObject, JsonValue
+from ....kernel.actor import Later
+from ....tools import Reply
+from ....tools.network import glob_regex
+from ....tools.page import PollEvalArgs, WaitForArgs
+from ...chromium.losses import PageScriptError
+from ...chromium.reading.poll import _LAST_VALUE_MAX, poll_until
+from .. import sandbox
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["CHECK_S", "poll_eval", "url_matches", "wait_for"]
 

@@ -23,18 +23,18 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from ...bidi import BidiError, BidiFailure
-from ...errors import ToolError
-from ...jsonsafe import JsonObject, JsonValue
-from ...tools import Reply
-from ...tools.storage import StorageClearArgs, StorageGetArgs, StorageSetArgs, StorageStateArgs
-from ...workspace import file_to_read, file_to_write, load_file, save_file
-from ..chromium.losses import PageScriptError
-from ..chromium.page.storage import STATE_MAX_BYTES, _clip, origin_of, parse_state
+from ....bidi import BidiError, BidiFailure
+from ....errors import ToolError
+from ....jsonsafe import JsonObject, JsonValue
+from ....tools import Reply
+from ....tools.storage import StorageClearArgs, StorageGetArgs, StorageSetArgs, StorageStateArgs
+from ....workspace import file_to_read, file_to_write, load_file, save_file
+from ...chromium.losses import PageScriptError
+from ...chromium.page.storage import STATE_MAX_BYTES, _clip, origin_of, parse_state
 from .cookies import get_cookies, public, set_cookies
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["storage_clear", "storage_get", "storage_set", "storage_state_load", "storage_state_save"]
 

@@ -2,8 +2,8 @@
 
 A frame is a browsing context with a parent. The session numbers each tab's frames as
 the browser creates them (``browsingContext.contextCreated``; ``f1``, ``f2``... stable
-for the frame's life, never reused: :meth:`~.tabs.Tab.frame_id`), the spelling chromium
-uses (:mod:`..chromium.frames.refs`, whose pure functions this shares), so a ref into a
+for the frame's life, never reused: :meth:`~..tabs.Tab.frame_id`), the spelling chromium
+uses (:mod:`...chromium.frames.refs`, whose pure functions this shares), so a ref into a
 frame reads the same on both engines. Every frame runs its own copy of the agent in its
 own sandbox; a call whose ref or scope names a frame goes to that frame's agent
 (:func:`route`), and what comes back is spelled for the tab again. An aimed point is
@@ -20,22 +20,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from ...bidi import BidiFailure
-from ...errors import ToolError
-from ...jsonsafe import JsonValue
-from ...tools import Reply
-from ...tools.reading import FramesListArgs
-from ..chromium.agent.pageagent import AGENT_KEY
-from ..chromium.frames.calls import requalify, routes_to_frame
-from ..chromium.frames.refs import FrameRef, parse_ref, qualify, qualify_refs, stitch
-from ..chromium.losses import PageScriptError
-from ..chromium.network.redact import redact_url
-from . import sandbox
-from .sandbox import SANDBOX
+from ....bidi import BidiFailure
+from ....errors import ToolError
+from ....jsonsafe import JsonValue
+from ....tools import Reply
+from ....tools.reading import FramesListArgs
+from ...chromium.agent.pageagent import AGENT_KEY
+from ...chromium.frames.calls import requalify, routes_to_frame
+from ...chromium.frames.refs import FrameRef, parse_ref, qualify, qualify_refs, stitch
+from ...chromium.losses import PageScriptError
+from ...chromium.network.redact import redact_url
+from .. import sandbox
+from ..sandbox import SANDBOX
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
-    from .tabs import Tab
+    from ..session import FirefoxSession
+    from ..tabs import Tab
 
 __all__ = ["frame_ref_in", "frames_list", "owners", "route", "with_frames"]
 

@@ -1,6 +1,6 @@
 """``network_read`` and ``network_body`` on firefox, from BiDi's ``network.*`` events.
 
-Arguments, lines and fields are chromium's (:mod:`..chromium.network.handlers`). The
+Arguments, lines and fields are chromium's (:mod:`...chromium.network.handlers`). The
 requests come from :class:`~.records.NetworkBook`; their type is Fetch's
 ``destination`` (or the ``initiatorType`` where there is none) named as chromium names
 resource types, so ``types`` filters the same; ``preflight``, ``prefetch``,
@@ -19,17 +19,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...bidi import BidiConnection, BidiError
-from ...errors import ToolError
-from ...tools import Reply
-from ...tools.network import NetworkBodyArgs, NetworkReadArgs
-from ..chromium.network.handlers import _body, _url_matches
-from ..chromium.network.log import SUMMARY_URL_MAX, size_text
+from ....bidi import BidiConnection, BidiError
+from ....errors import ToolError
+from ....tools import Reply
+from ....tools.network import NetworkBodyArgs, NetworkReadArgs
+from ...chromium.network.handlers import _body, _url_matches
+from ...chromium.network.log import SUMMARY_URL_MAX, size_text
+from .books import KEEP, Request
 from .console import tab_number, tabs_asked
-from .records import KEEP, Request
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["BODY_MAX", "collect", "network_body", "network_read", "summary_line"]
 

@@ -14,18 +14,18 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...bidi import input as keys
-from ...errors import ToolError
-from ...tools import Reply
-from ...tools.actions import ClickArgs, FillArgs, SelectArgs
-from ...visualtree.model import RawNode
-from ..chromium.agent.calls import agent_call
-from ..chromium.input.brief import brief_element
-from ..chromium.reading.dom_provider import DomProvider, done_with
-from . import actions
+from ....bidi import input as keys
+from ....errors import ToolError
+from ....tools import Reply
+from ....tools.actions import ClickArgs, FillArgs, SelectArgs
+from ....visualtree.model import RawNode
+from ...chromium.agent.calls import agent_call
+from ...chromium.input.brief import brief_element
+from ...chromium.reading.dom_provider import DomProvider, done_with
+from ..input import actions
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["FirefoxDomProvider"]
 

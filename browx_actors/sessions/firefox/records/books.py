@@ -1,12 +1,12 @@
 """What a firefox session's pages logged and requested, from BiDi's ``log`` and ``network`` events.
 
-The session subscribes once per browser (:mod:`.pool`) and routes each event by its
-context (:meth:`~.session.FirefoxSession.on_event`); these books keep what they are
+The session subscribes once per browser (:mod:`..pool`) and routes each event by its
+context (:meth:`~..session.FirefoxSession.on_event`); these books keep what they are
 handed, bounded (the newest :data:`KEEP` per tab), with ids that only grow, so a
 reader's ``since`` stays meaningful after old entries are dropped. Pure bookkeeping.
 
-Console entries are chromium's own :class:`~..chromium.console.text.ConsoleEntry`, kept
-in chromium's per-tab :class:`~..chromium.tabs.records.ConsoleLog` (keyed by the tab's
+Console entries are chromium's own :class:`~...chromium.console.text.ConsoleEntry`, kept
+in chromium's per-tab :class:`~...chromium.tabs.records.ConsoleLog` (keyed by the tab's
 BiDi context instead of a target id), so ``console_read`` prints, filters and counts
 them exactly as on chromium. Requests are :class:`Request`, whose details carry
 chromium's field names; URLs and headers are redacted as they come in, as on chromium.
@@ -20,10 +20,10 @@ from collections.abc import Mapping
 
 import attrs
 
-from ...jsonsafe import JsonObject, JsonValue
-from ..chromium.console.text import STACK_MAX, ConsoleEntry, clip
-from ..chromium.network.redact import redact_headers, redact_url
-from ..chromium.tabs.records import ConsoleLog
+from ....jsonsafe import JsonObject, JsonValue
+from ...chromium.console.text import STACK_MAX, ConsoleEntry, clip
+from ...chromium.network.redact import redact_headers, redact_url
+from ...chromium.tabs.records import ConsoleLog
 
 __all__ = ["KEEP", "ConsoleBook", "NetworkBook", "Request", "resource_type"]
 

@@ -1,7 +1,7 @@
 """A firefox session's routes and paused requests (capability ``network-control``),
 which ``route``, ``unroute`` and ``route_queue`` change and read (:mod:`.route_tools`).
 
-What a route does is chromium's (:mod:`..chromium.network.routes`): the newest matching
+What a route does is chromium's (:mod:`...chromium.network.routes`): the newest matching
 route wins; ``fulfill``, ``abort``, ``continue`` (headers changed) or ``pause`` until
 ``route_queue`` answers, in a queue of at most :data:`QUEUE_MAX` (a request that would
 overflow it goes on, and is counted). The globs, the route records and the answers'
@@ -30,15 +30,15 @@ from typing import Protocol
 import attrs
 import trio
 
-from ...bidi import BidiConnection, BidiFailure
-from ...errors import ToolError
-from ...jsonsafe import JsonObject, JsonValue
-from ...tools.network import glob_regex
-from ..chromium.network.redact import redact_url
-from ..chromium.network.route_rules import continue_params, fulfill_params
-from ..chromium.network.routes import QUEUE_MAX, ROUTES_MAX, Route
+from ....bidi import BidiConnection, BidiFailure
+from ....errors import ToolError
+from ....jsonsafe import JsonObject, JsonValue
+from ....tools.network import glob_regex
+from ...chromium.network.redact import redact_url
+from ...chromium.network.route_rules import continue_params, fulfill_params
+from ...chromium.network.routes import QUEUE_MAX, ROUTES_MAX, Route
+from .books import resource_type
 from .intercept import Interceptor
-from .records import resource_type
 
 __all__ = ["QUEUE_MAX", "ROUTES_MAX", "Paused", "RouteHost", "Routes", "answer", "bidi_headers"]
 
@@ -94,7 +94,7 @@ def plain_headers(value: JsonValue) -> dict[str, str]:
 
 
 def bidi_headers(headers: list[JsonValue]) -> list[JsonValue]:
-    """chromium's ``[{name, value}]`` (:mod:`..chromium.network.route_rules`) as BiDi's headers."""
+    """chromium's ``[{name, value}]`` (:mod:`...chromium.network.route_rules`) as BiDi's headers."""
     out: list[JsonValue] = []
     for header in headers:
         assert isinstance(header, Mapping)

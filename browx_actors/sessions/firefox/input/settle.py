@@ -15,7 +15,7 @@ records where the session's event books stood before the input. Afterwards:
 3. the target is described again (``element``), errors the page logged meanwhile are
    listed (``console``), and tabs the page opened (``opened``).
 
-The fields are chromium's, for :func:`~..chromium.input.brief.brief` to cut down.
+The fields are chromium's, for :func:`~...chromium.input.brief.brief` to cut down.
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING
 import attrs
 import trio
 
-from ...errors import ToolError
-from ...jsonsafe import JsonObject, JsonValue
-from ...tools import Reply
-from ..chromium.agent.calls import agent_call
-from ..chromium.losses import PageScriptError
+from ....errors import ToolError
+from ....jsonsafe import JsonObject, JsonValue
+from ....tools import Reply
+from ...chromium.agent.calls import agent_call
+from ...chromium.losses import PageScriptError
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["NAVIGATION_SETTLE_S", "NETWORK_SETTLE_S", "QUIET_BUDGET_MS", "Mark", "settle"]
 

@@ -1,6 +1,6 @@
 """``route``, ``unroute`` and ``route_queue`` on firefox, over :class:`~.routes.Routes`.
 
-Arguments, results and refusals are chromium's (:mod:`..chromium.network.handlers`),
+Arguments, results and refusals are chromium's (:mod:`...chromium.network.handlers`),
 so an agent's route calls read the same on either engine. One difference, said in a
 warning where it shows: BiDi's ``network.failRequest`` takes no reason, so an abort
 fails the request with Firefox's one network error whatever ``errorReason`` asked.
@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from ...bidi import BidiFailure
-from ...errors import ToolError
-from ...tools import Reply
-from ...tools.network import RouteArgs, RouteQueueArgs, UnrouteArgs
-from ..chromium.network.handlers import _string_headers
+from ....bidi import BidiFailure
+from ....errors import ToolError
+from ....tools import Reply
+from ....tools.network import RouteArgs, RouteQueueArgs, UnrouteArgs
+from ...chromium.network.handlers import _string_headers
 from .routes import answer
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["NO_REASON", "route", "route_queue", "unroute"]
 

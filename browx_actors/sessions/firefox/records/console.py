@@ -1,6 +1,6 @@
 """``console_read`` on firefox: what the session's tabs logged, from BiDi's ``log.entryAdded``.
 
-The arguments, lines, counts and warnings are chromium's (:mod:`..chromium.console.handlers`);
+The arguments, lines, counts and warnings are chromium's (:mod:`...chromium.console.handlers`);
 the entries come from :class:`~.records.ConsoleBook`, fed by the session's event router.
 BiDi's log module reports console calls and uncaught errors (``type: javascript``);
 what the browser logs about a failed resource load is not among them (the request
@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...errors import ToolError
-from ...tools import Reply
-from ...tools.network import ConsoleReadArgs
-from ..chromium.console.text import ConsoleEntry, level_rank, summary_line
-from ..chromium.tabs.records import ConsoleCounts
-from .records import KEEP
-from .tabs import Tab
+from ....errors import ToolError
+from ....tools import Reply
+from ....tools.network import ConsoleReadArgs
+from ...chromium.console.text import ConsoleEntry, level_rank, summary_line
+from ...chromium.tabs.records import ConsoleCounts
+from ..tabs import Tab
+from .books import KEEP
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["console_read", "tab_number", "tabs_asked"]
 

@@ -4,7 +4,7 @@ As on chromium, an agent gets the mouse the way a hand has it: press here, move 
 release, turn the wheel, each call trusted input of its own. BiDi keeps each input
 source's state between ``input.performActions`` calls of a context (where the pointer
 is, which buttons are down), so ``mouse_down`` here and ``mouse_up`` in a later call
-are one press; the tab's :class:`~.tabs.Tab` keeps the same facts for the result
+are one press; the tab's :class:`~..tabs.Tab` keeps the same facts for the result
 (``pointer: {x, y, buttons}``) and for a call that names no point. A paced move is
 one ``pointerMove`` with BiDi's own ``duration``: the browser interpolates it frame
 by frame. ``drag`` is press, paced move, release: what sliders, canvas apps and
@@ -25,20 +25,20 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ...bidi import input as keys
-from ...errors import ToolError
-from ...jsonsafe import JsonObject
-from ...tools import Reply
-from ...tools.pointer import DragArgs, MouseButtonArgs, MouseMoveArgs, MouseWheelArgs
-from ...tools.shapes import PointTarget
-from ...tools.targets import Aim, Target
-from ..chromium.input.brief import brief
+from ....bidi import input as keys
+from ....errors import ToolError
+from ....jsonsafe import JsonObject
+from ....tools import Reply
+from ....tools.pointer import DragArgs, MouseButtonArgs, MouseMoveArgs, MouseWheelArgs
+from ....tools.shapes import PointTarget
+from ....tools.targets import Aim, Target
+from ...chromium.input.brief import brief
+from ..tabs import Tab
 from .actions import element_at, perform_input, ready_point
 from .settle import Mark, settle
-from .tabs import Tab
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["drag", "mouse_down", "mouse_move", "mouse_up", "mouse_wheel"]
 

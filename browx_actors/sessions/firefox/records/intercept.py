@@ -22,8 +22,8 @@ from typing import Protocol
 
 import trio
 
-from ...bidi import BidiConnection, BidiFailure
-from ...jsonsafe import JsonObject
+from ....bidi import BidiConnection, BidiFailure
+from ....jsonsafe import JsonObject
 
 __all__ = ["Interceptor", "Member"]
 

@@ -17,21 +17,21 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from ...bidi import BidiError
-from ...bidi.values import to_json
-from ...errors import ToolError
-from ...jsonsafe import JsonObject
-from ...tools import Reply
-from ...tools.actions import HandleDialogArgs, SetDialogPolicyArgs
-from ...tools.page import EvalJsArgs, ScreenshotArgs, ScreenshotRegionArgs, SetViewportArgs
-from ...tools.shapes import Rect
-from ...workspace import file_to_write, save_file
-from ..chromium.agent.calls import agent_call
-from ..chromium.input.target import check_found
-from . import sandbox
+from ....bidi import BidiError
+from ....bidi.values import to_json
+from ....errors import ToolError
+from ....jsonsafe import JsonObject
+from ....tools import Reply
+from ....tools.actions import HandleDialogArgs, SetDialogPolicyArgs
+from ....tools.page import EvalJsArgs, ScreenshotArgs, ScreenshotRegionArgs, SetViewportArgs
+from ....tools.shapes import Rect
+from ....workspace import file_to_write, save_file
+from ...chromium.agent.calls import agent_call
+from ...chromium.input.target import check_found
+from .. import sandbox
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["eval_js", "handle_dialog", "screenshot", "screenshot_region", "set_dialog_policy", "set_viewport"]
 

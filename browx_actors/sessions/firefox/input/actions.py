@@ -6,11 +6,11 @@ enabled, not animating, in view and on top at its point; editable for typing, wh
 then focuses and selects). A ready target gets trusted input through
 ``input.performActions`` (:mod:`browx_actors.bidi.input`). A target not ready for a
 reason known in one look (hidden, no area, covered, no pointer events) is refused after
-the same short grace as chromium's (:mod:`..chromium.input.reach`), with its
+the same short grace as chromium's (:mod:`...chromium.input.reach`), with its
 ``reason``; one that may still become ready (disabled, animating) is looked at again
 until the action's timeout, which then says what it waited for. Then :func:`settle`
 waits for what the input set off and the result says it in chromium's one shape
-(:func:`..chromium.input.brief.brief`).
+(:func:`...chromium.input.brief.brief`).
 """
 
 from __future__ import annotations
@@ -21,22 +21,22 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from ...bidi import input as keys
-from ...errors import ToolError
-from ...jsonsafe import JsonObject, JsonValue
-from ...tools import Reply
-from ...tools.actions import ClickArgs, FillArgs, HoverArgs, PressArgs, ScrollArgs, SelectArgs
-from ...tools.pointer import DoubleClickArgs
-from ...tools.targets import Element, Target, coords_of
-from ..chromium.agent.calls import agent_call
-from ..chromium.input.brief import brief
-from ..chromium.input.reach import LOOK_EVERY_S, known_now, refusal, within_grace
-from ..chromium.input.target import check_found
-from .reading import css
+from ....bidi import input as keys
+from ....errors import ToolError
+from ....jsonsafe import JsonObject, JsonValue
+from ....tools import Reply
+from ....tools.actions import ClickArgs, FillArgs, HoverArgs, PressArgs, ScrollArgs, SelectArgs
+from ....tools.pointer import DoubleClickArgs
+from ....tools.targets import Element, Target, coords_of
+from ...chromium.agent.calls import agent_call
+from ...chromium.input.brief import brief
+from ...chromium.input.reach import LOOK_EVERY_S, known_now, refusal, within_grace
+from ...chromium.input.target import check_found
+from ..reading.handlers import css
 from .settle import Mark, settle
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["ACTION_TIMEOUT_S", "aim_at", "choose", "click", "clicked", "double_click", "element_at", "fill", "hover",
            "perform_input", "press", "ready_point", "scroll", "select", "step", "typed"]

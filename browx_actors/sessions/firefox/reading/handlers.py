@@ -1,6 +1,6 @@
 """Reading tools of the firefox engine: snapshot, find, text_search and verify_*.
 
-The same page agent as chromium's answers them (in a sandbox realm, :mod:`.sandbox`), so
+The same page agent as chromium's answers them (in a sandbox realm, :mod:`..sandbox`), so
 a snapshot of a page reads the same on both engines and an agent's refs and skills carry
 over. Selectors are CSS here: Playwright's own engines (``text=``, ``role=``, ``>>``)
 exist only where Playwright drives the page, and a selector that is not CSS is refused
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...errors import ToolError
-from ...jsonsafe import JsonObject, JsonValue
-from ...tools import Reply
-from ...tools.reading import (
+from ....errors import ToolError
+from ....jsonsafe import JsonObject, JsonValue
+from ....tools import Reply
+from ....tools.reading import (
     FindArgs,
     InspectArgs,
     SnapshotArgs,
@@ -25,16 +25,16 @@ from ...tools.reading import (
     VerifyValueArgs,
     VerifyVisibleArgs,
 )
-from ...tools.reply import listed
-from ...tools.targets import Element
-from ...tools.verdict import verdict
-from ..chromium.agent.calls import agent_call
-from ..chromium.input.target import check_found
-from ..chromium.losses import PageScriptError
+from ....tools.reply import listed
+from ....tools.targets import Element
+from ....tools.verdict import verdict
+from ...chromium.agent.calls import agent_call
+from ...chromium.input.target import check_found
+from ...chromium.losses import PageScriptError
 from .frames import frame_ref_in, with_frames
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["css", "find", "inspect", "snapshot", "text_search", "verify_attribute", "verify_count", "verify_text",
            "verify_value", "verify_visible"]

@@ -1,7 +1,7 @@
 """``upload_file`` on firefox: files from the workspace into a file input, by ``input.setFiles``.
 
 Each path goes through the workspace chokepoint (chromium's
-:func:`~..chromium.input.files.workspace_files`: inside the workspace, a regular file).
+:func:`~...chromium.input.files.workspace_files`: inside the workspace, a regular file).
 The target must be the ``<input type=file>`` itself: BiDi sets files on that element
 (it is handed over by its shared id, which the sandbox's answer carries). A styled
 "Choose file" button in front of a hidden input is refused naming the input to use,
@@ -14,21 +14,21 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...bidi import BidiError
-from ...errors import ToolError
-from ...jsonsafe import JsonObject
-from ...tools import Reply
-from ...tools.actions import UploadFileArgs
-from ..chromium.agent.pageagent import AGENT_KEY
-from ..chromium.input.brief import brief
-from ..chromium.input.files import workspace_files
-from ..chromium.input.target import check_found
+from ....bidi import BidiError
+from ....errors import ToolError
+from ....jsonsafe import JsonObject
+from ....tools import Reply
+from ....tools.actions import UploadFileArgs
+from ...chromium.agent.pageagent import AGENT_KEY
+from ...chromium.input.brief import brief
+from ...chromium.input.files import workspace_files
+from ...chromium.input.target import check_found
+from ..sandbox import SANDBOX
 from .actions import aim_at
-from .sandbox import SANDBOX
 from .settle import Mark, settle
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["upload_file"]
 

@@ -20,16 +20,16 @@ import time
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from ...bidi import BidiError
-from ...errors import ToolError
-from ...jsonsafe import JsonObject, JsonValue
-from ...tools import Reply
-from ...tools.page import EMULATED, EmulateArgs, PdfSaveArgs
-from ...workspace import file_to_write, save_file
-from ..chromium.page.pdf import PAPER, count_pages, default_path
+from ....bidi import BidiError
+from ....errors import ToolError
+from ....jsonsafe import JsonObject, JsonValue
+from ....tools import Reply
+from ....tools.page import EMULATED, EmulateArgs, PdfSaveArgs
+from ....workspace import file_to_write, save_file
+from ...chromium.page.pdf import PAPER, count_pages, default_path
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["UNSUPPORTED", "emulate", "pdf_save"]
 

@@ -17,17 +17,17 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from ...bidi import BidiError, BidiTimeout
-from ...errors import ToolError
-from ...jsonsafe import JsonObject
-from ...tools import Reply
-from ...tools.contract import SessionArgs
-from ...tools.navigation import WEB_SCHEMES, CloseTabArgs, NavigateArgs, NewTabArgs, SelectTabArgs, url_to_load
-from .sandbox import SANDBOX
-from .tabs import Tab
+from ....bidi import BidiError, BidiTimeout
+from ....errors import ToolError
+from ....jsonsafe import JsonObject
+from ....tools import Reply
+from ....tools.contract import SessionArgs
+from ....tools.navigation import WEB_SCHEMES, CloseTabArgs, NavigateArgs, NewTabArgs, SelectTabArgs, url_to_load
+from ..sandbox import SANDBOX
+from ..tabs import Tab
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["close_tab", "go_back", "go_forward", "list_tabs", "navigate", "new_tab", "select_tab"]
 

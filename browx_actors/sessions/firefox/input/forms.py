@@ -1,6 +1,6 @@
 """Forms in one call on firefox: fill_form, and choose_option for dropdowns and comboboxes.
 
-The same contract as chromium's (:mod:`..chromium.input.forms`, whose pure rules this
+The same contract as chromium's (:mod:`...chromium.input.forms`, whose pure rules this
 reuses: how a field is set by what it is, what a checkbox value means): each field is
 set the way the single tools set it (text typed over the selected content, a checkbox
 or radio clicked into the wanted state, through its label when the control is hidden,
@@ -17,21 +17,21 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from ...errors import ToolError
-from ...jsonsafe import JsonObject
-from ...tools import Reply
-from ...tools.actions import ChooseOptionArgs, FillFormArgs
-from ...tools.targets import Target
-from ..chromium.agent.calls import agent_call
-from ..chromium.input.brief import brief
-from ..chromium.input.forms import field_kind, wanted_checked
-from ..chromium.input.target import check_found
-from ..chromium.reading.poll import poll_until
+from ....errors import ToolError
+from ....jsonsafe import JsonObject
+from ....tools import Reply
+from ....tools.actions import ChooseOptionArgs, FillFormArgs
+from ....tools.targets import Target
+from ...chromium.agent.calls import agent_call
+from ...chromium.input.brief import brief
+from ...chromium.input.forms import field_kind, wanted_checked
+from ...chromium.input.target import check_found
+from ...chromium.reading.poll import poll_until
 from .actions import aim_at, choose, clicked, step, typed
 from .settle import Mark, settle
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["choose_option", "fill_form"]
 

@@ -6,7 +6,7 @@ context is its cookie jar, so a session sees, sets and clears only its own cooki
 call without it would reach the default user context, shared by nobody's pages but
 visible to every session). Cookies go in and out in chromium's shape (``name, value,
 domain, path, expires, httpOnly, secure, sameSite``) and are listed with chromium's
-:func:`~..chromium.page.storage.cookie_line`.
+:func:`~...chromium.page.storage.cookie_line`.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ import base64
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from ...bidi import BidiError
-from ...errors import ToolError
-from ...jsonsafe import JsonObject
-from ...tools import Reply
-from ...tools.contract import SessionArgs
-from ...tools.storage import CookiesDeleteArgs, CookiesListArgs, CookiesSetArgs
-from ..chromium.page.storage import _COOKIE_FIELDS, _domain_matches, cookie_line, origin_of
+from ....bidi import BidiError
+from ....errors import ToolError
+from ....jsonsafe import JsonObject
+from ....tools import Reply
+from ....tools.contract import SessionArgs
+from ....tools.storage import CookiesDeleteArgs, CookiesListArgs, CookiesSetArgs
+from ...chromium.page.storage import _COOKIE_FIELDS, _domain_matches, cookie_line, origin_of
 
 if TYPE_CHECKING:
-    from .session import FirefoxSession
+    from ..session import FirefoxSession
 
 __all__ = ["cookies_clear", "cookies_delete", "cookies_list", "cookies_set", "get_cookies", "set_cookies"]
 
