@@ -25,6 +25,7 @@ BENCHMARKS = [
     "benchmarks.visual_tree",
     "benchmarks.visual_frames",
     "benchmarks.live_view",
+    "benchmarks.firefox",
 ]
 
 
