@@ -21,6 +21,7 @@ This is a leaf module: it imports nothing from the package.
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 import re
@@ -34,6 +35,7 @@ __all__ = [
     "JsonObject",
     "JsonValue",
     "compact_json",
+    "dates_as_text",
     "finite_numbers",
     "first_surrogate",
     "valid_text",
@@ -116,6 +118,20 @@ def compact_json(data: object) -> str:
     bare ``NaN`` (``ValueError``: :func:`finite_numbers` first). One spelling for every
     writer that shares a text, so text made once can be reused as is."""
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _date_leaf(value: object) -> object:
+    if isinstance(value, datetime.datetime):
+        moment = value if value.tzinfo is not None else value.replace(tzinfo=datetime.UTC)
+        return moment.astimezone(datetime.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return value
+
+
+def dates_as_text(data: JsonValue) -> JsonValue:
+    """Every ``datetime`` in ``data`` as its ISO 8601 text in UTC (``2026-12-06T21:00:00.000Z``,
+    how a page's ``Date`` reads as JSON): Playwright hands a page's ``Date`` over as a
+    ``datetime``, which no JSON writer takes."""
+    return _walk(data, _date_leaf, keys=False)
 
 
 def finite_numbers(data: JsonValue) -> JsonValue:

@@ -124,3 +124,16 @@ async def test_the_dispatch_writes_a_hostile_page_valid_for_every_reader() -> No
     output = await dispatcher.dispatch("page_text", {})
     assert output.envelope == {"ok": True, "title": "\ufffd", "ratio": None, "items": [None]}
     assert recorded[0].envelope == output.envelope
+
+
+def test_a_page_date_reads_as_its_iso_text_in_utc() -> None:
+    import datetime
+
+    from browx_actors.jsonsafe import dates_as_text
+
+    moment = datetime.datetime(2026, 12, 6, 22, 5, 1, 250000, tzinfo=datetime.UTC)
+    local = moment.astimezone(datetime.timezone(datetime.timedelta(hours=9)))
+    assert dates_as_text({"at": local, "list": [moment, 1, "x"]}) == {
+        "at": "2026-12-06T22:05:01.250Z", "list": ["2026-12-06T22:05:01.250Z", 1, "x"]}
+    plain = {"a": [1, 2]}
+    assert dates_as_text(plain) is plain  # nothing to change: the very same object

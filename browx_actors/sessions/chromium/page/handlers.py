@@ -21,7 +21,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ....cdp import CdpError, CdpFailure, TargetLink
 from ....errors import ToolError
-from ....jsonsafe import JsonObject
+from ....jsonsafe import JsonObject, dates_as_text
 from ....kernel.actor import Later
 from ....tools import Reply
 from ....tools.contract import SessionArgs
@@ -278,7 +278,7 @@ async def _capture(session: ChromiumSession, args: ScreenshotArgs) -> Reply:
 
 async def eval_js(session: ChromiumSession, args: EvalJsArgs) -> Reply:
     try:
-        value = await session.pw(session.page.evaluate, args.expr)
+        value = dates_as_text(await session.pw(session.page.evaluate, args.expr))
     except PlaywrightError as err:
         raise ToolError("eval-error", first_line(err)) from err
     if args.return_type == "void":
