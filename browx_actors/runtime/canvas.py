@@ -22,7 +22,7 @@ import numpy as np
 import trio
 
 from ..canvas import diff, transform
-from ..canvas.cache import Capture
+from ..canvas.cache import Capture, CaptureCache
 from ..errors import ToolError
 from ..sessions.chromium.page.canvas import discover
 from ..sessions.chromium.session import ChromiumSession
@@ -52,12 +52,12 @@ Side = tuple[bytes, str, tuple[int, int] | None]
 async def _fetch_captures(session: Session, ids: dict[str, str]) -> dict[str, Capture]:
     """Inside the session actor: the captures ``ids`` names (field -> id), marked as used.
     Only a browser session holds captures (canvas_capture runs there)."""
-    if not isinstance(session, ChromiumSession):
+    cache = getattr(session, "canvas_cache", None)  # only the browser engines hold captures
+    if not isinstance(cache, CaptureCache):
         field, capture_id = next(iter(ids.items()))
         raise ToolError("unknown-capture", f"{field} {capture_id!r}: a {session.engine} session holds no canvas "
                         "captures; ids come from canvas_capture in a browser session", field=field,
                         captureId=capture_id)
-    cache = session.canvas_cache
     return {field: cache.get(capture_id, field) for field, capture_id in ids.items()}
 
 
@@ -167,7 +167,14 @@ def _rgba_size(width: int | None, height: int | None, sides: dict[str, Side], re
 Convert = CanvasWorldToScreenArgs | CanvasScreenToWorldArgs
 
 
-async def _discover(session: ChromiumSession, canvas: Element) -> tuple[transform.Discovered, list[str]]:
+async def _discover(session: Session, canvas: Element) -> tuple[transform.Discovered, list[str]]:
+    if not isinstance(session, ChromiumSession):
+        # The probe reads the page's own scene objects (its engine's stage, camera, view),
+        # which live in the page's main world: chromium's agent is there, firefox's sandbox
+        # cannot see page-made objects, and a native screen has none.
+        raise ToolError("not-supported", f"finding the canvas's transform reads the page's own scene objects, which "
+                        f"a {session.engine} session cannot reach; pass transform explicitly (no page contact)",
+                        engine=session.engine, field="transform")
     reply = Reply(warnings=[])
     found = await discover(session, canvas, reply)
     return found, reply.warnings or []

@@ -171,3 +171,18 @@ async def test_downloads_are_saved_into_the_workspace_and_listed(tmp_path: Path,
         assert listed["downloads"][0].startswith("d1 completed quarterly report.csv 30 B downloads/default/")
         quiet = await ok(client, "click", {"selector": "#pick"})  # a click that downloads nothing says nothing
         assert "downloads" not in quiet
+
+
+async def test_canvas_captures_are_read_kept_and_diffed(tmp_path: Path, pages_url: str) -> None:
+    async with browx_server(tmp_path / "ws", "canvas") as client:
+        await _firefox(client)
+        await ok(client, "navigate", {"url": f"{pages_url}/canvas_draw.html"})
+        raw = await ok(client, "canvas_capture", {"format": "2d-imagedata"})
+        assert (raw["width"], raw["height"], raw["channelCount"]) == (640, 400, 4)
+        assert raw["byteLength"] == 640 * 400 * 4 and raw["captureId"]
+        png = await ok(client, "canvas_capture", {"format": "png", "includeContent": True})
+        assert png["contentBase64"].startswith("iVBORw0KGgo")  # a PNG's signature, in base64
+        same = await ok(client, "canvas_diff", {"beforeId": raw["captureId"], "afterId": raw["captureId"]})
+        assert same["changedPixelCount"] == 0
+        probe = await fails(client, "canvas_world_to_screen", {"worldX": 1, "worldY": 2}, "not-supported")
+        assert probe["field"] == "transform" and "firefox" in probe["error"]

@@ -34,6 +34,7 @@ import attrs
 import trio
 
 from ...bidi import BidiConnection, BidiConnectionLost, BidiError, BidiFailure, BidiTimeout, open_bidi_connection
+from ...canvas.cache import CaptureCache
 from ...config import DOWNLOAD_MAX_BYTES
 from ...credentials import redact_url
 from ...errors import ToolError
@@ -135,6 +136,8 @@ class FirefoxSession(Session):
         #: What the pages downloaded, saved under <workspace>/downloads/<session>/.
         self.downloads = FirefoxDownloads(workspace.resolve() / "downloads" / safe_filename(session_id, "session"),
                                           download_max_bytes)
+        #: canvas_capture's captures, for canvas_diff by id.
+        self.canvas_cache = CaptureCache()
         #: What emulate set, by JSON name (applied to the whole user context).
         self.emulation: JsonObject = {}
         #: Names given to elements (name_ref), resolved before every call that takes a ref (run_tool).

@@ -14,7 +14,7 @@ from ..chromium.reading import feedback, names
 from ..chromium.table import NO_DEVICE
 from ..visual import lines as visual_lines
 from .input import actions, files, forms, pointer
-from .page import downloads, emulation, navigation, waits
+from .page import canvas, downloads, emulation, navigation, waits
 from .page import handlers as page
 from .reading import frames
 from .reading import handlers as reading
@@ -108,6 +108,6 @@ TABLE = Table.of("firefox", [
     refuses(tools.APP_TERMINATE, NO_DEVICE),
     refuses(tools.APP_RESET, NO_DEVICE),
     refuses(tools.APP_FOREGROUND, NO_DEVICE),
-    _later(tools.CANVAS_CAPTURE, "canvas capture", "browsingContext.captureScreenshot"),
+    runs(tools.CANVAS_CAPTURE, canvas.canvas_capture),
     _later(tools.GESTURE_CHAIN, "gesture chains", "input.performActions"),
 ])

@@ -1,0 +1,73 @@
+"""``canvas_capture`` on firefox: the page-side capture of ``canvas/capture.py``, in the sandbox.
+
+The capture function is chromium's (the 2D, WebGL and ``toDataURL`` paths, the taint and
+``preserveDrawingBuffer`` handling, the size cap), run in the session's sandbox realm,
+which reads a canvas's pixels through the DOM as the page would. Chromium hands the bytes
+over in chunks because CDP caps a message; BiDi's socket here takes a whole capture, so
+it comes back in one answer. The capture is kept in the session's cache for
+``canvas_diff`` by id, as on chromium.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ....canvas.capture import CAPTURE_JS, decode_chunks
+from ....errors import ToolError
+from ....tools import Reply
+from ....tools.canvas import CAPTURE_MAX_SIDE, CanvasCaptureArgs
+from ...chromium.agent.pageagent import AGENT_KEY
+from ...chromium.input.target import check_found
+from ..input.actions import aim_at
+
+if TYPE_CHECKING:
+    from ..session import FirefoxSession
+
+__all__ = ["canvas_capture"]
+
+#: One piece for the whole capture (a multiple of 4 base64 characters: each piece decodes alone).
+_ONE_PIECE = 1 << 28
+
+_CAPTURE = f"""(agent, a) => ({CAPTURE_JS})(a.ref, a.format, {_ONE_PIECE}, {CAPTURE_MAX_SIDE}, {AGENT_KEY!r})
+  .then(held => ({{head: held.head, chunks: Array.from({{length: held.count}}, (_, i) => held.piece(i))}}))"""
+
+
+async def canvas_capture(session: FirefoxSession, args: CanvasCaptureArgs) -> Reply:
+    fmt = args.format
+    reply = Reply(warnings=[])
+    ref = None
+    if args.ref is not None or args.selector is not None:
+        target = check_found(args, await aim_at(session, args), reply)
+        assert target is not None
+        ref = str(target["ref"])
+    answer = await session.in_sandbox(_CAPTURE, {"ref": ref, "format": fmt})
+    assert isinstance(answer, dict)
+    head, chunks = answer["head"], answer["chunks"]
+    if "error" in head:
+        error = dict(head["error"])
+        raise ToolError(error.pop("code"), error.pop("message"), **error)
+    for warning in head["warnings"]:
+        reply.warn(warning)
+    width, height = head["width"], head["height"]
+    data = decode_chunks(chunks)
+    if fmt != "png" and len(data) != width * height * 4:
+        raise ToolError("capture-failed", f"the page returned {len(data)} bytes for a {width}x{height} "
+                        f"RGBA capture (expected {width * height * 4})")
+    if fmt == "png" and not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        raise ToolError("taint-or-encode", "toDataURL did not return a PNG")
+    stored = session.canvas_cache.put(fmt, width, height, data)
+    if stored is None:
+        reply.warn("this capture is larger than the session's capture cache "
+                   f"({session.canvas_cache.max_bytes // (1024 * 1024)} MiB) and was not kept: "
+                   "captureId is null, so diff it by base64")
+    reply["format"] = fmt
+    if args.include_content:
+        reply["contentBase64"] = "".join(chunks)
+    reply.fields.update(byteLength=len(data), width=width, height=height)
+    if fmt != "png":
+        reply["channelCount"] = 4
+    if head.get("isWebGL"):
+        reply["isWebGL"] = True
+    reply["captureId"] = None if stored is None else stored.id
+    reply["box"] = head["box"]
+    return reply
