@@ -186,3 +186,22 @@ async def test_canvas_captures_are_read_kept_and_diffed(tmp_path: Path, pages_ur
         assert same["changedPixelCount"] == 0
         probe = await fails(client, "canvas_world_to_screen", {"worldX": 1, "worldY": 2}, "not-supported")
         assert probe["field"] == "transform" and "firefox" in probe["error"]
+
+
+async def test_a_gesture_chain_plays_as_trusted_input_and_leaves_the_pointer_where_it_ended(
+        tmp_path: Path, pages_url: str) -> None:
+    async with browx_server(tmp_path / "ws", "eval,canvas") as client:
+        await _firefox(client)
+        await ok(client, "navigate", {"url": f"{pages_url}/pointer_drag.html"})
+        box = await _value(client, "(() => { const r = pad.getBoundingClientRect(); return [r.x, r.y]; })()")
+        x, y = round(box[0]) + 20, round(box[1]) + 30
+        played = await ok(client, "gesture_chain", {"steps": [
+            {"kind": "down", "x": x, "y": y}, {"kind": "move", "x": x + 50, "y": y, "ms": 60},
+            {"kind": "up", "x": x + 50, "y": y}, {"kind": "wait", "ms": 10},
+            {"kind": "wheel", "deltaY": 90}]})
+        assert played["stepsExecuted"] == 5
+        assert await _value(client, "log.textContent") == f"down@{x},{y} up@{x + 50},{y} wheel90"
+        held = await ok(client, "gesture_chain", {"steps": [{"kind": "down", "x": x, "y": y}]})
+        assert any("button down" in w for w in held["warnings"])
+        released = await ok(client, "mouse_up", {})  # where the chain left the pointer, with its button held
+        assert released["pointer"] == {"x": x, "y": y, "buttons": 0}

@@ -1,9 +1,8 @@
 """The firefox engine's table: every session tool, and the handler that runs it on BiDi.
 
-Refusals name what is missing. Some primitives BiDi does not have (a screencast for live
-view, CDP-deep reads, touch emulation on a desktop Firefox); others BiDi has and this
-engine does not drive yet, and those refusals say so plainly, so an agent (and whoever
-reads ``docs/engines.md``) knows which is which.
+Every web tool runs. What is refused is refused for what Firefox or a browser lacks,
+named in the refusal: touch (desktop Firefox fires no touch events) and the app
+lifecycle (a browser session has no device). ``docs/engines.md`` shows it.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from ...tools import Table, refuses, runs
 from ..chromium.reading import feedback, names
 from ..chromium.table import NO_DEVICE
 from ..visual import lines as visual_lines
-from .input import actions, files, forms, pointer
+from .input import actions, chain, files, forms, pointer
 from .page import canvas, downloads, emulation, navigation, waits
 from .page import handlers as page
 from .reading import frames
@@ -23,15 +22,9 @@ from .records import console, cookies, network, route_tools, webstorage
 
 __all__ = ["TABLE"]
 
-#: A primitive WebDriver BiDi (Firefox 153) does not have.
+#: What desktop Firefox does not do for touch input.
 _NO_TOUCH = ("desktop Firefox fires no touch events (BiDi's touch pointers reach a page as pointer events only), "
              "so a page that listens for touches would not hear them; a chromium session emulates touch")
-_NOT_YET = "firefox sessions do not drive {} yet (BiDi has {}); a chromium session does"
-
-
-def _later(tool: tools.AnyTool, what: str, primitive: str) -> tools.Refusal:
-    return refuses(tool, _NOT_YET.format(what, primitive))
-
 
 TABLE = Table.of("firefox", [
     runs(tools.NAVIGATE, navigation.navigate),
@@ -109,5 +102,5 @@ TABLE = Table.of("firefox", [
     refuses(tools.APP_RESET, NO_DEVICE),
     refuses(tools.APP_FOREGROUND, NO_DEVICE),
     runs(tools.CANVAS_CAPTURE, canvas.canvas_capture),
-    _later(tools.GESTURE_CHAIN, "gesture chains", "input.performActions"),
+    runs(tools.GESTURE_CHAIN, chain.gesture_chain),
 ])
