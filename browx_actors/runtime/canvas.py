@@ -26,6 +26,8 @@ from ..canvas.cache import Capture, CaptureCache
 from ..errors import ToolError
 from ..sessions.chromium.page.canvas import discover
 from ..sessions.chromium.session import ChromiumSession
+from ..sessions.firefox.page.canvas import discover as firefox_discover
+from ..sessions.firefox.session import FirefoxSession
 from ..sessions.session import Session
 from ..tools import Reply
 from ..tools.canvas import CanvasDiffArgs, CanvasScreenToWorldArgs, CanvasWorldToScreenArgs
@@ -168,15 +170,15 @@ Convert = CanvasWorldToScreenArgs | CanvasScreenToWorldArgs
 
 
 async def _discover(session: Session, canvas: Element) -> tuple[transform.Discovered, list[str]]:
-    if not isinstance(session, ChromiumSession):
-        # The probe reads the page's own scene objects (its engine's stage, camera, view),
-        # which live in the page's main world: chromium's agent is there, firefox's sandbox
-        # cannot see page-made objects, and a native screen has none.
-        raise ToolError("not-supported", f"finding the canvas's transform reads the page's own scene objects, which "
-                        f"a {session.engine} session cannot reach; pass transform explicitly (no page contact)",
-                        engine=session.engine, field="transform")
     reply = Reply(warnings=[])
-    found = await discover(session, canvas, reply)
+    if isinstance(session, ChromiumSession):
+        found = await discover(session, canvas, reply)
+    elif isinstance(session, FirefoxSession):
+        found = await firefox_discover(session, canvas, reply)
+    else:  # a native screen has no page, and so no scene objects to read
+        raise ToolError("not-supported", f"finding the canvas's transform reads the page's own scene objects, and a "
+                        f"{session.engine} session has no page; pass transform explicitly (no page contact)",
+                        engine=session.engine, field="transform")
     return found, reply.warnings or []
 
 

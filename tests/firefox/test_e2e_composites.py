@@ -184,8 +184,12 @@ async def test_canvas_captures_are_read_kept_and_diffed(tmp_path: Path, pages_ur
         assert png["contentBase64"].startswith("iVBORw0KGgo")  # a PNG's signature, in base64
         same = await ok(client, "canvas_diff", {"beforeId": raw["captureId"], "afterId": raw["captureId"]})
         assert same["changedPixelCount"] == 0
-        probe = await fails(client, "canvas_world_to_screen", {"worldX": 1, "worldY": 2}, "not-supported")
-        assert probe["field"] == "transform" and "firefox" in probe["error"]
+        # The transform probe reads the page's own scene object through the sandbox.
+        await ok(client, "navigate", {"url": f"{pages_url}/canvas_app.html?shape=tldraw"})
+        there = await ok(client, "canvas_world_to_screen", {"worldX": 10, "worldY": 20})
+        assert there["adapterHint"] == "tldraw"
+        back = await ok(client, "canvas_screen_to_world", {"screenX": there["screenX"], "screenY": there["screenY"]})
+        assert (round(back["worldX"], 6), round(back["worldY"], 6)) == (10, 20)
 
 
 async def test_a_gesture_chain_plays_as_trusted_input_and_leaves_the_pointer_where_it_ended(
