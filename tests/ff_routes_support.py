@@ -7,8 +7,11 @@ from __future__ import annotations
 import http.server
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
+
+import trio
 
 PAGE = b"""<!doctype html>
 <html><head><link rel="icon" href="data:,"><title>Routes</title></head>
@@ -63,3 +66,17 @@ def serve_routes_page() -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+async def queued(ask: Callable[[], Awaitable[dict[str, Any]]], count: int, within: float = 5.0) -> dict[str, Any]:
+    """``route_queue``'s answer (``ask()``) once it holds ``count`` requests. A click
+    answers when its page has settled; the browser reports the request it paused on its
+    own schedule (Firefox's network events come from its parent process, not the page),
+    so the queue is read until the request is there, within ``within`` seconds."""
+    answer = await ask()
+    with trio.move_on_after(within):
+        while answer["count"] != count:
+            await trio.sleep(0.05)
+            answer = await ask()
+    assert answer["count"] == count, f"route_queue never held {count} request(s) within {within:g} s: {answer}"
+    return answer

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from e2e_support import browx_server, call, fails, ok
-from ff_routes_support import serve_routes_page
+from ff_routes_support import queued, serve_routes_page
 
 pytestmark = pytest.mark.firefox
 
@@ -29,8 +29,8 @@ async def test_firefox_routes_over_stdio(tmp_path: Path) -> None:
             await ok(client, "click", {**ff, "selector": "#get"})
             await ok(client, "wait_for", {**ff, "text": "call 1 got 200 mocked"})
             await ok(client, "click", {**ff, "selector": "#get"})
-            held = await ok(client, "route_queue", ff)
-            assert held["count"] == 1 and "/api/items?n=2 (route 2, " in held["queue"][0], held
+            held = await queued(lambda: ok(client, "route_queue", ff), 1)
+            assert "/api/items?n=2 (route 2, " in held["queue"][0], held
 
             await ok(client, "click", {**ff2, "selector": "#get"})
             await ok(client, "wait_for", {**ff2, "text": 'call 1 got 200 {"from": "server", "routed": "none"}'})
@@ -42,7 +42,7 @@ async def test_firefox_routes_over_stdio(tmp_path: Path) -> None:
             # The session holding a request closes; the other one's requests still flow.
             await ok(client, "route", {**ff, "pattern": "**/api/items?n=3", "action": "pause"})
             await ok(client, "click", {**ff, "selector": "#get"})
-            assert (await ok(client, "route_queue", ff))["count"] == 1
+            await queued(lambda: ok(client, "route_queue", ff), 1)
             await ok(client, "close_session", ff)
             await ok(client, "click", {**ff2, "selector": "#get"})
             await ok(client, "wait_for", {**ff2, "text": 'call 2 got 200 {"from": "server", "routed": "none"}'})
