@@ -3,7 +3,7 @@ with ``--port``); ``browx-actors daemon`` runs the reference host daemon for the
 operator channel and live view.
 
 Flags mirror the environment variables, the way agent-host users know from Playwright
-MCP; a flag wins over its variable.
+MCP; a flag wins over its variable, and both over ``--config``'s file (``config_file``).
 """
 
 from __future__ import annotations

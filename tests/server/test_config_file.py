@@ -155,3 +155,11 @@ def test_a_bad_key_fails_at_start(tmp_path: Path) -> None:
     done = subprocess.run([*SERVE, "--config", str(path)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip() == f"browx-actors: {path}: unknown key 'http.prot' (did you mean 'http.port'?)"
+
+
+def test_the_readme_example_is_a_valid_file() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    section = readme.split("### Configuration file", 1)[1]
+    example = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    values = parse_config_text(example, "browx.toml")
+    assert values["http.port"] == 8931 and values["native.adbHost"] == "farm.internal"
