@@ -3,12 +3,13 @@ with ``--port``); ``browx-actors daemon`` runs the reference host daemon for the
 operator channel and live view.
 
 Flags mirror the environment variables, the way agent-host users know from Playwright
-MCP; a flag wins over its variable.
+MCP; a flag wins over its variable, and both over ``--config``'s file (``config_file``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import sys
@@ -17,6 +18,15 @@ from collections.abc import Sequence
 import trio
 
 from .config import ALL_CAPABILITIES, RuntimeConfig, package_version, parse_cdp_headers
+from .config_file import (
+    absent,
+    effective_values,
+    given_flags,
+    layered_environment,
+    printable,
+    read_config_file,
+    sources,
+)
 from .daemon import cli as daemon_cli
 from .secret_book import every_secret
 from .secret_book.logs import mask_handlers
@@ -40,6 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="capabilities: " + ", ".join(sorted(ALL_CAPABILITIES))
         + "\n(read, navigation, action and human are on by default)",
     )
+    serve.add_argument("--config", metavar="FILE",
+                       help="a .toml or .json file with a key for every flag and variable (README: Configuration "
+                       "file); a flag or a variable wins over it")
+    serve.add_argument("--print-config", action="store_true",
+                       help="print the configuration in effect as JSON, secrets masked, and exit")
     serve.add_argument("--caps", metavar="LIST",
                        help="comma list of capabilities to enable (env BROWX_CAPABILITIES)")
     serve.add_argument("--workspace", metavar="DIR",
@@ -63,16 +78,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--headed", action="store_true", help="show the browser window (for debugging)")
     serve.add_argument("--port", type=int, metavar="N",
                        help="serve MCP over Streamable HTTP at http://HOST:N/mcp instead of stdio (0: any free port)")
-    serve.add_argument("--host", default="127.0.0.1",
+    serve.add_argument("--host",
                        help="address to listen on with --port (default 127.0.0.1; any other needs a token)")
     serve.add_argument("--auth-token", metavar="TOKEN",
                        help="bearer token every HTTP request must carry (env BROWX_AUTH_TOKEN; 16+ characters)")
-    serve.add_argument("--idle-timeout", type=float, default=DEFAULT_IDLE_TIMEOUT, metavar="S",
+    serve.add_argument("--idle-timeout", type=float, metavar="S",
                        help="end an HTTP client's MCP session and close its browser sessions after S seconds "
                        f"with no request (default {DEFAULT_IDLE_TIMEOUT:g})")
     serve.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
                        help="a browser origin allowed to call the HTTP server besides loopback ones (repeatable)")
-    serve.add_argument("--log-level", default="WARNING", help="stderr log level (default WARNING)")
+    serve.add_argument("--log-level", help="stderr log level (default WARNING)")
     daemon_cli.add_arguments(commands.add_parser(
         "daemon", help="run the reference host daemon (prompts on this terminal, live views to files)",
         description=daemon_cli.DESCRIPTION))
@@ -83,25 +98,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "daemon":
         return daemon_cli.run(args)
-    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
+    # Flags without a default of their own (None, [] or False when absent) so that a
+    # given one is told from an absent one, and the config file fills the rest.
+    try:
+        file_values = read_config_file(args.config) if args.config else {}
+        env = layered_environment(file_values, os.environ)
+
+        def pick(flag: object, key: str, default: object) -> object:
+            return file_values.get(key, default) if absent(flag) else flag
+
+        rest = {
+            "logLevel": pick(args.log_level, "logLevel", "WARNING"),
+            "http.port": pick(args.port, "http.port", None),
+            "http.host": pick(args.host, "http.host", "127.0.0.1"),
+            "http.authToken": args.auth_token or env.get("BROWX_AUTH_TOKEN") or None,
+            "http.idleTimeout": float(pick(args.idle_timeout, "http.idleTimeout", DEFAULT_IDLE_TIMEOUT)),  # type: ignore[arg-type]
+            "http.allowedOrigins": list(pick(args.allowed_origin, "http.allowedOrigins", [])),  # type: ignore[call-overload]
+        }
+        config = RuntimeConfig.from_env(
+            env, capabilities=args.caps, workspace=args.workspace, chromium=args.executable_path,
+            firefox=args.firefox_path,
+            attach_cdp=args.cdp_endpoint, headless=not pick(args.headed, "headed", False),
+            action_input=args.action_input,
+            cdp_headers=parse_cdp_headers(args.cdp_header) if args.cdp_header else None,
+            page_recording=None if args.page_recording is None else args.page_recording == "on",
+        )
+        http = None if rest["http.port"] is None else HttpOptions(
+            port=rest["http.port"], host=rest["http.host"], token=rest["http.authToken"],
+            idle_timeout=rest["http.idleTimeout"], allowed_origins=tuple(rest["http.allowedOrigins"]))
+    except ValueError as err:
+        print(f"browx-actors: {err}", file=sys.stderr)
+        return 2
+    if args.print_config:
+        origin = sources(given_flags(args), os.environ, file_values)
+        print(json.dumps(printable(effective_values(config, rest), origin), indent=2))
+        return 0
+    logging.basicConfig(level=str(rest["logLevel"]).upper(), stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     # A log line may quote what a call held (a failed selector in a traceback): every
     # line is masked with every session's registered secrets, in every spelling.
     mask_handlers(logging.getLogger(), every_secret)
-    try:
-        config = RuntimeConfig.from_env(
-            capabilities=args.caps, workspace=args.workspace, chromium=args.executable_path,
-            firefox=args.firefox_path,
-            attach_cdp=args.cdp_endpoint, headless=not args.headed, action_input=args.action_input,
-            cdp_headers=parse_cdp_headers(args.cdp_header) if args.cdp_header else None,
-            page_recording=None if args.page_recording is None else args.page_recording == "on",
-        )
-        http = None if args.port is None else HttpOptions(
-            port=args.port, host=args.host, token=args.auth_token or os.environ.get("BROWX_AUTH_TOKEN") or None,
-            idle_timeout=args.idle_timeout, allowed_origins=tuple(args.allowed_origin))
-    except ValueError as err:
-        print(f"browx-actors: {err}", file=sys.stderr)
-        return 2
     from .server.main import serve
 
     trio.run(serve, config, http)

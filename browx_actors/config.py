@@ -1,7 +1,8 @@
 """Runtime configuration: capabilities, workspace and browser settings.
 
 Read once from the environment (the variables in the README), overridable by keyword
-arguments to :func:`~browx_actors.open_runtime` and by the ``serve`` command's flags.
+arguments to :func:`~browx_actors.open_runtime` and by the ``serve`` command's flags;
+``serve --config`` lays a file's values under the environment (``config_file``).
 Parsing is pure so it is tested without a runtime.
 """
 
