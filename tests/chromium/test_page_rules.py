@@ -180,3 +180,29 @@ def test_pages_packed_in_compressed_object_streams_are_counted() -> None:
     assert count_pages(pdf) == 3
     broken = pdf.replace(packed, b"not deflated")
     assert count_pages(broken) == 1
+
+
+def test_unroute_keeps_what_it_does_not_name_and_refuses_an_unknown_id() -> None:
+    import attrs
+    import pytest
+
+    from browx_actors.errors import ToolError
+    from browx_actors.sessions.chromium.network.route_rules import kept_routes, take_paused
+
+    @attrs.frozen
+    class R:
+        id: int
+        pattern: str
+
+    routes = [R(1, "**/a"), R(2, "**/b"), R(3, "**/a")]
+    assert kept_routes(routes, 2, None) == [R(1, "**/a"), R(3, "**/a")]
+    assert kept_routes(routes, None, "**/a") == [R(2, "**/b")]
+    assert kept_routes(routes, None, None) == []
+    with pytest.raises(ToolError) as unknown:
+        kept_routes(routes, 9, None)
+    assert unknown.value.code == "target-not-found" and unknown.value.details["field"] == "id"
+    queue = {4: "held", 5: "other"}
+    assert take_paused(queue, 4) == "held" and list(queue) == [5]
+    with pytest.raises(ToolError) as gone:
+        take_paused(queue, 4)
+    assert "q5" in gone.value.message

@@ -28,12 +28,13 @@ from ....tools import Reply
 from ....tools.network import NetworkBodyArgs, NetworkReadArgs, RouteArgs, RouteQueueArgs, UnrouteArgs
 from ..console.handlers import tab_number, tabs_asked
 from .log import NetworkEntry, summary_line
+from .route_rules import kept_routes, take_paused
 from .routes import answer
 
 if TYPE_CHECKING:
     from ..session import ChromiumSession
 
-__all__ = ["is_text_mime", "network_body", "network_read", "route", "route_queue", "unroute"]
+__all__ = ["is_text_mime", "network_body", "network_read", "route", "route_queue", "string_headers", "unroute"]
 
 DEFAULT_LIMIT = 50
 #: Resource types as the Network domain names them (lower case).
@@ -166,7 +167,7 @@ def _body(data: str, base64_encoded: bool, mime: str, cap: int) -> _Body:
 # -- routes ---------------------------------------------------------------------------
 
 
-def _string_headers(headers: JsonObject | None) -> dict[str, str] | None:
+def string_headers(headers: JsonObject | None) -> dict[str, str] | None:
     """The ``headers`` argument, each value a string (the schema checks it is an object only)."""
     if headers is None:
         return None
@@ -178,7 +179,7 @@ def _string_headers(headers: JsonObject | None) -> dict[str, str] | None:
 
 async def route(session: ChromiumSession, args: RouteArgs) -> Reply:
     routes = await session.routes.installed()
-    added = routes.add(args.pattern, args.action, status=args.status, headers=_string_headers(args.headers),
+    added = routes.add(args.pattern, args.action, status=args.status, headers=string_headers(args.headers),
                        body=args.body, content_type=args.content_type, reason=args.error_reason)
     await routes.reapply()
     return Reply.of(route=added.describe(), routes=[r.describe() for r in routes.routes])
@@ -187,15 +188,7 @@ async def route(session: ChromiumSession, args: RouteArgs) -> Reply:
 async def unroute(session: ChromiumSession, args: UnrouteArgs) -> Reply:
     routes = await session.routes.installed()
     before = len(routes.routes)
-    if args.id is not None:
-        if not any(r.id == args.id for r in routes.routes):
-            raise ToolError("target-not-found", f"no route {args.id} (routes: "
-                            f"{[r.id for r in routes.routes] or 'none'})", field="id")
-        routes.routes = [r for r in routes.routes if r.id != args.id]
-    elif args.pattern is not None:
-        routes.routes = [r for r in routes.routes if r.pattern != args.pattern]
-    else:
-        routes.routes = []
+    routes.routes = kept_routes(routes.routes, args.id, args.pattern)
     await routes.reapply()
     return Reply.of(removed=before - len(routes.routes), routes=[r.describe() for r in routes.routes])
 
@@ -207,14 +200,11 @@ async def route_queue(session: ChromiumSession, args: RouteQueueArgs) -> Reply:
                         routes=[r.describe() for r in routes.routes])
     action = args.action
     assert action is not None  # the rules: an id comes with its action
-    paused = routes.queue.pop(args.id, None)
-    if paused is None:
-        raise ToolError("target-not-found", f"no paused request q{args.id} (paused: "
-                        f"{['q' + str(i) for i in routes.queue] or 'none'})", field="id")
+    paused = take_paused(routes.queue, args.id)
     try:
         with trio.fail_after(10):
             await answer(paused.source, paused.request_id, paused.headers, action, status=args.status,
-                         headers=_string_headers(args.headers), body=args.body,
+                         headers=string_headers(args.headers), body=args.body,
                          content_type=args.content_type, reason=args.error_reason)
     except (CdpFailure, trio.TooSlowError) as err:
         raise ToolError("target-not-found", f"q{paused.id} can no longer be answered (its tab closed or the "

@@ -14,10 +14,12 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Mapping
+from typing import Protocol, TypeVar
 
+from ....errors import ToolError
 from ....jsonsafe import JsonObject, JsonValue
 
-__all__ = ["continue_params", "fetch_pattern", "fulfill_params"]
+__all__ = ["continue_params", "fetch_pattern", "fulfill_params", "kept_routes", "take_paused"]
 
 
 def fetch_pattern(pattern: str) -> str:
@@ -83,3 +85,38 @@ def continue_params(request_id: str, original: Mapping[str, JsonValue],
         merged.update({k: v for k, v in headers.items() if v != ""})
         params["headers"] = _header_list(merged)
     return params
+
+
+class _Numbered(Protocol):
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def pattern(self) -> str: ...
+
+
+R = TypeVar("R", bound=_Numbered)
+Q = TypeVar("Q")
+
+
+def kept_routes(routes: list[R], route_id: int | None, pattern: str | None) -> list[R]:
+    """The routes ``unroute`` leaves: all but route ``route_id``, or all but those with
+    ``pattern``, or none; an id that names no route is ``target-not-found``."""
+    if route_id is not None:
+        if not any(r.id == route_id for r in routes):
+            raise ToolError("target-not-found", f"no route {route_id} (routes: {[r.id for r in routes] or 'none'})",
+                            field="id")
+        return [r for r in routes if r.id != route_id]
+    if pattern is not None:
+        return [r for r in routes if r.pattern != pattern]
+    return []
+
+
+def take_paused(queue: dict[int, Q], paused_id: int) -> Q:
+    """The paused request ``paused_id``, out of the queue; ``target-not-found`` naming
+    the ones there when it is not."""
+    paused = queue.pop(paused_id, None)
+    if paused is None:
+        raise ToolError("target-not-found", f"no paused request q{paused_id} (paused: "
+                        f"{['q' + str(i) for i in queue] or 'none'})", field="id")
+    return paused

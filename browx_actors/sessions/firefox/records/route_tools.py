@@ -16,7 +16,8 @@ from ....bidi import BidiFailure
 from ....errors import ToolError
 from ....tools import Reply
 from ....tools.network import RouteArgs, RouteQueueArgs, UnrouteArgs
-from ...chromium.network.handlers import _string_headers
+from ...chromium.network.handlers import string_headers
+from ...chromium.network.route_rules import kept_routes, take_paused
 from .routes import answer
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ def _reason_warning(reply: Reply, action: str | None, reason: str | None) -> Rep
 
 async def route(session: FirefoxSession, args: RouteArgs) -> Reply:
     routes = await session.routes.installed()
-    added = routes.add(args.pattern, args.action, status=args.status, headers=_string_headers(args.headers),
+    added = routes.add(args.pattern, args.action, status=args.status, headers=string_headers(args.headers),
                        body=args.body, content_type=args.content_type, reason=args.error_reason)
     try:
         await routes.sync()
@@ -50,15 +51,7 @@ async def route(session: FirefoxSession, args: RouteArgs) -> Reply:
 async def unroute(session: FirefoxSession, args: UnrouteArgs) -> Reply:
     routes = await session.routes.installed()
     before = len(routes.routes)
-    if args.id is not None:
-        if not any(r.id == args.id for r in routes.routes):
-            raise ToolError("target-not-found", f"no route {args.id} (routes: "
-                            f"{[r.id for r in routes.routes] or 'none'})", field="id")
-        routes.routes = [r for r in routes.routes if r.id != args.id]
-    elif args.pattern is not None:
-        routes.routes = [r for r in routes.routes if r.pattern != args.pattern]
-    else:
-        routes.routes = []
+    routes.routes = kept_routes(routes.routes, args.id, args.pattern)
     await routes.sync()
     return Reply.of(removed=before - len(routes.routes), routes=[r.describe() for r in routes.routes])
 
@@ -70,14 +63,11 @@ async def route_queue(session: FirefoxSession, args: RouteQueueArgs) -> Reply:
                         routes=[r.describe() for r in routes.routes])
     action = args.action
     assert action is not None  # the rules: an id comes with its action
-    paused = routes.queue.pop(args.id, None)
-    if paused is None:
-        raise ToolError("target-not-found", f"no paused request q{args.id} (paused: "
-                        f"{['q' + str(i) for i in routes.queue] or 'none'})", field="id")
+    paused = take_paused(routes.queue, args.id)
     try:
         with trio.fail_after(10):
             await answer(session.bidi, paused.request, paused.headers, action, status=args.status,
-                         headers=_string_headers(args.headers), body=args.body, content_type=args.content_type)
+                         headers=string_headers(args.headers), body=args.body, content_type=args.content_type)
     except (BidiFailure, trio.TooSlowError) as err:
         raise ToolError("target-not-found", f"q{paused.id} can no longer be answered (its tab closed or the "
                         f"request was cancelled): {err}", field="id") from err
