@@ -38,9 +38,11 @@ import binascii
 
 from ..errors import ToolError
 from ..jsonsafe import JsonObject
+from ..tools import Reply
+from .cache import CaptureCache
 
-__all__ = ["CAPTURE_JS", "CDP_TIMEOUT", "CHUNK_CHARS", "FIRST_JS", "OBJECT_GROUP", "PIECE_JS", "decode_chunks",
-           "exception_text"]
+__all__ = ["CAPTURE_JS", "CDP_TIMEOUT", "CHUNK_CHARS", "FIRST_JS", "OBJECT_GROUP", "PIECE_JS", "answer_capture",
+           "decode_chunks", "exception_text"]
 
 #: Base64 characters per CDP reply; a multiple of 4 so every chunk decodes alone.
 CHUNK_CHARS = 16 * 1024 * 1024
@@ -221,3 +223,37 @@ def exception_text(reply: JsonObject) -> str:
     details = reply["exceptionDetails"]
     exception = details.get("exception") or {}
     return str(exception.get("description") or details.get("text") or "exception").splitlines()[0]
+
+
+def answer_capture(head: JsonObject, chunks: list[str], fmt: str, cache: CaptureCache, reply: Reply, *,
+                   include_content: bool) -> Reply:
+    """What ``canvas_capture`` answers for the page-side capture's ``head`` and base64
+    ``chunks``, on any engine: its refusal when the page reported one, else the bytes
+    checked against the format, kept in ``cache`` (``captureId``), and described."""
+    if "error" in head:
+        error = dict(head["error"])
+        raise ToolError(error.pop("code"), error.pop("message"), **error)
+    for warning in head["warnings"]:
+        reply.warn(warning)
+    width, height = head["width"], head["height"]
+    data = decode_chunks(chunks)
+    if fmt != "png" and len(data) != width * height * 4:
+        raise ToolError("capture-failed", f"the page returned {len(data)} bytes for a {width}x{height} "
+                        f"RGBA capture (expected {width * height * 4})")
+    if fmt == "png" and not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        raise ToolError("taint-or-encode", "toDataURL did not return a PNG")
+    stored = cache.put(fmt, width, height, data)
+    if stored is None:
+        reply.warn("this capture is larger than the session's capture cache "
+                   f"({cache.max_bytes // (1024 * 1024)} MiB) and was not kept: captureId is null, so diff it by base64")
+    reply["format"] = fmt
+    if include_content:
+        reply["contentBase64"] = chunks[0] if len(chunks) == 1 else "".join(chunks)
+    reply.fields.update(byteLength=len(data), width=width, height=height)
+    if fmt != "png":
+        reply["channelCount"] = 4
+    if head.get("isWebGL"):
+        reply["isWebGL"] = True
+    reply["captureId"] = None if stored is None else stored.id
+    reply["box"] = head["box"]
+    return reply

@@ -25,7 +25,7 @@ from ....canvas.capture import (
     FIRST_JS,
     OBJECT_GROUP,
     PIECE_JS,
-    decode_chunks,
+    answer_capture,
     exception_text,
 )
 from ....cdp.protocol import CdpConnectionLost, CdpError, CdpTimeout
@@ -107,33 +107,7 @@ async def canvas_capture(session: ChromiumSession, args: CanvasCaptureArgs) -> R
     reply = Reply(warnings=[])
     ref = await target_ref(session, args, reply)
     head, chunks = await read_canvas(session, ref, fmt)
-    for warning in head["warnings"]:
-        reply.warn(warning)
-    width, height = head["width"], head["height"]
-    data = decode_chunks(chunks)
-    if fmt != "png" and len(data) != width * height * 4:
-        raise ToolError("capture-failed", f"the page returned {len(data)} bytes for a {width}x{height} "
-                        f"RGBA capture (expected {width * height * 4})")
-    if fmt == "png" and not data.startswith(b"\x89PNG\r\n\x1a\n"):
-        raise ToolError("taint-or-encode", "toDataURL did not return a PNG")
-    stored = session.canvas_cache.put(fmt, width, height, data)
-    if stored is None:
-        reply.warn("this capture is larger than the session's capture cache "
-                   f"({session.canvas_cache.max_bytes // (1024 * 1024)} MiB) and was not kept: "
-                   "captureId is null, so diff it by base64")
-    reply["format"] = fmt
-    if args.include_content:
-        reply["contentBase64"] = chunks[0] if len(chunks) == 1 else "".join(chunks)
-    reply["byteLength"] = len(data)
-    reply["width"] = width
-    reply["height"] = height
-    if fmt != "png":
-        reply["channelCount"] = 4
-    if head.get("isWebGL"):
-        reply["isWebGL"] = True
-    reply["captureId"] = None if stored is None else stored.id
-    reply["box"] = head["box"]
-    return reply
+    return answer_capture(head, chunks, fmt, session.canvas_cache, reply, include_content=args.include_content)
 
 
 async def discover(session: ChromiumSession, canvas: Element, reply: Reply) -> transform.Discovered:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ....canvas import transform
-from ....canvas.capture import CAPTURE_JS, decode_chunks
+from ....canvas.capture import CAPTURE_JS, answer_capture
 from ....errors import ToolError
 from ....tools import Reply
 from ....tools.canvas import CAPTURE_MAX_SIDE, CanvasCaptureArgs
@@ -44,35 +44,8 @@ async def canvas_capture(session: FirefoxSession, args: CanvasCaptureArgs) -> Re
         ref = str(target["ref"])
     answer = await session.in_sandbox(_CAPTURE, {"ref": ref, "format": fmt})
     assert isinstance(answer, dict)
-    head, chunks = answer["head"], answer["chunks"]
-    if "error" in head:
-        error = dict(head["error"])
-        raise ToolError(error.pop("code"), error.pop("message"), **error)
-    for warning in head["warnings"]:
-        reply.warn(warning)
-    width, height = head["width"], head["height"]
-    data = decode_chunks(chunks)
-    if fmt != "png" and len(data) != width * height * 4:
-        raise ToolError("capture-failed", f"the page returned {len(data)} bytes for a {width}x{height} "
-                        f"RGBA capture (expected {width * height * 4})")
-    if fmt == "png" and not data.startswith(b"\x89PNG\r\n\x1a\n"):
-        raise ToolError("taint-or-encode", "toDataURL did not return a PNG")
-    stored = session.canvas_cache.put(fmt, width, height, data)
-    if stored is None:
-        reply.warn("this capture is larger than the session's capture cache "
-                   f"({session.canvas_cache.max_bytes // (1024 * 1024)} MiB) and was not kept: "
-                   "captureId is null, so diff it by base64")
-    reply["format"] = fmt
-    if args.include_content:
-        reply["contentBase64"] = "".join(chunks)
-    reply.fields.update(byteLength=len(data), width=width, height=height)
-    if fmt != "png":
-        reply["channelCount"] = 4
-    if head.get("isWebGL"):
-        reply["isWebGL"] = True
-    reply["captureId"] = None if stored is None else stored.id
-    reply["box"] = head["box"]
-    return reply
+    return answer_capture(answer["head"], answer["chunks"], fmt, session.canvas_cache, reply,
+                          include_content=args.include_content)
 
 
 #: The transform probe (``canvas/transform.py``), run in the sandbox: the page's own scene
