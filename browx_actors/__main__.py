@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import trio
 
-from .config import ALL_CAPABILITIES, RuntimeConfig, package_version, parse_cdp_headers
+from .config import ALL_CAPABILITIES, RuntimeConfig, package_version, parse_cdp_headers, parse_cdp_timeout
 from .config_file import (
     absent,
     effective_values,
@@ -69,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--cdp-header", action="append", default=[], metavar="'NAME: VALUE'",
                        help="a header every lookup and socket to the attached browser carries, such as a fleet's "
                        "Authorization (repeatable; env BROWX_CDP_HEADERS, one per line)")
+    serve.add_argument("--cdp-timeout", metavar="S",
+                       help="seconds each step of reaching an attached browser may take: its /json/version, its "
+                       "socket, Playwright's connection (env BROWX_CDP_TIMEOUT, default 30)")
     serve.add_argument("--action-input", choices=("auto", "playwright"),
                        help="auto: the session's own input for elements that are ready, Playwright for "
                        "the rest; playwright: Playwright for every action (env BROWX_ACTION_INPUT, default auto)")
@@ -121,6 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             attach_cdp=args.cdp_endpoint, headless=not pick(args.headed, "headed", False),
             action_input=args.action_input,
             cdp_headers=parse_cdp_headers(args.cdp_header) if args.cdp_header else None,
+            cdp_timeout=None if args.cdp_timeout is None else parse_cdp_timeout(args.cdp_timeout),
             page_recording=None if args.page_recording is None else args.page_recording == "on",
         )
         http = None if rest["http.port"] is None else HttpOptions(

@@ -19,6 +19,7 @@ import attrs
 
 __all__ = [
     "ALL_CAPABILITIES",
+    "CDP_TIMEOUT",
     "DEFAULT_CAPABILITIES",
     "DOWNLOAD_MAX_BYTES",
     "NativeConfig",
@@ -26,6 +27,7 @@ __all__ = [
     "package_version",
     "parse_capabilities",
     "parse_cdp_headers",
+    "parse_cdp_timeout",
     "parse_download_max_bytes",
 ]
 
@@ -86,6 +88,25 @@ def parse_capabilities(text: str | Iterable[str] | None) -> frozenset[str]:
             f"(known: {', '.join(sorted(ALL_CAPABILITIES))})"
         )
     return DEFAULT_CAPABILITIES | named
+
+
+#: How long reaching an attached browser may take, in seconds (BROWX_CDP_TIMEOUT).
+CDP_TIMEOUT = 30.0
+
+
+def parse_cdp_timeout(text: str | None) -> float:
+    """BROWX_CDP_TIMEOUT / ``--cdp-timeout``: seconds to reach an attached browser (its
+    ``/json/version``, its socket, Playwright's connection), each step; a fleet that
+    starts a browser per connection can take longer than a local one. Above 0, at most 600."""
+    if text is None or not text.strip():
+        return CDP_TIMEOUT
+    try:
+        seconds = float(text.strip())
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds <= 600:
+        raise ValueError(f"BROWX_CDP_TIMEOUT must be a number of seconds above 0 and at most 600, got {text!r}")
+    return seconds
 
 
 def parse_retention_days(text: str | None) -> int:
@@ -216,6 +237,8 @@ class RuntimeConfig:
     #: Headers every lookup and socket to an attached browser carries (``--cdp-header``,
     #: BROWX_CDP_HEADERS): a fleet's credentials, never logged.
     cdp_headers: tuple[tuple[str, str], ...] = attrs.field(default=(), repr=False)
+    #: Seconds each step of reaching an attached browser may take (BROWX_CDP_TIMEOUT, ``--cdp-timeout``).
+    cdp_timeout: float = CDP_TIMEOUT
     headless: bool = True
     #: Longest screenshot side in pixels; larger captures are scaled down to fit.
     screenshot_max_dimension: int = 2000
@@ -253,6 +276,7 @@ class RuntimeConfig:
             "firefox": env.get("BROWX_FIREFOX") or None,
             "attach_cdp": env.get("BROWX_ATTACH_CDP") or None,
             "cdp_headers": parse_cdp_headers((env.get("BROWX_CDP_HEADERS") or "").splitlines()),
+            "cdp_timeout": parse_cdp_timeout(env.get("BROWX_CDP_TIMEOUT")),
             "operator_socket": env.get("BROWX_OPERATOR_SOCKET") or None,
             "operator_token": env.get("BROWX_OPERATOR_TOKEN") or None,
             "diagnostics_retention_days": parse_retention_days(env.get("BROWX_DIAGNOSTICS_RETENTION_DAYS")),

@@ -32,6 +32,7 @@ from .config import (
     parse_action_input,
     parse_capabilities,
     parse_cdp_headers,
+    parse_cdp_timeout,
     parse_download_max_bytes,
     parse_retention_days,
 )
@@ -83,6 +84,7 @@ KEYS: tuple[Key, ...] = (
     Key("cdpEndpoint", "str", "BROWX_ATTACH_CDP", "--cdp-endpoint"),
     Key("cdpHeaders", "headers", "BROWX_CDP_HEADERS", "--cdp-header", secret=True,
         check=lambda text: parse_cdp_headers(text.splitlines())),
+    Key("cdpTimeout", "number", "BROWX_CDP_TIMEOUT", "--cdp-timeout", check=parse_cdp_timeout),
     Key("headed", "bool", None, "--headed"),
     Key("actionInput", "str", "BROWX_ACTION_INPUT", "--action-input", check=parse_action_input),
     Key("pageRecording", "bool", "BROWX_PAGE_RECORDING", "--page-recording"),
@@ -241,7 +243,7 @@ def effective_values(config: RuntimeConfig, rest: Mapping[str, object]) -> dict[
     values: dict[str, object] = {
         "workspace": str(config.workspace), "capabilities": sorted(config.capabilities),
         "executablePath": config.chromium, "firefoxPath": config.firefox, "cdpEndpoint": config.attach_cdp,
-        "cdpHeaders": dict(config.cdp_headers), "headed": not config.headless,
+        "cdpHeaders": dict(config.cdp_headers), "cdpTimeout": config.cdp_timeout, "headed": not config.headless,
         "actionInput": config.action_input, "pageRecording": config.page_recording,
         "downloadMaxBytes": config.download_max_bytes,
         "diagnosticsRetentionDays": config.diagnostics_retention_days,

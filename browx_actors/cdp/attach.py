@@ -50,6 +50,9 @@ async def resolve_attach_endpoint(endpoint: str, *, headers: Headers = (), timeo
     try:
         async with httpx.AsyncClient(timeout=timeout, headers=list(headers)) as client:
             response = await client.get(version_url)
+    except httpx.TimeoutException as exc:  # said with its bound: --cdp-timeout raises it for a slow fleet
+        raise CdpEndpointError(f"no DevTools endpoint answers at {shown} within {timeout:g} s "
+                               f"({type(exc).__name__}; --cdp-timeout sets the bound)") from exc
     except httpx.HTTPError as exc:
         raise CdpEndpointError(f"no DevTools endpoint answers at {shown}: {type(exc).__name__}") from exc
     if response.status_code >= 400:

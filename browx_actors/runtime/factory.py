@@ -68,6 +68,7 @@ def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[
                                      direct_input=config.action_input == "auto",
                                      record_page_events=config.page_recording,
                                      cdp_endpoint=options.get("cdpEndpoint"), cdp_headers=config.cdp_headers,
+                                     cdp_timeout=config.cdp_timeout,
                                      download_max_bytes=config.download_max_bytes)
     return ChromiumSession(session_id, table=TABLES["chromium"], pool=parts.pool, driver=parts.driver,
                            options=session_options, workspace=config.workspace)

@@ -234,7 +234,7 @@ class Runtime:
 
     def _new_pool(self) -> BrowserPool:
         pool_config = PoolConfig(self.config.chromium, self.config.attach_cdp, self.config.headless,
-                                 self.config.cdp_headers)
+                                 self.config.cdp_headers, self.config.cdp_timeout)
         return BrowserPool(pool_config, self.driver, self.events)
 
     def _new_firefox_pool(self) -> FirefoxPool:

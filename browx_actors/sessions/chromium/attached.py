@@ -32,6 +32,7 @@ from playwright.async_api import BrowserContext, Page
 
 from ...cdp.attach import resolve_attach_endpoint
 from ...cdp.connection import open_cdp_connection
+from ...config import CDP_TIMEOUT
 from ...errors import ToolError
 from ...jsonsafe import JsonValue
 from .agent.pageagent import AGENT_SOURCE
@@ -66,16 +67,16 @@ def expected_tabs(targets: Iterable[Mapping[str, JsonValue]], context_id: str | 
 
 
 async def hold_attached_browser(endpoint: str, driver: PlaywrightDriver, headers: tuple[tuple[str, str], ...] = (), *,
-                                task_status: trio.TaskStatus[Browser]) -> None:
+                                timeout: float = CDP_TIMEOUT, task_status: trio.TaskStatus[Browser]) -> None:
     """Connect to ``endpoint`` (raw CDP and Playwright), hand over the :class:`~.pool.Browser`,
     and hold both until cancelled; a browser that goes away marks it lost."""
     try:
-        ws_url = await resolve_attach_endpoint(endpoint, headers=headers)
+        ws_url = await resolve_attach_endpoint(endpoint, headers=headers, timeout=timeout)
     except Exception as exc:
         raise ToolError("unavailable", f"no browser answers at the CDP endpoint: {exc}", component="browser") from exc
-    async with open_cdp_connection(ws_url, headers=headers) as cdp:
+    async with open_cdp_connection(ws_url, headers=headers, connect_timeout=timeout) as cdp:
         try:
-            playwright = await driver.connect_over_cdp(ws_url, headers=headers)
+            playwright = await driver.connect_over_cdp(ws_url, headers=headers, timeout_ms=timeout * 1000)
         except Exception as exc:
             raise ToolError("unavailable", f"Playwright could not attach to the CDP endpoint: {exc}",
                             component="browser") from exc

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import attrs
 
-from ...config import DOWNLOAD_MAX_BYTES
+from ...config import CDP_TIMEOUT, DOWNLOAD_MAX_BYTES
 
 __all__ = ["DEFAULT_VIEWPORT", "SessionOptions"]
 
@@ -32,5 +32,7 @@ class SessionOptions:
     cdp_endpoint: str | None = None
     #: Headers every lookup and socket to ``cdp_endpoint`` carries (``--cdp-header``).
     cdp_headers: tuple[tuple[str, str], ...] = attrs.field(default=(), repr=False)
+    #: Seconds each step of reaching ``cdp_endpoint`` may take (``--cdp-timeout``).
+    cdp_timeout: float = CDP_TIMEOUT
     #: The largest download saved; a larger one is cancelled (BROWX_DOWNLOAD_MAX_BYTES).
     download_max_bytes: int = DOWNLOAD_MAX_BYTES

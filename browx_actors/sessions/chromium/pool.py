@@ -22,6 +22,7 @@ from ...cdp import answers
 from ...cdp.attach import resolve_attach_endpoint
 from ...cdp.connection import CdpConnection, open_cdp_connection
 from ...cdp.launcher import launch_chromium
+from ...config import CDP_TIMEOUT
 from ...credentials import redact_url
 from ...errors import ToolError
 from ...kernel.actor import Actor
@@ -38,6 +39,8 @@ class PoolConfig:
     headless: bool = True
     #: Headers every lookup and socket to an attached browser carries.
     headers: tuple[tuple[str, str], ...] = attrs.field(default=(), repr=False)
+    #: Seconds each step of reaching an attached browser may take.
+    timeout: float = CDP_TIMEOUT
 
 
 @attrs.define(eq=False)
@@ -125,7 +128,8 @@ class BrowserPool(Actor):
         async with AsyncExitStack() as stack:
             try:
                 if self.config.attach_endpoint:
-                    ws_url = await resolve_attach_endpoint(self.config.attach_endpoint, headers=self.config.headers)
+                    ws_url = await resolve_attach_endpoint(self.config.attach_endpoint, headers=self.config.headers,
+                                                           timeout=self.config.timeout)
                     process = None
                 else:
                     process = await stack.enter_async_context(
@@ -133,8 +137,10 @@ class BrowserPool(Actor):
                     )
                     ws_url = process.ws_url
                 headers = self.config.headers if process is None else ()
-                cdp = await stack.enter_async_context(open_cdp_connection(ws_url, headers=headers))
-                playwright_browser = await self.driver.connect_over_cdp(ws_url, headers=headers)
+                cdp = await stack.enter_async_context(open_cdp_connection(ws_url, headers=headers,
+                                                                          connect_timeout=self.config.timeout))
+                playwright_browser = await self.driver.connect_over_cdp(ws_url, headers=headers,
+                                                                        timeout_ms=self.config.timeout * 1000)
             except ToolError:
                 raise
             except Exception as exc:

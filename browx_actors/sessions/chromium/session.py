@@ -262,10 +262,13 @@ class ChromiumSession(Session):
     async def on_start(self) -> None:
         self.dialogs.bind()
         if self.options.cdp_endpoint is not None:
-            self.browser = await self.nursery.start(hold_attached_browser, self.options.cdp_endpoint, self.driver,
+            attach = functools.partial(hold_attached_browser, timeout=self.options.cdp_timeout)
+            self.browser = await self.nursery.start(attach, self.options.cdp_endpoint, self.driver,
                                                     self.options.cdp_headers)
         else:
-            self.browser = await self._pool().call(AcquireBrowser(), timeout=60)
+            # An attached pool's browser is reached in three steps, each within the CDP timeout.
+            wait = max(60.0, 3 * self.options.cdp_timeout + 10)
+            self.browser = await self._pool().call(AcquireBrowser(), timeout=wait)
         self.tab_lifecycle.bind()
         self.portal = Portal(trio.lowlevel.current_trio_token(), self.nursery)
         socket = await self.nursery.start(hold_event_socket, self.browser.ws_url, self.browser.headers)
