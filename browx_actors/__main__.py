@@ -28,6 +28,7 @@ from .config_file import (
     sources,
 )
 from .daemon import cli as daemon_cli
+from .origins import parse_origin_patterns
 from .secret_book import every_secret
 from .secret_book.logs import mask_handlers
 from .server.http_gate import DEFAULT_IDLE_TIMEOUT, HttpOptions
@@ -69,6 +70,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--cdp-header", action="append", default=[], metavar="'NAME: VALUE'",
                        help="a header every lookup and socket to the attached browser carries, such as a fleet's "
                        "Authorization (repeatable; env BROWX_CDP_HEADERS, one per line)")
+    serve.add_argument("--allowed-origins", metavar="PATTERNS",
+                       help="origins the browsers may reach, ';'-separated: https://host[:port], host, *.host "
+                       "(env BROWX_ALLOWED_ORIGINS); anything else is refused in navigate and blocked in the browser")
+    serve.add_argument("--blocked-origins", metavar="PATTERNS",
+                       help="origins the browsers may not reach, ';'-separated, as --allowed-origins; the block list "
+                       "wins (env BROWX_BLOCKED_ORIGINS)")
     serve.add_argument("--cdp-timeout", metavar="S",
                        help="seconds each step of reaching an attached browser may take: its /json/version, its "
                        "socket, Playwright's connection (env BROWX_CDP_TIMEOUT, default 30)")
@@ -110,6 +117,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         def pick(flag: object, key: str, default: object) -> object:
             return file_values.get(key, default) if absent(flag) else flag
 
+        for flag, variable in (("allowed_origins", "BROWX_ALLOWED_ORIGINS"),
+                               ("blocked_origins", "BROWX_BLOCKED_ORIGINS")):
+            given = getattr(args, flag)
+            if given is not None:  # a flag wins over the variable and the file; refused here under its own name
+                parse_origin_patterns(given, source="--" + flag.replace("_", "-"))
+                env[variable] = given
         rest = {
             "logLevel": pick(args.log_level, "logLevel", "WARNING"),
             "http.port": pick(args.port, "http.port", None),

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import attrs
 
+from .origins import OriginPolicy, parse_origin_patterns
+
 __all__ = [
     "ALL_CAPABILITIES",
     "CDP_TIMEOUT",
@@ -237,6 +239,8 @@ class RuntimeConfig:
     #: Headers every lookup and socket to an attached browser carries (``--cdp-header``,
     #: BROWX_CDP_HEADERS): a fleet's credentials, never logged.
     cdp_headers: tuple[tuple[str, str], ...] = attrs.field(default=(), repr=False)
+    #: The operator's origin policy (BROWX_ALLOWED_ORIGINS / BROWX_BLOCKED_ORIGINS): what pages may reach.
+    origins: OriginPolicy = attrs.field(factory=OriginPolicy)
     #: Seconds each step of reaching an attached browser may take (BROWX_CDP_TIMEOUT, ``--cdp-timeout``).
     cdp_timeout: float = CDP_TIMEOUT
     headless: bool = True
@@ -277,6 +281,9 @@ class RuntimeConfig:
             "attach_cdp": env.get("BROWX_ATTACH_CDP") or None,
             "cdp_headers": parse_cdp_headers((env.get("BROWX_CDP_HEADERS") or "").splitlines()),
             "cdp_timeout": parse_cdp_timeout(env.get("BROWX_CDP_TIMEOUT")),
+            "origins": OriginPolicy(
+                allowed=parse_origin_patterns(env.get("BROWX_ALLOWED_ORIGINS"), source="BROWX_ALLOWED_ORIGINS"),
+                blocked=parse_origin_patterns(env.get("BROWX_BLOCKED_ORIGINS"), source="BROWX_BLOCKED_ORIGINS")),
             "operator_socket": env.get("BROWX_OPERATOR_SOCKET") or None,
             "operator_token": env.get("BROWX_OPERATOR_TOKEN") or None,
             "diagnostics_retention_days": parse_retention_days(env.get("BROWX_DIAGNOSTICS_RETENTION_DAYS")),

@@ -36,6 +36,7 @@ from .config import (
     parse_download_max_bytes,
     parse_retention_days,
 )
+from .origins import parse_origin_patterns
 
 __all__ = ["KEYS", "Key", "absent", "effective_values", "given_flags", "layered_environment",
            "parse_config_text", "printable", "read_config_file", "sources"]
@@ -84,6 +85,10 @@ KEYS: tuple[Key, ...] = (
     Key("cdpEndpoint", "str", "BROWX_ATTACH_CDP", "--cdp-endpoint"),
     Key("cdpHeaders", "headers", "BROWX_CDP_HEADERS", "--cdp-header", secret=True,
         check=lambda text: parse_cdp_headers(text.splitlines())),
+    Key("allowedOrigins", "caps", "BROWX_ALLOWED_ORIGINS", "--allowed-origins",
+        check=lambda text: parse_origin_patterns(text, source="allowedOrigins")),
+    Key("blockedOrigins", "caps", "BROWX_BLOCKED_ORIGINS", "--blocked-origins",
+        check=lambda text: parse_origin_patterns(text, source="blockedOrigins")),
     Key("cdpTimeout", "number", "BROWX_CDP_TIMEOUT", "--cdp-timeout", check=parse_cdp_timeout),
     Key("headed", "bool", None, "--headed"),
     Key("actionInput", "str", "BROWX_ACTION_INPUT", "--action-input", check=parse_action_input),
@@ -244,6 +249,8 @@ def effective_values(config: RuntimeConfig, rest: Mapping[str, object]) -> dict[
         "workspace": str(config.workspace), "capabilities": sorted(config.capabilities),
         "executablePath": config.chromium, "firefoxPath": config.firefox, "cdpEndpoint": config.attach_cdp,
         "cdpHeaders": dict(config.cdp_headers), "cdpTimeout": config.cdp_timeout, "headed": not config.headless,
+        "allowedOrigins": [rule.text for rule in config.origins.allowed],
+        "blockedOrigins": [rule.text for rule in config.origins.blocked],
         "actionInput": config.action_input, "pageRecording": config.page_recording,
         "downloadMaxBytes": config.download_max_bytes,
         "diagnosticsRetentionDays": config.diagnostics_retention_days,

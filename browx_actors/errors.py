@@ -82,6 +82,8 @@ CODES: dict[str, Code] = _table(
     ("unknown-session", _MISSING, "no open session by that id (only `default` opens by itself)"),
     ("session-exists", _BAD, "`open_session` for an id that is already open"),
     ("unknown-engine", _BAD, "`open_session` with an engine that does not exist"),
+    ("origin-blocked", _DENIED, "the operator's origin policy keeps the URL's origin out of reach "
+     "(--allowed-origins / --blocked-origins); `origin` and `rule` name it"),
     ("engine-unavailable", _MISSING, "the engine exists but cannot run here: its browser or driver is not installed "
      "or not on this platform; the message names what is missing and `engine` names the engine"),
     ("unavailable", _INTERNAL, "a part the call needs cannot be reached or started (`component` names it: "

@@ -68,7 +68,7 @@ def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[
                                      direct_input=config.action_input == "auto",
                                      record_page_events=config.page_recording,
                                      cdp_endpoint=options.get("cdpEndpoint"), cdp_headers=config.cdp_headers,
-                                     cdp_timeout=config.cdp_timeout,
+                                     cdp_timeout=config.cdp_timeout, origins=config.origins,
                                      download_max_bytes=config.download_max_bytes)
     return ChromiumSession(session_id, table=TABLES["chromium"], pool=parts.pool, driver=parts.driver,
                            options=session_options, workspace=config.workspace)
@@ -80,7 +80,7 @@ def new_firefox_session(parts: SessionParts, session_id: str, options: Mapping[s
     return FirefoxSession(session_id, table=TABLES["firefox"], workspace=parts.config.workspace, pool=parts.firefox,
                           viewport=(viewport["width"], viewport["height"]),
                           endpoint=endpoint if isinstance(endpoint, str) else None,
-                          download_max_bytes=parts.config.download_max_bytes)
+                          download_max_bytes=parts.config.download_max_bytes, origins=parts.config.origins)
 
 
 def new_android_session(parts: SessionParts, session_id: str, options: Mapping[str, JsonValue]) -> AndroidSession:
@@ -107,7 +107,8 @@ def new_chrome_android_session(parts: SessionParts, session_id: str,
                                 adb=AdbAddress(native.adb_host, native.adb_port), serial=native.android_serial,
                                 pool=parts.pool, driver=parts.driver, workspace=config.workspace,
                                 options=SessionOptions(direct_input=config.action_input == "auto",
-                                                       download_max_bytes=config.download_max_bytes))
+                                                       download_max_bytes=config.download_max_bytes,
+                                                       origins=config.origins))
 
 
 #: Each engine's table: what it runs for every session tool, or why it refuses it.

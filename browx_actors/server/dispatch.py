@@ -10,7 +10,9 @@
    the field), then its declared rules between them;
 3. check the gates for any capability the argument values add (``open_session`` of a
    native engine needs ``native-device``); a forwarded call (``canvas_query``) also has
-   its inner operation's capability gated and its arguments validated;
+   its inner operation's capability gated and its arguments validated; and the
+   operator's origin policy for a URL the call loads (``origin-blocked`` naming the
+   origin and the rule);
 4. check the ``after`` request, which every tool takes (``after.py``): each capture's
    arguments against its own tool's declaration, and that tool's capability;
 5. substitute registered secrets into the arguments whose declaration takes them (a
@@ -45,17 +47,22 @@ from collections.abc import Callable, Mapping
 from .. import clients
 from ..errors import ToolError
 from ..jsonsafe import JsonObject, JsonValue
+from ..origins import OriginPolicy
 from ..recorder.records import CallRecord
 from ..secret_book import SecretBook, mask_deep, substitute_deep
 from ..tools import AnyTool, Gates, Runs, ToolOutput, validate_args
 from ..tools.after import AFTER, split_after
 from ..tools.context import RuntimeContext
+from ..tools.navigation import url_to_load
 from .after import AfterCapture, check_after, run_after
 from .catalog import Catalog
 from .egress import leaving, outgoing
 from .failure_log import failure_line, log_failure
 
 __all__ = ["Dispatcher"]
+
+#: Tools whose ``url`` argument is loaded in a page.
+_LOADS_URL = frozenset({"navigate", "new_tab"})
 
 log = logging.getLogger("browx_actors.dispatch")
 
@@ -71,6 +78,7 @@ class Dispatcher:
         gates: Gates,
         secrets: SecretBook,
         recorder: Callable[[CallRecord], None] | None = None,
+        origins: OriginPolicy | None = None,
     ) -> None:
         self.catalog = catalog
         self.context = context
@@ -78,6 +86,8 @@ class Dispatcher:
         self.secrets = secrets
         #: The recorder hook. None keeps the path to a single check.
         self.recorder = recorder
+        #: The operator's origin policy, applied to the URLs a call loads (step 3).
+        self.origins = origins or OriginPolicy()
 
     async def dispatch(self, name: str, raw_args: JsonValue) -> ToolOutput:
         started = time.perf_counter()
@@ -99,6 +109,7 @@ class Dispatcher:
                 # Its shape first, like every argument: a bad value is bad-arg before any gate.
                 validate_args((AFTER,), {"after": after_request})
             args = self._checked(tool, own_args)
+            self._within_origins(tool, args)
             if client is not None and "session" in args:  # the calling client's own session
                 args["session"] = clients.scoped(str(args["session"]), client)
             if after_request is not None:
@@ -149,6 +160,17 @@ class Dispatcher:
                 raise ToolError("bad-arg", f"{inner.name}: {err.message}",
                                 field=inner.field if field == "arguments" else f"{inner.field}.{field}") from err
         return args
+
+    def _within_origins(self, tool: AnyTool, args: JsonObject) -> None:
+        """Step 3's policy: a URL a call would load, outside the operator's origin policy,
+        is refused before anything is touched (the browsers block the pages' own requests)."""
+        url = args.get("url") if tool.name in _LOADS_URL else None
+        if not isinstance(url, str) or not self.origins.active:
+            return
+        refused = self.origins.refusal(url_to_load(url))
+        if refused is not None:
+            origin, why = refused
+            raise ToolError("origin-blocked", f"{tool.name} to {origin}: {why}", origin=origin, rule=why, field="url")
 
     def _with_secrets(self, tool: AnyTool, args: JsonObject, session_id: str) -> JsonObject:
         """Step 5, per parameter as declared (``Param.secrets``): keep (the default: a

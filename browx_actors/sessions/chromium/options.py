@@ -11,6 +11,7 @@ from __future__ import annotations
 import attrs
 
 from ...config import CDP_TIMEOUT, DOWNLOAD_MAX_BYTES
+from ...origins import OriginPolicy
 
 __all__ = ["DEFAULT_VIEWPORT", "SessionOptions"]
 
@@ -34,5 +35,7 @@ class SessionOptions:
     cdp_headers: tuple[tuple[str, str], ...] = attrs.field(default=(), repr=False)
     #: Seconds each step of reaching ``cdp_endpoint`` may take (``--cdp-timeout``).
     cdp_timeout: float = CDP_TIMEOUT
+    #: The operator's origin policy, enforced in the browser's request layer (routes.py).
+    origins: OriginPolicy = attrs.field(factory=OriginPolicy)
     #: The largest download saved; a larger one is cancelled (BROWX_DOWNLOAD_MAX_BYTES).
     download_max_bytes: int = DOWNLOAD_MAX_BYTES

@@ -167,7 +167,7 @@ class ChromiumSession(Session):
         self.named_refs = NamedRefBook()
         #: The session's routes (``network/routes.py``) and emulation (``page/emulation.py``);
         #: each joins the tabs' setup on its first use.
-        self.routes = Routes(self)
+        self.routes = Routes(self, options.origins)
         self.emulation = Emulation(self)
         #: Each tab's frame ids (fN), by the tab's target id (``frames/tree.py``).
         self.frame_books: dict[str, FrameBook] = {}
@@ -274,6 +274,8 @@ class ChromiumSession(Session):
         socket = await self.nursery.start(hold_event_socket, self.browser.ws_url, self.browser.headers)
         self.wiring = TargetWiring(self.browser.cdp, socket, self.events, self.nursery)
         await self.wiring.add_setup(DownloadCap(self).setup)  # before any tab: no download slips past the cap
+        if self.routes.policy.active:  # before any tab too: no request slips past the origin policy
+            await self.routes.installed()
         if self.attached:
             # The browser's own context: the user's cookies, and the user's other tabs,
             # which the agent never enters (its init script goes on our pages only).
@@ -317,8 +319,9 @@ class ChromiumSession(Session):
         if isinstance(args, Arguments):  # an nth= that is no index matches nothing: refused first
             refuse_unusable_selectors(args.json())
         self.warmup.call_started()
+        blocked = self.routes.blocked.total
         try:
-            return await self._run_call(tool, work, args)
+            return self.routes.blocked.told(await self._run_call(tool, work, args), blocked)
         finally:
             self.warmup.call_ended()
             self.viewers.check_current()

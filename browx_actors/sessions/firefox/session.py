@@ -40,6 +40,7 @@ from ...credentials import redact_url
 from ...errors import ToolError
 from ...jsonsafe import JsonObject, JsonValue
 from ...kernel.actor_ref import ActorRef
+from ...origins import OriginPolicy
 from ...tools import Arguments, Handler, Reply, Table, Tool
 from ..chromium.dialogs.book import dialog_refusal, interrupted_reply
 from ..chromium.losses import BrowserLost, PageScriptError, first_line
@@ -110,7 +111,7 @@ class FirefoxSession(Session):
 
     def __init__(self, session_id: str, *, table: Table, workspace: Path, pool: Callable[[], ActorRef],
                  viewport: tuple[int, int], endpoint: str | None = None,
-                 download_max_bytes: int = DOWNLOAD_MAX_BYTES) -> None:
+                 download_max_bytes: int = DOWNLOAD_MAX_BYTES, origins: OriginPolicy | None = None) -> None:
         super().__init__(session_id, table=table, workspace=workspace)
         self._pool = pool
         self.viewport = viewport
@@ -121,7 +122,7 @@ class FirefoxSession(Session):
         self.console = ConsoleBook()
         self.network = NetworkBook()
         #: route / unroute / route_queue (:mod:`.records.routes`): idle until the first route.
-        self.routes = Routes(self)
+        self.routes = Routes(self, origins)
         #: Frame context -> the context of the tab it is in.
         self._tab_of: dict[str, str] = {}
         #: Open dialogs by tab context, the policy, and the dialogs answered by it since the last result.
@@ -163,6 +164,9 @@ class FirefoxSession(Session):
         await sandbox.preload(bidi, self.user_context)
         await network.collect(bidi, self.user_context)  # before the first request: bodies for network_body
         await self.downloads.enable(self)
+        if self.routes.policy.active:  # in the intercept before the first tab: no request slips past the policy
+            await self.routes.installed()
+            await self.routes.sync()
         created = await bidi.send("browsingContext.create", {"type": "tab", "userContext": self.user_context})
         tab = self.tabs.add(str(created["context"]), ours=True)
         await self.size(tab.context)
@@ -339,6 +343,7 @@ class FirefoxSession(Session):
             pending = self.dialogs.get(tab.context)
             if pending is not None:
                 raise dialog_refusal(pending, tab.id, tool)
+        blocked = self.routes.blocked.total
         with trio.CancelScope() as scope:
             self._in_flight = (scope, tab.context) if tab is not None else None
             try:
@@ -350,7 +355,7 @@ class FirefoxSession(Session):
             return interrupted_reply(self.dialogs.get(tab.context), tool, tab.url)
         if self.answered and isinstance(result, Reply):
             result["dialogs"], self.answered = self.answered, []
-        return result
+        return self.routes.blocked.told(result, blocked)
 
     # Any: as the base's (a table line's tool and handler).
     async def run_tool(self, tool: Tool[Any], handler: Handler[Any, Any], args: Arguments) -> object:

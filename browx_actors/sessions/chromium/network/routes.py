@@ -1,6 +1,10 @@
 """The session's routes (capability ``network-control``), which ``route``, ``unroute`` and
 ``route_queue`` change and read (:mod:`.handlers`).
 
+The operator's origin policy is judged here too, before any route: while it is active
+every request of the session pauses, and one that leaves the policy fails with
+``BlockedByClient`` and is noted (:class:`~...blocked.BlockedRequests`).
+
 A route answers the session's matching requests itself, over the ``Fetch`` domain of
 every tab's event session (and of its out-of-process frames): ``fulfill`` with a
 status, headers and a body, ``abort`` with a network error, ``continue`` to the server
@@ -28,7 +32,9 @@ import trio
 from ....cdp import CdpFailure, CdpSubscription, TargetLink
 from ....errors import ToolError
 from ....jsonsafe import JsonObject
+from ....origins import OriginPolicy
 from ....tools.network import glob_regex
+from ...blocked import BlockedRequests
 from .redact import redact_url
 from .route_rules import continue_params, fetch_pattern, fulfill_params
 
@@ -97,8 +103,12 @@ class RouteHost(Protocol):
 class Routes:
     """One session's routes and paused requests, and the Fetch handling on its tabs."""
 
-    def __init__(self, host: RouteHost) -> None:
+    def __init__(self, host: RouteHost, policy: OriginPolicy | None = None) -> None:
         self.host = host
+        #: The operator's origin policy: while active, every request pauses here and is judged first.
+        self.policy = policy or OriginPolicy()
+        #: What the policy blocked, for the results of the calls it happened in.
+        self.blocked = BlockedRequests()
         self.routes: list[Route] = []
         self.queue: OrderedDict[int, Paused] = OrderedDict()
         self.overflowed = 0
@@ -139,10 +149,10 @@ class Routes:
 
     async def setup(self, cdp: TargetLink, kind: str) -> None:
         """Fetch on (with the routes' patterns) or off on one event session."""
-        if not self.routes:
+        if not self.routes and not self.policy.active:
             await cdp.send("Fetch.disable")
             return
-        patterns = sorted({fetch_pattern(r.pattern) for r in self.routes})
+        patterns = ["*"] if self.policy.active else sorted({fetch_pattern(r.pattern) for r in self.routes})
         if cdp.session_id not in self._served:
             # Subscribed before Fetch is on, so no paused request slips past unanswered.
             self._served.add(cdp.session_id)
@@ -166,8 +176,13 @@ class Routes:
         request_id = str(params.get("requestId"))
         request = params.get("request") or {}
         url = str(request.get("url", "")) + str(request.get("urlFragment") or "")
-        found = self.match(url)
+        refused = self.policy.refusal(url)
+        found = None if refused is not None else self.match(url)
         try:
+            if refused is not None:
+                self.blocked.note(refused[0])
+                await cdp.send("Fetch.failRequest", {"requestId": request_id, "errorReason": "BlockedByClient"})
+                return
             if found is None:
                 await cdp.send("Fetch.continueRequest", {"requestId": request_id})
                 return

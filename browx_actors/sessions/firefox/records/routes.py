@@ -7,6 +7,10 @@ route wins; ``fulfill``, ``abort``, ``continue`` (headers changed) or ``pause`` 
 overflow it goes on, and is counted). The globs, the route records and the answers'
 fields are chromium's own helpers; only the wire is BiDi's.
 
+The operator's origin policy is judged here first: while it is active the session stays
+in the interceptor, and a request of its tabs that leaves the policy fails
+(``network.failRequest``) and is noted (:class:`~...blocked.BlockedRequests`).
+
 The wire. While the session has routes it is a member of its connection's
 :class:`~.intercept.Interceptor`, which hands it the blocked requests of its tabs and
 frames (a tab opened later included: ownership is decided per request) and, as any
@@ -33,7 +37,9 @@ import trio
 from ....bidi import BidiConnection, BidiFailure
 from ....errors import ToolError
 from ....jsonsafe import JsonObject, JsonValue
+from ....origins import OriginPolicy
 from ....tools.network import glob_regex
+from ...blocked import BlockedRequests
 from ...chromium.network.redact import redact_url
 from ...chromium.network.route_rules import continue_params, fulfill_params
 from ...chromium.network.routes import QUEUE_MAX, ROUTES_MAX, Route
@@ -132,8 +138,12 @@ async def answer(bidi: BidiConnection, request: str, original: Mapping[str, str]
 class Routes:
     """One session's routes and paused requests, and the task that answers its requests."""
 
-    def __init__(self, host: RouteHost) -> None:
+    def __init__(self, host: RouteHost, policy: OriginPolicy | None = None) -> None:
         self.host = host
+        #: The operator's origin policy: while active, the session is always in the interceptor.
+        self.policy = policy or OriginPolicy()
+        #: What the policy blocked, for the results of the calls it happened in.
+        self.blocked = BlockedRequests()
         self.routes: list[Route] = []
         self.queue: OrderedDict[int, Paused] = OrderedDict()
         self.overflowed = 0
@@ -179,10 +189,11 @@ class Routes:
         session that does not route costs its requests nothing). Paused requests stay
         blocked either way, answerable by id."""
         interceptor = self.host.interceptor
-        if self.routes and not self._member:
+        wanted = bool(self.routes) or self.policy.active
+        if wanted and not self._member:
             await interceptor.join(self)
             self._member = True
-        elif not self.routes and self._member:
+        elif not wanted and self._member:
             self._member = False
             await interceptor.leave(self)
 
@@ -233,6 +244,14 @@ class Routes:
         request = params.get("request") or {}
         request_id = str(request.get("request"))
         url = str(request.get("url", ""))
+        refused = self.policy.refusal(url) if owned else None
+        if refused is not None:
+            self.blocked.note(refused[0])
+            try:
+                await self.host.bidi.send("network.failRequest", {"request": request_id}, timeout=ANSWER_SECONDS)
+            except BidiFailure as exc:  # the request or its tab went away meanwhile
+                log.debug("blocking %s: %s", redact_url(url), exc)
+            return
         found = self.match(url) if owned and not self._closed else None
         if found is None:
             await self._let_go(request_id)
