@@ -11,6 +11,7 @@ from __future__ import annotations
 import attrs
 
 from ...config import DOWNLOAD_MAX_BYTES
+from ..context_options import ContextOptions
 
 __all__ = ["DEFAULT_VIEWPORT", "SessionOptions"]
 
@@ -34,3 +35,5 @@ class SessionOptions:
     cdp_headers: tuple[tuple[str, str], ...] = attrs.field(default=(), repr=False)
     #: The largest download saved; a larger one is cancelled (BROWX_DOWNLOAD_MAX_BYTES).
     download_max_bytes: int = DOWNLOAD_MAX_BYTES
+    #: What open_session asked of the context besides its size (a device, a locale, ...).
+    context: ContextOptions = attrs.field(factory=ContextOptions)
