@@ -87,16 +87,15 @@ class OpenSessionArgs(Arguments):
                                   properties={"width": {"type": "integer", "minimum": 100, "maximum": 7680},
                                               "height": {"type": "integer", "minimum": 100, "maximum": 4320}},
                                   required_keys=("width", "height"))
-    device: str | None = param("device", "string", "Playwright device name, e.g. iPhone 15: its viewport, scale, "
-                               "touch and user agent.", max_length=100)
+    device: str | None = param("device", "string", "Playwright device, e.g. iPhone 15.", max_length=100)
     user_agent: str | None = param("userAgent", "string", "", max_length=1000)
-    locale: str | None = param("locale", "string", "BCP 47, e.g. de-DE.", max_length=35,
+    locale: str | None = param("locale", "string", "", max_length=35,
                                pattern="[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*")
-    timezone: str | None = param("timezone", "string", "IANA, e.g. Asia/Tokyo.", max_length=64,
+    timezone: str | None = param("timezone", "string", "", max_length=64,
                                  pattern="[A-Za-z0-9_+\\-/]+")
-    color_scheme: str | None = param("colorScheme", "string", "prefers-color-scheme.",
+    color_scheme: str | None = param("colorScheme", "string", "",
                                      enum=("light", "dark", "no-preference"))
-    ignore_https_errors: bool = param("ignoreHttpsErrors", "boolean", "Accept invalid certificates.", default=False)
+    ignore_https_errors: bool = param("ignoreHttpsErrors", "boolean", "", default=False)
     cdp_endpoint: str | None = param("cdpEndpoint", "string",
                                      "CDP endpoint (ws://... or http://host:port) to attach to.", max_length=2000, pattern="(wss?|https?)://\\S+")
     bidi_endpoint: str | None = param("bidiEndpoint", "string", "Firefox's WebDriver BiDi endpoint "
@@ -115,11 +114,13 @@ OPEN_SESSION = runtime_tool(
         "browser at this CDP endpoint (ws://... or http://host:port: a Chrome run with --remote-debugging-port, a "
         "grid, an Electron app) instead of the server's own; it leases one tab there, sees only that tab and its "
         "popups, and closing the session leaves the browser running. bidiEndpoint does the same for a Firefox run with "
-        "--remote-debugging-port (engine firefox). device takes a Playwright device name; viewport and userAgent "
-        "win over the device's. Firefox refuses colorScheme and mobile/touch devices.",
+        "--remote-debugging-port (engine firefox). device is a Playwright device name (e.g. iPhone 15, Pixel "
+        "7); viewport and userAgent win over the device's. locale is BCP 47, timezone IANA. Firefox refuses "
+        "colorScheme and mobile or touch devices (BiDi cannot set them).",
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
            Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
-           Check(_endpoint_context, "`cdpEndpoint` takes no `device`, `userAgent`, `locale`, ..."),
+           Check(_endpoint_context, "`cdpEndpoint` goes without `device`, `userAgent`, `locale`, `timezone`, "
+                 "`colorScheme` and `ignoreHttpsErrors`"),
            Check(_bidi_endpoint_engine, "`bidiEndpoint` goes with engine firefox"),
            Check(_context_for_browsers, "`viewport`, `device`, `userAgent`, `locale`, `timezone`, `colorScheme` and "
                  "`ignoreHttpsErrors` go with engine `chromium` or `firefox`"),
