@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from mcp.client import Client
 
-from e2e_support import browx_server, call, fails, ok
+from e2e_support import browx_server, fails, ok
 from https_support import MARKER, serve_https
 
 pytestmark = pytest.mark.chromium
@@ -57,8 +57,8 @@ async def test_ignore_https_errors_lets_a_self_signed_page_load(tmp_path: Path) 
     with serve_https(tmp_path / "tls") as url:
         async with browx_server(tmp_path / "ws", "eval") as client:
             await ok(client, "open_session", {"session": "strict"})
-            refused = await call(client, "navigate", {"session": "strict", "url": url})
-            assert refused["ok"] is False, refused
+            refused = await fails(client, "navigate", {"session": "strict", "url": url}, "navigation-failed")
+            assert "CERT" in refused["error"], refused
             await ok(client, "open_session", {**S, "ignoreHttpsErrors": True})
             await ok(client, "navigate", {**S, "url": url})
             text = (await ok(client, "eval_js", {**S, "expr": "document.body.innerText"}))["value"]
