@@ -30,6 +30,7 @@ from ..sessions.chromium import table as chromium_table
 from ..sessions.chromium.bridge.driver import PlaywrightDriver
 from ..sessions.chromium.options import SessionOptions
 from ..sessions.chromium.session import ChromiumSession
+from ..sessions.context_options import ContextOptions
 from ..sessions.firefox import table as firefox_table
 from ..sessions.firefox.session import FirefoxSession
 from ..sessions.ios import IosSession
@@ -69,7 +70,8 @@ def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[
                                      record_page_events=config.page_recording,
                                      cdp_endpoint=options.get("cdpEndpoint"), cdp_headers=config.cdp_headers,
                                      cdp_timeout=config.cdp_timeout, origins=config.origins,
-                                     download_max_bytes=config.download_max_bytes)
+                                     download_max_bytes=config.download_max_bytes,
+                                     context=ContextOptions.of(options))
     return ChromiumSession(session_id, table=TABLES["chromium"], pool=parts.pool, driver=parts.driver,
                            options=session_options, workspace=config.workspace)
 
@@ -80,6 +82,7 @@ def new_firefox_session(parts: SessionParts, session_id: str, options: Mapping[s
     return FirefoxSession(session_id, table=TABLES["firefox"], workspace=parts.config.workspace, pool=parts.firefox,
                           viewport=(viewport["width"], viewport["height"]),
                           endpoint=endpoint if isinstance(endpoint, str) else None,
+                          context=ContextOptions.of(options),
                           download_max_bytes=parts.config.download_max_bytes, origins=parts.config.origins)
 
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 from ..clients import named
 from ..credentials import redact_url
 from ..errors import ToolError
+from ..jsonsafe import JsonObject
+from ..sessions.context_options import merge, refuse_on_firefox
+from ..sessions.device_descriptors import descriptors, pick
 from ..tools import Reply
 from ..tools.arguments import NoArgs
 from ..tools.context import RuntimeContext
@@ -19,11 +22,18 @@ from ..tools.sessions import BROWSER_ENGINES, OpenSessionArgs, RegisterSecretArg
 __all__ = []
 
 
+def _lookup_device(name: str) -> JsonObject:
+    return pick(name, descriptors())
+
+
 async def open_session(runtime: RuntimeContext, args: OpenSessionArgs) -> Reply:
-    # A device's screen is the size it is: only a browser context takes a viewport.
+    # A device's screen is the size it is: only a browser context takes a viewport (and
+    # a device, a user agent, ...). What firefox cannot set is refused before it opens.
     options: dict[str, object] = {}
     if args.engine in BROWSER_ENGINES:
-        options["viewport"] = args.viewport or {"width": 1280, "height": 720}
+        options.update(merge(args.json(), _lookup_device))
+        if args.engine == "firefox":
+            refuse_on_firefox(options)
     if args.cdp_endpoint:
         options["cdpEndpoint"] = args.cdp_endpoint
     if args.bidi_endpoint:

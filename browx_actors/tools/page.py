@@ -16,7 +16,7 @@ from .rules import AtMostOne, Check, ExactlyOne, Excludes, JsonArgs
 from .shapes import Geolocation, NetworkConditions, Rect
 from .targets import REF, SELECTOR, TIMEOUT_MS
 
-__all__ = ["EMULATED", "PAPER_FORMATS", "PERMISSION_NAMES"]
+__all__ = ["EMULATED", "PAPER_FORMATS", "PERMISSION_NAMES", "check_timezone"]
 
 _FORMAT = Param("format", "string", "", default="png", enum=("png", "jpeg"))
 _QUALITY = Param("quality", "integer", "JPEG quality.", default=80, minimum=1, maximum=100)
@@ -226,7 +226,7 @@ def _check_custom(args: JsonArgs) -> None:
         raise ToolError("bad-arg", "networkConditions go with network custom", field="networkConditions")
 
 
-def _check_timezone(args: JsonArgs) -> None:
+def check_timezone(args: JsonArgs) -> None:
     """Chromium takes an unknown zone without a word and runs the page in UTC, so the
     name is checked against the system's time zone database (when it has one)."""
     zone = args.get("timezone")
@@ -256,7 +256,7 @@ EMULATE = session_tool(
         "to read it). `networkConditions` gives the latency and throughput for network custom. `permissions` are "
         "granted to the session's pages (null revokes them all).",
     rules=(Check(_check_custom, "`networkConditions` goes with `network` custom, which needs it"),
-           Check(_check_timezone, "`timezone` is a known IANA time zone"),),
+           Check(check_timezone, "`timezone` is a known IANA time zone"),),
 )
 
 

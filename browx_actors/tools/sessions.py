@@ -11,10 +11,11 @@ from __future__ import annotations
 from ..errors import ToolError
 from .arguments import Arguments, NoArgs, arg, arguments, param
 from .contract import CHANGES, DESTROYS, OPENS, READS, RUNS, SessionArgs, runtime_tool, session_param
+from .page import check_timezone
 from .rules import CapabilityWhen, Check, JsonArgs
 from .shapes import BatchCall, Size
 
-__all__ = ["BATCH_NAME", "BROWSER_ENGINES", "ENGINES", "MAX_CALLS", "NATIVE_ENGINES"]
+__all__ = ["BATCH_NAME", "BROWSER_ENGINES", "CONTEXT_FIELDS", "ENGINES", "MAX_CALLS", "NATIVE_ENGINES"]
 
 #: What open_session's ``engine`` may be.
 ENGINES = ("chromium", "firefox", "android-app", "ios-app", "chrome-android", "webkit", "safari")
@@ -39,16 +40,31 @@ def _endpoint_engine(args: JsonArgs) -> None:
                         field="cdpEndpoint")
 
 
+def _endpoint_context(args: JsonArgs) -> None:
+    # An attached chromium session works in the browser's own context, made before us.
+    for field in CONTEXT_FIELDS[1:]:
+        if args.get("cdpEndpoint") and args.get(field) not in (None, False):
+            raise ToolError("bad-arg", f"cdpEndpoint uses the browser's own context, made without {field}; "
+                            "drop one", field=field)
+
+
 def _bidi_endpoint_engine(args: JsonArgs) -> None:
     if args.get("bidiEndpoint") and args["engine"] != "firefox":
         raise ToolError("bad-arg", "bidiEndpoint attaches a firefox session; pass engine firefox or drop it",
                         field="bidiEndpoint")
 
 
-def _viewport_for_browsers(args: JsonArgs) -> None:
-    if args.get("viewport") is not None and args["engine"] not in BROWSER_ENGINES:
-        raise ToolError("bad-arg", f"a {args['engine']} session drives a device whose screen has the size it "
-                        "has: viewport is for chromium and firefox sessions", field="viewport")
+#: open_session's arguments that shape a browser context: for chromium and firefox only.
+CONTEXT_FIELDS = ("viewport", "device", "userAgent", "locale", "timezone", "colorScheme", "ignoreHttpsErrors")
+
+
+def _context_for_browsers(args: JsonArgs) -> None:
+    if args["engine"] in BROWSER_ENGINES:
+        return
+    for field in CONTEXT_FIELDS:
+        if args.get(field) not in (None, False):
+            raise ToolError("bad-arg", f"a {args['engine']} session drives a device as it is: {field} is for "
+                            "chromium and firefox sessions", field=field)
 
 
 def _calls_are_calls(args: JsonArgs) -> None:
@@ -71,6 +87,15 @@ class OpenSessionArgs(Arguments):
                                   properties={"width": {"type": "integer", "minimum": 100, "maximum": 7680},
                                               "height": {"type": "integer", "minimum": 100, "maximum": 4320}},
                                   required_keys=("width", "height"))
+    device: str | None = param("device", "string", "Playwright device, e.g. iPhone 15.", max_length=100)
+    user_agent: str | None = param("userAgent", "string", "", max_length=1000)
+    locale: str | None = param("locale", "string", "", max_length=35,
+                               pattern="[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*")
+    timezone: str | None = param("timezone", "string", "", max_length=64,
+                                 pattern="[A-Za-z0-9_+\\-/]+")
+    color_scheme: str | None = param("colorScheme", "string", "",
+                                     enum=("light", "dark", "no-preference"))
+    ignore_https_errors: bool = param("ignoreHttpsErrors", "boolean", "", default=False)
     cdp_endpoint: str | None = param("cdpEndpoint", "string",
                                      "CDP endpoint (ws://... or http://host:port) to attach to.", max_length=2000, pattern="(wss?|https?)://\\S+")
     bidi_endpoint: str | None = param("bidiEndpoint", "string", "Firefox's WebDriver BiDi endpoint "
@@ -89,11 +114,17 @@ OPEN_SESSION = runtime_tool(
         "browser at this CDP endpoint (ws://... or http://host:port: a Chrome run with --remote-debugging-port, a "
         "grid, an Electron app) instead of the server's own; it leases one tab there, sees only that tab and its "
         "popups, and closing the session leaves the browser running. bidiEndpoint does the same for a Firefox run with "
-        "--remote-debugging-port (engine firefox).",
+        "--remote-debugging-port (engine firefox). device is a Playwright device name (e.g. iPhone 15, Pixel "
+        "7); viewport and userAgent win over the device's. locale is BCP 47, timezone IANA. Firefox refuses "
+        "colorScheme and mobile or touch devices (BiDi cannot set them).",
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
            Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
+           Check(_endpoint_context, "`cdpEndpoint` goes without `device`, `userAgent`, `locale`, `timezone`, "
+                 "`colorScheme` and `ignoreHttpsErrors`"),
            Check(_bidi_endpoint_engine, "`bidiEndpoint` goes with engine firefox"),
-           Check(_viewport_for_browsers, "`viewport` goes with engine `chromium` or `firefox`"),
+           Check(_context_for_browsers, "`viewport`, `device`, `userAgent`, `locale`, `timezone`, `colorScheme` and "
+                 "`ignoreHttpsErrors` go with engine `chromium` or `firefox`"),
+           Check(check_timezone, "`timezone` is a known IANA time zone"),
            CapabilityWhen("engine", NATIVE_ENGINES, "native-device")),
 )
 

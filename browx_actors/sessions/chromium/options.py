@@ -12,6 +12,7 @@ import attrs
 
 from ...config import CDP_TIMEOUT, DOWNLOAD_MAX_BYTES
 from ...origins import OriginPolicy
+from ..context_options import ContextOptions
 
 __all__ = ["DEFAULT_VIEWPORT", "SessionOptions"]
 
@@ -39,3 +40,5 @@ class SessionOptions:
     origins: OriginPolicy = attrs.field(factory=OriginPolicy)
     #: The largest download saved; a larger one is cancelled (BROWX_DOWNLOAD_MAX_BYTES).
     download_max_bytes: int = DOWNLOAD_MAX_BYTES
+    #: What open_session asked of the context besides its size (a device, a locale, ...).
+    context: ContextOptions = attrs.field(factory=ContextOptions)

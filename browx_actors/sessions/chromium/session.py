@@ -283,7 +283,8 @@ class ChromiumSession(Session):
         else:
             width, height = self.options.viewport or DEFAULT_VIEWPORT
             self.context = context = await self.pw(
-                self.browser.playwright.new_context, viewport={"width": width, "height": height}
+                self.browser.playwright.new_context, viewport={"width": width, "height": height},
+                **self.options.context.playwright(),
             )
             await self.pw(context.add_init_script, script=AGENT_SOURCE)
         tab = await self.tab_lifecycle.open_first()

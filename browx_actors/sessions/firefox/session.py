@@ -47,8 +47,10 @@ from ..chromium.losses import BrowserLost, PageScriptError, first_line
 from ..chromium.page.downloads import safe_filename
 from ..chromium.reading.name_book import NamedRefBook
 from ..chromium.reading.resolve import run_with_named_refs
+from ..context_options import ContextOptions
 from ..session import Session, Work
 from . import sandbox
+from .page import emulation
 from .page.downloads import FirefoxDownloads
 from .pool import AcquireFirefox, Firefox, new_bidi_session
 from .reading import frames
@@ -111,10 +113,13 @@ class FirefoxSession(Session):
 
     def __init__(self, session_id: str, *, table: Table, workspace: Path, pool: Callable[[], ActorRef],
                  viewport: tuple[int, int], endpoint: str | None = None,
-                 download_max_bytes: int = DOWNLOAD_MAX_BYTES, origins: OriginPolicy | None = None) -> None:
+                 download_max_bytes: int = DOWNLOAD_MAX_BYTES, origins: OriginPolicy | None = None,
+                 context: ContextOptions | None = None) -> None:
         super().__init__(session_id, table=table, workspace=workspace)
         self._pool = pool
         self.viewport = viewport
+        #: What open_session asked of the user context (the runtime refused what BiDi cannot set).
+        self.context = context or ContextOptions()
         self.endpoint = endpoint
         self.browser: Firefox | None = None
         self.user_context: str | None = None
@@ -160,7 +165,9 @@ class FirefoxSession(Session):
             self.browser = await self._pool().call(AcquireFirefox(), timeout=90)
         bidi = self.bidi
         self._unlisten = bidi.listen(self.on_event)
-        self.user_context = str((await bidi.send("browser.createUserContext", {}))["userContext"])
+        made: JsonObject = {"acceptInsecureCerts": True} if self.context.ignore_https_errors else {}
+        self.user_context = str((await bidi.send("browser.createUserContext", made))["userContext"])
+        await emulation.start_with(self, self.context)  # before the first tab: it opens emulated
         await sandbox.preload(bidi, self.user_context)
         await network.collect(bidi, self.user_context)  # before the first request: bodies for network_body
         await self.downloads.enable(self)
@@ -203,8 +210,10 @@ class FirefoxSession(Session):
 
     async def size(self, context: str) -> None:
         width, height = self.viewport
-        await self.bidi.send("browsingContext.setViewport",
-                             {"context": context, "viewport": {"width": width, "height": height}})
+        params: JsonObject = {"context": context, "viewport": {"width": width, "height": height}}
+        if self.context.device_scale_factor is not None:
+            params["devicePixelRatio"] = self.context.device_scale_factor
+        await self.bidi.send("browsingContext.setViewport", params)
 
     # -- events ------------------------------------------------------------------------
 

@@ -27,11 +27,12 @@ from ....tools import Reply
 from ....tools.page import EMULATED, EmulateArgs, PdfSaveArgs
 from ....workspace import file_to_write, save_file
 from ...chromium.page.pdf import PAPER, count_pages, default_path
+from ...context_options import ContextOptions
 
 if TYPE_CHECKING:
     from ..session import FirefoxSession
 
-__all__ = ["UNSUPPORTED", "emulate", "pdf_save"]
+__all__ = ["UNSUPPORTED", "emulate", "pdf_save", "start_with"]
 
 #: Fields BiDi has no command for, and why.
 UNSUPPORTED = {
@@ -68,6 +69,22 @@ async def _apply(session: FirefoxSession, name: str, value: JsonValue) -> None:
     elif name == "network":
         conditions = {"type": "offline"} if value == "offline" else None
         await send("emulation.setNetworkConditions", {"networkConditions": conditions, **scope})
+
+
+async def start_with(session: FirefoxSession, context: ContextOptions) -> None:
+    """What open_session asked for (user agent, locale, time zone), set on the new user
+    context before its first tab and kept as emulate's state, so ``emulate {}`` reports
+    it and emulate changes it like anything it set itself. Firefox refusing a value is
+    ``bad-arg`` naming the field, and the session does not open."""
+    for name, value in (("userAgent", context.user_agent), ("locale", context.locale),
+                        ("timezone", context.timezone)):
+        if value is None:
+            continue
+        try:
+            await _apply(session, name, value)
+        except BidiError as err:
+            raise ToolError("bad-arg", f"Firefox refused {name}: {err.message or err.error}", field=name) from err
+        session.emulation[name] = value
 
 
 async def _grant(session: FirefoxSession, names: list[str], state: str) -> str | None:

@@ -1,0 +1,100 @@
+"""What ``open_session`` asks of a browser context besides its size: a device, a user
+agent, a locale, a time zone, a colour scheme, ignoring HTTPS errors. Pure.
+
+:func:`merge` turns the call's arguments (JSON names) and the device's descriptor into
+the options the session starts with, by JSON name: those are what ``open_session``
+answers, so the agent sees what the device brought. The device gives the viewport, the
+device scale factor, mobile, touch and the user agent; an explicit ``viewport`` or
+``userAgent`` wins over the device's. :func:`refuse_on_firefox` refuses, before anything
+opens, what WebDriver BiDi on Firefox 153 has no command for, rather than ignore it.
+:class:`ContextOptions` is what a session keeps of them, and
+:meth:`ContextOptions.playwright` what chromium's ``new_context`` takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import attrs
+
+from ..errors import ToolError
+from ..jsonsafe import JsonObject, JsonValue
+
+__all__ = ["DEFAULT_VIEWPORT_JSON", "ContextOptions", "merge", "refuse_on_firefox"]
+
+DEFAULT_VIEWPORT_JSON: JsonObject = {"width": 1280, "height": 720}
+#: Arguments passed through as given (JSON name -> the same name in the options).
+_PLAIN = ("userAgent", "locale", "timezone", "colorScheme")
+
+
+def merge(args: Mapping[str, JsonValue], lookup: Callable[[str], JsonObject]) -> JsonObject:
+    """The context's options by JSON name: the device's (``lookup`` finds it by name),
+    then the call's own over them; only what is set."""
+    merged: JsonObject = {}
+    name = args.get("device")
+    if isinstance(name, str):
+        device = lookup(name)
+        merged["device"] = name
+        for key in ("viewport", "deviceScaleFactor", "isMobile", "hasTouch", "userAgent"):
+            value = device.get(key)
+            if value is not None:  # a copy: the table is shared and cached
+                merged[key] = dict(value) if isinstance(value, dict) else value
+    merged["viewport"] = args.get("viewport") or merged.get("viewport") or dict(DEFAULT_VIEWPORT_JSON)
+    for key in _PLAIN:
+        if args.get(key) is not None:
+            merged[key] = args[key]
+    if args.get("ignoreHttpsErrors"):
+        merged["ignoreHttpsErrors"] = True
+    return merged
+
+
+def refuse_on_firefox(options: Mapping[str, JsonValue]) -> None:
+    """``not-supported`` for what Firefox 153's WebDriver BiDi cannot set on a user
+    context: touch and a mobile viewport (no command for either), and
+    prefers-color-scheme (none either)."""
+    for key, what in (("isMobile", "a mobile viewport"), ("hasTouch", "touch")):
+        if options.get(key):
+            field = "device" if "device" in options else key
+            raise ToolError("not-supported", f"device {options.get('device')!r} needs {what}, which WebDriver BiDi "
+                            "on Firefox 153 cannot emulate; use a chromium session or a desktop device",
+                            field=field, engine="firefox")
+    if options.get("colorScheme") is not None:
+        raise ToolError("not-supported", "colorScheme: WebDriver BiDi on Firefox 153 has no command for "
+                        "prefers-color-scheme; a chromium session emulates it", field="colorScheme", engine="firefox")
+
+
+@attrs.frozen
+class ContextOptions:
+    """What a browser session's context is made with (beyond its viewport)."""
+
+    device_scale_factor: float | None = None
+    is_mobile: bool = False
+    has_touch: bool = False
+    user_agent: str | None = None
+    locale: str | None = None
+    timezone: str | None = None
+    color_scheme: str | None = None
+    ignore_https_errors: bool = False
+
+    @classmethod
+    def of(cls, options: Mapping[str, JsonValue]) -> ContextOptions:
+        """From :func:`merge`'s options."""
+        def text(key: str) -> str | None:
+            value = options.get(key)
+            return value if isinstance(value, str) else None
+        scale = options.get("deviceScaleFactor")
+        return cls(device_scale_factor=float(scale) if isinstance(scale, (int, float)) else None,
+                   is_mobile=options.get("isMobile") is True, has_touch=options.get("hasTouch") is True,
+                   user_agent=text("userAgent"), locale=text("locale"), timezone=text("timezone"),
+                   color_scheme=text("colorScheme"), ignore_https_errors=options.get("ignoreHttpsErrors") is True)
+
+    def playwright(self) -> dict[str, object]:
+        """Playwright's ``new_context`` keywords for what is set (its defaults for the rest)."""
+        kwargs: dict[str, object] = {"is_mobile": self.is_mobile, "has_touch": self.has_touch,
+                                     "ignore_https_errors": self.ignore_https_errors}
+        for key, value in (("device_scale_factor", self.device_scale_factor), ("user_agent", self.user_agent),
+                           ("locale", self.locale), ("timezone_id", self.timezone),
+                           ("color_scheme", self.color_scheme)):
+            if value is not None:
+                kwargs[key] = value
+        return kwargs
