@@ -110,12 +110,14 @@ class BidiConnection:
         self._pending[command_id] = pending
         try:
             frame = json.dumps({"id": command_id, "method": method, "params": params or {}})
-            with trio.move_on_after(max(timeout, 1.0)) as write_scope:
-                with trio.CancelScope(shield=True):
-                    try:
-                        await self._websocket.send_message(frame)
-                    except ConnectionClosed as closed:
-                        self._mark_lost(f"the socket closed ({closed.reason})")
+            # Shielded from the caller's cancellation, bounded by its own deadline: a
+            # half-written frame would corrupt the socket for every session on it.
+            with trio.CancelScope(shield=True) as write_scope:
+                write_scope.deadline = trio.current_time() + max(timeout, 1.0)
+                try:
+                    await self._websocket.send_message(frame)
+                except ConnectionClosed as closed:
+                    self._mark_lost(f"the socket closed ({closed.reason})")
             if write_scope.cancelled_caught:
                 self._mark_lost(f"writing {method} stalled past {max(timeout, 1.0):g} s")
             with trio.move_on_after(timeout):
