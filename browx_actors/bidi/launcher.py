@@ -99,7 +99,8 @@ def find_firefox(explicit: str | os.PathLike[str] | None = None) -> str:
     """The executable: ``explicit``, else ``$BROWX_FIREFOX``, else ``firefox-esr`` or
     ``firefox`` on PATH. A named one that does not exist is an error, not a reason to
     fall back: the user asked for that one."""
-    named = (("the explicit executable", explicit), ("BROWX_FIREFOX", os.environ.get("BROWX_FIREFOX")))
+    named = (("the Firefox executable (--firefox-path or BROWX_FIREFOX)", explicit),
+             ("BROWX_FIREFOX", os.environ.get("BROWX_FIREFOX")))
     for source, candidate in named:
         if candidate:
             found = shutil.which(os.fspath(candidate))

@@ -41,3 +41,19 @@ def test_the_command_is_headless_picks_a_free_port_and_keeps_bidi_only() -> None
     assert command[:2] == ["/usr/bin/firefox-esr", "--headless"]
     assert command[command.index("--remote-debugging-port") + 1] == "0"
     assert PREFS["remote.active-protocols"] == 1
+
+
+def test_a_named_firefox_that_is_not_there_is_refused_naming_where_it_was_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from browx_actors.bidi.launcher import FirefoxNotFound, find_firefox
+
+    monkeypatch.delenv("BROWX_FIREFOX", raising=False)
+    with pytest.raises(FirefoxNotFound, match=r"--firefox-path or BROWX_FIREFOX\) '/no/firefox'"):
+        find_firefox("/no/firefox")
+    monkeypatch.setenv("BROWX_FIREFOX", "/no/other")
+    with pytest.raises(FirefoxNotFound, match="BROWX_FIREFOX '/no/other'"):
+        find_firefox()
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("BROWX_FIREFOX")
+    with pytest.raises(FirefoxNotFound, match="no firefox-esr or firefox on PATH"):
+        find_firefox()
