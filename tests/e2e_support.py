@@ -464,13 +464,19 @@ class RawStdio:
 
 @asynccontextmanager
 async def raw_stdio(command: list[str], *, env: dict[str, str] | None = None,
-                    cwd: str | None = None) -> AsyncIterator[RawStdio]:
+                    cwd: str | None = None, stderr: Path | None = None) -> AsyncIterator[RawStdio]:
     """Run ``command`` and talk to it in raw JSON-RPC lines; closes stdin at the end and
-    waits (up to 10 s) for it to leave, then kills it."""
+    waits (up to 10 s) for it to leave, then kills it. ``stderr``: a file that keeps what
+    the process wrote there (a chaos test that fails leaves the server's log behind)."""
     if env is None:
         env = {**os.environ, "PYTHONPATH": worktree_pythonpath()}
-    process = await trio.lowlevel.open_process(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                               stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+    sink = subprocess.DEVNULL if stderr is None else open(stderr, "wb")  # noqa: ASYNC230, SIM115  # closed below
+    try:
+        process = await trio.lowlevel.open_process(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                   stderr=sink, env=env, cwd=cwd)
+    finally:
+        if stderr is not None:
+            sink.close()  # type: ignore[union-attr]  # the child holds its own descriptor now
     raw = RawStdio(process)
 
     async def pump() -> None:
@@ -509,7 +515,10 @@ async def raw_server(workspace: Path, capabilities: str = "", *, tmpdir: Path | 
     if tmpdir is not None:
         tmpdir.mkdir(parents=True, exist_ok=True)
         env["TMPDIR"] = str(tmpdir)
-    async with raw_stdio([sys.executable, "-m", "browx_actors", "serve"], env=env, cwd=str(workspace)) as raw:
+    # The server's stderr beside its workspace, in the test's tmp_path: kept when a test fails.
+    stderr = workspace.parent / f"{workspace.name}-server-stderr.log"
+    async with raw_stdio([sys.executable, "-m", "browx_actors", "serve"], env=env, cwd=str(workspace),
+                         stderr=stderr) as raw:
         await raw.initialize()
         yield raw
 
