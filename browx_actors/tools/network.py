@@ -2,7 +2,8 @@
 
 ``console_read``, ``network_read`` and ``network_body`` read what each tab recorded;
 ``route``, ``unroute`` and ``route_queue`` (capability ``network-control``) answer,
-abort, change or hold requests in the browser's Fetch layer. The route glob
+abort, change or hold requests where the browser makes them (chromium's Fetch domain,
+firefox's network intercept). The route glob
 (:func:`glob_regex`) is part of the contract: ``**`` anything, ``*`` anything but ``/``,
 ``{a,b}`` either.
 """
