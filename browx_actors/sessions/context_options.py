@@ -1,5 +1,6 @@
 """What ``open_session`` asks of a browser context besides its size: a device, a user
-agent, a locale, a time zone, a colour scheme, ignoring HTTPS errors. Pure.
+agent, a locale, a time zone, a colour scheme, ignoring HTTPS errors, a storage state
+to start from. Pure.
 
 :func:`merge` turns the call's arguments (JSON names) and the device's descriptor into
 the options the session starts with, by JSON name: those are what ``open_session``
@@ -24,7 +25,7 @@ __all__ = ["DEFAULT_VIEWPORT_JSON", "ContextOptions", "merge", "refuse_on_firefo
 
 DEFAULT_VIEWPORT_JSON: JsonObject = {"width": 1280, "height": 720}
 #: Arguments passed through as given (JSON name -> the same name in the options).
-_PLAIN = ("userAgent", "locale", "timezone", "colorScheme")
+_PLAIN = ("userAgent", "locale", "timezone", "colorScheme", "storageState")
 
 
 def merge(args: Mapping[str, JsonValue], lookup: Callable[[str], JsonObject]) -> JsonObject:
@@ -75,6 +76,9 @@ class ContextOptions:
     timezone: str | None = None
     color_scheme: str | None = None
     ignore_https_errors: bool = False
+    #: A workspace-relative storage-state file, loaded at start (read by the session,
+    #: through the workspace's chokepoints: this module does no I/O).
+    storage_state: str | None = None
 
     @classmethod
     def of(cls, options: Mapping[str, JsonValue]) -> ContextOptions:
@@ -86,10 +90,12 @@ class ContextOptions:
         return cls(device_scale_factor=float(scale) if isinstance(scale, (int, float)) else None,
                    is_mobile=options.get("isMobile") is True, has_touch=options.get("hasTouch") is True,
                    user_agent=text("userAgent"), locale=text("locale"), timezone=text("timezone"),
-                   color_scheme=text("colorScheme"), ignore_https_errors=options.get("ignoreHttpsErrors") is True)
+                   color_scheme=text("colorScheme"), ignore_https_errors=options.get("ignoreHttpsErrors") is True,
+                   storage_state=text("storageState"))
 
     def playwright(self) -> dict[str, object]:
-        """Playwright's ``new_context`` keywords for what is set (its defaults for the rest)."""
+        """Playwright's ``new_context`` keywords for what is set (its defaults for the rest);
+        not the storage state, which the session reads from the workspace itself."""
         kwargs: dict[str, object] = {"is_mobile": self.is_mobile, "has_touch": self.has_touch,
                                      "ignore_https_errors": self.ignore_https_errors}
         for key, value in (("device_scale_factor", self.device_scale_factor), ("user_agent", self.user_agent),

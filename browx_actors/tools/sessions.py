@@ -55,7 +55,8 @@ def _bidi_endpoint_engine(args: JsonArgs) -> None:
 
 
 #: open_session's arguments that shape a browser context: for chromium and firefox only.
-CONTEXT_FIELDS = ("viewport", "device", "userAgent", "locale", "timezone", "colorScheme", "ignoreHttpsErrors")
+CONTEXT_FIELDS = ("viewport", "device", "userAgent", "locale", "timezone", "colorScheme", "ignoreHttpsErrors",
+                  "storageState")
 
 
 def _context_for_browsers(args: JsonArgs) -> None:
@@ -96,8 +97,9 @@ class OpenSessionArgs(Arguments):
     color_scheme: str | None = param("colorScheme", "string", "",
                                      enum=("light", "dark", "no-preference"))
     ignore_https_errors: bool = param("ignoreHttpsErrors", "boolean", "", default=False)
+    storage_state: str | None = param("storageState", "string", "")
     cdp_endpoint: str | None = param("cdpEndpoint", "string",
-                                     "CDP endpoint (ws://... or http://host:port) to attach to.", max_length=2000, pattern="(wss?|https?)://\\S+")
+                                     "CDP endpoint to attach to.", max_length=2000, pattern="(wss?|https?)://\\S+")
     bidi_endpoint: str | None = param("bidiEndpoint", "string", "Firefox's WebDriver BiDi endpoint "
                                       "(ws://host:port/session) to attach to.", max_length=2000, pattern="wss?://\\S+")
 
@@ -116,14 +118,15 @@ OPEN_SESSION = runtime_tool(
         "popups, and closing the session leaves the browser running. bidiEndpoint does the same for a Firefox run with "
         "--remote-debugging-port (engine firefox). device is a Playwright device name (e.g. iPhone 15, Pixel "
         "7); viewport and userAgent win over the device's. locale is BCP 47, timezone IANA. Firefox refuses "
-        "colorScheme and mobile or touch devices (BiDi cannot set them).",
+        "colorScheme and mobile or touch devices (BiDi cannot set them). storageState is a workspace "
+        "file (storage_state_save's) loaded at start.",
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
            Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
            Check(_endpoint_context, "`cdpEndpoint` goes without `device`, `userAgent`, `locale`, `timezone`, "
-                 "`colorScheme` and `ignoreHttpsErrors`"),
+                 "`colorScheme`, `ignoreHttpsErrors` and the other context options"),
            Check(_bidi_endpoint_engine, "`bidiEndpoint` goes with engine firefox"),
            Check(_context_for_browsers, "`viewport`, `device`, `userAgent`, `locale`, `timezone`, `colorScheme` and "
-                 "`ignoreHttpsErrors` go with engine `chromium` or `firefox`"),
+                 "the other context options go with engine `chromium` or `firefox`"),
            Check(check_timezone, "`timezone` is a known IANA time zone"),
            CapabilityWhen("engine", NATIVE_ENGINES, "native-device")),
 )

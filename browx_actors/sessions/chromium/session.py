@@ -80,6 +80,7 @@ from .page.download_cap import DownloadCap
 from .page.downloads import Downloads, safe_filename
 from .page.emulation import Emulation
 from .page.saves import list_new_downloads
+from .page.storage import state_for_playwright
 from .pool import AcquireBrowser, Browser
 from .reading.name_book import NamedRefBook
 from .reading.resolve import run_with_named_refs
@@ -282,9 +283,11 @@ class ChromiumSession(Session):
             self.context = await self.pw(default_context, self.browser.playwright)
         else:
             width, height = self.options.viewport or DEFAULT_VIEWPORT
+            extra = self.options.context.playwright()
+            if self.options.context.storage_state is not None:  # Playwright's own loading: no helper pages
+                extra["storage_state"] = await state_for_playwright(self.workspace, self.options.context.storage_state)
             self.context = context = await self.pw(
-                self.browser.playwright.new_context, viewport={"width": width, "height": height},
-                **self.options.context.playwright(),
+                self.browser.playwright.new_context, viewport={"width": width, "height": height}, **extra,
             )
             await self.pw(context.add_init_script, script=AGENT_SOURCE)
         tab = await self.tab_lifecycle.open_first()

@@ -54,7 +54,7 @@ from .page import emulation
 from .page.downloads import FirefoxDownloads
 from .pool import AcquireFirefox, Firefox, new_bidi_session
 from .reading import frames
-from .records import network
+from .records import network, webstorage
 from .records.books import ConsoleBook, NetworkBook
 from .records.intercept import Interceptor
 from .records.routes import Routes
@@ -177,6 +177,8 @@ class FirefoxSession(Session):
         created = await bidi.send("browsingContext.create", {"type": "tab", "userContext": self.user_context})
         tab = self.tabs.add(str(created["context"]), ours=True)
         await self.size(tab.context)
+        if self.context.storage_state is not None:  # before the agent's first call: it opens signed in
+            await webstorage.load_at_start(self, self.context.storage_state)
         self.nursery.start_soon(self._watch_browser, self.browser)
 
     async def on_stop(self) -> None:
