@@ -1,6 +1,6 @@
 """What ``open_session`` asks of a browser context besides its size: a device, a user
 agent, a locale, a time zone, a colour scheme, ignoring HTTPS errors, a storage state
-to start from. Pure.
+to start from, permissions granted from the start. Pure.
 
 :func:`merge` turns the call's arguments (JSON names) and the device's descriptor into
 the options the session starts with, by JSON name: those are what ``open_session``
@@ -46,19 +46,27 @@ def merge(args: Mapping[str, JsonValue], lookup: Callable[[str], JsonObject]) ->
             merged[key] = args[key]
     if args.get("ignoreHttpsErrors"):
         merged["ignoreHttpsErrors"] = True
+    permissions = args.get("permissions")
+    if isinstance(permissions, list) and permissions:
+        merged["permissions"] = sorted({str(name) for name in permissions})
     return merged
 
 
 def refuse_on_firefox(options: Mapping[str, JsonValue]) -> None:
     """``not-supported`` for what Firefox 153's WebDriver BiDi cannot set on a user
     context: touch and a mobile viewport (no command for either), and
-    prefers-color-scheme (none either)."""
+    prefers-color-scheme (none either), and permissions (granted per origin only, and
+    an opening session has no origin yet: emulate grants them once a page has one)."""
     for key, what in (("isMobile", "a mobile viewport"), ("hasTouch", "touch")):
         if options.get(key):
             field = "device" if "device" in options else key
             raise ToolError("not-supported", f"device {options.get('device')!r} needs {what}, which WebDriver BiDi "
                             "on Firefox 153 cannot emulate; use a chromium session or a desktop device",
                             field=field, engine="firefox")
+    if options.get("permissions"):
+        raise ToolError("not-supported", "permissions: WebDriver BiDi on Firefox 153 grants a permission for one "
+                        "origin (permissions.setPermission), and a session opens on none; navigate, then emulate "
+                        "permissions grants them for that page's origin", field="permissions", engine="firefox")
     if options.get("colorScheme") is not None:
         raise ToolError("not-supported", "colorScheme: WebDriver BiDi on Firefox 153 has no command for "
                         "prefers-color-scheme; a chromium session emulates it", field="colorScheme", engine="firefox")
@@ -79,6 +87,8 @@ class ContextOptions:
     #: A workspace-relative storage-state file, loaded at start (read by the session,
     #: through the workspace's chokepoints: this module does no I/O).
     storage_state: str | None = None
+    #: Permission names granted to the context's pages from the start.
+    permissions: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, options: Mapping[str, JsonValue]) -> ContextOptions:
@@ -91,7 +101,7 @@ class ContextOptions:
                    is_mobile=options.get("isMobile") is True, has_touch=options.get("hasTouch") is True,
                    user_agent=text("userAgent"), locale=text("locale"), timezone=text("timezone"),
                    color_scheme=text("colorScheme"), ignore_https_errors=options.get("ignoreHttpsErrors") is True,
-                   storage_state=text("storageState"))
+                   storage_state=text("storageState"), permissions=tuple(_names(options.get("permissions"))))
 
     def playwright(self) -> dict[str, object]:
         """Playwright's ``new_context`` keywords for what is set (its defaults for the rest);
@@ -103,4 +113,10 @@ class ContextOptions:
                            ("color_scheme", self.color_scheme)):
             if value is not None:
                 kwargs[key] = value
+        if self.permissions:
+            kwargs["permissions"] = list(self.permissions)
         return kwargs
+
+
+def _names(value: JsonValue) -> list[str]:
+    return [str(name) for name in value] if isinstance(value, list) else []

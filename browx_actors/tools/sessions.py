@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..errors import ToolError
 from .arguments import Arguments, NoArgs, arg, arguments, param
 from .contract import CHANGES, DESTROYS, OPENS, READS, RUNS, SessionArgs, runtime_tool, session_param
-from .page import check_timezone
+from .page import PERMISSION_NAMES, check_timezone
 from .rules import CapabilityWhen, Check, JsonArgs
 from .shapes import BatchCall, Size
 
@@ -56,7 +56,7 @@ def _bidi_endpoint_engine(args: JsonArgs) -> None:
 
 #: open_session's arguments that shape a browser context: for chromium and firefox only.
 CONTEXT_FIELDS = ("viewport", "device", "userAgent", "locale", "timezone", "colorScheme", "ignoreHttpsErrors",
-                  "storageState")
+                  "storageState", "permissions")
 
 
 def _context_for_browsers(args: JsonArgs) -> None:
@@ -66,6 +66,14 @@ def _context_for_browsers(args: JsonArgs) -> None:
         if args.get(field) not in (None, False):
             raise ToolError("bad-arg", f"a {args['engine']} session drives a device as it is: {field} is for "
                             "chromium and firefox sessions", field=field)
+
+
+def _known_permissions(args: JsonArgs) -> None:
+    # Checked here, not as an enum: the listing carries emulate's names once, not twice.
+    for name in args.get("permissions") or ():
+        if name not in PERMISSION_NAMES:
+            raise ToolError("bad-arg", f"permissions: unknown permission {name!r}; one of "
+                            f"{', '.join(PERMISSION_NAMES)}", field="permissions")
 
 
 def _calls_are_calls(args: JsonArgs) -> None:
@@ -84,11 +92,11 @@ class OpenSessionArgs(Arguments):
     session: str = arg(session_param("New session id.", required=True))
     engine: str = param("engine", "string", "chromium, firefox, android-app, ios-app or chrome-android.",
                         default="chromium")
-    viewport: Size | None = param("viewport", "object", "Viewport size in CSS pixels.",
+    viewport: Size | None = param("viewport", "object", "",
                                   properties={"width": {"type": "integer", "minimum": 100, "maximum": 7680},
                                               "height": {"type": "integer", "minimum": 100, "maximum": 4320}},
                                   required_keys=("width", "height"))
-    device: str | None = param("device", "string", "Playwright device, e.g. iPhone 15.", max_length=100)
+    device: str | None = param("device", "string", "", max_length=100)
     user_agent: str | None = param("userAgent", "string", "", max_length=1000)
     locale: str | None = param("locale", "string", "", max_length=35,
                                pattern="[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*")
@@ -98,9 +106,11 @@ class OpenSessionArgs(Arguments):
                                      enum=("light", "dark", "no-preference"))
     ignore_https_errors: bool = param("ignoreHttpsErrors", "boolean", "", default=False)
     storage_state: str | None = param("storageState", "string", "")
+    permissions: list[str] | None = param("permissions", "array", "", items="string",
+                                          max_items=len(PERMISSION_NAMES))
     cdp_endpoint: str | None = param("cdpEndpoint", "string",
                                      "CDP endpoint to attach to.", max_length=2000, pattern="(wss?|https?)://\\S+")
-    bidi_endpoint: str | None = param("bidiEndpoint", "string", "Firefox's WebDriver BiDi endpoint "
+    bidi_endpoint: str | None = param("bidiEndpoint", "string", "BiDi endpoint "
                                       "(ws://host:port/session) to attach to.", max_length=2000, pattern="wss?://\\S+")
 
 
@@ -116,10 +126,12 @@ OPEN_SESSION = runtime_tool(
         "browser at this CDP endpoint (ws://... or http://host:port: a Chrome run with --remote-debugging-port, a "
         "grid, an Electron app) instead of the server's own; it leases one tab there, sees only that tab and its "
         "popups, and closing the session leaves the browser running. bidiEndpoint does the same for a Firefox run with "
-        "--remote-debugging-port (engine firefox). device is a Playwright device name (e.g. iPhone 15, Pixel "
+        "--remote-debugging-port (engine firefox). viewport is in CSS pixels. "
+        "device is a Playwright device name (e.g. iPhone 15, Pixel "
         "7); viewport and userAgent win over the device's. locale is BCP 47, timezone IANA. Firefox refuses "
         "colorScheme and mobile or touch devices (BiDi cannot set them). storageState is a workspace "
-        "file (storage_state_save's) loaded at start.",
+        "file (storage_state_save's) loaded at start. permissions (emulate's names) are granted at start; "
+        "firefox refuses them (BiDi grants per origin, and a session opens on none).",
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
            Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
            Check(_endpoint_context, "`cdpEndpoint` goes without `device`, `userAgent`, `locale`, `timezone`, "
@@ -128,6 +140,7 @@ OPEN_SESSION = runtime_tool(
            Check(_context_for_browsers, "`viewport`, `device`, `userAgent`, `locale`, `timezone`, `colorScheme` and "
                  "the other context options go with engine `chromium` or `firefox`"),
            Check(check_timezone, "`timezone` is a known IANA time zone"),
+           Check(_known_permissions, "`permissions` are names emulate's `permissions` takes"),
            CapabilityWhen("engine", NATIVE_ENGINES, "native-device")),
 )
 

@@ -50,3 +50,17 @@ async def test_a_bad_storage_state_is_refused_before_the_session_opens(tmp_path:
             refused = await fails(client, "open_session", {**S, "storageState": path}, "bad-arg")
             assert refused["field"] == "storageState", refused
         assert (await ok(client, "list_sessions"))["count"] == 0
+
+
+async def test_permissions_are_granted_from_the_start_and_emulate_reports_them(tmp_path: Path, pages_url: str) -> None:
+    state = "navigator.permissions.query({name: 'geolocation'}).then(p => p.state)"
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        opened = await ok(client, "open_session", {**S, "permissions": ["geolocation", "notifications"]})
+        assert opened["permissions"] == ["geolocation", "notifications"], opened
+        await ok(client, "navigate", {**S, "url": f"{pages_url}/e2e_small.html"})
+        assert (await ok(client, "eval_js", {**S, "expr": state}))["value"] == "granted"
+        assert (await ok(client, "emulate", S))["emulation"]["permissions"] == ["geolocation", "notifications"]
+        await ok(client, "emulate", {**S, "permissions": None})  # emulate changes them like its own
+        assert (await ok(client, "eval_js", {**S, "expr": state}))["value"] == "prompt"
+        refused = await fails(client, "open_session", {"session": "other", "permissions": ["telepathy"]}, "bad-arg")
+        assert refused["field"] == "permissions" and "telepathy" in refused["error"], refused

@@ -52,3 +52,11 @@ async def test_a_bad_storage_state_is_refused_naming_it(tmp_path: Path) -> None:
                               "bad-arg")
         assert refused["field"] == "storageState" and "storage state" in refused["error"], refused
         assert (await ok(client, "list_sessions"))["count"] == 0
+
+
+async def test_permissions_are_refused_naming_the_field_and_why(tmp_path: Path) -> None:
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        refused = await fails(client, "open_session", {**S, "engine": "firefox", "permissions": ["geolocation"]},
+                              "not-supported")
+        assert refused["field"] == "permissions" and "origin" in refused["error"], refused
+        assert (await ok(client, "list_sessions"))["count"] == 0

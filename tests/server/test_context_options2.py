@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from browx_actors.errors import ToolError
-from browx_actors.sessions.context_options import ContextOptions, merge
+from browx_actors.sessions.context_options import ContextOptions, merge, refuse_on_firefox
 from browx_actors.tools.rules import Check
 from browx_actors.tools.sessions import OPEN_SESSION
 
@@ -42,3 +42,24 @@ def test_an_attached_session_refuses_a_storage_state() -> None:
     with pytest.raises(ToolError) as caught:
         check({"session": "s", "engine": "chromium", "cdpEndpoint": "ws://h:1/x", "storageState": "a"})
     assert caught.value.details["field"] == "storageState"
+
+
+def test_permissions_are_deduplicated_kept_and_given_to_playwright() -> None:
+    merged = merge({"permissions": ["notifications", "geolocation", "notifications"]}, no_device)
+    assert merged["permissions"] == ["geolocation", "notifications"]
+    kept = ContextOptions.of(merged)
+    assert kept.playwright()["permissions"] == ["geolocation", "notifications"]
+    assert "permissions" not in merge({"permissions": []}, no_device)
+
+
+def test_firefox_refuses_permissions_naming_why() -> None:
+    with pytest.raises(ToolError) as caught:
+        refuse_on_firefox(merge({"permissions": ["geolocation"]}, no_device))
+    assert caught.value.code == "not-supported" and caught.value.details["field"] == "permissions"
+    assert "origin" in caught.value.message
+
+
+def test_an_unknown_permission_is_refused_naming_it() -> None:
+    with pytest.raises(ToolError) as caught:
+        check({"session": "s", "engine": "chromium", "permissions": ["geolocation", "telepathy"]})
+    assert caught.value.details["field"] == "permissions" and "telepathy" in caught.value.message

@@ -290,6 +290,8 @@ class ChromiumSession(Session):
                 self.browser.playwright.new_context, viewport={"width": width, "height": height}, **extra,
             )
             await self.pw(context.add_init_script, script=AGENT_SOURCE)
+            if self.options.context.permissions:  # emulate's state: emulate {} reports them, and changes them
+                self.emulation.state["permissions"] = list(self.options.context.permissions)
         tab = await self.tab_lifecycle.open_first()
         assert tab.events is not None  # open_first wired it
         self.human = await self.nursery.start(
