@@ -1,6 +1,6 @@
 """What ``open_session`` asks of a browser context besides its size: a device, a user
 agent, a locale, a time zone, a colour scheme, ignoring HTTPS errors, a storage state
-to start from, permissions granted from the start. Pure.
+to start from, permissions granted from the start, a script for every document. Pure.
 
 :func:`merge` turns the call's arguments (JSON names) and the device's descriptor into
 the options the session starts with, by JSON name: those are what ``open_session``
@@ -25,7 +25,7 @@ __all__ = ["DEFAULT_VIEWPORT_JSON", "ContextOptions", "merge", "refuse_on_firefo
 
 DEFAULT_VIEWPORT_JSON: JsonObject = {"width": 1280, "height": 720}
 #: Arguments passed through as given (JSON name -> the same name in the options).
-_PLAIN = ("userAgent", "locale", "timezone", "colorScheme", "storageState")
+_PLAIN = ("userAgent", "locale", "timezone", "colorScheme", "storageState", "initScript")
 
 
 def merge(args: Mapping[str, JsonValue], lookup: Callable[[str], JsonObject]) -> JsonObject:
@@ -89,6 +89,8 @@ class ContextOptions:
     storage_state: str | None = None
     #: Permission names granted to the context's pages from the start.
     permissions: tuple[str, ...] = ()
+    #: A workspace-relative JavaScript file run in every new document (read by the session).
+    init_script: str | None = None
 
     @classmethod
     def of(cls, options: Mapping[str, JsonValue]) -> ContextOptions:
@@ -101,7 +103,8 @@ class ContextOptions:
                    is_mobile=options.get("isMobile") is True, has_touch=options.get("hasTouch") is True,
                    user_agent=text("userAgent"), locale=text("locale"), timezone=text("timezone"),
                    color_scheme=text("colorScheme"), ignore_https_errors=options.get("ignoreHttpsErrors") is True,
-                   storage_state=text("storageState"), permissions=tuple(_names(options.get("permissions"))))
+                   storage_state=text("storageState"), permissions=tuple(_names(options.get("permissions"))),
+                   init_script=text("initScript"))
 
     def playwright(self) -> dict[str, object]:
         """Playwright's ``new_context`` keywords for what is set (its defaults for the rest);

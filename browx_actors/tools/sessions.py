@@ -56,7 +56,7 @@ def _bidi_endpoint_engine(args: JsonArgs) -> None:
 
 #: open_session's arguments that shape a browser context: for chromium and firefox only.
 CONTEXT_FIELDS = ("viewport", "device", "userAgent", "locale", "timezone", "colorScheme", "ignoreHttpsErrors",
-                  "storageState", "permissions")
+                  "storageState", "permissions", "initScript")
 
 
 def _context_for_browsers(args: JsonArgs) -> None:
@@ -108,6 +108,7 @@ class OpenSessionArgs(Arguments):
     storage_state: str | None = param("storageState", "string", "")
     permissions: list[str] | None = param("permissions", "array", "", items="string",
                                           max_items=len(PERMISSION_NAMES))
+    init_script: str | None = param("initScript", "string", "")
     cdp_endpoint: str | None = param("cdpEndpoint", "string",
                                      "CDP endpoint to attach to.", max_length=2000, pattern="(wss?|https?)://\\S+")
     bidi_endpoint: str | None = param("bidiEndpoint", "string", "BiDi endpoint "
@@ -131,7 +132,9 @@ OPEN_SESSION = runtime_tool(
         "7); viewport and userAgent win over the device's. locale is BCP 47, timezone IANA. Firefox refuses "
         "colorScheme and mobile or touch devices (BiDi cannot set them). storageState is a workspace "
         "file (storage_state_save's) loaded at start. permissions (emulate's names) are granted at start; "
-        "firefox refuses them (BiDi grants per origin, and a session opens on none).",
+        "firefox refuses them (BiDi grants per origin, and a session opens on none). initScript is a workspace "
+        ".js file run in each new document before its scripts, as a function body (assign to window for a "
+        "global).",
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
            Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
            Check(_endpoint_context, "`cdpEndpoint` goes without `device`, `userAgent`, `locale`, `timezone`, "

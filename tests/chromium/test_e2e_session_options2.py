@@ -64,3 +64,21 @@ async def test_permissions_are_granted_from_the_start_and_emulate_reports_them(t
         assert (await ok(client, "eval_js", {**S, "expr": state}))["value"] == "prompt"
         refused = await fails(client, "open_session", {"session": "other", "permissions": ["telepathy"]}, "bad-arg")
         assert refused["field"] == "permissions" and "telepathy" in refused["error"], refused
+
+
+INIT = "var local = 1;\nwindow.fromInit = {state: document.readyState, local: typeof local};\n// a last-line comment"
+
+
+async def test_an_init_script_runs_in_every_new_document_before_its_scripts(tmp_path: Path, pages_url: str) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "init.js").write_text(INIT)
+    async with browx_server(workspace, "eval") as client:
+        assert (await ok(client, "open_session", {**S, "initScript": "init.js"}))["initScript"] == "init.js"
+        for page in ("e2e_small.html", "e2e_second.html"):
+            await ok(client, "navigate", {**S, "url": f"{pages_url}/{page}"})
+            seen = (await ok(client, "eval_js", {**S, "expr": "[window.fromInit, typeof local]"}))["value"]
+            # Run while the document loads, as a function body: its declarations stay its own.
+            assert seen == [{"state": "loading", "local": "number"}, "undefined"], seen
+        missing = await fails(client, "open_session", {"session": "other", "initScript": "none.js"}, "bad-arg")
+        assert missing["field"] == "initScript", missing

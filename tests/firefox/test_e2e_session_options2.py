@@ -60,3 +60,21 @@ async def test_permissions_are_refused_naming_the_field_and_why(tmp_path: Path) 
                               "not-supported")
         assert refused["field"] == "permissions" and "origin" in refused["error"], refused
         assert (await ok(client, "list_sessions"))["count"] == 0
+
+
+INIT = "var local = 1;\nwindow.fromInit = {state: document.readyState, local: typeof local};\n// a last-line comment"
+
+
+async def test_an_init_script_runs_in_the_page_realm_of_every_new_document(tmp_path: Path, pages_url: str) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "init.js").write_text(INIT)
+    async with browx_server(workspace, "eval") as client:
+        assert (await open_firefox(client, initScript="init.js"))["initScript"] == "init.js"
+        for page in ("e2e_small.html", "e2e_second.html"):
+            await ok(client, "navigate", {**S, "url": f"{pages_url}/{page}"})
+            seen = (await ok(client, "eval_js", {**S, "expr": "[window.fromInit, typeof local]"}))["value"]
+            assert seen == [{"state": "loading", "local": "number"}, "undefined"], seen
+        missing = await fails(client, "open_session", {"session": "other", "engine": "firefox",
+                                                       "initScript": "../none.js"}, "bad-arg")
+        assert missing["field"] == "initScript", missing

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from browx_actors.errors import ToolError
+from browx_actors.sessions.init_script import as_function, as_statement
 from browx_actors.sessions.context_options import ContextOptions, merge, refuse_on_firefox
 from browx_actors.tools.rules import Check
 from browx_actors.tools.sessions import OPEN_SESSION
@@ -63,3 +64,11 @@ def test_an_unknown_permission_is_refused_naming_it() -> None:
     with pytest.raises(ToolError) as caught:
         check({"session": "s", "engine": "chromium", "permissions": ["geolocation", "telepathy"]})
     assert caught.value.details["field"] == "permissions" and "telepathy" in caught.value.message
+
+
+def test_an_init_script_is_kept_by_path_and_wrapped_as_a_function_body() -> None:
+    kept = ContextOptions.of(merge({"initScript": "init.js"}, no_device))
+    assert kept.init_script == "init.js" and "init_script" not in kept.playwright()
+    # A last-line comment must not swallow the closing brace.
+    assert as_function("window.a = 1 // note") == "() => {\nwindow.a = 1 // note\n}"
+    assert as_statement("x()") == "(() => {\nx()\n})();\n"

@@ -64,6 +64,7 @@ from ...kernel.actor import Later
 from ...kernel.actor_ref import ActorRef
 from ...streams.source import FrameSource
 from ...tools import Arguments, Handler, Reply, Table, Tool
+from .. import init_script
 from ..session import Session, Work
 from .agent.pageagent import AGENT_CALL, AGENT_SOURCE, highest_ref, normalize_ref
 from .attached import close_pages, default_context, hold_attached_browser
@@ -290,6 +291,9 @@ class ChromiumSession(Session):
                 self.browser.playwright.new_context, viewport={"width": width, "height": height}, **extra,
             )
             await self.pw(context.add_init_script, script=AGENT_SOURCE)
+            if self.options.context.init_script is not None:  # after the agent's: the page's own world
+                source = await init_script.read(self.workspace, self.options.context.init_script)
+                await self.pw(context.add_init_script, script=init_script.as_statement(source))
             if self.options.context.permissions:  # emulate's state: emulate {} reports them, and changes them
                 self.emulation.state["permissions"] = list(self.options.context.permissions)
         tab = await self.tab_lifecycle.open_first()

@@ -48,6 +48,7 @@ from ..chromium.page.downloads import safe_filename
 from ..chromium.reading.name_book import NamedRefBook
 from ..chromium.reading.resolve import run_with_named_refs
 from ..context_options import ContextOptions
+from .. import init_script
 from ..session import Session, Work
 from . import sandbox
 from .page import emulation
@@ -169,6 +170,8 @@ class FirefoxSession(Session):
         self.user_context = str((await bidi.send("browser.createUserContext", made))["userContext"])
         await emulation.start_with(self, self.context)  # before the first tab: it opens emulated
         await sandbox.preload(bidi, self.user_context)
+        if self.context.init_script is not None:  # the page's realm (no sandbox), before its scripts
+            await self._preload_init_script(self.context.init_script)
         await network.collect(bidi, self.user_context)  # before the first request: bodies for network_body
         await self.downloads.enable(self)
         if self.routes.policy.active:  # in the intercept before the first tab: no request slips past the policy
@@ -180,6 +183,15 @@ class FirefoxSession(Session):
         if self.context.storage_state is not None:  # before the agent's first call: it opens signed in
             await webstorage.load_at_start(self, self.context.storage_state)
         self.nursery.start_soon(self._watch_browser, self.browser)
+
+    async def _preload_init_script(self, relative: str) -> None:
+        source = await init_script.read(self.workspace, relative)
+        try:
+            await self.bidi.send("script.addPreloadScript", {"functionDeclaration": init_script.as_function(source),
+                                                             "userContexts": [self.user_context]})
+        except BidiError as err:  # a syntax error, as Firefox words it
+            raise ToolError("bad-arg", f"Firefox refused initScript: {err.message or err.error}",
+                            field="initScript") from err
 
     async def on_stop(self) -> None:
         if self._unlisten is not None:
