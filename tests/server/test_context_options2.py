@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from browx_actors.errors import ToolError
-from browx_actors.sessions.init_script import as_function, as_statement
 from browx_actors.sessions.context_options import ContextOptions, merge, refuse_on_firefox
+from browx_actors.sessions.init_script import as_function, as_statement
 from browx_actors.tools.rules import Check
 from browx_actors.tools.sessions import OPEN_SESSION
 

@@ -42,13 +42,13 @@ from ...jsonsafe import JsonObject, JsonValue
 from ...kernel.actor_ref import ActorRef
 from ...origins import OriginPolicy
 from ...tools import Arguments, Handler, Reply, Table, Tool
+from .. import init_script
 from ..chromium.dialogs.book import dialog_refusal, interrupted_reply
 from ..chromium.losses import BrowserLost, PageScriptError, first_line
 from ..chromium.page.downloads import safe_filename
 from ..chromium.reading.name_book import NamedRefBook
 from ..chromium.reading.resolve import run_with_named_refs
 from ..context_options import ContextOptions
-from .. import init_script
 from ..session import Session, Work
 from . import sandbox
 from .page import emulation
