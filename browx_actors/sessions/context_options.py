@@ -1,6 +1,7 @@
 """What ``open_session`` asks of a browser context besides its size: a device, a user
 agent, a locale, a time zone, a colour scheme, ignoring HTTPS errors, a storage state
-to start from, permissions granted from the start, a script for every document. Pure.
+to start from, permissions granted from the start, a script for every document,
+service workers blocked. Pure.
 
 :func:`merge` turns the call's arguments (JSON names) and the device's descriptor into
 the options the session starts with, by JSON name: those are what ``open_session``
@@ -44,8 +45,9 @@ def merge(args: Mapping[str, JsonValue], lookup: Callable[[str], JsonObject]) ->
     for key in _PLAIN:
         if args.get(key) is not None:
             merged[key] = args[key]
-    if args.get("ignoreHttpsErrors"):
-        merged["ignoreHttpsErrors"] = True
+    for flag in ("ignoreHttpsErrors", "blockServiceWorkers"):
+        if args.get(flag):
+            merged[flag] = True
     permissions = args.get("permissions")
     if isinstance(permissions, list) and permissions:
         merged["permissions"] = sorted({str(name) for name in permissions})
@@ -91,6 +93,8 @@ class ContextOptions:
     permissions: tuple[str, ...] = ()
     #: A workspace-relative JavaScript file run in every new document (read by the session).
     init_script: str | None = None
+    #: Service worker registration blocked (Playwright's ``service_workers="block"``).
+    block_service_workers: bool = False
 
     @classmethod
     def of(cls, options: Mapping[str, JsonValue]) -> ContextOptions:
@@ -104,7 +108,7 @@ class ContextOptions:
                    user_agent=text("userAgent"), locale=text("locale"), timezone=text("timezone"),
                    color_scheme=text("colorScheme"), ignore_https_errors=options.get("ignoreHttpsErrors") is True,
                    storage_state=text("storageState"), permissions=tuple(_names(options.get("permissions"))),
-                   init_script=text("initScript"))
+                   init_script=text("initScript"), block_service_workers=options.get("blockServiceWorkers") is True)
 
     def playwright(self) -> dict[str, object]:
         """Playwright's ``new_context`` keywords for what is set (its defaults for the rest);
@@ -118,6 +122,8 @@ class ContextOptions:
                 kwargs[key] = value
         if self.permissions:
             kwargs["permissions"] = list(self.permissions)
+        if self.block_service_workers:
+            kwargs["service_workers"] = "block"
         return kwargs
 
 

@@ -16,11 +16,17 @@ from pathlib import Path
 from ..errors import ToolError
 from ..workspace import file_to_read, load_file
 
-__all__ = ["INIT_SCRIPT_MAX_BYTES", "as_function", "as_statement", "read"]
+__all__ = ["BLOCK_SERVICE_WORKERS", "INIT_SCRIPT_MAX_BYTES", "as_function", "as_statement", "read"]
 
 #: The largest init script read (a page's script, not a bundle of the web).
 INIT_SCRIPT_MAX_BYTES = 1 << 20
 _FIELD = "initScript"
+#: blockServiceWorkers on firefox, where BiDi has no service worker command: what
+#: Playwright's ``service_workers="block"`` itself installs on chromium (registration
+#: resolves to nothing, with a console warning), as a preload script of the page realm.
+BLOCK_SERVICE_WORKERS = ("() => { if (self.ServiceWorkerContainer) ServiceWorkerContainer.prototype.register = "
+                         "async () => { console.warn('Service Worker registration blocked by browx "
+                         "(blockServiceWorkers)'); }; }")
 
 
 async def read(root: Path, relative: str) -> str:

@@ -56,7 +56,7 @@ def _bidi_endpoint_engine(args: JsonArgs) -> None:
 
 #: open_session's arguments that shape a browser context: for chromium and firefox only.
 CONTEXT_FIELDS = ("viewport", "device", "userAgent", "locale", "timezone", "colorScheme", "ignoreHttpsErrors",
-                  "storageState", "permissions", "initScript")
+                  "storageState", "permissions", "initScript", "blockServiceWorkers")
 
 
 def _context_for_browsers(args: JsonArgs) -> None:
@@ -109,6 +109,7 @@ class OpenSessionArgs(Arguments):
     permissions: list[str] | None = param("permissions", "array", "", items="string",
                                           max_items=len(PERMISSION_NAMES))
     init_script: str | None = param("initScript", "string", "")
+    block_service_workers: bool = param("blockServiceWorkers", "boolean", "", default=False)
     cdp_endpoint: str | None = param("cdpEndpoint", "string",
                                      "CDP endpoint to attach to.", max_length=2000, pattern="(wss?|https?)://\\S+")
     bidi_endpoint: str | None = param("bidiEndpoint", "string", "BiDi endpoint "
@@ -134,7 +135,7 @@ OPEN_SESSION = runtime_tool(
         "file (storage_state_save's) loaded at start. permissions (emulate's names) are granted at start; "
         "firefox refuses them (BiDi grants per origin, and a session opens on none). initScript is a workspace "
         ".js file run in each new document before its scripts, as a function body (assign to window for a "
-        "global).",
+        "global). blockServiceWorkers makes serviceWorker.register resolve to nothing.",
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
            Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
            Check(_endpoint_context, "`cdpEndpoint` goes without `device`, `userAgent`, `locale`, `timezone`, "

@@ -82,3 +82,17 @@ async def test_an_init_script_runs_in_every_new_document_before_its_scripts(tmp_
             assert seen == [{"state": "loading", "local": "number"}, "undefined"], seen
         missing = await fails(client, "open_session", {"session": "other", "initScript": "none.js"}, "bad-arg")
         assert missing["field"] == "initScript", missing
+
+
+REGISTER = "navigator.serviceWorker.register('/sw-none.js').then(r => String(r), e => 'rejected')"
+
+
+async def test_blocked_service_workers_register_nothing(tmp_path: Path, pages_url: str) -> None:
+    # Playwright's block replaces register with one that resolves to nothing; without
+    # it, registering a missing script is rejected by the browser.
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        assert (await ok(client, "open_session", {**S, "blockServiceWorkers": True}))["blockServiceWorkers"] is True
+        await ok(client, "open_session", {"session": "free"})
+        for session, expected in ((S["session"], "undefined"), ("free", "rejected")):
+            await ok(client, "navigate", {"session": session, "url": f"{pages_url}/e2e_small.html"})
+            assert (await ok(client, "eval_js", {"session": session, "expr": REGISTER}))["value"] == expected

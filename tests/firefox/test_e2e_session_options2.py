@@ -78,3 +78,17 @@ async def test_an_init_script_runs_in_the_page_realm_of_every_new_document(tmp_p
         missing = await fails(client, "open_session", {"session": "other", "engine": "firefox",
                                                        "initScript": "../none.js"}, "bad-arg")
         assert missing["field"] == "initScript", missing
+
+
+REGISTER = "navigator.serviceWorker.register('/sw-none.js').then(r => String(r), e => 'rejected')"
+
+
+async def test_blocked_service_workers_register_nothing(tmp_path: Path, pages_url: str) -> None:
+    # As Playwright's block does on chromium: register resolves to nothing; without it,
+    # registering a missing script is rejected by the browser.
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        assert (await open_firefox(client, blockServiceWorkers=True))["blockServiceWorkers"] is True
+        await open_firefox(client, "free")
+        for session, expected in ((S["session"], "undefined"), ("free", "rejected")):
+            await ok(client, "navigate", {"session": session, "url": f"{pages_url}/e2e_small.html"})
+            assert (await ok(client, "eval_js", {"session": session, "expr": REGISTER}))["value"] == expected

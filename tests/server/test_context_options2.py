@@ -72,3 +72,9 @@ def test_an_init_script_is_kept_by_path_and_wrapped_as_a_function_body() -> None
     # A last-line comment must not swallow the closing brace.
     assert as_function("window.a = 1 // note") == "() => {\nwindow.a = 1 // note\n}"
     assert as_statement("x()") == "(() => {\nx()\n})();\n"
+
+
+def test_blocked_service_workers_are_playwrights_block() -> None:
+    kept = ContextOptions.of(merge({"blockServiceWorkers": True}, no_device))
+    assert kept.block_service_workers and kept.playwright()["service_workers"] == "block"
+    assert "blockServiceWorkers" not in merge({"blockServiceWorkers": False}, no_device)

@@ -170,6 +170,9 @@ class FirefoxSession(Session):
         self.user_context = str((await bidi.send("browser.createUserContext", made))["userContext"])
         await emulation.start_with(self, self.context)  # before the first tab: it opens emulated
         await sandbox.preload(bidi, self.user_context)
+        if self.context.block_service_workers:  # before any page script can register one
+            await bidi.send("script.addPreloadScript", {"functionDeclaration": init_script.BLOCK_SERVICE_WORKERS,
+                                                        "userContexts": [self.user_context]})
         if self.context.init_script is not None:  # the page's realm (no sandbox), before its scripts
             await self._preload_init_script(self.context.init_script)
         await network.collect(bidi, self.user_context)  # before the first request: bodies for network_body
