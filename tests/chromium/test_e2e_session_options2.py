@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from e2e_support import browx_server, fails, ok
+from proxy_support import serve_proxy
 
 pytestmark = pytest.mark.chromium
 
@@ -96,3 +97,18 @@ async def test_blocked_service_workers_register_nothing(tmp_path: Path, pages_ur
         for session, expected in ((S["session"], "undefined"), ("free", "rejected")):
             await ok(client, "navigate", {"session": session, "url": f"{pages_url}/e2e_small.html"})
             assert (await ok(client, "eval_js", {"session": session, "expr": REGISTER}))["value"] == expected
+
+
+async def test_a_proxy_with_credentials_carries_the_pages_and_its_password_is_masked(tmp_path: Path) -> None:
+    with serve_proxy("ada", "hunter2") as proxy:
+        async with browx_server(tmp_path / "ws", "eval") as client:
+            asked = {"server": proxy, "username": "ada", "password": "hunter2"}
+            opened = await ok(client, "open_session", {**S, "proxy": asked})
+            assert opened["proxy"] == {**asked, "password": "***"}, opened
+            await ok(client, "navigate", {**S, "url": "http://browx-proxy.test/page"})
+            seen = (await ok(client, "eval_js", {**S, "expr": "document.getElementById('asked').textContent"}))
+            assert seen["value"] == "http://browx-proxy.test/page"
+            # Registered as a secret of the session: a result that holds it is masked.
+            assert (await ok(client, "eval_js", {**S, "expr": "'hunt' + 'er2'"}))["value"] == "<PROXY_PASSWORD>"
+            bad = await fails(client, "open_session", {"session": "x", "proxy": {"server": "127.0.0.1"}}, "bad-arg")
+            assert bad["field"] == "proxy.server", bad

@@ -13,6 +13,7 @@ import pytest
 
 from e2e_support import browx_server, fails, ok
 from firefox_support import open_firefox
+from proxy_support import serve_proxy
 
 pytestmark = pytest.mark.firefox
 
@@ -92,3 +93,15 @@ async def test_blocked_service_workers_register_nothing(tmp_path: Path, pages_ur
         for session, expected in ((S["session"], "undefined"), ("free", "rejected")):
             await ok(client, "navigate", {"session": session, "url": f"{pages_url}/e2e_small.html"})
             assert (await ok(client, "eval_js", {"session": session, "expr": REGISTER}))["value"] == expected
+
+
+async def test_a_proxy_carries_the_pages_and_credentials_are_refused(tmp_path: Path) -> None:
+    with serve_proxy() as proxy:
+        async with browx_server(tmp_path / "ws", "eval") as client:
+            assert (await open_firefox(client, proxy={"server": proxy}))["proxy"] == {"server": proxy}
+            await ok(client, "navigate", {**S, "url": "http://browx-proxy.test/page"})
+            seen = (await ok(client, "eval_js", {**S, "expr": "document.getElementById('asked').textContent"}))
+            assert seen["value"] == "http://browx-proxy.test/page"
+            refused = await fails(client, "open_session", {"session": "x", "engine": "firefox", "proxy": {
+                "server": proxy, "username": "ada", "password": "hunter2"}}, "not-supported")
+            assert refused["field"] == "proxy.username" and "hunter2" not in str(refused), refused

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from browx_actors.errors import ToolError
-from browx_actors.sessions.context_options import ContextOptions, merge, refuse_on_firefox
+from browx_actors.sessions.context_options import ContextOptions, masked, merge, refuse_on_firefox
 from browx_actors.sessions.init_script import as_function, as_statement
 from browx_actors.tools.rules import Check
 from browx_actors.tools.sessions import OPEN_SESSION
@@ -78,3 +78,39 @@ def test_blocked_service_workers_are_playwrights_block() -> None:
     kept = ContextOptions.of(merge({"blockServiceWorkers": True}, no_device))
     assert kept.block_service_workers and kept.playwright()["service_workers"] == "block"
     assert "blockServiceWorkers" not in merge({"blockServiceWorkers": False}, no_device)
+
+
+PROXY = {"server": "http://proxy.example:3128", "bypass": "a.example, .b.example", "username": "ada",
+         "password": "hunter2"}
+
+
+def test_a_proxy_goes_to_playwright_whole_and_its_password_is_masked_in_the_answer_and_repr() -> None:
+    merged = merge({"proxy": PROXY}, no_device)
+    kept = ContextOptions.of(merged)
+    assert kept.playwright()["proxy"] == PROXY
+    assert masked(merged)["proxy"] == {**PROXY, "password": "***"} and merged["proxy"] == PROXY
+    assert "hunter2" not in repr(kept)
+
+
+def test_firefox_takes_a_manual_or_socks_proxy_and_refuses_credentials() -> None:
+    plain = {"server": "http://proxy.example:3128", "bypass": "a.example, .b.example"}
+    assert ContextOptions.of(merge({"proxy": plain}, no_device)).bidi_proxy() == {
+        "proxyType": "manual", "httpProxy": "proxy.example:3128", "sslProxy": "proxy.example:3128",
+        "noProxy": ["a.example", ".b.example"]}
+    socks = ContextOptions.of(merge({"proxy": {"server": "socks5://h:1080"}}, no_device)).bidi_proxy()
+    assert socks == {"proxyType": "manual", "socksProxy": "h:1080", "socksVersion": 5}
+    with pytest.raises(ToolError) as caught:
+        refuse_on_firefox(merge({"proxy": PROXY}, no_device))
+    assert caught.value.code == "not-supported" and caught.value.details["field"] == "proxy.username"
+
+
+@pytest.mark.parametrize(("proxy", "field"), [
+    ({"server": "proxy.example:3128"}, "proxy.server"),
+    ({"server": "ftp://h:1"}, "proxy.server"),
+    ({"server": "http://h:1", "port": "2"}, "proxy.port"),
+    ({"server": "http://h:1", "password": "p"}, "proxy.password"),
+])
+def test_a_proxy_of_the_wrong_shape_is_refused_naming_the_key(proxy: dict[str, str], field: str) -> None:
+    with pytest.raises(ToolError) as caught:
+        check({"session": "s", "engine": "chromium", "proxy": proxy})
+    assert caught.value.details["field"] == field

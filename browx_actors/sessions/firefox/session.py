@@ -167,6 +167,9 @@ class FirefoxSession(Session):
         bidi = self.bidi
         self._unlisten = bidi.listen(self.on_event)
         made: JsonObject = {"acceptInsecureCerts": True} if self.context.ignore_https_errors else {}
+        proxy = self.context.bidi_proxy()
+        if proxy is not None:
+            made["proxy"] = proxy
         self.user_context = str((await bidi.send("browser.createUserContext", made))["userContext"])
         await emulation.start_with(self, self.context)  # before the first tab: it opens emulated
         await sandbox.preload(bidi, self.user_context)
