@@ -11,7 +11,7 @@ from ..clients import named
 from ..credentials import redact_url
 from ..errors import ToolError
 from ..jsonsafe import JsonObject
-from ..sessions.context_options import merge, refuse_on_firefox
+from ..sessions.context_options import masked, merge, refuse_on_firefox
 from ..sessions.device_descriptors import descriptors, pick
 from ..tools import Reply
 from ..tools.arguments import NoArgs
@@ -26,6 +26,17 @@ def _lookup_device(name: str) -> JsonObject:
     return pick(name, descriptors())
 
 
+#: The name a proxy's password is registered under, so results and logs mask it as
+#: they mask any registered secret (the answer itself shows it as ``***``).
+PROXY_SECRET = "PROXY_PASSWORD"
+
+
+def _register_proxy_password(runtime: RuntimeContext, args: OpenSessionArgs) -> None:
+    password = (args.proxy or {}).get("password")
+    if password is not None and len(password) >= 3:  # shorter would mask unrelated text everywhere
+        runtime.secrets.register(args.session, PROXY_SECRET, password)
+
+
 async def open_session(runtime: RuntimeContext, args: OpenSessionArgs) -> Reply:
     # A device's screen is the size it is: only a browser context takes a viewport (and
     # a device, a user agent, ...). What firefox cannot set is refused before it opens.
@@ -34,6 +45,7 @@ async def open_session(runtime: RuntimeContext, args: OpenSessionArgs) -> Reply:
         options.update(merge(args.json(), _lookup_device))
         if args.engine == "firefox":
             refuse_on_firefox(options)
+    _register_proxy_password(runtime, args)
     if args.cdp_endpoint:
         options["cdpEndpoint"] = args.cdp_endpoint
     if args.bidi_endpoint:
@@ -42,7 +54,7 @@ async def open_session(runtime: RuntimeContext, args: OpenSessionArgs) -> Reply:
     for endpoint in ("cdpEndpoint", "bidiEndpoint"):
         if endpoint in opened:
             opened[endpoint] = redact_url(str(opened[endpoint]))
-    return Reply.of(**opened)
+    return Reply.of(**masked(opened))
 
 
 async def close_session(runtime: RuntimeContext, args: SessionArgs) -> Reply:

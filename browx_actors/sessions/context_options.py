@@ -1,5 +1,7 @@
 """What ``open_session`` asks of a browser context besides its size: a device, a user
-agent, a locale, a time zone, a colour scheme, ignoring HTTPS errors. Pure.
+agent, a locale, a time zone, a colour scheme, ignoring HTTPS errors, a storage state
+to start from, permissions granted from the start, a script for every document,
+service workers blocked, a proxy. Pure.
 
 :func:`merge` turns the call's arguments (JSON names) and the device's descriptor into
 the options the session starts with, by JSON name: those are what ``open_session``
@@ -20,11 +22,11 @@ import attrs
 from ..errors import ToolError
 from ..jsonsafe import JsonObject, JsonValue
 
-__all__ = ["DEFAULT_VIEWPORT_JSON", "ContextOptions", "merge", "refuse_on_firefox"]
+__all__ = ["DEFAULT_VIEWPORT_JSON", "ContextOptions", "masked", "merge", "refuse_on_firefox"]
 
 DEFAULT_VIEWPORT_JSON: JsonObject = {"width": 1280, "height": 720}
 #: Arguments passed through as given (JSON name -> the same name in the options).
-_PLAIN = ("userAgent", "locale", "timezone", "colorScheme")
+_PLAIN = ("userAgent", "locale", "timezone", "colorScheme", "storageState", "initScript")
 
 
 def merge(args: Mapping[str, JsonValue], lookup: Callable[[str], JsonObject]) -> JsonObject:
@@ -43,21 +45,40 @@ def merge(args: Mapping[str, JsonValue], lookup: Callable[[str], JsonObject]) ->
     for key in _PLAIN:
         if args.get(key) is not None:
             merged[key] = args[key]
-    if args.get("ignoreHttpsErrors"):
-        merged["ignoreHttpsErrors"] = True
+    for flag in ("ignoreHttpsErrors", "blockServiceWorkers"):
+        if args.get(flag):
+            merged[flag] = True
+    proxy = args.get("proxy")
+    if isinstance(proxy, dict):
+        merged["proxy"] = dict(proxy)
+    permissions = args.get("permissions")
+    if isinstance(permissions, list) and permissions:
+        merged["permissions"] = sorted({str(name) for name in permissions})
     return merged
 
 
 def refuse_on_firefox(options: Mapping[str, JsonValue]) -> None:
     """``not-supported`` for what Firefox 153's WebDriver BiDi cannot set on a user
     context: touch and a mobile viewport (no command for either), and
-    prefers-color-scheme (none either)."""
+    prefers-color-scheme (none either), and permissions (granted per origin only, and
+    an opening session has no origin yet: emulate grants them once a page has one)."""
     for key, what in (("isMobile", "a mobile viewport"), ("hasTouch", "touch")):
         if options.get(key):
             field = "device" if "device" in options else key
             raise ToolError("not-supported", f"device {options.get('device')!r} needs {what}, which WebDriver BiDi "
                             "on Firefox 153 cannot emulate; use a chromium session or a desktop device",
                             field=field, engine="firefox")
+    proxy = options.get("proxy")
+    for key in ("username", "password"):
+        if isinstance(proxy, dict) and key in proxy:
+            raise ToolError("not-supported", f"proxy.{key}: WebDriver BiDi on Firefox 153 takes a proxy without "
+                            "credentials (a user context's proxy has none), and answering its auth challenge per "
+                            "request is not done here; use a chromium session or a proxy without authentication",
+                            field=f"proxy.{key}", engine="firefox")
+    if options.get("permissions"):
+        raise ToolError("not-supported", "permissions: WebDriver BiDi on Firefox 153 grants a permission for one "
+                        "origin (permissions.setPermission), and a session opens on none; navigate, then emulate "
+                        "permissions grants them for that page's origin", field="permissions", engine="firefox")
     if options.get("colorScheme") is not None:
         raise ToolError("not-supported", "colorScheme: WebDriver BiDi on Firefox 153 has no command for "
                         "prefers-color-scheme; a chromium session emulates it", field="colorScheme", engine="firefox")
@@ -75,6 +96,18 @@ class ContextOptions:
     timezone: str | None = None
     color_scheme: str | None = None
     ignore_https_errors: bool = False
+    #: A workspace-relative storage-state file, loaded at start (read by the session,
+    #: through the workspace's chokepoints: this module does no I/O).
+    storage_state: str | None = None
+    #: Permission names granted to the context's pages from the start.
+    permissions: tuple[str, ...] = ()
+    #: A workspace-relative JavaScript file run in every new document (read by the session).
+    init_script: str | None = None
+    #: Service worker registration blocked (Playwright's ``service_workers="block"``).
+    block_service_workers: bool = False
+    #: The context's proxy, Playwright's keys (server, bypass, username, password); out
+    #: of the repr, which a log line could carry, for its password.
+    proxy: Mapping[str, str] | None = attrs.field(default=None, repr=lambda p: "<proxy>" if p else "None")
 
     @classmethod
     def of(cls, options: Mapping[str, JsonValue]) -> ContextOptions:
@@ -86,10 +119,14 @@ class ContextOptions:
         return cls(device_scale_factor=float(scale) if isinstance(scale, (int, float)) else None,
                    is_mobile=options.get("isMobile") is True, has_touch=options.get("hasTouch") is True,
                    user_agent=text("userAgent"), locale=text("locale"), timezone=text("timezone"),
-                   color_scheme=text("colorScheme"), ignore_https_errors=options.get("ignoreHttpsErrors") is True)
+                   color_scheme=text("colorScheme"), ignore_https_errors=options.get("ignoreHttpsErrors") is True,
+                   storage_state=text("storageState"), permissions=tuple(_names(options.get("permissions"))),
+                   init_script=text("initScript"), block_service_workers=options.get("blockServiceWorkers") is True,
+                   proxy=_proxy(options.get("proxy")))
 
     def playwright(self) -> dict[str, object]:
-        """Playwright's ``new_context`` keywords for what is set (its defaults for the rest)."""
+        """Playwright's ``new_context`` keywords for what is set (its defaults for the rest);
+        not the storage state, which the session reads from the workspace itself."""
         kwargs: dict[str, object] = {"is_mobile": self.is_mobile, "has_touch": self.has_touch,
                                      "ignore_https_errors": self.ignore_https_errors}
         for key, value in (("device_scale_factor", self.device_scale_factor), ("user_agent", self.user_agent),
@@ -97,4 +134,45 @@ class ContextOptions:
                            ("color_scheme", self.color_scheme)):
             if value is not None:
                 kwargs[key] = value
+        if self.permissions:
+            kwargs["permissions"] = list(self.permissions)
+        if self.block_service_workers:
+            kwargs["service_workers"] = "block"
+        if self.proxy is not None:
+            kwargs["proxy"] = dict(self.proxy)
         return kwargs
+
+    def bidi_proxy(self) -> JsonObject | None:
+        """``browser.createUserContext``'s ``proxy`` for :attr:`proxy` (no credentials:
+        :func:`refuse_on_firefox` refused them): a manual proxy for http and https, or a
+        SOCKS one, with ``bypass``'s hosts as ``noProxy``."""
+        if self.proxy is None:
+            return None
+        scheme, _, address = self.proxy["server"].partition("://")
+        out: JsonObject = {"proxyType": "manual"}
+        if scheme.startswith("socks"):
+            out.update(socksProxy=address, socksVersion=int(scheme[-1]))
+        else:
+            out.update(httpProxy=address, sslProxy=address)
+        bypass = [host.strip() for host in self.proxy.get("bypass", "").split(",") if host.strip()]
+        if bypass:
+            out["noProxy"] = list(bypass)
+        return out
+
+
+def masked(options: Mapping[str, JsonValue]) -> JsonObject:
+    """``options`` as open_session answers them: a proxy's password masked, as a
+    registered secret's value is never echoed."""
+    out = dict(options)
+    proxy = out.get("proxy")
+    if isinstance(proxy, dict) and "password" in proxy:
+        out["proxy"] = {**proxy, "password": "***"}
+    return out
+
+
+def _proxy(value: JsonValue) -> dict[str, str] | None:
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) and "server" in value else None
+
+
+def _names(value: JsonValue) -> list[str]:
+    return [str(name) for name in value] if isinstance(value, list) else []

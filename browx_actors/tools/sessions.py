@@ -8,14 +8,16 @@ calls back through the dispatch).
 
 from __future__ import annotations
 
+import re
+
 from ..errors import ToolError
 from .arguments import Arguments, NoArgs, arg, arguments, param
 from .contract import CHANGES, DESTROYS, OPENS, READS, RUNS, SessionArgs, runtime_tool, session_param
-from .page import check_timezone
+from .page import PERMISSION_NAMES, check_timezone
 from .rules import CapabilityWhen, Check, JsonArgs
 from .shapes import BatchCall, Size
 
-__all__ = ["BATCH_NAME", "BROWSER_ENGINES", "CONTEXT_FIELDS", "ENGINES", "MAX_CALLS", "NATIVE_ENGINES"]
+__all__ = ["BATCH_NAME", "BROWSER_ENGINES", "CONTEXT_FIELDS", "ENGINES", "MAX_CALLS", "NATIVE_ENGINES", "PROXY_KEYS"]
 
 #: What open_session's ``engine`` may be.
 ENGINES = ("chromium", "firefox", "android-app", "ios-app", "chrome-android", "webkit", "safari")
@@ -55,7 +57,8 @@ def _bidi_endpoint_engine(args: JsonArgs) -> None:
 
 
 #: open_session's arguments that shape a browser context: for chromium and firefox only.
-CONTEXT_FIELDS = ("viewport", "device", "userAgent", "locale", "timezone", "colorScheme", "ignoreHttpsErrors")
+CONTEXT_FIELDS = ("viewport", "device", "userAgent", "locale", "timezone", "colorScheme", "ignoreHttpsErrors",
+                  "storageState", "permissions", "initScript", "blockServiceWorkers", "proxy")
 
 
 def _context_for_browsers(args: JsonArgs) -> None:
@@ -65,6 +68,34 @@ def _context_for_browsers(args: JsonArgs) -> None:
         if args.get(field) not in (None, False):
             raise ToolError("bad-arg", f"a {args['engine']} session drives a device as it is: {field} is for "
                             "chromium and firefox sessions", field=field)
+
+
+def _known_permissions(args: JsonArgs) -> None:
+    # Checked here, not as an enum: the listing carries emulate's names once, not twice.
+    for name in args.get("permissions") or ():
+        if name not in PERMISSION_NAMES:
+            raise ToolError("bad-arg", f"permissions: unknown permission {name!r}; one of "
+                            f"{', '.join(PERMISSION_NAMES)}", field="permissions")
+
+
+#: proxy's keys: Playwright's (and chromium's new_context's) own.
+PROXY_KEYS = ("server", "bypass", "username", "password")
+
+
+def _proxy_shape(args: JsonArgs) -> None:
+    proxy = args.get("proxy")
+    if proxy is None:
+        return
+    for key, value in proxy.items():
+        if key not in PROXY_KEYS:
+            raise ToolError("bad-arg", f"proxy.{key}: a proxy has {', '.join(PROXY_KEYS)}", field=f"proxy.{key}")
+        if not isinstance(value, str) or len(value) > 2000:
+            raise ToolError("bad-arg", f"proxy.{key} is a string of at most 2000 characters", field=f"proxy.{key}")
+    if not re.fullmatch(r"(https?|socks[45])://[^\s/@]+:\d{1,5}", proxy.get("server", "")):
+        raise ToolError("bad-arg", "proxy.server is scheme://host:port (http, https, socks4 or socks5)",
+                        field="proxy.server")
+    if "password" in proxy and "username" not in proxy:
+        raise ToolError("bad-arg", "proxy.password goes with proxy.username", field="proxy.password")
 
 
 def _calls_are_calls(args: JsonArgs) -> None:
@@ -83,11 +114,11 @@ class OpenSessionArgs(Arguments):
     session: str = arg(session_param("New session id.", required=True))
     engine: str = param("engine", "string", "chromium, firefox, android-app, ios-app or chrome-android.",
                         default="chromium")
-    viewport: Size | None = param("viewport", "object", "Viewport size in CSS pixels.",
+    viewport: Size | None = param("viewport", "object", "",
                                   properties={"width": {"type": "integer", "minimum": 100, "maximum": 7680},
                                               "height": {"type": "integer", "minimum": 100, "maximum": 4320}},
                                   required_keys=("width", "height"))
-    device: str | None = param("device", "string", "Playwright device, e.g. iPhone 15.", max_length=100)
+    device: str | None = param("device", "string", "", max_length=100)
     user_agent: str | None = param("userAgent", "string", "", max_length=1000)
     locale: str | None = param("locale", "string", "", max_length=35,
                                pattern="[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*")
@@ -96,10 +127,16 @@ class OpenSessionArgs(Arguments):
     color_scheme: str | None = param("colorScheme", "string", "",
                                      enum=("light", "dark", "no-preference"))
     ignore_https_errors: bool = param("ignoreHttpsErrors", "boolean", "", default=False)
+    storage_state: str | None = param("storageState", "string", "")
+    permissions: list[str] | None = param("permissions", "array", "", items="string",
+                                          max_items=len(PERMISSION_NAMES))
+    init_script: str | None = param("initScript", "string", "")
+    block_service_workers: bool = param("blockServiceWorkers", "boolean", "", default=False)
+    # Its keys are checked by a rule and said in the docs: the listing has no room for them.
+    proxy: dict[str, str] | None = param("proxy", "object", "")
     cdp_endpoint: str | None = param("cdpEndpoint", "string",
-                                     "CDP endpoint (ws://... or http://host:port) to attach to.", max_length=2000, pattern="(wss?|https?)://\\S+")
-    bidi_endpoint: str | None = param("bidiEndpoint", "string", "Firefox's WebDriver BiDi endpoint "
-                                      "(ws://host:port/session) to attach to.", max_length=2000, pattern="wss?://\\S+")
+                                     "CDP endpoint to attach to.", max_length=2000, pattern="(wss?|https?)://\\S+")
+    bidi_endpoint: str | None = param("bidiEndpoint", "string", "BiDi endpoint to attach to.", max_length=2000, pattern="wss?://\\S+")
 
 
 OPEN_SESSION = runtime_tool(
@@ -114,17 +151,26 @@ OPEN_SESSION = runtime_tool(
         "browser at this CDP endpoint (ws://... or http://host:port: a Chrome run with --remote-debugging-port, a "
         "grid, an Electron app) instead of the server's own; it leases one tab there, sees only that tab and its "
         "popups, and closing the session leaves the browser running. bidiEndpoint does the same for a Firefox run with "
-        "--remote-debugging-port (engine firefox). device is a Playwright device name (e.g. iPhone 15, Pixel "
+        "--remote-debugging-port (engine firefox; ws://host:port/session). viewport is in CSS pixels. "
+        "device is a Playwright device name (e.g. iPhone 15, Pixel "
         "7); viewport and userAgent win over the device's. locale is BCP 47, timezone IANA. Firefox refuses "
-        "colorScheme and mobile or touch devices (BiDi cannot set them).",
+        "colorScheme and mobile or touch devices (BiDi cannot set them). storageState is a workspace "
+        "file (storage_state_save's) loaded at start. permissions (emulate's names) are granted at start; "
+        "firefox refuses them (BiDi grants per origin, and a session opens on none). initScript is a workspace "
+        ".js file run in each new document before its scripts, as a function body (assign to window for a "
+        "global). blockServiceWorkers makes serviceWorker.register resolve to nothing. proxy is {server "
+        "(http://host:port or socks5://host:port), bypass (comma-separated hosts), username, password}; the "
+        "password is never echoed; firefox refuses username and password.",
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
            Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
            Check(_endpoint_context, "`cdpEndpoint` goes without `device`, `userAgent`, `locale`, `timezone`, "
-                 "`colorScheme` and `ignoreHttpsErrors`"),
+                 "`colorScheme`, `ignoreHttpsErrors` and the other context options"),
            Check(_bidi_endpoint_engine, "`bidiEndpoint` goes with engine firefox"),
            Check(_context_for_browsers, "`viewport`, `device`, `userAgent`, `locale`, `timezone`, `colorScheme` and "
-                 "`ignoreHttpsErrors` go with engine `chromium` or `firefox`"),
+                 "the other context options go with engine `chromium` or `firefox`"),
            Check(check_timezone, "`timezone` is a known IANA time zone"),
+           Check(_proxy_shape, "`proxy` has a scheme://host:port `server`, and `bypass`, `username`, `password`"),
+           Check(_known_permissions, "`permissions` are names emulate's `permissions` takes"),
            CapabilityWhen("engine", NATIVE_ENGINES, "native-device")),
 )
 

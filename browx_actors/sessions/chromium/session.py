@@ -64,6 +64,7 @@ from ...kernel.actor import Later
 from ...kernel.actor_ref import ActorRef
 from ...streams.source import FrameSource
 from ...tools import Arguments, Handler, Reply, Table, Tool
+from .. import init_script
 from ..session import Session, Work
 from .agent.pageagent import AGENT_CALL, AGENT_SOURCE, highest_ref, normalize_ref
 from .attached import close_pages, default_context, hold_attached_browser
@@ -80,6 +81,7 @@ from .page.download_cap import DownloadCap
 from .page.downloads import Downloads, safe_filename
 from .page.emulation import Emulation
 from .page.saves import list_new_downloads
+from .page.storage import state_for_playwright
 from .pool import AcquireBrowser, Browser
 from .reading.name_book import NamedRefBook
 from .reading.resolve import run_with_named_refs
@@ -282,11 +284,18 @@ class ChromiumSession(Session):
             self.context = await self.pw(default_context, self.browser.playwright)
         else:
             width, height = self.options.viewport or DEFAULT_VIEWPORT
+            extra = self.options.context.playwright()
+            if self.options.context.storage_state is not None:  # Playwright's own loading: no helper pages
+                extra["storage_state"] = await state_for_playwright(self.workspace, self.options.context.storage_state)
             self.context = context = await self.pw(
-                self.browser.playwright.new_context, viewport={"width": width, "height": height},
-                **self.options.context.playwright(),
+                self.browser.playwright.new_context, viewport={"width": width, "height": height}, **extra,
             )
             await self.pw(context.add_init_script, script=AGENT_SOURCE)
+            if self.options.context.init_script is not None:  # after the agent's: the page's own world
+                source = await init_script.read(self.workspace, self.options.context.init_script)
+                await self.pw(context.add_init_script, script=init_script.as_statement(source))
+            if self.options.context.permissions:  # emulate's state: emulate {} reports them, and changes them
+                self.emulation.state["permissions"] = list(self.options.context.permissions)
         tab = await self.tab_lifecycle.open_first()
         assert tab.events is not None  # open_first wired it
         self.human = await self.nursery.start(

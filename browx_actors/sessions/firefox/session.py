@@ -42,6 +42,7 @@ from ...jsonsafe import JsonObject, JsonValue
 from ...kernel.actor_ref import ActorRef
 from ...origins import OriginPolicy
 from ...tools import Arguments, Handler, Reply, Table, Tool
+from .. import init_script
 from ..chromium.dialogs.book import dialog_refusal, interrupted_reply
 from ..chromium.losses import BrowserLost, PageScriptError, first_line
 from ..chromium.page.downloads import safe_filename
@@ -54,7 +55,7 @@ from .page import emulation
 from .page.downloads import FirefoxDownloads
 from .pool import AcquireFirefox, Firefox, new_bidi_session
 from .reading import frames
-from .records import network
+from .records import network, webstorage
 from .records.books import ConsoleBook, NetworkBook
 from .records.intercept import Interceptor
 from .records.routes import Routes
@@ -166,9 +167,17 @@ class FirefoxSession(Session):
         bidi = self.bidi
         self._unlisten = bidi.listen(self.on_event)
         made: JsonObject = {"acceptInsecureCerts": True} if self.context.ignore_https_errors else {}
+        proxy = self.context.bidi_proxy()
+        if proxy is not None:
+            made["proxy"] = proxy
         self.user_context = str((await bidi.send("browser.createUserContext", made))["userContext"])
         await emulation.start_with(self, self.context)  # before the first tab: it opens emulated
         await sandbox.preload(bidi, self.user_context)
+        if self.context.block_service_workers:  # before any page script can register one
+            await bidi.send("script.addPreloadScript", {"functionDeclaration": init_script.BLOCK_SERVICE_WORKERS,
+                                                        "userContexts": [self.user_context]})
+        if self.context.init_script is not None:  # the page's realm (no sandbox), before its scripts
+            await self._preload_init_script(self.context.init_script)
         await network.collect(bidi, self.user_context)  # before the first request: bodies for network_body
         await self.downloads.enable(self)
         if self.routes.policy.active:  # in the intercept before the first tab: no request slips past the policy
@@ -177,7 +186,18 @@ class FirefoxSession(Session):
         created = await bidi.send("browsingContext.create", {"type": "tab", "userContext": self.user_context})
         tab = self.tabs.add(str(created["context"]), ours=True)
         await self.size(tab.context)
+        if self.context.storage_state is not None:  # before the agent's first call: it opens signed in
+            await webstorage.load_at_start(self, self.context.storage_state)
         self.nursery.start_soon(self._watch_browser, self.browser)
+
+    async def _preload_init_script(self, relative: str) -> None:
+        source = await init_script.read(self.workspace, relative)
+        try:
+            await self.bidi.send("script.addPreloadScript", {"functionDeclaration": init_script.as_function(source),
+                                                             "userContexts": [self.user_context]})
+        except BidiError as err:  # a syntax error, as Firefox words it
+            raise ToolError("bad-arg", f"Firefox refused initScript: {err.message or err.error}",
+                            field="initScript") from err
 
     async def on_stop(self) -> None:
         if self._unlisten is not None:

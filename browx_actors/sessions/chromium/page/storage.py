@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -43,7 +44,7 @@ from ..tabs.tabset import Tab
 if TYPE_CHECKING:
     from ..session import ChromiumSession
 
-__all__ = ["cookie_line", "origin_of", "parse_state"]
+__all__ = ["cookie_line", "origin_of", "parse_state", "read_state", "state_for_playwright"]
 
 VALUE_MAX = 200
 #: Largest storage-state file read back.
@@ -293,13 +294,36 @@ def parse_state(text: str) -> tuple[list[JsonObject], list[tuple[str, list[tuple
     return cookies, origins
 
 
-async def storage_state_load(session: ChromiumSession, args: StorageStateArgs) -> Reply:
-    source = file_to_read(session.workspace, args.path)
+async def read_state(root: Path, relative: str, *, field: str = "path") -> tuple[Path, str]:
+    """The storage-state file ``relative`` names, through the workspace's chokepoints,
+    and its text, checked by :func:`parse_state`; ``bad-arg`` naming ``field`` (open_session's
+    ``storageState`` reads the same file storage_state_load does)."""
+    source = file_to_read(root, relative, field=field)
     data = await load_file(source, max_bytes=STATE_MAX_BYTES)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ToolError("bad-arg", "the file is not UTF-8 text", field="path") from None
+        raise ToolError("bad-arg", "the file is not UTF-8 text", field=field) from None
+    try:
+        parse_state(text)
+    except ToolError as err:
+        raise ToolError(err.code, err.message, **{**err.details, "field": field}) from None
+    return source, text
+
+
+async def state_for_playwright(root: Path, relative: str) -> JsonObject:
+    """open_session's ``storageState`` as ``new_context(storage_state=...)`` takes it: the
+    file checked as storage_state_load checks it, each cookie given the path ``/`` it
+    defaults to there (Playwright wants a domain cookie's path spelled out)."""
+    _source, text = await read_state(root, relative, field="storageState")
+    state = json.loads(text)
+    for cookie in state.get("cookies", []):
+        cookie.setdefault("path", "/")
+    return {"cookies": state.get("cookies", []), "origins": state.get("origins", [])}
+
+
+async def storage_state_load(session: ChromiumSession, args: StorageStateArgs) -> Reply:
+    source, text = await read_state(session.workspace, args.path)
     cookies, origins = parse_state(text)
     assert session.browser is not None
     if cookies:

@@ -28,15 +28,15 @@ from ....errors import ToolError
 from ....jsonsafe import JsonObject, JsonValue
 from ....tools import Reply
 from ....tools.storage import StorageClearArgs, StorageGetArgs, StorageSetArgs, StorageStateArgs
-from ....workspace import file_to_read, file_to_write, load_file, save_file
+from ....workspace import file_to_write, save_file
 from ...chromium.losses import PageScriptError
-from ...chromium.page.storage import STATE_MAX_BYTES, _clip, origin_of, parse_state
+from ...chromium.page.storage import _clip, origin_of, parse_state, read_state
 from .cookies import get_cookies, public, set_cookies
 
 if TYPE_CHECKING:
     from ..session import FirefoxSession
 
-__all__ = ["storage_clear", "storage_get", "storage_set", "storage_state_load", "storage_state_save"]
+__all__ = ["load_at_start", "storage_clear", "storage_get", "storage_set", "storage_state_load", "storage_state_save"]
 
 #: The sandbox realm storage is touched from (apart from the page agent's).
 SANDBOX = "browx-storage"
@@ -145,18 +145,27 @@ async def storage_state_save(session: FirefoxSession, args: StorageStateArgs) ->
 
 
 async def storage_state_load(session: FirefoxSession, args: StorageStateArgs) -> Reply:
-    source = file_to_read(session.workspace, args.path)
-    data = await load_file(source, max_bytes=STATE_MAX_BYTES)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ToolError("bad-arg", "the file is not UTF-8 text", field="path") from None
+    source, text = await read_state(session.workspace, args.path)
+    cookies, origins = await _load(session, text, field="path")
+    return Reply.of(path=str(source), cookies=len(cookies), origins=origins)
+
+
+async def load_at_start(session: FirefoxSession, relative: str) -> None:
+    """open_session's ``storageState``: the file loaded into the new user context as
+    storage_state_load would (its first tab is still blank, so every origin's storage
+    goes through a helper tab); ``bad-arg`` naming storageState, and the session does
+    not open."""
+    _source, text = await read_state(session.workspace, relative, field="storageState")
+    await _load(session, text, field="storageState")
+
+
+async def _load(session: FirefoxSession, text: str, *, field: str) -> tuple[list[JsonObject], list[str]]:
     cookies, origins = parse_state(text)
     try:
         await set_cookies(session, cookies)
     except BidiError as err:
         raise ToolError("bad-arg", f"the browser refused the file's cookies: {err.message or err.error}",
-                        field="path") from err
+                        field=field) from err
     open_frames = {origin: context for context, origin in await frames(session, session.tab.context)}
     for origin, pairs in origins:
         if not pairs:
@@ -166,7 +175,7 @@ async def storage_state_load(session: FirefoxSession, args: StorageStateArgs) ->
             await _run(session, open_frames[origin], op)
         else:
             await _through_helper(session, origin, op)
-    return Reply.of(path=str(source), cookies=len(cookies), origins=[o for o, _ in origins])
+    return cookies, [o for o, _ in origins]
 
 
 async def _through_helper(session: FirefoxSession, origin: str, op: JsonObject) -> None:

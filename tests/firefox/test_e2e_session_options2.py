@@ -1,0 +1,107 @@
+"""open_session's storageState on real headless Firefox over stdio MCP (WebDriver BiDi):
+a storage-state file in the workspace (a cookie and an origin's localStorage) loaded
+into the new user context at start, which the page then reads; a bad file refused
+naming storageState, and no session left open."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from e2e_support import browx_server, fails, ok
+from firefox_support import open_firefox
+from proxy_support import serve_proxy
+
+pytestmark = pytest.mark.firefox
+
+S = {"session": "ff"}
+READ = "({cookie: document.cookie, kept: localStorage.getItem('kept')})"
+
+
+def write_state(workspace: Path, origin: str) -> str:
+    """A storage-state file as storage_state_save writes it; its workspace-relative path."""
+    host = urlsplit(origin).hostname
+    state = {"cookies": [{"name": "who", "value": "ada", "domain": host, "path": "/", "expires": -1,
+                          "httpOnly": False, "secure": False, "sameSite": "Lax"}],
+             "origins": [{"origin": origin, "localStorage": [{"name": "kept", "value": "from-file"}]}]}
+    (workspace / "state").mkdir(parents=True, exist_ok=True)
+    (workspace / "state" / "login.json").write_text(json.dumps(state))
+    return "state/login.json"
+
+
+async def test_a_storage_state_file_is_loaded_at_open(tmp_path: Path, pages_url: str) -> None:
+    workspace = tmp_path / "ws"
+    path = write_state(workspace, pages_url)
+    async with browx_server(workspace, "eval") as client:
+        opened = await open_firefox(client, storageState=path)
+        assert opened["storageState"] == path, opened
+        await ok(client, "navigate", {**S, "url": f"{pages_url}/e2e_small.html"})
+        seen = (await ok(client, "eval_js", {**S, "expr": READ}))["value"]
+        assert seen == {"cookie": "who=ada", "kept": "from-file"}, seen
+        assert len((await ok(client, "list_tabs", S))["tabs"]) == 1  # the helper tab is gone
+
+
+async def test_a_bad_storage_state_is_refused_naming_it(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "junk.json").write_text("{\"cookies\": 3}")
+    async with browx_server(workspace, "eval") as client:
+        refused = await fails(client, "open_session", {**S, "engine": "firefox", "storageState": "junk.json"},
+                              "bad-arg")
+        assert refused["field"] == "storageState" and "storage state" in refused["error"], refused
+        assert (await ok(client, "list_sessions"))["count"] == 0
+
+
+async def test_permissions_are_refused_naming_the_field_and_why(tmp_path: Path) -> None:
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        refused = await fails(client, "open_session", {**S, "engine": "firefox", "permissions": ["geolocation"]},
+                              "not-supported")
+        assert refused["field"] == "permissions" and "origin" in refused["error"], refused
+        assert (await ok(client, "list_sessions"))["count"] == 0
+
+
+INIT = "var local = 1;\nwindow.fromInit = {state: document.readyState, local: typeof local};\n// a last-line comment"
+
+
+async def test_an_init_script_runs_in_the_page_realm_of_every_new_document(tmp_path: Path, pages_url: str) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "init.js").write_text(INIT)
+    async with browx_server(workspace, "eval") as client:
+        assert (await open_firefox(client, initScript="init.js"))["initScript"] == "init.js"
+        for page in ("e2e_small.html", "e2e_second.html"):
+            await ok(client, "navigate", {**S, "url": f"{pages_url}/{page}"})
+            seen = (await ok(client, "eval_js", {**S, "expr": "[window.fromInit, typeof local]"}))["value"]
+            assert seen == [{"state": "loading", "local": "number"}, "undefined"], seen
+        missing = await fails(client, "open_session", {"session": "other", "engine": "firefox",
+                                                       "initScript": "../none.js"}, "bad-arg")
+        assert missing["field"] == "initScript", missing
+
+
+REGISTER = "navigator.serviceWorker.register('/sw-none.js').then(r => String(r), e => 'rejected')"
+
+
+async def test_blocked_service_workers_register_nothing(tmp_path: Path, pages_url: str) -> None:
+    # As Playwright's block does on chromium: register resolves to nothing; without it,
+    # registering a missing script is rejected by the browser.
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        assert (await open_firefox(client, blockServiceWorkers=True))["blockServiceWorkers"] is True
+        await open_firefox(client, "free")
+        for session, expected in ((S["session"], "undefined"), ("free", "rejected")):
+            await ok(client, "navigate", {"session": session, "url": f"{pages_url}/e2e_small.html"})
+            assert (await ok(client, "eval_js", {"session": session, "expr": REGISTER}))["value"] == expected
+
+
+async def test_a_proxy_carries_the_pages_and_credentials_are_refused(tmp_path: Path) -> None:
+    with serve_proxy() as proxy:
+        async with browx_server(tmp_path / "ws", "eval") as client:
+            assert (await open_firefox(client, proxy={"server": proxy}))["proxy"] == {"server": proxy}
+            await ok(client, "navigate", {**S, "url": "http://browx-proxy.test/page"})
+            seen = (await ok(client, "eval_js", {**S, "expr": "document.getElementById('asked').textContent"}))
+            assert seen["value"] == "http://browx-proxy.test/page"
+            refused = await fails(client, "open_session", {"session": "x", "engine": "firefox", "proxy": {
+                "server": proxy, "username": "ada", "password": "hunter2"}}, "not-supported")
+            assert refused["field"] == "proxy.username" and "hunter2" not in str(refused), refused
