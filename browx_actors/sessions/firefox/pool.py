@@ -10,7 +10,8 @@ the events of every context arrive on the shared socket, for each session to rou
 context. When Firefox dies, the task marks the :class:`Firefox` lost (waking every
 session on it, which end with ``browser-crashed``), records the exit, and ends; the
 next acquire launches a fresh one. Stopping the pool cancels the task, and leaving the
-``async with`` kills the process family.
+``async with`` kills the process family. :func:`hold_attached` holds a session's own
+Firefox instead, one someone else runs (``bidiEndpoint``), in the session's nursery.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ import attrs
 import trio
 
 from ...bidi import BidiConnection, BidiFailure, FirefoxError, launch_firefox, open_bidi_connection
+from ...credentials import redact_url
 from ...errors import ToolError
 from ...kernel.actor import Actor
 from ...kernel.supervision import EventLog
 from ..chromium.pool import describe_exit
 from .records.intercept import Interceptor
 
-__all__ = ["EVENTS", "AcquireFirefox", "Firefox", "FirefoxPool", "FirefoxStatus", "new_bidi_session"]
+__all__ = ["EVENTS", "AcquireFirefox", "Firefox", "FirefoxPool", "FirefoxStatus", "hold_attached", "new_bidi_session"]
 
 #: The event modules every connection subscribes to once, for all contexts.
 EVENTS = ("browsingContext", "log.entryAdded", "network.beforeRequestSent", "network.responseCompleted",
@@ -136,3 +138,22 @@ class FirefoxPool(Actor):
                 self.events.emit(self.name, label, "exited", reason)
             finally:
                 browser.mark_lost("the Firefox pool stopped")
+
+
+async def hold_attached(endpoint: str, *, task_status: trio.TaskStatus[Firefox]) -> None:
+    """Hold a BiDi session on a Firefox someone else runs at ``endpoint`` (``bidiEndpoint``)."""
+    async with AsyncExitStack() as stack:
+        try:
+            bidi = await stack.enter_async_context(open_bidi_connection(endpoint))
+            version = await new_bidi_session(bidi)
+        except BidiFailure as exc:
+            raise ToolError("unavailable", f"could not attach to Firefox at {redact_url(endpoint)}: {exc}",
+                            component="browser") from exc
+        browser = Firefox(0, bidi, None, version)
+        task_status.started(browser)
+        try:
+            browser.mark_lost(f"the BiDi connection to Firefox was lost: {await bidi.wait_lost()}")
+        finally:
+            browser.mark_lost("the session ended")
+            with trio.move_on_after(2):
+                await bidi.send("session.end", {}, timeout=2)

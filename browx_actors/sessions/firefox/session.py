@@ -26,14 +26,12 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Awaitable, Callable
-from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
-import attrs
 import trio
 
-from ...bidi import BidiConnection, BidiConnectionLost, BidiError, BidiFailure, BidiTimeout, open_bidi_connection
+from ...bidi import BidiConnection, BidiConnectionLost, BidiError, BidiFailure, BidiTimeout
 from ...canvas.cache import CaptureCache
 from ...config import DOWNLOAD_MAX_BYTES
 from ...credentials import redact_url
@@ -53,15 +51,15 @@ from ..session import Session, Work
 from . import sandbox
 from .page import emulation
 from .page.downloads import FirefoxDownloads
-from .pool import AcquireFirefox, Firefox, new_bidi_session
+from .pool import AcquireFirefox, Firefox, hold_attached
 from .reading import frames
 from .records import network, webstorage
 from .records.books import ConsoleBook, NetworkBook
 from .records.intercept import Interceptor
 from .records.routes import Routes
-from .tabs import Tab, Tabs
+from .tabs import Prompt, Tab, Tabs
 
-__all__ = ["DIALOG_FREE", "FirefoxSession", "Prompt"]
+__all__ = ["DIALOG_FREE", "FirefoxSession"]
 
 #: Tools that run while a dialog blocks the current tab: the ways out, and reads of the server's own records.
 DIALOG_FREE = frozenset({"handle_dialog", "set_dialog_policy", "navigate", "list_tabs", "select_tab", "new_tab",
@@ -75,38 +73,6 @@ _NAVIGATION_EVENTS = frozenset({"browsingContext.navigationStarted", "browsingCo
                                 "browsingContext.fragmentNavigated", "browsingContext.historyUpdated",
                                 "browsingContext.domContentLoaded", "browsingContext.load",
                                 "browsingContext.navigationAborted", "browsingContext.navigationFailed"})
-
-
-@attrs.frozen
-class Prompt:
-    """A page's dialog, open and waiting for its answer."""
-
-    type: str
-    message: str
-    default_value: str
-    context: str
-
-    def describe(self) -> dict[str, str]:
-        return {"type": self.type, "message": self.message, "defaultValue": self.default_value}
-
-
-async def hold_attached(endpoint: str, *, task_status: trio.TaskStatus[Firefox]) -> None:
-    """Hold a BiDi session on a Firefox someone else runs at ``endpoint`` (``bidiEndpoint``)."""
-    async with AsyncExitStack() as stack:
-        try:
-            bidi = await stack.enter_async_context(open_bidi_connection(endpoint))
-            version = await new_bidi_session(bidi)
-        except BidiFailure as exc:
-            raise ToolError("unavailable", f"could not attach to Firefox at {redact_url(endpoint)}: {exc}",
-                            component="browser") from exc
-        browser = Firefox(0, bidi, None, version)
-        task_status.started(browser)
-        try:
-            browser.mark_lost(f"the BiDi connection to Firefox was lost: {await bidi.wait_lost()}")
-        finally:
-            browser.mark_lost("the session ended")
-            with trio.move_on_after(2):
-                await bidi.send("session.end", {}, timeout=2)
 
 
 class FirefoxSession(Session):

@@ -5,7 +5,8 @@ integers, as on chromium (``list_tabs``, ``select_tab {tab}``, an action's ``ope
 :class:`Tabs` keeps that mapping and which tab is current. It learns of tabs from the
 browser's ``browsingContext.contextCreated`` / ``contextDestroyed`` events, so a tab the
 page opens (``window.open``, ``target=_blank``) is known whoever opened it; frames
-(contexts with a parent) are not tabs. Pure bookkeeping, no I/O.
+(contexts with a parent) are numbered per tab (``f1``...). A :class:`Prompt` is a page's
+dialog open on a tab. Pure bookkeeping, no I/O.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Iterator
 
 import attrs
 
-__all__ = ["Tab", "Tabs"]
+__all__ = ["Prompt", "Tab", "Tabs"]
 
 
 @attrs.define(eq=False)
@@ -110,3 +111,16 @@ class Tabs:
     def take_opened(self) -> list[Tab]:
         opened, self._opened = self._opened, []
         return [tab for tab in opened if not tab.closed]
+
+
+@attrs.frozen
+class Prompt:
+    """A page's dialog, open and waiting for its answer."""
+
+    type: str
+    message: str
+    default_value: str
+    context: str
+
+    def describe(self) -> dict[str, str]:
+        return {"type": self.type, "message": self.message, "defaultValue": self.default_value}
