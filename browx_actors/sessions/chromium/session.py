@@ -81,7 +81,7 @@ from .page.download_cap import DownloadCap
 from .page.downloads import Downloads, safe_filename
 from .page.emulation import Emulation
 from .page.saves import list_new_downloads
-from .page.storage import state_for_playwright
+from .page.state_file import state_for_playwright
 from .pool import AcquireBrowser, Browser
 from .reading.name_book import NamedRefBook
 from .reading.resolve import run_with_named_refs

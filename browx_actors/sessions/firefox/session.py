@@ -53,8 +53,9 @@ from .page import emulation
 from .page.downloads import FirefoxDownloads
 from .pool import AcquireFirefox, Firefox, hold_attached
 from .reading import frames
-from .records import network, webstorage
+from .records import webstorage
 from .records.books import ConsoleBook, NetworkBook
+from .records.collector import collect
 from .records.intercept import Interceptor
 from .records.routes import Routes
 from .tabs import Prompt, Tab, Tabs
@@ -144,7 +145,7 @@ class FirefoxSession(Session):
                                                         "userContexts": [self.user_context]})
         if self.context.init_script is not None:  # the page's realm (no sandbox), before its scripts
             await self._preload_init_script(self.context.init_script)
-        await network.collect(bidi, self.user_context)  # before the first request: bodies for network_body
+        await collect(bidi, self.user_context)  # before the first request: bodies for network_body
         await self.downloads.enable(self)
         if self.routes.policy.active:  # in the intercept before the first tab: no request slips past the policy
             await self.routes.installed()

@@ -10,10 +10,11 @@ from __future__ import annotations
 from ... import tools
 from ...tools import Table, refuses, runs
 from ..chromium.reading import feedback, names
+from ..chromium.reading import handlers as chromium_reading
 from ..chromium.table import NO_DEVICE
 from ..visual import lines as visual_lines
 from .input import actions, chain, files, forms, pointer
-from .page import canvas, downloads, emulation, navigation, waits
+from .page import canvas, emulation, navigation, waits
 from .page import handlers as page
 from .reading import frames
 from .reading import handlers as reading
@@ -35,8 +36,8 @@ TABLE = Table.of("firefox", [
     runs(tools.NEW_TAB, navigation.new_tab),
     runs(tools.CLOSE_TAB, navigation.close_tab),
     runs(tools.SNAPSHOT, reading.snapshot),
-    runs(tools.FIND, reading.find),
-    runs(tools.TEXT_SEARCH, reading.text_search),
+    runs(tools.FIND, chromium_reading.find),
+    runs(tools.TEXT_SEARCH, chromium_reading.text_search),
     runs(tools.FRAMES_LIST, frames.frames_list),
     runs(tools.NAME_REF, names.name_ref),
     runs(tools.LIST_NAMED_REFS, names.list_named_refs),
@@ -68,7 +69,7 @@ TABLE = Table.of("firefox", [
     runs(tools.SCREENSHOT, page.screenshot),
     runs(tools.SCREENSHOT_REGION, page.screenshot_region),
     runs(tools.PDF_SAVE, emulation.pdf_save),
-    runs(tools.DOWNLOADS_LIST, downloads.downloads_list),
+    runs(tools.DOWNLOADS_LIST, page.downloads_list),
     runs(tools.SET_VIEWPORT, page.set_viewport),
     runs(tools.EMULATE, emulation.emulate),
     runs(tools.VERIFY_VISIBLE, reading.verify_visible),

@@ -11,14 +11,13 @@ origins: [{origin, localStorage: [{name, value}]}]}`` for the origins of the ses
 open tabs and their frames, so the file also works with Playwright.
 ``storage_state_load`` puts it back: cookies at once, and each origin's storage through
 the tab that has it open, or a helper page that loads a blank document at that origin
-(answered by the session itself, so no request leaves) and closes again.
+(answered by the session itself, so no request leaves) and closes again. The file's
+format and the cookie rules are :mod:`.state_file`'s, which firefox shares.
 """
 
 from __future__ import annotations
 
 import json
-import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -38,46 +37,26 @@ from ....tools.storage import (
     StorageSetArgs,
     StorageStateArgs,
 )
-from ....workspace import file_to_read, file_to_write, load_file, save_file
+from ....workspace import file_to_write, save_file
 from ..tabs.tabset import Tab
+from .state_file import (
+    clip,
+    cookie_line,
+    domain_matches,
+    origin_of,
+    parse_state,
+    public_cookie,
+    read_state,
+)
 
 if TYPE_CHECKING:
     from ..session import ChromiumSession
 
-__all__ = ["cookie_line", "origin_of", "parse_state", "read_state", "state_for_playwright"]
+__all__ = ["cookies_clear", "cookies_delete", "cookies_list", "cookies_set", "storage_clear", "storage_get",
+           "storage_set",
+           "storage_state_load", "storage_state_save"]
 
-VALUE_MAX = 200
-#: Largest storage-state file read back.
-STATE_MAX_BYTES = 20 * 1024 * 1024
 _SAME_SITE = ("Strict", "Lax", "None")
-_COOKIE_FIELDS = ("name", "value", "domain", "path", "expires", "httpOnly", "secure", "sameSite")
-
-
-def origin_of(url: str) -> str | None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return None
-    return f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}"
-
-
-def _clip(value: str) -> str:
-    return value if len(value) <= VALUE_MAX else value[: VALUE_MAX - 1] + "\u2026"
-
-
-def cookie_line(cookie: JsonObject) -> str:
-    """``sid=abc (127.0.0.1 /, session, HttpOnly, Secure, Lax)``."""
-    expires = cookie.get("expires", -1)
-    flags = [f"{cookie.get('domain')} {cookie.get('path', '/')}",
-             "session" if cookie.get("session") or expires in (-1, None) else
-             time.strftime("until %Y-%m-%d %H:%M:%S UTC", time.gmtime(expires))]
-    flags += [name for name, key in (("HttpOnly", "httpOnly"), ("Secure", "secure")) if cookie.get(key)]
-    if cookie.get("sameSite"):
-        flags.append(str(cookie["sameSite"]))
-    return f"{cookie.get('name')}={_clip(str(cookie.get('value', '')))} ({', '.join(flags)})"
-
-
-def _public(cookie: JsonObject) -> JsonObject:
-    return {key: cookie[key] for key in _COOKIE_FIELDS if key in cookie}
 
 
 async def _cookies(session: ChromiumSession) -> list[JsonObject]:
@@ -90,18 +69,12 @@ def _context(session: ChromiumSession) -> JsonObject:
     return {"browserContextId": session.context_id} if session.context_id else {}
 
 
-def _domain_matches(cookie: JsonObject, domain: str) -> bool:
-    have = str(cookie.get("domain", "")).lstrip(".").lower()
-    want = domain.lstrip(".").lower()
-    return have == want or want.endswith("." + have) or have.endswith("." + want)
-
-
 async def cookies_list(session: ChromiumSession, args: CookiesListArgs) -> Reply:
     cookies = await _cookies(session)
     if args.domain:
-        cookies = [c for c in cookies if _domain_matches(c, args.domain)]
+        cookies = [c for c in cookies if domain_matches(c, args.domain)]
     if args.name is not None:
-        chosen = [_public(c) for c in cookies if c.get("name") == args.name]
+        chosen = [public_cookie(c) for c in cookies if c.get("name") == args.name]
         return Reply.of(cookies=chosen, count=len(chosen))
     return Reply.of(cookies=[cookie_line(c) for c in cookies], count=len(cookies))
 
@@ -133,8 +106,8 @@ async def cookies_set(session: ChromiumSession, args: CookiesSetArgs) -> Reply:
 async def cookies_delete(session: ChromiumSession, args: CookiesDeleteArgs) -> Reply:
     cookies = await _cookies(session)
     doomed = [c for c in cookies if c.get("name") == args.name
-              and (not args.domain or _domain_matches(c, args.domain))
-              and (not args.url or _domain_matches(c, urlsplit(args.url).hostname or ""))
+              and (not args.domain or domain_matches(c, args.domain))
+              and (not args.url or domain_matches(c, urlsplit(args.url).hostname or ""))
               and (not args.path or c.get("path") == args.path)]
     await session.tab_lifecycle.attach_current()
     assert session.cdp is not None
@@ -210,7 +183,7 @@ async def storage_get(session: ChromiumSession, args: StorageGetArgs) -> Reply:
     if args.key is not None:
         value = next((v for k, v in entries if k == args.key), None)
         return Reply.of(origin=origin, kind=args.kind, key=args.key, value=value, found=value is not None)
-    return Reply.of(origin=origin, kind=args.kind, items=[f"{k} = {_clip(v)}" for k, v in entries],
+    return Reply.of(origin=origin, kind=args.kind, items=[f"{k} = {clip(v)}" for k, v in entries],
                     count=len(entries))
 
 
@@ -235,7 +208,7 @@ async def storage_clear(session: ChromiumSession, args: StorageClearArgs) -> Rep
 
 async def storage_state_save(session: ChromiumSession, args: StorageStateArgs) -> Reply:
     target = file_to_write(session.workspace, args.path)
-    cookies = [_public(c) for c in await _cookies(session)]
+    cookies = [public_cookie(c) for c in await _cookies(session)]
     origins: dict[str, list[dict[str, str]]] = {}
     for tab in list(session.tabs):
         try:
@@ -256,70 +229,6 @@ async def storage_state_save(session: ChromiumSession, args: StorageStateArgs) -
     data = json.dumps(state, indent=2, ensure_ascii=False).encode("utf-8")
     await save_file(target, data)
     return Reply.of(path=str(target), cookies=len(cookies), origins=sorted(origins), byteLength=len(data))
-
-
-def parse_state(text: str) -> tuple[list[JsonObject], list[tuple[str, list[tuple[str, str]]]]]:
-    """Cookies and ``(origin, [(key, value)])`` from a storage-state file; ``bad-arg``
-    naming what is wrong with it."""
-    try:
-        state = json.loads(text)
-    except ValueError as err:
-        raise ToolError("bad-arg", f"the file is not JSON: {err}", field="path") from err
-    except RecursionError:  # nested past what the decoder recurses into: no storage state is
-        raise ToolError("bad-arg", "the file is not a storage state: its JSON nests far deeper than one does",
-                        field="path") from None
-    if not isinstance(state, dict) or not isinstance(state.get("cookies", []), list) \
-            or not isinstance(state.get("origins", []), list):
-        raise ToolError("bad-arg", "the file is not a storage state ({cookies: [...], origins: [...]})", field="path")
-    cookies = []
-    for i, cookie in enumerate(state.get("cookies", [])):
-        if not isinstance(cookie, dict) or not isinstance(cookie.get("name"), str) \
-                or not isinstance(cookie.get("value"), str) or not isinstance(cookie.get("domain"), str):
-            raise ToolError("bad-arg", f"cookies[{i}] needs string name, value and domain", field="path")
-        cookies.append({k: cookie[k] for k in _COOKIE_FIELDS if k in cookie and cookie[k] is not None})
-    origins = []
-    for i, entry in enumerate(state.get("origins", [])):
-        origin = entry.get("origin") if isinstance(entry, dict) else None
-        items = entry.get("localStorage", []) if isinstance(entry, dict) else None
-        if not isinstance(origin, str) or origin_of(origin) is None or not isinstance(items, list):
-            raise ToolError("bad-arg", f"origins[{i}] needs an http(s) origin and a localStorage list", field="path")
-        pairs = []
-        for item in items:
-            if not isinstance(item, dict) or not isinstance(item.get("name"), str) \
-                    or not isinstance(item.get("value"), str):
-                raise ToolError("bad-arg", f"origins[{i}].localStorage holds an entry without string name and "
-                                "value", field="path")
-            pairs.append((item["name"], item["value"]))
-        origins.append((origin_of(origin) or origin, pairs))
-    return cookies, origins
-
-
-async def read_state(root: Path, relative: str, *, field: str = "path") -> tuple[Path, str]:
-    """The storage-state file ``relative`` names, through the workspace's chokepoints,
-    and its text, checked by :func:`parse_state`; ``bad-arg`` naming ``field`` (open_session's
-    ``storageState`` reads the same file storage_state_load does)."""
-    source = file_to_read(root, relative, field=field)
-    data = await load_file(source, max_bytes=STATE_MAX_BYTES)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ToolError("bad-arg", "the file is not UTF-8 text", field=field) from None
-    try:
-        parse_state(text)
-    except ToolError as err:
-        raise ToolError(err.code, err.message, **{**err.details, "field": field}) from None
-    return source, text
-
-
-async def state_for_playwright(root: Path, relative: str) -> JsonObject:
-    """open_session's ``storageState`` as ``new_context(storage_state=...)`` takes it: the
-    file checked as storage_state_load checks it, each cookie given the path ``/`` it
-    defaults to there (Playwright wants a domain cookie's path spelled out)."""
-    _source, text = await read_state(root, relative, field="storageState")
-    state = json.loads(text)
-    for cookie in state.get("cookies", []):
-        cookie.setdefault("path", "/")
-    return {"cookies": state.get("cookies", []), "origins": state.get("origins", [])}
 
 
 async def storage_state_load(session: ChromiumSession, args: StorageStateArgs) -> Reply:

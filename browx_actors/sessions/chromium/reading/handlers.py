@@ -9,7 +9,7 @@ because an assertion that fails is what the agent needs to notice.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -29,6 +29,7 @@ from ....tools.reading import (
 from ....tools.reply import listed
 from ....tools.targets import Element
 from ....tools.verdict import verdict
+from ..agent.calls import AgentHost
 from ..agent.pageagent import AGENT_KEY, agent_error
 from ..failures import selector_refusals
 from ..losses import PageScriptError, first_line
@@ -46,7 +47,14 @@ _REF_IN_DETAIL = re.compile(r"\bref (e\d+)\b")
 _AGENT_CODES = {"not-found": "target-not-found", "bad-selector": "bad-arg", "bad-arg": "bad-arg"}
 
 
-async def _agent(session: ChromiumSession, method: str, arg: JsonValue) -> JsonValue:
+class Reading(AgentHost, Protocol):
+    """What find and text_search need of a session: its page agent, and whether it showed
+    a ref on an earlier page. The firefox engine runs these two handlers too."""
+
+    def ref_was_shown(self, ref: str) -> bool: ...
+
+
+async def _agent(session: Reading, method: str, arg: JsonValue) -> JsonValue:
     """The agent call, with the codes it throws (``stale-element: ...``) as ToolErrors."""
     try:
         return await session.agent(method, arg)
@@ -76,7 +84,7 @@ async def snapshot(session: ChromiumSession, args: SnapshotArgs) -> Reply:
     return reply
 
 
-async def find(session: ChromiumSession, args: FindArgs) -> Reply:
+async def find(session: Reading, args: FindArgs) -> Reply:
     # The agent's query, by JSON name: the criteria given, and how to match them.
     criteria = {"role": args.role, "name": args.name, "text": args.text, "testId": args.test_id}
     query = {key: value for key, value in criteria.items() if value is not None}
@@ -85,7 +93,7 @@ async def find(session: ChromiumSession, args: FindArgs) -> Reply:
     return Reply.of(**listed(result["matches"], result["count"]))
 
 
-async def text_search(session: ChromiumSession, args: TextSearchArgs) -> Reply:
+async def text_search(session: Reading, args: TextSearchArgs) -> Reply:
     result = await _agent(session, "textSearch", {"query": args.query, "limit": args.limit,
                                                   "caseSensitive": args.case_sensitive})
     return Reply.of(**listed(result["matches"], result["count"]))

@@ -9,7 +9,8 @@ chokepoint; a canceled one is recorded so. BiDi cannot stop a download under way
 the cap (``BROWX_DOWNLOAD_MAX_BYTES``) is kept at the end: a file over it is deleted
 from the staging folder, never copied, and its record says why. An action that started
 downloads lists them (``downloads``), as on chromium, once they ended or
-:data:`~...chromium.page.downloads.DOWNLOAD_WAIT_S` passed.
+:data:`~...chromium.page.downloads.DOWNLOAD_WAIT_S` passed; ``downloads_list`` (in
+:mod:`.handlers`) lists them all.
 """
 
 from __future__ import annotations
@@ -17,19 +18,15 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import trio
 
 from ....jsonsafe import JsonObject
 from ....tools import Reply
-from ....tools.page import DownloadsListArgs
 from ...chromium.page.downloads import DOWNLOAD_WAIT_S, Download, Downloads
+from ..host import FirefoxHost
 
-if TYPE_CHECKING:
-    from ..session import FirefoxSession
-
-__all__ = ["FirefoxDownloads", "downloads_list"]
+__all__ = ["FirefoxDownloads"]
 
 
 class FirefoxDownloads:
@@ -42,7 +39,7 @@ class FirefoxDownloads:
         self._running: list[tuple[str, str, Download]] = []
         self.changed = trio.Event()
 
-    async def enable(self, session: FirefoxSession) -> None:
+    async def enable(self, session: FirefoxHost) -> None:
         await session.bidi.send("browser.setDownloadBehavior", {
             "downloadBehavior": {"type": "allowed", "destinationFolder": str(self.staging)},
             "userContexts": [session.user_context]})
@@ -53,7 +50,7 @@ class FirefoxDownloads:
         self._running.append((context, url, record))
         self._poke()
 
-    def ended(self, session: FirefoxSession, context: str, params: JsonObject) -> None:
+    def ended(self, session: FirefoxHost, context: str, params: JsonObject) -> None:
         url = str(params.get("url") or "")
         found = next((entry for entry in self._running if entry[0] == context and entry[1] == url), None)
         if found is None:
@@ -103,10 +100,3 @@ class FirefoxDownloads:
 
     def close(self) -> None:
         shutil.rmtree(self.staging, ignore_errors=True)
-
-
-async def downloads_list(session: FirefoxSession, args: DownloadsListArgs) -> Reply:
-    records = list(session.downloads.book.records)
-    if args.details:
-        return Reply.of(downloads=[r.describe() for r in records], count=len(records))
-    return Reply.of(downloads=[r.line() for r in records], count=len(records))

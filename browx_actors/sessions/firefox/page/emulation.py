@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import time
-from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from ....bidi import BidiError
@@ -28,9 +27,7 @@ from ....tools.page import EMULATED, EmulateArgs, PdfSaveArgs
 from ....workspace import file_to_write, save_file
 from ...chromium.page.pdf import PAPER, count_pages, default_path
 from ...context_options import ContextOptions
-
-if TYPE_CHECKING:
-    from ..session import FirefoxSession
+from ..host import FirefoxHost
 
 __all__ = ["UNSUPPORTED", "emulate", "pdf_save", "start_with"]
 
@@ -54,7 +51,7 @@ def _refuse_unsupported(given: JsonObject) -> None:
                         "not throttle it; a chromium session emulates it", field="network", engine="firefox")
 
 
-async def _apply(session: FirefoxSession, name: str, value: JsonValue) -> None:
+async def _apply(session: FirefoxHost, name: str, value: JsonValue) -> None:
     scope: JsonObject = {"userContexts": [session.user_context]}
     send = session.bidi.send
     if name == "locale":
@@ -71,7 +68,7 @@ async def _apply(session: FirefoxSession, name: str, value: JsonValue) -> None:
         await send("emulation.setNetworkConditions", {"networkConditions": conditions, **scope})
 
 
-async def start_with(session: FirefoxSession, context: ContextOptions) -> None:
+async def start_with(session: FirefoxHost, context: ContextOptions) -> None:
     """What open_session asked for (user agent, locale, time zone), set on the new user
     context before its first tab and kept as emulate's state, so ``emulate {}`` reports
     it and emulate changes it like anything it set itself. Firefox refusing a value is
@@ -87,7 +84,7 @@ async def start_with(session: FirefoxSession, context: ContextOptions) -> None:
         session.emulation[name] = value
 
 
-async def _grant(session: FirefoxSession, names: list[str], state: str) -> str | None:
+async def _grant(session: FirefoxHost, names: list[str], state: str) -> str | None:
     """Each permission set to ``state`` for the current page's origin; that origin, or
     None for a page without one (about:blank, data:)."""
     parts = urlsplit(session.tab.url)
@@ -100,7 +97,7 @@ async def _grant(session: FirefoxSession, names: list[str], state: str) -> str |
     return origin
 
 
-async def emulate(session: FirefoxSession, args: EmulateArgs) -> Reply:
+async def emulate(session: FirefoxHost, args: EmulateArgs) -> Reply:
     given = args.json()
     _refuse_unsupported(given)
     asked = sorted(name for name in EMULATED if name in given)
@@ -140,7 +137,7 @@ async def emulate(session: FirefoxSession, args: EmulateArgs) -> Reply:
     return reply
 
 
-async def pdf_save(session: FirefoxSession, args: PdfSaveArgs) -> Reply:
+async def pdf_save(session: FirefoxHost, args: PdfSaveArgs) -> Reply:
     target = file_to_write(session.workspace, args.path or default_path(session.session_id, time.time()))
     width, height = PAPER[args.format]
     params: JsonObject = {"context": session.tab.context, "background": args.print_background,

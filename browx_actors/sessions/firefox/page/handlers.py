@@ -23,7 +23,7 @@ from ....errors import ToolError
 from ....jsonsafe import JsonObject
 from ....tools import Reply
 from ....tools.actions import HandleDialogArgs, SetDialogPolicyArgs
-from ....tools.page import EvalJsArgs, ScreenshotArgs, ScreenshotRegionArgs, SetViewportArgs
+from ....tools.page import DownloadsListArgs, EvalJsArgs, ScreenshotArgs, ScreenshotRegionArgs, SetViewportArgs
 from ....tools.shapes import Rect
 from ....workspace import file_to_write, save_file
 from ...chromium.agent.calls import agent_call
@@ -33,7 +33,8 @@ from .. import sandbox
 if TYPE_CHECKING:
     from ..session import FirefoxSession
 
-__all__ = ["eval_js", "handle_dialog", "screenshot", "screenshot_region", "set_dialog_policy", "set_viewport"]
+__all__ = ["downloads_list", "eval_js", "handle_dialog", "screenshot", "screenshot_region", "set_dialog_policy",
+           "set_viewport"]
 
 #: ``(agent, {ref?, selector?})``: the element's box in the document, scrolled into view.
 _BOX = """(agent, t) => {
@@ -159,3 +160,10 @@ async def set_dialog_policy(session: FirefoxSession, args: SetDialogPolicyArgs) 
             await session.answer(context, args.policy == "accept", None)
             session.answered.append({**pending.describe(), "answer": args.policy})
     return reply
+
+
+async def downloads_list(session: FirefoxSession, args: DownloadsListArgs) -> Reply:
+    records = list(session.downloads.book.records)
+    if args.details:
+        return Reply.of(downloads=[r.describe() for r in records], count=len(records))
+    return Reply.of(downloads=[r.line() for r in records], count=len(records))

@@ -17,7 +17,6 @@ child's context id.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from ....bidi import BidiFailure
@@ -31,11 +30,9 @@ from ...chromium.frames.refs import FrameRef, parse_ref, qualify, qualify_refs, 
 from ...chromium.losses import PageScriptError
 from ...chromium.network.redact import redact_url
 from .. import sandbox
+from ..host import FirefoxHost
 from ..sandbox import SANDBOX
-
-if TYPE_CHECKING:
-    from ..session import FirefoxSession
-    from ..tabs import Tab
+from ..tabs import Tab
 
 __all__ = ["frame_ref_in", "frames_list", "owners", "route", "with_frames"]
 
@@ -55,12 +52,12 @@ _OFFSET = """(agent, ref) => {
 }"""
 
 
-async def owners(session: FirefoxSession, context: str) -> dict[str, str]:
+async def owners(session: FirefoxHost, context: str) -> dict[str, str]:
     """The frame elements of ``context``'s document: child context -> the element's ref there."""
     return {child: ref for child, (ref, _) in (await _owners(session, context)).items()}
 
 
-async def _owners(session: FirefoxSession, context: str) -> dict[str, tuple[str, str]]:
+async def _owners(session: FirefoxHost, context: str) -> dict[str, tuple[str, str]]:
     """Child context -> (the frame element's ref, its name) in ``context``'s document."""
     try:
         answer = await session.bidi.send("script.callFunction", {
@@ -77,14 +74,14 @@ async def _owners(session: FirefoxSession, context: str) -> dict[str, tuple[str,
     return found
 
 
-def _context_of(session: FirefoxSession, tab: Tab, frame: str) -> str:
+def _context_of(session: FirefoxHost, tab: Tab, frame: str) -> str:
     context = tab.frame_context(frame)
     if context is None:
         raise ToolError("stale-element", f"frame {frame} is gone; take a new snapshot")
     return context
 
 
-async def _offset(session: FirefoxSession, tab: Tab, context: str) -> tuple[float, float] | None:
+async def _offset(session: FirefoxHost, tab: Tab, context: str) -> tuple[float, float] | None:
     """Where ``context``'s viewport starts in the tab's, summed up its chain of frames."""
     x = y = 0.0
     while context != tab.context:
@@ -101,7 +98,7 @@ async def _offset(session: FirefoxSession, tab: Tab, context: str) -> tuple[floa
     return x, y
 
 
-async def route(session: FirefoxSession, method: str, fn: str, arg: JsonValue) -> JsonValue:
+async def route(session: FirefoxHost, method: str, fn: str, arg: JsonValue) -> JsonValue:
     """``fn`` (an agent call's wrapper) in the frame ``arg`` names, answered as the tab spells it."""
     tab = session.tab
     ref = routes_to_frame(method, arg) if method else _ref_in(arg)
@@ -140,7 +137,7 @@ def frame_ref_in(arg: JsonValue) -> bool:
     return ref is not None and ref.frame is not None
 
 
-async def _nested(session: FirefoxSession, tab: Tab, context: str, text: str, arg: JsonValue) -> str:
+async def _nested(session: FirefoxHost, tab: Tab, context: str, text: str, arg: JsonValue) -> str:
     """``text`` (a snapshot of ``context``) with each frame inside it stitched in under its
     ``<iframe>`` line, depth first, each frame's refs qualified with its id."""
     if "iframe" not in text:
@@ -163,7 +160,7 @@ async def _nested(session: FirefoxSession, tab: Tab, context: str, text: str, ar
     return text
 
 
-async def with_frames(session: FirefoxSession, result: JsonValue, arg: JsonValue) -> JsonValue:
+async def with_frames(session: FirefoxHost, result: JsonValue, arg: JsonValue) -> JsonValue:
     """A top-document snapshot with its frames' snapshots stitched in (a page without
     ``<iframe>`` lines costs nothing more)."""
     if not isinstance(result, dict) or "iframe" not in str(result.get("text", "")):
@@ -178,7 +175,7 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else url
 
 
-async def frames_list(session: FirefoxSession, args: FramesListArgs) -> Reply:
+async def frames_list(session: FirefoxHost, args: FramesListArgs) -> Reply:
     """The tab's frames with their ids, URLs, origins and the ``<iframe>`` ref that holds
     each, in chromium's lines (Firefox does not say which frames run out of process)."""
     tab = session.tab

@@ -1,4 +1,5 @@
-"""Reading tools of the firefox engine: snapshot, find, text_search and verify_*.
+"""Reading tools of the firefox engine: snapshot, verify_* and inspect (find and text_search
+are chromium's own handlers, which ask nothing of the session but its agent).
 
 The same page agent as chromium's answers them (in a sandbox realm, :mod:`..sandbox`), so
 a snapshot of a page reads the same on both engines and an agent's refs and skills carry
@@ -15,17 +16,14 @@ from ....errors import ToolError
 from ....jsonsafe import JsonObject, JsonValue
 from ....tools import Reply
 from ....tools.reading import (
-    FindArgs,
     InspectArgs,
     SnapshotArgs,
-    TextSearchArgs,
     VerifyAttributeArgs,
     VerifyCountArgs,
     VerifyTextArgs,
     VerifyValueArgs,
     VerifyVisibleArgs,
 )
-from ....tools.reply import listed
 from ....tools.targets import Element
 from ....tools.verdict import verdict
 from ...chromium.agent.calls import agent_call
@@ -36,7 +34,7 @@ from .frames import frame_ref_in, with_frames
 if TYPE_CHECKING:
     from ..session import FirefoxSession
 
-__all__ = ["css", "find", "inspect", "snapshot", "text_search", "verify_attribute", "verify_count", "verify_text",
+__all__ = ["css", "inspect", "snapshot", "verify_attribute", "verify_count", "verify_text",
            "verify_value", "verify_visible"]
 
 #: ``(agent, {selector, ref, name?})``: the element a target names, described (and an attribute read).
@@ -72,20 +70,6 @@ async def snapshot(session: FirefoxSession, args: SnapshotArgs) -> Reply:
     if result["truncated"]:
         reply["truncated"] = True
     return reply
-
-
-async def find(session: FirefoxSession, args: FindArgs) -> Reply:
-    criteria = {"role": args.role, "name": args.name, "text": args.text, "testId": args.test_id}
-    query = {key: value for key, value in criteria.items() if value is not None}
-    result = await agent_call(session, "find", {**query, "exact": args.exact, "limit": args.limit,
-                                                "scope": args.scope})
-    return Reply.of(**listed(result["matches"], result["count"]))
-
-
-async def text_search(session: FirefoxSession, args: TextSearchArgs) -> Reply:
-    result = await agent_call(session, "textSearch", {"query": args.query, "limit": args.limit,
-                                                      "caseSensitive": args.case_sensitive})
-    return Reply.of(**listed(result["matches"], result["count"]))
 
 
 async def _describe(session: FirefoxSession, target: Element, attribute: str | None = None) -> JsonObject | None:

@@ -6,13 +6,12 @@ context is its cookie jar, so a session sees, sets and clears only its own cooki
 call without it would reach the default user context, shared by nobody's pages but
 visible to every session). Cookies go in and out in chromium's shape (``name, value,
 domain, path, expires, httpOnly, secure, sameSite``) and are listed with chromium's
-:func:`~...chromium.page.storage.cookie_line`.
+:func:`~...chromium.page.state_file.cookie_line`.
 """
 
 from __future__ import annotations
 
 import base64
-from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from ....bidi import BidiError
@@ -21,10 +20,8 @@ from ....jsonsafe import JsonObject
 from ....tools import Reply
 from ....tools.contract import SessionArgs
 from ....tools.storage import CookiesDeleteArgs, CookiesListArgs, CookiesSetArgs
-from ...chromium.page.storage import _COOKIE_FIELDS, _domain_matches, cookie_line, origin_of
-
-if TYPE_CHECKING:
-    from ..session import FirefoxSession
+from ...chromium.page.state_file import cookie_line, domain_matches, origin_of, public_cookie
+from ..host import FirefoxHost
 
 __all__ = ["cookies_clear", "cookies_delete", "cookies_list", "cookies_set", "get_cookies", "set_cookies"]
 
@@ -32,7 +29,7 @@ __all__ = ["cookies_clear", "cookies_delete", "cookies_list", "cookies_set", "ge
 _SAME_SITE = {"strict": "Strict", "lax": "Lax", "none": "None"}
 
 
-def partition(session: FirefoxSession) -> JsonObject:
+def partition(session: FirefoxHost) -> JsonObject:
     assert session.user_context is not None, "the session has not started"
     return {"type": "storageKey", "userContext": session.user_context}
 
@@ -69,33 +66,29 @@ def to_bidi(cookie: JsonObject) -> JsonObject:
     return out
 
 
-def public(cookie: JsonObject) -> JsonObject:
-    return {key: cookie[key] for key in _COOKIE_FIELDS if key in cookie}
-
-
-async def get_cookies(session: FirefoxSession) -> list[JsonObject]:
+async def get_cookies(session: FirefoxHost) -> list[JsonObject]:
     answer = await session.bidi.send("storage.getCookies", {"partition": partition(session)}, timeout=session.left())
     return [from_bidi(c) for c in answer.get("cookies") or []]
 
 
-async def set_cookies(session: FirefoxSession, cookies: list[JsonObject]) -> None:
+async def set_cookies(session: FirefoxHost, cookies: list[JsonObject]) -> None:
     """Set each cookie (chromium's fields) in the session's partition; BidiError if one is refused."""
     for cookie in cookies:
         await session.bidi.send("storage.setCookie", {"cookie": to_bidi(cookie), "partition": partition(session)},
                                 timeout=session.left())
 
 
-async def cookies_list(session: FirefoxSession, args: CookiesListArgs) -> Reply:
+async def cookies_list(session: FirefoxHost, args: CookiesListArgs) -> Reply:
     cookies = await get_cookies(session)
     if args.domain:
-        cookies = [c for c in cookies if _domain_matches(c, args.domain)]
+        cookies = [c for c in cookies if domain_matches(c, args.domain)]
     if args.name is not None:
-        chosen = [public(c) for c in cookies if c.get("name") == args.name]
+        chosen = [public_cookie(c) for c in cookies if c.get("name") == args.name]
         return Reply.of(cookies=chosen, count=len(chosen))
     return Reply.of(cookies=[cookie_line(c) for c in cookies], count=len(cookies))
 
 
-async def cookies_set(session: FirefoxSession, args: CookiesSetArgs) -> Reply:
+async def cookies_set(session: FirefoxHost, args: CookiesSetArgs) -> Reply:
     cookie: JsonObject = {"name": args.name, "value": args.value}
     if args.domain:
         cookie.update(domain=args.domain, path=args.path or "/")
@@ -118,11 +111,11 @@ async def cookies_set(session: FirefoxSession, args: CookiesSetArgs) -> Reply:
     return Reply.of(set=args.name, cookies=[cookie_line(c) for c in stored])
 
 
-async def cookies_delete(session: FirefoxSession, args: CookiesDeleteArgs) -> Reply:
+async def cookies_delete(session: FirefoxHost, args: CookiesDeleteArgs) -> Reply:
     cookies = await get_cookies(session)
     doomed = [c for c in cookies if c.get("name") == args.name
-              and (not args.domain or _domain_matches(c, args.domain))
-              and (not args.url or _domain_matches(c, urlsplit(args.url).hostname or ""))
+              and (not args.domain or domain_matches(c, args.domain))
+              and (not args.url or domain_matches(c, urlsplit(args.url).hostname or ""))
               and (not args.path or c.get("path") == args.path)]
     for cookie in doomed:
         await session.bidi.send("storage.deleteCookies", {
@@ -131,7 +124,7 @@ async def cookies_delete(session: FirefoxSession, args: CookiesDeleteArgs) -> Re
     return Reply.of(deleted=len(doomed), count=len(await get_cookies(session)))
 
 
-async def cookies_clear(session: FirefoxSession, args: SessionArgs) -> Reply:
+async def cookies_clear(session: FirefoxHost, args: SessionArgs) -> Reply:
     before = len(await get_cookies(session))
     await session.bidi.send("storage.deleteCookies", {"partition": partition(session)}, timeout=session.left())
     return Reply.of(deleted=before)

@@ -10,7 +10,7 @@ the like) is refused before any BiDi event and never shows here, where chromium 
 it as failed.
 
 Bodies: Firefox 153 has BiDi's data collectors. The session registers one for its user
-context when it starts (:func:`collect`), so the browser keeps the bodies of its
+context when it starts (:func:`.collector.collect`), so the browser keeps the bodies of its
 requests (each up to :data:`BODY_MAX` bytes, the newest within the browser's own
 budget), and ``network_body`` asks for one with ``network.getData``.
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ....bidi import BidiConnection, BidiError
+from ....bidi import BidiError
 from ....errors import ToolError
 from ....tools import Reply
 from ....tools.network import NetworkBodyArgs, NetworkReadArgs
@@ -31,21 +31,12 @@ from .console import tab_number, tabs_asked
 if TYPE_CHECKING:
     from ..session import FirefoxSession
 
-__all__ = ["BODY_MAX", "collect", "network_body", "network_read", "summary_line"]
+__all__ = ["network_body", "network_read", "summary_line"]
 
 DEFAULT_LIMIT = 50
 #: The largest body the browser keeps for a request (bytes, as encoded on the wire).
-BODY_MAX = 20 * 1024 * 1024
 #: Chromium resource types BiDi cannot tell apart: a ``types`` filter of these matches nothing.
 UNTYPED = frozenset({"preflight", "prefetch", "eventsource", "websocket", "signedexchange"})
-
-
-async def collect(bidi: BidiConnection, user_context: str) -> str:
-    """Have Firefox keep the request and response bodies of ``user_context``; the collector's id."""
-    answer = await bidi.send("network.addDataCollector", {"dataTypes": ["request", "response"],
-                                                          "maxEncodedDataSize": BODY_MAX,
-                                                          "userContexts": [user_context]})
-    return str(answer["collector"])
 
 
 def summary_line(entry: Request) -> str:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import TYPE_CHECKING
 
 import trio
 
@@ -30,11 +29,9 @@ from ....tools import Reply
 from ....tools.storage import StorageClearArgs, StorageGetArgs, StorageSetArgs, StorageStateArgs
 from ....workspace import file_to_write, save_file
 from ...chromium.losses import PageScriptError
-from ...chromium.page.storage import _clip, origin_of, parse_state, read_state
-from .cookies import get_cookies, public, set_cookies
-
-if TYPE_CHECKING:
-    from ..session import FirefoxSession
+from ...chromium.page.state_file import clip, origin_of, parse_state, public_cookie, read_state
+from ..host import FirefoxHost
+from .cookies import get_cookies, set_cookies
 
 __all__ = ["load_at_start", "storage_clear", "storage_get", "storage_set", "storage_state_load", "storage_state_save"]
 
@@ -54,7 +51,7 @@ _STORAGE = """(opText) => {
 _BLANK = "<!doctype html><title>storage</title>"
 
 
-async def _run(session: FirefoxSession, context: str, op: JsonObject) -> JsonValue:
+async def _run(session: FirefoxHost, context: str, op: JsonObject) -> JsonValue:
     answer = await session.bidi.send("script.callFunction", {
         "functionDeclaration": _STORAGE, "arguments": [{"type": "string", "value": json.dumps(op)}],
         "target": {"context": context, "sandbox": SANDBOX}, "awaitPromise": False}, timeout=session.left())
@@ -65,7 +62,7 @@ async def _run(session: FirefoxSession, context: str, op: JsonObject) -> JsonVal
     return json.loads(value) if isinstance(value, str) else None
 
 
-async def frames(session: FirefoxSession, context: str) -> list[tuple[str, str]]:
+async def frames(session: FirefoxHost, context: str) -> list[tuple[str, str]]:
     """``(context, origin)`` of every frame of a tab with an http(s) origin, the tab first."""
     tree = await session.bidi.send("browsingContext.getTree", {"root": context}, timeout=session.left())
     found: list[tuple[str, str]] = []
@@ -79,7 +76,7 @@ async def frames(session: FirefoxSession, context: str) -> list[tuple[str, str]]
     return found
 
 
-async def _frame_of(session: FirefoxSession, wanted: str | None) -> tuple[str, str]:
+async def _frame_of(session: FirefoxHost, wanted: str | None) -> tuple[str, str]:
     found = await frames(session, session.tab.context)
     if not found:
         raise ToolError("target-not-found", "the current page has no http(s) origin with storage", field="origin")
@@ -92,23 +89,23 @@ async def _frame_of(session: FirefoxSession, wanted: str | None) -> tuple[str, s
     return match
 
 
-async def storage_get(session: FirefoxSession, args: StorageGetArgs) -> Reply:
+async def storage_get(session: FirefoxHost, args: StorageGetArgs) -> Reply:
     context, origin = await _frame_of(session, args.origin)
     entries = await _run(session, context, {"do": "get", "kind": args.kind})
     pairs = [(str(k), str(v)) for k, v in entries] if isinstance(entries, list) else []
     if args.key is not None:
         value = next((v for k, v in pairs if k == args.key), None)
         return Reply.of(origin=origin, kind=args.kind, key=args.key, value=value, found=value is not None)
-    return Reply.of(origin=origin, kind=args.kind, items=[f"{k} = {_clip(v)}" for k, v in pairs], count=len(pairs))
+    return Reply.of(origin=origin, kind=args.kind, items=[f"{k} = {clip(v)}" for k, v in pairs], count=len(pairs))
 
 
-async def storage_set(session: FirefoxSession, args: StorageSetArgs) -> Reply:
+async def storage_set(session: FirefoxHost, args: StorageSetArgs) -> Reply:
     context, origin = await _frame_of(session, args.origin)
     await _run(session, context, {"do": "set", "kind": args.kind, "pairs": [[args.key, args.value]]})
     return Reply.of(origin=origin, kind=args.kind, set=args.key)
 
 
-async def storage_clear(session: FirefoxSession, args: StorageClearArgs) -> Reply:
+async def storage_clear(session: FirefoxHost, args: StorageClearArgs) -> Reply:
     context, origin = await _frame_of(session, args.origin)
     if args.key is not None:
         await _run(session, context, {"do": "remove", "kind": args.kind, "key": args.key})
@@ -120,9 +117,9 @@ async def storage_clear(session: FirefoxSession, args: StorageClearArgs) -> Repl
 # -- the whole state ------------------------------------------------------------------
 
 
-async def storage_state_save(session: FirefoxSession, args: StorageStateArgs) -> Reply:
+async def storage_state_save(session: FirefoxHost, args: StorageStateArgs) -> Reply:
     target = file_to_write(session.workspace, args.path)
-    cookies = [public(c) for c in await get_cookies(session)]
+    cookies = [public_cookie(c) for c in await get_cookies(session)]
     origins: dict[str, list[dict[str, str]]] = {}
     for tab in list(session.tabs):
         try:
@@ -144,13 +141,13 @@ async def storage_state_save(session: FirefoxSession, args: StorageStateArgs) ->
     return Reply.of(path=str(target), cookies=len(cookies), origins=sorted(origins), byteLength=len(data))
 
 
-async def storage_state_load(session: FirefoxSession, args: StorageStateArgs) -> Reply:
+async def storage_state_load(session: FirefoxHost, args: StorageStateArgs) -> Reply:
     source, text = await read_state(session.workspace, args.path)
     cookies, origins = await _load(session, text, field="path")
     return Reply.of(path=str(source), cookies=len(cookies), origins=origins)
 
 
-async def load_at_start(session: FirefoxSession, relative: str) -> None:
+async def load_at_start(session: FirefoxHost, relative: str) -> None:
     """open_session's ``storageState``: the file loaded into the new user context as
     storage_state_load would (its first tab is still blank, so every origin's storage
     goes through a helper tab); ``bad-arg`` naming storageState, and the session does
@@ -159,7 +156,7 @@ async def load_at_start(session: FirefoxSession, relative: str) -> None:
     await _load(session, text, field="storageState")
 
 
-async def _load(session: FirefoxSession, text: str, *, field: str) -> tuple[list[JsonObject], list[str]]:
+async def _load(session: FirefoxHost, text: str, *, field: str) -> tuple[list[JsonObject], list[str]]:
     cookies, origins = parse_state(text)
     try:
         await set_cookies(session, cookies)
@@ -178,7 +175,7 @@ async def _load(session: FirefoxSession, text: str, *, field: str) -> tuple[list
     return cookies, [o for o, _ in origins]
 
 
-async def _through_helper(session: FirefoxSession, origin: str, op: JsonObject) -> None:
+async def _through_helper(session: FirefoxHost, origin: str, op: JsonObject) -> None:
     """Write an origin's storage through a background helper tab whose document is a
     blank one this session answers itself."""
     bidi = session.bidi
