@@ -458,3 +458,24 @@ async def test_a_link_that_keeps_crashing_is_stopped_and_the_server_serves_on(tm
         status = await runtime.call_tool("runtime_status")
         assert [c["id"] for c in status["tree"]["children"]] == [
             "recorder", "browser-pool", "firefox-pool", "devices", "sessions"]
+
+
+async def test_a_firefox_session_asks_the_daemon_through_the_operator_channel(tmp_path: Path) -> None:
+    # firefox has no isolated world for DevTools answers; the operator channel reaches a person all the same.
+    async with daemon_socket(tmp_path) as socket, open_runtime(
+            config=_config(tmp_path, socket), capabilities=["operator-channel"]) as runtime:
+        daemon = await linked(socket)
+        opened = await runtime.call_tool("open_session", {"session": "ff", "engine": "firefox"})
+        assert opened["ok"] is True and opened["engine"] == "firefox", opened
+        results: list[dict[str, Any]] = []
+
+        async def ask() -> None:
+            results.append(await runtime.call_tool("await_human", {
+                "session": "ff", "kind": "confirm", "prompt": "Place the order?", "timeoutMs": 60_000}))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ask)
+            prompt = await daemon.recv()
+            assert prompt["prompt"] == "Place the order?" and prompt["session"] == "ff"
+            await daemon.send({"v": 1, "type": "human.done", "ticket": prompt["ticket"], "value": True})
+        assert results == [{"ok": True, "kind": "confirm", "value": True, "timedOut": False}]
