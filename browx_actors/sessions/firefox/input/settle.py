@@ -20,12 +20,14 @@ The fields are chromium's, for :func:`~...chromium.input.brief.brief` to cut dow
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import TYPE_CHECKING
 
 import attrs
 import trio
 
+from ....bidi import BidiFailure
 from ....errors import ToolError
 from ....jsonsafe import JsonObject, JsonValue
 from ....tools import Reply
@@ -104,6 +106,17 @@ async def _until_loaded(session: FirefoxSession, mark: Mark) -> str:
     return "pending"
 
 
+async def _parent_caught_up(session: FirefoxSession, mark: Mark) -> None:
+    """Let the browser's parent process catch up with the page. The sandbox answers from the
+    page's process, but navigations, downloads and blocked requests are reported by the
+    parent, which may hear of them after that answer left; one cheap command the parent
+    answers (after what the page told it before) brings those events in ahead of its answer,
+    on the same ordered socket."""
+    with contextlib.suppress(BidiFailure):  # the tab closed meanwhile: said below
+        await session.bidi.send("browsingContext.getTree", {"root": mark.context, "maxDepth": 0},
+                                timeout=session.left())
+
+
 async def _requests_done(session: FirefoxSession, mark: Mark) -> bool:
     with trio.move_on_after(NETWORK_SETTLE_S):
         while session.network.pending({mark.context}, mark.requests):
@@ -129,6 +142,7 @@ async def settle(session: FirefoxSession, mark: Mark, target: JsonValue, started
         if isinstance(quiet, dict) and quiet.get("waited"):
             settled = {"by": quiet["waited"][0] if isinstance(quiet["waited"], list) else "page",
                        "pageMs": quiet.get("ms")}
+        await _parent_caught_up(session, mark)
         events = _since(session, mark)
     tab = session.tabs.of(mark.context)
     if tab is None:
