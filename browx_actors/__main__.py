@@ -32,6 +32,7 @@ from .origins import parse_origin_patterns
 from .secret_book import every_secret
 from .secret_book.logs import mask_handlers
 from .server.http_gate import DEFAULT_IDLE_TIMEOUT, HttpOptions
+from .tools import ALL as ALL_TOOLS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--blocked-origins", metavar="PATTERNS",
                        help="origins the browsers may not reach, ';'-separated, as --allowed-origins; the block list "
                        "wins (env BROWX_BLOCKED_ORIGINS)")
+    serve.add_argument("--policy", metavar="FILE",
+                       help="the operator's policy file (TOML or JSON): confirm rules, dialog and permission "
+                       "policies no tool call can lift (env BROWX_POLICY; docs/security.md)")
     serve.add_argument("--cdp-timeout", metavar="S",
                        help="seconds each step of reaching an attached browser may take: its /json/version, its "
                        "socket, Playwright's connection (env BROWX_CDP_TIMEOUT, default 30)")
@@ -123,6 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if given is not None:  # a flag wins over the variable and the file; refused here under its own name
                 parse_origin_patterns(given, source="--" + flag.replace("_", "-"))
                 env[variable] = given
+        if args.policy is not None:  # a flag wins over the variable and the file
+            env["BROWX_POLICY"] = args.policy
         rest = {
             "logLevel": pick(args.log_level, "logLevel", "WARNING"),
             "http.port": pick(args.port, "http.port", None),
@@ -140,6 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             cdp_timeout=None if args.cdp_timeout is None else parse_cdp_timeout(args.cdp_timeout),
             page_recording=None if args.page_recording is None else args.page_recording == "on",
         )
+        config.policy.check_tools(frozenset(tool.name for tool in ALL_TOOLS))
         http = None if rest["http.port"] is None else HttpOptions(
             port=rest["http.port"], host=rest["http.host"], token=rest["http.authToken"],
             idle_timeout=rest["http.idleTimeout"], allowed_origins=tuple(rest["http.allowedOrigins"]))

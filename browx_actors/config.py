@@ -18,6 +18,7 @@ from pathlib import Path
 import attrs
 
 from .origins import OriginPolicy, parse_origin_patterns
+from .policy.file import OperatorPolicy, load_policy
 
 __all__ = [
     "ALL_CAPABILITIES",
@@ -31,6 +32,7 @@ __all__ = [
     "parse_cdp_headers",
     "parse_cdp_timeout",
     "parse_download_max_bytes",
+    "parse_policy",
 ]
 
 
@@ -68,7 +70,7 @@ DEFAULT_CAPABILITIES = frozenset({"read", "navigation", "action", "human"})
 #: Off until named in BROWX_CAPABILITIES (server) and allowed by the client.
 OPT_IN_CAPABILITIES = frozenset(
     {"eval", "secrets", "canvas", "diagnostics", "native-device", "operator-channel", "live-view",
-     "network-control", "storage"}
+     "network-control", "storage", "policy"}
 )
 ALL_CAPABILITIES = DEFAULT_CAPABILITIES | OPT_IN_CAPABILITIES
 
@@ -137,6 +139,14 @@ def parse_download_max_bytes(text: str | None) -> int:
     if not value.isdigit() or int(value) < 1:
         raise ValueError(f"BROWX_DOWNLOAD_MAX_BYTES must be a whole number of bytes >= 1, got {text!r}")
     return int(value)
+
+
+def parse_policy(text: str | None) -> OperatorPolicy:
+    """BROWX_POLICY: the operator's policy file (TOML or JSON), read and checked now, so a
+    bad rule stops the start naming the file and the key (``policy/file.py``)."""
+    if text is None or not text.strip():
+        return OperatorPolicy()
+    return load_policy(Path(text.strip()))
 
 
 #: How actions reach the page (BROWX_ACTION_INPUT): ``auto`` sends the session's own CDP
@@ -241,6 +251,9 @@ class RuntimeConfig:
     cdp_headers: tuple[tuple[str, str], ...] = attrs.field(default=(), repr=False)
     #: The operator's origin policy (BROWX_ALLOWED_ORIGINS / BROWX_BLOCKED_ORIGINS): what pages may reach.
     origins: OriginPolicy = attrs.field(factory=OriginPolicy)
+    #: The operator's human-in-the-loop policy (BROWX_POLICY, ``--policy``): confirm rules,
+    #: dialog and permission policies no tool call can lift.
+    policy: OperatorPolicy = attrs.field(factory=OperatorPolicy)
     #: Seconds each step of reaching an attached browser may take (BROWX_CDP_TIMEOUT, ``--cdp-timeout``).
     cdp_timeout: float = CDP_TIMEOUT
     headless: bool = True
@@ -284,6 +297,7 @@ class RuntimeConfig:
             "origins": OriginPolicy(
                 allowed=parse_origin_patterns(env.get("BROWX_ALLOWED_ORIGINS"), source="BROWX_ALLOWED_ORIGINS"),
                 blocked=parse_origin_patterns(env.get("BROWX_BLOCKED_ORIGINS"), source="BROWX_BLOCKED_ORIGINS")),
+            "policy": parse_policy(env.get("BROWX_POLICY")),
             "operator_socket": env.get("BROWX_OPERATOR_SOCKET") or None,
             "operator_token": env.get("BROWX_OPERATOR_TOKEN") or None,
             "diagnostics_retention_days": parse_retention_days(env.get("BROWX_DIAGNOSTICS_RETENTION_DAYS")),

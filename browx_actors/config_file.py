@@ -34,6 +34,7 @@ from .config import (
     parse_cdp_headers,
     parse_cdp_timeout,
     parse_download_max_bytes,
+    parse_policy,
     parse_retention_days,
 )
 from .origins import parse_origin_patterns
@@ -89,6 +90,7 @@ KEYS: tuple[Key, ...] = (
         check=lambda text: parse_origin_patterns(text, source="allowedOrigins")),
     Key("blockedOrigins", "caps", "BROWX_BLOCKED_ORIGINS", "--blocked-origins",
         check=lambda text: parse_origin_patterns(text, source="blockedOrigins")),
+    Key("policy", "str", "BROWX_POLICY", "--policy", check=parse_policy),
     Key("cdpTimeout", "number", "BROWX_CDP_TIMEOUT", "--cdp-timeout", check=parse_cdp_timeout),
     Key("headed", "bool", None, "--headed"),
     Key("actionInput", "str", "BROWX_ACTION_INPUT", "--action-input", check=parse_action_input),
@@ -251,6 +253,7 @@ def effective_values(config: RuntimeConfig, rest: Mapping[str, object]) -> dict[
         "cdpHeaders": dict(config.cdp_headers), "cdpTimeout": config.cdp_timeout, "headed": not config.headless,
         "allowedOrigins": [rule.text for rule in config.origins.allowed],
         "blockedOrigins": [rule.text for rule in config.origins.blocked],
+        "policy": config.policy.source,
         "actionInput": config.action_input, "pageRecording": config.page_recording,
         "downloadMaxBytes": config.download_max_bytes,
         "diagnosticsRetentionDays": config.diagnostics_retention_days,

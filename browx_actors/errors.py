@@ -84,6 +84,12 @@ CODES: dict[str, Code] = _table(
     ("unknown-engine", _BAD, "`open_session` with an engine that does not exist"),
     ("origin-blocked", _DENIED, "the operator's origin policy keeps the URL's origin out of reach "
      "(--allowed-origins / --blocked-origins); `origin` and `rule` name it"),
+    ("policy-locked", _DENIED, "the operator's policy file sets this policy, and no tool call can change it; "
+     "`policy` names it"),
+    ("confirmation-denied", _DENIED, "a confirm rule of the policy routed the call to a person, who said no (or "
+     "aborted); nothing ran. `rule` names the rule"),
+    ("confirmation-timeout", _TIMEOUT, "a confirm rule routed the call to a person, who did not answer in time; "
+     "nothing ran. `rule` names the rule"),
     ("engine-unavailable", _MISSING, "the engine exists but cannot run here: its browser or driver is not installed "
      "or not on this platform; the message names what is missing and `engine` names the engine"),
     ("unavailable", _INTERNAL, "a part the call needs cannot be reached or started (`component` names it: "
@@ -122,8 +128,8 @@ CODES: dict[str, Code] = _table(
     ("recording-off", _BAD, "`network_read` on a server started with BROWX_PAGE_RECORDING=off, which keeps no "
      "request records (console errors are still kept)"),
     # -- the human helper -----------------------------------------------------------
-    ("no-human-channel", _INTERNAL, "`await_human` on a session with no isolated world and no operator "
-     "channel"),
+    ("no-human-channel", _INTERNAL, "`await_human`, a confirm rule or an ask-human policy on a session with no "
+     "isolated world and no operator channel; a confirmed call does not run (it fails closed)"),
     ("operator-aborted", _INTERNAL, "the operator daemon aborted the prompt"),
     ("operator-channel-down", _INTERNAL, "the operator socket dropped while the prompt was out"),
     ("human-aborted", _INTERNAL, "the human aborted the prompt from DevTools (`__browx.abort`)"),

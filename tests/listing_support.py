@@ -17,7 +17,7 @@ __all__ = ["ALL", "ALL_BUDGET", "DEFAULT_BUDGET", "OPERATOR_ENV", "printed"]
 #: prints it. The ceilings hold what was reached (see benchmarks/RESULTS.md, "What an agent
 #: pays to load the server"), so a tool or a description cannot grow the listing unseen.
 DEFAULT_BUDGET = 45_000
-ALL_BUDGET = 64_000
+ALL_BUDGET = 65_000
 
 
 def printed(listing: types.ListToolsResult) -> int:

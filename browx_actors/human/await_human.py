@@ -30,7 +30,7 @@ from ..kernel.actor_ref import ActorRef, ActorUnavailable
 from .operator import CancelPrompt, OperatorPrompt
 from .prompts import Outcome, PromptSpec, result_envelope
 
-__all__ = ["Asking", "ask_operator", "in_session"]
+__all__ = ["Asking", "ask_operator", "ask_person", "in_session"]
 
 #: Added to the prompt's own timeout for the call to the operator actor, which
 #: enforces the timeout itself; this only bounds a wedged actor.
@@ -61,12 +61,26 @@ async def in_session(session: Asking, spec: PromptSpec, *, operator: ActorRef | 
         return Later.of(ask_operator, operator, session.session_id, spec)
     bridge = getattr(session, "human", None)
     if bridge is None:
-        return result_envelope(spec.kind, Outcome(
-            code="no-human-channel",
-            error=f"the {session.engine} engine has no isolated world for a human to answer from; start "
-                  "the server with the operator-channel capability to send prompts to the host daemon",
-        ))
+        return result_envelope(spec.kind, Outcome(code="no-human-channel", error=_no_channel(session.engine)))
     return Later.of(bridge.ask, spec)
+
+
+async def ask_person(session: Asking, spec: PromptSpec, *, operator: ActorRef | None = None) -> JsonObject:
+    """Ask through the session's channel and wait for the end: what a policy needs (an
+    ask-human dialog or permission), where the tool returns :class:`Later` instead.
+    ``no-human-channel`` in the envelope when there is none: the caller fails closed."""
+    if operator is not None:
+        return await ask_operator(operator, session.session_id, spec)
+    bridge = getattr(session, "human", None)
+    if bridge is None:
+        return result_envelope(spec.kind, Outcome(code="no-human-channel", error=_no_channel(session.engine)))
+    answer: JsonObject = await bridge.ask(spec)
+    return answer
+
+
+def _no_channel(engine: str) -> str:
+    return (f"the {engine} engine has no isolated world for a human to answer from; start the server with the "
+            "operator-channel capability to send prompts to the host daemon")
 
 
 async def ask_operator(operator: ActorRef, session_id: str, spec: PromptSpec) -> JsonObject:

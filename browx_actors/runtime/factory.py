@@ -56,6 +56,9 @@ class SessionParts:
     secrets: SecretBook
     #: The Firefox pool's ref, asked for when a firefox session starts.
     firefox: Callable[[], ActorRef]
+    #: The operator channel's link when it is on (else None): where a session asks a
+    #: person about a dialog or a permission request.
+    operator: Callable[[], ActorRef | None] = lambda: None
 
 
 #: ``factory(parts, session_id, options)``: one engine's session actor.
@@ -71,7 +74,8 @@ def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[
                                      cdp_endpoint=options.get("cdpEndpoint"), cdp_headers=config.cdp_headers,
                                      cdp_timeout=config.cdp_timeout, origins=config.origins,
                                      download_max_bytes=config.download_max_bytes,
-                                     context=ContextOptions.of(options))
+                                     context=ContextOptions.of(options), policy=config.policy,
+                                     operator=parts.operator)
     return ChromiumSession(session_id, table=TABLES["chromium"], pool=parts.pool, driver=parts.driver,
                            options=session_options, workspace=config.workspace)
 
@@ -83,7 +87,8 @@ def new_firefox_session(parts: SessionParts, session_id: str, options: Mapping[s
                           viewport=(viewport["width"], viewport["height"]),
                           endpoint=endpoint if isinstance(endpoint, str) else None,
                           context=ContextOptions.of(options),
-                          download_max_bytes=parts.config.download_max_bytes, origins=parts.config.origins)
+                          download_max_bytes=parts.config.download_max_bytes, origins=parts.config.origins,
+                          dialogs=parts.config.policy.dialogs)
 
 
 def new_android_session(parts: SessionParts, session_id: str, options: Mapping[str, JsonValue]) -> AndroidSession:

@@ -14,7 +14,7 @@ from ..devices import handlers as devices
 from ..human import handlers as human
 from ..recorder import handlers as diagnostics
 from ..tools import Table, runs
-from . import batch, canvas, handlers
+from . import batch, canvas, handlers, policy
 
 __all__ = ["RUNTIME"]
 
@@ -36,4 +36,5 @@ RUNTIME = Table.of("runtime", [
     runs(tools.CANVAS_SCREEN_TO_WORLD, canvas.canvas_screen_to_world),
     runs(tools.CANVAS_QUERY, adapters.canvas_query, delegate=adapters.delegation),
     runs(tools.AWAIT_HUMAN, human.await_human),
+    runs(tools.SET_CONFIRM_POLICY, policy.set_confirm_policy),
 ])

@@ -69,6 +69,7 @@ from ..kernel.supervision import (
     WhichChildren,
 )
 from ..kernel.supervisor import Supervisor
+from ..policy.book import PolicyBook
 from ..recorder import Recorder, RecorderInbox, SessionClosed
 from ..secret_book import SecretBook
 from ..sessions.chromium.bridge.driver import PlaywrightDriver
@@ -104,6 +105,8 @@ class Runtime:
         self.driver = driver
         self.gates = Gates(config.capabilities, client_capabilities)
         self.secrets = SecretBook()
+        #: The operator's policy and what each session added (set_confirm_policy).
+        self.policy = PolicyBook(config.policy)
         self.recorder_inbox = RecorderInbox.open()
         #: Whether the dispatch hands calls to the recorder (both gates allow diagnostics).
         self.recording = self.gates.allows("diagnostics")
@@ -304,7 +307,7 @@ class Runtime:
     async def _start_session(self, session_id: str, engine: str, options: Mapping[str, JsonValue]) -> ActorRef:
         factory = session_factory(engine)
         parts = SessionParts(self.config, self.driver, pool=self.pool_ref, registry=self.device_registry,
-                             secrets=self.secrets, firefox=self.firefox_pool_ref)
+                             secrets=self.secrets, firefox=self.firefox_pool_ref, operator=self.operator_ref)
         spec = ChildSpec(session_id, lambda: factory(parts, session_id, options), Restart.TEMPORARY, shutdown=10,
                          meta={"engine": engine})
         try:
@@ -321,6 +324,7 @@ class Runtime:
     async def close_session(self, session_id: str) -> bool:
         async with self._session_lock:
             self.secrets.forget(session_id)
+            self.policy.forget(session_id)
             found = await self._lookup(session_id)
             if not isinstance(found, ActorRef):
                 return False

@@ -12,18 +12,21 @@
    native engine needs ``native-device``); a forwarded call (``canvas_query``) also has
    its inner operation's capability gated and its arguments validated; and the
    operator's origin policy for a URL the call loads (``origin-blocked`` naming the
-   origin and the rule);
+   origin and the rule), and the policy locks (``policy-locked``: a tool may not change
+   what the operator's policy file set);
 4. check the ``after`` request, which every tool takes (``after.py``): each capture's
    arguments against its own tool's declaration, and that tool's capability;
-5. substitute registered secrets into the arguments whose declaration takes them (a
+5. make the ``session`` the calling client's own (over HTTP: ``clients.py``), and ask a
+   person when a confirm rule of the policy matches the call (``confirm.py``): it goes
+   on only on their yes;
+6. substitute registered secrets into the arguments whose declaration takes them (a
    typed, sent or expected value, a script; never a path, URL or selector), and mask
    them in the ones that leave the server, such as a prompt or a file's name;
-6. build the tool's argument class from the checked arguments (over HTTP, the
-   ``session`` is first made the calling client's own: ``clients.py``);
-7. run the handler: a runtime tool's (from the runtime's table) here, a session tool
-   inside its session's actor (which runs what its engine's table names for it);
-   a :class:`~browx_actors.errors.ToolError` becomes its envelope, any other
-   exception an ``internal`` one, logged as one bounded line (``failure_log.py``);
+7. build the tool's argument class and run its handler: a runtime tool's (from the
+   runtime's table) here, a session tool inside its session's actor (which runs what
+   its engine's table names for it); a :class:`~browx_actors.errors.ToolError` becomes
+   its envelope, any other exception an ``internal`` one, logged as one bounded line
+   (``failure_log.py``);
 8. run the ``after`` captures, if any, through the same session path, into the
    envelope's ``after`` (whether the call succeeded or failed; never in its place);
 9. pass the result through the egress steps (an HTTP client's prefix taken off the ids
@@ -31,8 +34,9 @@
 10. hand the call to the recorder (one ``is None`` check when diagnostics is off);
 11. return the envelope, plus any images, as a :class:`ToolOutput`.
 
-Steps 1 to 6 acquire nothing, so a bad call is refused in microseconds, with no
-browser started and no session opened (and nothing captured after it). No tool
+Steps 1 to 4 acquire nothing, so a bad call is refused in microseconds, with no
+browser started and no session opened (and nothing captured after it); step 5 reaches
+the session only for a call a confirm rule covers, and 6 acquires nothing either. No tool
 validates, gates, substitutes or masks by itself. ``tool.batch`` sends each of its
 calls back through :meth:`Dispatcher.dispatch` (the runtime's ``dispatch``), so every
 step above sees every inner call.
@@ -48,6 +52,7 @@ from .. import clients
 from ..errors import ToolError
 from ..jsonsafe import JsonObject, JsonValue
 from ..origins import OriginPolicy
+from ..policy.book import PolicyBook
 from ..recorder.records import CallRecord
 from ..secret_book import SecretBook, mask_deep, substitute_deep
 from ..tools import AnyTool, Gates, Runs, ToolOutput, validate_args
@@ -56,6 +61,7 @@ from ..tools.context import RuntimeContext
 from ..tools.navigation import url_to_load
 from .after import AfterCapture, check_after, run_after
 from .catalog import Catalog
+from .confirm import confirmed
 from .egress import leaving, outgoing
 from .failure_log import failure_line, log_failure
 
@@ -79,6 +85,7 @@ class Dispatcher:
         secrets: SecretBook,
         recorder: Callable[[CallRecord], None] | None = None,
         origins: OriginPolicy | None = None,
+        policy: PolicyBook | None = None,
     ) -> None:
         self.catalog = catalog
         self.context = context
@@ -88,6 +95,8 @@ class Dispatcher:
         self.recorder = recorder
         #: The operator's origin policy, applied to the URLs a call loads (step 3).
         self.origins = origins or OriginPolicy()
+        #: The human-in-the-loop policies: the locks (step 3) and the confirm rules (step 6).
+        self.policy = policy
 
     async def dispatch(self, name: str, raw_args: JsonValue) -> ToolOutput:
         started = time.perf_counter()
@@ -110,12 +119,16 @@ class Dispatcher:
                 validate_args((AFTER,), {"after": after_request})
             args = self._checked(tool, own_args)
             self._within_origins(tool, args)
+            if self.policy is not None:
+                self.policy.refuse_if_locked(tool.name)
             if client is not None and "session" in args:  # the calling client's own session
                 args["session"] = clients.scoped(str(args["session"]), client)
             if after_request is not None:
                 after = check_after(after_request, self.catalog.tools, self.gates)
             session_id = args.get("session") or "default"
             recorded_args = args if after_request is None else {**args, "after": after_request}
+            if self.policy is not None:
+                await confirmed(self.policy, self.context, tool, args, self._masked_text)
             args = self._with_secrets(tool, args, str(session_id))
             ran = True
             output = ToolOutput.of(name, await self._run(tool, args))
@@ -171,6 +184,10 @@ class Dispatcher:
         if refused is not None:
             origin, why = refused
             raise ToolError("origin-blocked", f"{tool.name} to {origin}: {why}", origin=origin, rule=why, field="url")
+
+    def _masked_text(self, text: str) -> str:
+        masked = mask_deep(text, self.secrets.masks())
+        return masked if isinstance(masked, str) else text
 
     def _with_secrets(self, tool: AnyTool, args: JsonObject, session_id: str) -> JsonObject:
         """Step 5, per parameter as declared (``Param.secrets``): keep (the default: a

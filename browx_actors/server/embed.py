@@ -62,7 +62,7 @@ async def open_dispatching_runtime(
                     default_catalog() if catalog is None else catalog, context=runtime, gates=runtime.gates,
                     secrets=runtime.secrets,
                     recorder=runtime.recorder_inbox.submit if runtime.recording else None,
-                    origins=config.origins,
+                    origins=config.origins, policy=runtime.policy,
                 )
                 runtime.bind(dispatcher.dispatch)
 

@@ -18,8 +18,8 @@ from .shapes import FormField, Point
 from .targets import BUTTON, COORDS, MODIFIERS, ONE_ELEMENT, ONE_TARGET, OPTIONAL_ELEMENT, REF, SELECTOR, TIMEOUT_MS
 
 #: How the session answers JavaScript dialogs.
-DialogPolicy = Literal["accept", "dismiss", "ask"]
-DIALOG_POLICIES: tuple[DialogPolicy, ...] = ("accept", "dismiss", "ask")
+DialogPolicy = Literal["accept", "dismiss", "ask", "ask-human"]
+DIALOG_POLICIES: tuple[DialogPolicy, ...] = ("accept", "dismiss", "ask", "ask-human")
 
 #: Largest scroll delta, in CSS pixels either way (a very long page, in one call).
 MAX_SCROLL = 10 * MAX_COORDINATE
@@ -207,10 +207,12 @@ class SetDialogPolicyArgs(SessionArgs):
 SET_DIALOG_POLICY = session_tool(
     "set_dialog_policy", SetDialogPolicyArgs,
     title="Set dialog policy", capability="action", hints=CHANGES,
-    summary="Accept or dismiss JavaScript dialogs at once (the open one too), or leave them open for handle_dialog.",
-    description="How the session answers JavaScript dialogs from now on (policy: accept, dismiss or ask): ask "
-        "(default: the dialog stays open, the call that met it reports it, handle_dialog answers), accept or dismiss "
-        "(answered at once, the one open now too, and listed in the next result as dialogs: [...]). Whatever the "
+    summary="Answer dialogs at once (accept, dismiss), leave them to handle_dialog (ask) or a person (ask-human).",
+    description="How the session answers JavaScript dialogs from now on: ask (default: the dialog stays open, the "
+        "call that met it reports it, handle_dialog answers), accept or dismiss (answered at once, the one open now "
+        "too, and listed in the next result as dialogs: [...]), or ask-human (a person answers through the operator "
+        "channel, as await_human; without an answer in time it is dismissed, and without the channel it is "
+        "refused: a page in a dialog blocks the DevTools world too). Whatever the "
         "policy, navigate leaves a page by answering its dialogs, and close_tab closes it with them.",
 )
 

@@ -21,6 +21,7 @@ from .reply import ToolOutput
 if TYPE_CHECKING:
     from ..config import RuntimeConfig
     from ..kernel.actor_ref import ActorRef
+    from ..policy.book import PolicyBook
     from ..secret_book import SecretBook
 
 __all__ = ["RuntimeContext", "SessionFn"]
@@ -45,6 +46,9 @@ class RuntimeContext(Protocol):
 
     @property
     def secrets(self) -> SecretBook: ...
+
+    @property
+    def policy(self) -> PolicyBook: ...
 
     async def open_session(self, session_id: str, engine: str, options: Mapping[str, JsonValue]) -> JsonObject:
         """Start a session; what it started with (``session``, ``engine``, ...)."""

@@ -83,7 +83,7 @@ class DiagnosticsReportArgs(Arguments):
 DIAGNOSTICS_REPORT = runtime_tool(
     "diagnostics_report", DiagnosticsReportArgs,
     title="Diagnostics report", capability="read", hints=READS,
-    summary="Roll up the diagnostics store: per-tool counts, failures and latency, eval_js patterns, notes.",
+    summary="Roll up the diagnostics store: per-tool counts, failures, latency, eval_js patterns, notes.",
     description="Roll up the diagnostics store: perTool {count, failureCount, p50Duration, p95Duration} (ms, "
         "nearest-rank), topEvalJsPatterns (top 10 {exprSha, exprHead, count, taxonomy}), capabilityDenials "
         "per tool, notesByCategory, missingPrimitiveHypotheses (a non-custom eval_js taxonomy with >= 3 "

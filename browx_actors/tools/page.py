@@ -9,6 +9,7 @@ import zoneinfo
 
 from ..errors import ToolError
 from ..jsonsafe import JsonObject
+from ..policy.permissions import PERMISSION_NAMES
 from .arguments import Unset, arg, arguments, param
 from .contract import ACTS, CHANGES, READS, SessionArgs, session_tool
 from .params import Param
@@ -38,10 +39,7 @@ _JSON_MAX = Param("maxBytes", "integer", "Largest JSON value to return.", defaul
 #: Paper formats pdf_save takes.
 PAPER_FORMATS = ("Letter", "Legal", "Tabloid", "Ledger", "A0", "A1", "A2", "A3", "A4", "A5", "A6")
 #: Permissions as pages and Playwright spell them.
-PERMISSION_NAMES = ("geolocation", "notifications", "camera", "microphone", "clipboard-read", "clipboard-write",
-                    "midi", "midi-sysex", "background-sync", "payment-handler", "storage-access", "local-fonts",
-                    "idle-detection", "screen-wake-lock", "accelerometer", "gyroscope", "magnetometer",
-                    "ambient-light-sensor", "window-management")
+
 
 
 @arguments

@@ -210,7 +210,7 @@ REGISTER_SECRET = runtime_tool(
 RUNTIME_STATUS = runtime_tool(
     "runtime_status", NoArgs,
     title="Runtime status", capability="read", hints=READS,
-    summary="Server health: the supervision tree with each child's state, restarts and recent events.",
+    summary="Server health: the supervision tree, each child's state, restarts, recent events.",
     description="The supervision tree (every child of the root in start order, with what it knows: recorder counts, "
         "operator link, browser, sessions, and every actor's mailbox statistics), restarts, recent events.",
 )

@@ -163,3 +163,17 @@ def test_the_readme_example_is_a_valid_file() -> None:
     example = section.split("```toml\n", 1)[1].split("```", 1)[0]
     values = parse_config_text(example, "browx.toml")
     assert values["http.port"] == 8931 and values["native.adbHost"] == "farm.internal"
+
+
+def test_the_policy_file_is_read_at_start_and_a_bad_one_stops_it(tmp_path: Path) -> None:
+    path = tmp_path / "policy.toml"
+    path.write_text('[[confirm]]\ntools = ["click"]\nname = "Delete"\n')
+    done = _print_config("--policy", str(path))
+    out = json.loads(done.stdout)
+    assert out["config"]["policy"] == str(path) and out["sources"]["policy"] == "flag"
+    path.write_text('[[confirm]]\ntools = ["clik"]\n')
+    done = _print_config("--policy", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == f"browx-actors: policy file {str(path)!r}: confirm[0].tools: no tool named 'clik'"
+    done = _print_config(env={"BROWX_POLICY": str(tmp_path / "absent.toml")})
+    assert done.returncode == 2 and "absent.toml" in done.stderr and "No such file" in done.stderr

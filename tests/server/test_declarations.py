@@ -270,7 +270,7 @@ def test_the_catalog_refuses_duplicates_and_table_lines_nobody_declared() -> Non
 
 def test_the_real_catalog_is_whole_and_a_table_missing_a_tool_stops_it() -> None:
     catalog = default_catalog()
-    assert list(catalog) == list(tools.ALL) and len(catalog.tools) == 97
+    assert list(catalog) == list(tools.ALL) and len(catalog.tools) == 100
     assert set(catalog.engines) == {"chromium", "firefox", "chrome-android", "android-app", "ios-app"}
     session_tools = [tool for tool in catalog if tool.scope == "session"]
     assert session_tools and all(catalog.engines[engine].entry(tool.name) is not None

@@ -8,10 +8,14 @@ helpers (:mod:`.host`) name it without importing the session actor.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 
 from ...config import CDP_TIMEOUT, DOWNLOAD_MAX_BYTES
+from ...kernel.actor_ref import ActorRef
 from ...origins import OriginPolicy
+from ...policy.file import OperatorPolicy
 from ..context_options import ContextOptions
 
 __all__ = ["DEFAULT_VIEWPORT", "SessionOptions"]
@@ -42,3 +46,7 @@ class SessionOptions:
     download_max_bytes: int = DOWNLOAD_MAX_BYTES
     #: What open_session asked of the context besides its size (a device, a locale, ...).
     context: ContextOptions = attrs.field(factory=ContextOptions)
+    #: The operator's dialog and permission policies, in force from the start.
+    policy: OperatorPolicy = attrs.field(factory=OperatorPolicy)
+    #: The operator channel, when it is on: where an ask-human dialog or permission goes.
+    operator: Callable[[], ActorRef | None] = attrs.field(default=lambda: None, eq=False, repr=False)

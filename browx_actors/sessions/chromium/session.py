@@ -56,31 +56,35 @@ import trio
 from playwright.async_api import BrowserContext
 
 from ...canvas.cache import CaptureCache
-from ...cdp import CdpError
+from ...cdp import CdpConnection, CdpError
 from ...errors import ToolError
+from ...human.await_human import ask_person
 from ...human.bridge import HumanBridge
-from ...jsonsafe import JsonValue
+from ...jsonsafe import JsonObject, JsonValue
 from ...kernel.actor import Later
 from ...kernel.actor_ref import ActorRef
 from ...streams.source import FrameSource
 from ...tools import Arguments, Handler, Reply, Table, Tool
+from ...tools.human import PromptSpec
 from .. import init_script
 from ..session import Session, Work
-from .agent.pageagent import AGENT_CALL, AGENT_SOURCE, highest_ref, normalize_ref
+from .agent.pageagent import AGENT_CALL, AGENT_SOURCE, normalize_ref
 from .attached import close_pages, default_context, hold_attached_browser
 from .bridge.driver import PlaywrightDriver
 from .bridge.portal import Portal
-from .dialogs.book import DialogBook, dialog_refusal, dialog_warning, interrupted_reply
+from .dialogs.asking import ask_about_dialog
+from .dialogs.book import DialogBook, dialog_refusal, interrupted_reply
 from .failures import known_failure, refuse_unusable_selectors
 from .frames import calls as frame_calls
 from .losses import BrowserLost, PageScriptError, first_line, went_away
 from .network.redact import redact_url
 from .network.routes import Routes
+from .on_page import DIALOG_EXEMPT, run_on_page
 from .options import DEFAULT_VIEWPORT, SessionOptions
 from .page.download_cap import DownloadCap
 from .page.downloads import Downloads, safe_filename
 from .page.emulation import Emulation
-from .page.saves import list_new_downloads
+from .page.permissions import Permissions
 from .page.state_file import state_for_playwright
 from .pool import AcquireBrowser, Browser
 from .reading.name_book import NamedRefBook
@@ -98,9 +102,6 @@ if TYPE_CHECKING:
 
 __all__ = ["DIALOG_EXEMPT", "ChromiumSession"]
 
-#: Tools that still answer while a dialog blocks the current tab: the way out, and
-#: what does not touch the page.
-DIALOG_EXEMPT = frozenset({"handle_dialog", "set_dialog_policy", "list_tabs", "select_tab", "close_tab"})
 
 #: How long the browser watcher gets to see a dead browser that Playwright saw first.
 _LOSS_GRACE = 2.0
@@ -152,7 +153,7 @@ class ChromiumSession(Session):
         self.portal: Portal | None = None
         self.secrets: dict[str, str] = {}
         #: JavaScript dialogs: the policy, the open one per tab, the auto-answered ones.
-        self.dialogs = DialogBook()
+        self.dialogs = DialogBook(on_ask=self._ask_about_dialog)
         #: The highest ref number any result has shown the agent, on any page: a ref
         #: above it was never issued (``unknown-ref``), one below is from an earlier
         #: document or element (``stale-element``).
@@ -171,6 +172,8 @@ class ChromiumSession(Session):
         #: each joins the tabs' setup on its first use.
         self.routes = Routes(self, options.origins)
         self.emulation = Emulation(self)
+        #: The permission policy and the gate that hears the pages' requests (``page/permissions.py``).
+        self.permissions = Permissions(self)
         #: Each tab's frame ids (fN), by the tab's target id (``frames/tree.py``).
         self.frame_books: dict[str, FrameBook] = {}
         #: Live-view streams watching this session, and the screencast of its current tab.
@@ -211,6 +214,30 @@ class ChromiumSession(Session):
     def target_id(self) -> str | None:
         tab = self.tabs.current
         return None if tab is None else tab.target_id
+
+    def browser_cdp(self) -> CdpConnection:
+        """The browser's own CDP connection (permissions are set there)."""
+        assert self.browser is not None
+        return self.browser.cdp
+
+    # -- a person, for the policies -----------------------------------------------------
+
+    async def ask_person(self, spec: PromptSpec) -> JsonObject:
+        """Ask through the operator channel or the isolated world, and wait for the end."""
+        return await ask_person(self, spec, operator=self.options.operator())
+
+    # Any: the dialog's Playwright Page (None when it has none), as the dialog book keys it.
+    def _ask_about_dialog(self, page: Any) -> None:
+        self.nursery.start_soon(ask_about_dialog, self, page)
+
+    async def _operator_policies(self) -> None:
+        """What the operator's policy file sets for dialogs and permissions, from the start."""
+        policy = self.options.policy
+        if policy.dialogs is not None:
+            self.dialogs.policy = policy.dialogs  # type: ignore[assignment]  # checked when the file was read
+        if policy.permissions is not None:
+            self.permissions.operator = True
+            await self.permissions.set(policy.permissions)
 
     # -- running Playwright from Trio -------------------------------------------------
 
@@ -298,6 +325,7 @@ class ChromiumSession(Session):
                 self.emulation.state["permissions"] = list(self.options.context.permissions)
         tab = await self.tab_lifecycle.open_first()
         assert tab.events is not None  # open_first wired it
+        await self._operator_policies()
         self.human = await self.nursery.start(
             HumanBridge(self.session_id, tab.events, socket, attach=self.wiring.attach).run
         )
@@ -379,36 +407,10 @@ class ChromiumSession(Session):
         """Run the tool, unless its tab crashed or a dialog blocks it; a dialog that opens
         meanwhile interrupts it (an action reports that itself, with its own result)."""
         async with way_in(self, tool, page_free=tool in DIALOG_EXEMPT) as notes:
-            result = await self._run_on_page(tool, work, args)
+            result = await run_on_page(self, tool, work, args)
         if isinstance(result, Reply):
             for note in notes:
                 result.warn(note)
-        return result
-
-    async def _run_on_page(self, tool: str, work: Work, args: object) -> object:
-        """The call on the current tab's page: a dialog open refuses it, one that opens
-        meanwhile interrupts it; its result lists the dialogs answered and downloads begun."""
-        await self.tab_lifecycle.attach_current()
-        page = self.page
-        exempt = tool in DIALOG_EXEMPT
-        if not exempt:
-            self.refuse_if_dialog(tool)
-        downloads, begun = self.downloads.last_id, self.events.downloads_begun
-        with self.dialogs.interruptible(page, open_already=not exempt) as scope:
-            result = await work(self, args)
-        if scope.cancelled_caught:
-            result = self.interrupted_by_dialog(tool)
-        if isinstance(result, Reply):
-            if self.downloads.last_id != downloads or self.events.downloads_begun != begun:
-                await list_new_downloads(self, result, tool, downloads, begun)
-            self.refs_shown = max(self.refs_shown, highest_ref(result.fields))
-            answered = self.dialogs.take_answered()
-            if answered:
-                result["dialogs"] = answered
-            pending = self.dialogs.open_on(page)
-            if pending is not None and "dialog" not in result.fields:  # opened as the call ended
-                result["dialog"] = pending.describe()
-                result.warn(dialog_warning(result["dialog"], tool))
         return result
 
     def ref_was_shown(self, ref: str) -> bool:
@@ -421,7 +423,8 @@ class ChromiumSession(Session):
         pending = self.dialogs.open_on(self.page)
         if pending is not None:
             tab = self.tabs.current
-            raise dialog_refusal(pending, tab.id if tab is not None else None, tool, self.dialogs.looping(self.page))
+            raise dialog_refusal(pending, tab.id if tab is not None else None, tool, self.dialogs.looping(self.page),
+                                 asking=self.dialogs.policy == "ask-human")
 
     def interrupted_by_dialog(self, tool: str) -> Reply:
         """What a call answers when a dialog opened under it and blocked the page."""

@@ -82,7 +82,7 @@ class FirefoxSession(Session):
     def __init__(self, session_id: str, *, table: Table, workspace: Path, pool: Callable[[], ActorRef],
                  viewport: tuple[int, int], endpoint: str | None = None,
                  download_max_bytes: int = DOWNLOAD_MAX_BYTES, origins: OriginPolicy | None = None,
-                 context: ContextOptions | None = None) -> None:
+                 context: ContextOptions | None = None, dialogs: str | None = None) -> None:
         super().__init__(session_id, table=table, workspace=workspace)
         self._pool = pool
         self.viewport = viewport
@@ -100,7 +100,9 @@ class FirefoxSession(Session):
         self._tab_of: dict[str, str] = {}
         #: Open dialogs by tab context, the policy, and the dialogs answered by it since the last result.
         self.dialogs: dict[str, Prompt] = {}
-        self.dialog_policy = "ask"
+        # The operator's policy, failing closed where it needs a person: firefox has no
+        # human channel, so ask-human dismisses (never accepts) what nobody can answer.
+        self.dialog_policy = "dismiss" if dialogs == "ask-human" else dialogs or "ask"
         self.answered: list[dict[str, str]] = []
         #: Navigation events of this session's tabs: (context, event name, url), newest last.
         self.page_events: list[tuple[str, str, str]] = []

@@ -27,6 +27,11 @@ __all__ = ["TABLE"]
 _NO_TOUCH = ("desktop Firefox fires no touch events (BiDi's touch pointers reach a page as pointer events only), "
              "so a page that listens for touches would not hear them; a chromium session emulates touch")
 
+#: Why the permission tools are chromium's only, for now.
+_NO_PERMISSIONS = ("the permission policy's gate and its ask-human answers are built on CDP (Browser.setPermission "
+                   "for every origin at once); BiDi's permissions.setPermission is per origin and not wired here yet: "
+                   "open a chromium session")
+
 TABLE = Table.of("firefox", [
     runs(tools.NAVIGATE, navigation.navigate),
     runs(tools.GO_BACK, navigation.go_back),
@@ -52,6 +57,8 @@ TABLE = Table.of("firefox", [
     runs(tools.UPLOAD_FILE, files.upload_file),
     runs(tools.HANDLE_DIALOG, page.handle_dialog),
     runs(tools.SET_DIALOG_POLICY, page.set_dialog_policy),
+    refuses(tools.SET_PERMISSION_POLICY, _NO_PERMISSIONS),
+    refuses(tools.PERMISSION_STATE, _NO_PERMISSIONS),
     runs(tools.MOUSE_DOWN, pointer.mouse_down),
     runs(tools.MOUSE_MOVE, pointer.mouse_move),
     runs(tools.MOUSE_UP, pointer.mouse_up),

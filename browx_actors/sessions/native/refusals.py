@@ -10,7 +10,8 @@ tool and engine.
 from __future__ import annotations
 
 __all__ = [
-    "CANVAS", "DEEP", "DIALOG", "HOVER", "NETWORK", "NO_FORWARD", "NO_TABS", "POINTER", "RESET", "SCRIPT",
+    "CANVAS", "DEEP", "DIALOG", "HOVER", "NETWORK", "NO_FORWARD", "NO_TABS", "PERMISSIONS", "POINTER", "RESET",
+    "SCRIPT",
     "SELECT", "STORAGE", "UNINSTALL", "VIEWPORT", "WAIT",
 ]
 
@@ -28,6 +29,8 @@ VIEWPORT = "the screen size is the device's (its device type on iOS, the AVD's o
 SELECT = "no <select> element: tap the control, then tap the option (click by ref or selector)"
 FILL_FORM = "fill the fields one by one with fill: each is a tap and typed text over adb or WebDriverAgent"
 HOVER = "a touch screen has no pointer to hover with"
+PERMISSIONS = ("an app's runtime permissions are the platform's: its permission dialog is a screen to snapshot and "
+               "tap, and app_reset clears what was granted (android-app)")
 DIALOG = ("a native screen has no JavaScript dialogs: a system or app dialog is part of the hierarchy "
           "(find_feedback lists it, snapshot shows its buttons: tap one with click)")
 POINTER = "a touch screen has no mouse pipeline; use click, gesture_swipe and the touch tools"

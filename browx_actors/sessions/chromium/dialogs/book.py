@@ -40,7 +40,7 @@ import contextlib
 import itertools
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
 import attrs
@@ -97,8 +97,11 @@ def _described(dialog: Dialog) -> dict[str, str]:
 class DialogBook:
     """The session's dialogs: the policy, the open ones per tab, the auto-answered log."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_ask: Callable[[Page | None], None] | None = None) -> None:
         self.policy: DialogPolicy = "ask"
+        #: Trio side: called with the page when a dialog opens under ``ask-human`` (the
+        #: session starts asking its person; ``asking.py``).
+        self._on_ask = on_ask
         #: The Trio run's token, for handing a cancellation over (bound on first use).
         self._token: trio.lowlevel.TrioToken | None = None
         #: The open dialog of each page (Playwright names a dialog's page None when it has none).
@@ -129,12 +132,14 @@ class DialogBook:
         if dialog.page in self._leaving:
             self._answer_now(dialog, dialog.type == "beforeunload")
             return
-        if self.policy == "ask":
+        if self.policy in ("ask", "ask-human"):
             self._open[dialog.page] = OpenDialog(dialog.type, dialog.message, dialog.default_value,
                                                  dialog.page, dialog)
             if self._token is not None:
                 with contextlib.suppress(trio.RunFinishedError):
                     self._token.run_sync_soon(self._interrupt, dialog.page)
+                    if self.policy == "ask-human" and self._on_ask is not None:
+                        self._token.run_sync_soon(self._on_ask, dialog.page)
             return
         self._answer_now(dialog, self.policy == "accept")
 
@@ -146,17 +151,22 @@ class DialogBook:
         self._answered.append((next(self._seq), {**_described(dialog),
                                                  "answer": "accepted" if accept else "dismissed"}))
 
-    async def answer_open(self, page: Page | None, accept: bool | None = None) -> None:
-        """Answer the dialog open on ``page``, listed with the auto-answered ones:
-        ``accept`` as given, or (None) as a person leaving the page would: dismissed,
-        a beforeunload accepted."""
+    async def answer_open(self, page: Page | None, accept: bool | None = None, *, prompt_text: str | None = None,
+                          by: str | None = None, only: OpenDialog | None = None) -> None:
+        """Answer the dialog open on ``page`` (if it is ``only``, when given), listed with
+        the auto-answered ones: ``accept`` as given, or (None) as a person leaving the
+        page would: dismissed, a beforeunload accepted. ``by`` says who decided."""
+        if only is not None and self._open.get(page) is not only:
+            return
         pending = self._open.pop(page, None)
         if pending is not None:
             self._ended[page] = time.monotonic()
             accept = pending.type == "beforeunload" if accept is None else accept
-            self._answered.append((next(self._seq), {**pending.describe(),
-                                                     "answer": "accepted" if accept else "dismissed"}))
-            await _answer(pending.dialog, accept, None)
+            entry = {**pending.describe(), "answer": "accepted" if accept else "dismissed"}
+            if by is not None:
+                entry["by"] = by
+            self._answered.append((next(self._seq), entry))
+            await _answer(pending.dialog, accept, prompt_text)
 
     async def answer(self, page: Page | None, accept: bool, prompt_text: str | None) -> OpenDialog | None:
         """Answer the dialog open on ``page``; the one answered, or None if none was open."""
@@ -267,7 +277,8 @@ def dialog_warning(dialog: dict[str, str] | None, tool: str) -> str:
             "handle_dialog {accept: true|false} answers it")
 
 
-def dialog_refusal(pending: Pending, tab: int | None, tool: str, looping: int = 0) -> ToolError:
+def dialog_refusal(pending: Pending, tab: int | None, tool: str, looping: int = 0, *,
+                   asking: bool = False) -> ToolError:
     """``dialog-open`` for a call on a tab a dialog blocks, naming the way out (for a
     page that opens dialogs in a loop, leaving it: answering brings the next one)."""
     where = f"a {pending.type} dialog is open on tab {tab if tab is not None else '?'} ({pending.message!r})"
@@ -276,6 +287,10 @@ def dialog_refusal(pending: Pending, tab: int | None, tool: str, looping: int = 
             "dialog-open", f"{where} and the page opens dialogs in a loop ({looping} in a row, each at once), so "
             f"{tool} cannot run and answering one brings the next: navigate or close_tab leaves the page",
             dialog=pending.describe(), tool=tool, looping=looping)
+    if asking:
+        return ToolError(
+            "dialog-open", f"{where} and blocks the page, so {tool} cannot run: the ask-human dialog policy has a "
+            "person answer it (navigate or close_tab leaves the page)", dialog=pending.describe(), tool=tool)
     prompt = " (promptText fills the prompt)" if pending.type == "prompt" else ""
     return ToolError(
         "dialog-open",

@@ -18,6 +18,7 @@ from ....tools.actions import HandleDialogArgs, SetDialogPolicyArgs
 from ..input.brief import brief
 from ..input.send import releases_applied
 from ..input.settle import Before, settle
+from .asking import ask_about_dialog
 from .book import dialog_warning
 
 if TYPE_CHECKING:
@@ -32,6 +33,9 @@ async def handle_dialog(session: ChromiumSession, args: HandleDialogArgs) -> Rep
     pending = session.dialogs.open_on(page)
     if pending is None:
         raise ToolError("no-dialog", "no dialog is open on the current tab; nothing to answer")
+    if session.dialogs.policy == "ask-human" and session.options.policy.dialogs is not None:
+        raise ToolError("policy-locked", "the operator's policy has a person answer every dialog (ask-human); "
+                        "the agent cannot answer it", policy="dialogs")
     before = Before.of(session)
     reply = Reply(warnings=[])
     answered = await session.pw(session.dialogs.answer, page, args.accept, args.prompt_text)
@@ -51,11 +55,17 @@ async def handle_dialog(session: ChromiumSession, args: HandleDialogArgs) -> Rep
 
 
 async def set_dialog_policy(session: ChromiumSession, args: SetDialogPolicyArgs) -> Reply:
+    if args.policy == "ask-human" and session.options.operator() is None:
+        raise ToolError("no-human-channel", "a page in a dialog is blocked in every world, the isolated one "
+                        "DevTools answers from included, so a person can answer dialogs only through the operator "
+                        f"channel, which is off; the dialog policy stays {session.dialogs.policy}")
     previous = session.dialogs.policy
     session.dialogs.policy = args.policy
     # The dialog open now is answered by the new policy too (listed in dialogs).
-    if args.policy != "ask":
+    if args.policy in ("accept", "dismiss"):
         await session.pw(session.dialogs.answer_open, session.page, args.policy == "accept")
+    elif args.policy == "ask-human" and previous != "ask-human" and session.dialogs.open_on(session.page):
+        session.nursery.start_soon(ask_about_dialog, session, session.page)
     return Reply.of(policy=args.policy, previous=previous)
 
 

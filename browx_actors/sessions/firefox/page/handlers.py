@@ -153,6 +153,9 @@ async def handle_dialog(session: FirefoxSession, args: HandleDialogArgs) -> Repl
 
 
 async def set_dialog_policy(session: FirefoxSession, args: SetDialogPolicyArgs) -> Reply:
+    if args.policy == "ask-human":  # it would fail closed on every dialog: say so instead
+        raise ToolError("no-human-channel", "firefox has no isolated world for a person to answer a dialog from; "
+                        f"the dialog policy stays {session.dialog_policy}", engine="firefox")
     session.dialog_policy = args.policy
     reply = Reply.of(policy=args.policy)
     if args.policy != "ask":
