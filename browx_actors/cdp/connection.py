@@ -76,6 +76,7 @@ __all__ = [
     "CdpSubscription",
     "TargetLink",
     "open_cdp_connection",
+    "raise_unwrapped",
 ]
 
 # A write gets at least this long before the socket is declared stalled, so a tiny
@@ -432,8 +433,8 @@ class CdpConnection:
         return f"<CdpConnection {self.url} pending={len(self._pending)}{state}>"
 
 
-def _raise_unwrapped(group: BaseExceptionGroup[BaseException]) -> NoReturn:
-    """Re-raise the one real exception from our nursery's group.
+def raise_unwrapped(group: BaseExceptionGroup[BaseException]) -> NoReturn:
+    """Re-raise the one real exception from our nursery's group (the relay's too).
 
     The reader never fails on its own account (it converts a closed socket into a
     loss), so a group here holds the body's exception plus at most Cancelled
@@ -484,4 +485,4 @@ async def open_cdp_connection(
                     connection._lose(f"CDP connection to {connection.url} closed by its owner")
                     nursery.cancel_scope.cancel()
         except BaseExceptionGroup as group:
-            _raise_unwrapped(group)
+            raise_unwrapped(group)

@@ -28,7 +28,7 @@ from contextlib import asynccontextmanager, suppress
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, WebSocketRequest, serve_websocket
 
-from .connection import CdpConnection
+from .connection import CdpConnection, raise_unwrapped
 from .protocol import CdpFailure
 from .relaymap import Forwarded, RelayMap
 from .transport import DEFAULT_MAX_MESSAGE_SIZE
@@ -114,8 +114,12 @@ async def open_playwright_relay(cdp: CdpConnection, *, timeout: float = 10.0) ->
         async with trio.open_nursery() as nursery:
             server = await nursery.start(functools.partial(
                 serve_websocket, relay.handle, "127.0.0.1", 0, None, max_message_size=DEFAULT_MAX_MESSAGE_SIZE))
-            yield f"ws://127.0.0.1:{server.port}{relay.path}"
-            nursery.cancel_scope.cancel()
+            try:
+                yield f"ws://127.0.0.1:{server.port}{relay.path}"
+            finally:
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:  # what the body raised, as itself
+        raise_unwrapped(group)
     finally:
         with trio.CancelScope(shield=True), trio.move_on_after(2):
             if cdp.lost is None:

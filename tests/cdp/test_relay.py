@@ -84,3 +84,11 @@ async def test_the_client_goes_with_the_relay_and_with_our_socket(chromium: Chro
             with trio.fail_after(10), pytest.raises(ConnectionClosed):
                 while True:
                     await client.get_message()
+
+
+async def test_what_the_body_raises_comes_out_as_itself(cdp: CdpConnection) -> None:  # noqa: F811
+    # The attach raises "Playwright could not attach" from inside: not wrapped in a group.
+    with pytest.raises(LookupError, match="inside"):
+        async with open_playwright_relay(cdp):
+            raise LookupError("inside")
+    assert (await cdp.send("Browser.getVersion"))["product"]
