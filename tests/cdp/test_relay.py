@@ -14,7 +14,11 @@ from trio_websocket import ConnectionClosed, ConnectionRejected, WebSocketConnec
 
 from browx_actors.cdp import CdpConnection, ChromiumProcess, open_cdp_connection
 from browx_actors.cdp.relay import open_playwright_relay
-from cdp_fixtures import cdp, chromium  # noqa: F401  # fixtures
+from browx_actors.errors import ToolError
+from browx_actors.sessions.chromium.attached import hold_attached_browser
+from browx_actors.sessions.chromium.bridge.aiobridge import AsyncioThread
+from browx_actors.sessions.chromium.bridge.driver import PlaywrightDriver
+from cdp_fixtures import cdp, chromium, fake_peer  # noqa: F401  # fixtures
 
 pytestmark = pytest.mark.chromium
 
@@ -92,3 +96,17 @@ async def test_what_the_body_raises_comes_out_as_itself(cdp: CdpConnection) -> N
         async with open_playwright_relay(cdp):
             raise LookupError("inside")
     assert (await cdp.send("Browser.getVersion"))["product"]
+
+
+async def test_an_endpoint_without_a_browser_session_is_refused_at_once_by_name() -> None:
+    # The scripted peer answers CDP but not Target.attachToBrowserTarget, as an endpoint
+    # that only proxies pages might: the attach says so, before Playwright is started.
+    bridge = AsyncioThread()
+    try:
+        async with fake_peer() as (url, _), trio.open_nursery() as nursery:
+            with trio.fail_after(5), pytest.raises(ToolError) as refused:
+                await nursery.start(hold_attached_browser, url, PlaywrightDriver(bridge))
+    finally:
+        bridge._loop.close()
+    assert refused.value.code == "unavailable", refused.value
+    assert "Target.attachToBrowserTarget" in str(refused.value) and "wasn't found" in str(refused.value)

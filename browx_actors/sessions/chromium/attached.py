@@ -82,8 +82,9 @@ async def hold_attached_browser(endpoint: str, driver: PlaywrightDriver, headers
     except Exception as exc:
         raise ToolError("unavailable", f"no browser answers at the CDP endpoint: {exc}", component="browser") from exc
     async with open_cdp_connection(ws_url, headers=headers, connect_timeout=timeout) as cdp, \
-            open_playwright_relay(cdp, timeout=timeout) as relay_url:
+            contextlib.AsyncExitStack() as relay:
         try:
+            relay_url = await relay.enter_async_context(open_playwright_relay(cdp, timeout=timeout))
             playwright = await driver.connect_over_cdp(relay_url, timeout_ms=timeout * 1000)
         except Exception as exc:
             raise ToolError("unavailable", f"Playwright could not attach to the CDP endpoint: {exc}",
