@@ -74,10 +74,14 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "CdpConnection",
     "CdpSubscription",
+    "Diverter",
     "TargetLink",
     "open_cdp_connection",
     "raise_unwrapped",
 ]
+
+#: ``diverter(raw, peeked)``: True when it took the message (:meth:`CdpConnection.divert`).
+Diverter = Callable[[str | bytes, tuple[str, str] | None], bool]
 
 # A write gets at least this long before the socket is declared stalled, so a tiny
 # command timeout can only ever time the command out, never condemn the socket.
@@ -125,7 +129,7 @@ class CdpConnection:
         self._lost_event = trio.Event()
         self._reader_scope = trio.CancelScope()
         #: Offered every message before anything else reads it (:meth:`divert`).
-        self._diverter: Callable[[str | bytes], bool] | None = None
+        self._diverter: Diverter | None = None
         self._commands_sent = 0
         self._replies = 0
         self._unknown_replies = 0
@@ -259,10 +263,11 @@ class CdpConnection:
                       "and may have left a partial frame on the socket")
         raise CdpConnectionLost(self._lost or "")
 
-    def divert(self, diverter: Callable[[str | bytes], bool]) -> Callable[[], None]:
+    def divert(self, diverter: Diverter) -> Callable[[], None]:
         """Offer every message from the browser to ``diverter`` first, from the reader
-        itself; a message it takes (it returns True) goes nowhere else. One at a time;
-        returns the function that removes it. Like a tap, it must be cheap and never wait."""
+        itself, with :func:`~.protocol.peek_event` of it; a message it takes (it returns
+        True) goes nowhere else. One at a time; returns the function that removes it.
+        Like a tap, it must be cheap and never wait."""
         if self._diverter is not None:
             raise RuntimeError("this CDP connection already diverts its messages")
         self._diverter = diverter
@@ -376,9 +381,9 @@ class CdpConnection:
             self._on_message(raw)
 
     def _on_message(self, raw: str | bytes) -> None:
-        if self._diverter is not None and self._diverter(raw):
-            return
         peeked = peek_event(raw)
+        if self._diverter is not None and self._diverter(raw, peeked):
+            return
         if peeked is not None and self._router.skippable(peeked[0], peeked[1], raw):  # type: ignore[arg-type]
             return
         message = decode_message(raw)

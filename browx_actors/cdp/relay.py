@@ -69,8 +69,8 @@ class _Relay:
                 cleanup.shield = True
                 await client.aclose()
 
-    def _from_browser(self, raw: str | bytes) -> bool:
-        text = self.map.from_browser(raw)
+    def _from_browser(self, raw: str | bytes, peeked: tuple[str, str] | None) -> bool:
+        text = self.map.from_browser(raw, peeked)
         if text is None:
             return False
         self.to_playwright.send_nowait(text)

@@ -34,7 +34,7 @@ import re
 import attrs
 
 from ..jsonsafe import JsonObject
-from .protocol import encode_command, peek_event
+from .protocol import encode_command
 
 __all__ = ["Forwarded", "RelayMap", "RelayRefusal"]
 
@@ -104,10 +104,19 @@ class RelayMap:
 
     # -- from the browser ------------------------------------------------------------
 
-    def from_browser(self, raw: str | bytes) -> str | bytes | None:
+    def from_browser(self, raw: str | bytes, peeked: tuple[str, str] | None) -> str | bytes | None:
         """What Playwright gets of the browser's message ``raw``: the reply to one of its
         commands under its own id, an event of one of its sessions (its root's without a
-        session id), or ``None`` for a message that is ours."""
+        session id), or ``None`` for a message that is ours. ``peeked`` is
+        :func:`~.protocol.peek_event` of ``raw``, which the reader takes once for both
+        of us: on a flood of our own events it is all this costs."""
+        if peeked is not None and isinstance(raw, str):
+            method, session_id = peeked
+            if session_id not in self.sessions:
+                return None
+            if method in _SESSION_EVENTS:
+                self._track(json.loads(raw))
+            return self._as_playwright(raw)
         if isinstance(raw, str):
             head = _REPLY_HEAD.match(raw)
             if head is not None:
@@ -115,14 +124,6 @@ class RelayMap:
                 if waiting is None:
                     return None
                 return self._as_playwright(f'{{"id":{waiting.playwright_id},{raw[head.end():]}')
-            peeked = peek_event(raw)
-            if peeked is not None:
-                method, session_id = peeked
-                if session_id not in self.sessions:
-                    return None
-                if method in _SESSION_EVENTS:
-                    self._track(json.loads(raw))
-                return self._as_playwright(raw)
             if '"sessionId"' not in raw:  # a browser-level event, ours, without parsing it
                 return None
         return self._decoded(raw)

@@ -18,7 +18,7 @@ async def test_a_diverter_takes_the_replies_to_what_was_written_and_leaves_the_r
         taken: list[str | bytes] = []
         relayed = conn.claim_id()
 
-        def divert(raw: str | bytes) -> bool:
+        def divert(raw: str | bytes, peeked: tuple[str, str] | None) -> bool:
             if json.loads(raw).get("id") == relayed:
                 taken.append(raw)
                 return True
