@@ -12,6 +12,7 @@ import sys
 BENCHMARKS = [
     "benchmarks.actor_overhead",
     "benchmarks.cdp_roundtrip",
+    "benchmarks.playwright_relay",
     "benchmarks.dispatch_overhead",
     "benchmarks.refusal",
     "benchmarks.canvas_diff",

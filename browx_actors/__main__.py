@@ -27,6 +27,7 @@ from .config_file import (
     read_config_file,
     sources,
 )
+from .credentials import RedactingFormatter
 from .daemon import cli as daemon_cli
 from .origins import parse_origin_patterns
 from .secret_book import every_secret
@@ -159,6 +160,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     logging.basicConfig(level=str(rest["logLevel"]).upper(), stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    # Libraries log the URLs they connect to (a fleet's ?token=): redacted as a result is.
+    for handler in logging.getLogger().handlers:
+        handler.setFormatter(RedactingFormatter(handler.formatter))
     # A log line may quote what a call held (a failed selector in a traceback): every
     # line is masked with every session's registered secrets, in every spelling.
     mask_handlers(logging.getLogger(), every_secret)

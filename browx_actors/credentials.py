@@ -10,14 +10,19 @@ fixed list, so the names services invent are covered too. The rest of a URL is l
 character for character as it was (no re-encoding), so it still matches what the page
 asked for.
 
+The server's log goes through :class:`RedactingFormatter` (``__main__.py``): the
+libraries under it log the URLs they connect to at debug level (trio-websocket names a
+fleet's ``?token=`` as it opens the socket).
+
 Pure and a leaf: it imports nothing from the package.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 
-__all__ = ["REDACTED", "credential_name", "redact_text", "redact_url"]
+__all__ = ["REDACTED", "RedactingFormatter", "credential_name", "redact_text", "redact_url"]
 
 REDACTED = "<redacted>"
 
@@ -96,3 +101,15 @@ def redact_url(url: str) -> str:
     return url if redacted == url else redacted
 
 
+
+
+class RedactingFormatter(logging.Formatter):
+    """Formats with ``inner``, then redacts the credentials of every URL in the whole
+    line (message, arguments and traceback together)."""
+
+    def __init__(self, inner: logging.Formatter | None = None) -> None:
+        super().__init__()
+        self.inner = inner or logging.Formatter()
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact_text(self.inner.format(record))

@@ -32,7 +32,7 @@ import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import anyio
 import attrs
@@ -40,7 +40,7 @@ import mcp.types as types
 import pytest
 import trio
 from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
+from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.message import SessionMessage
 
 from polling import poll_until
@@ -152,12 +152,15 @@ class Transcript:
 
 @asynccontextmanager
 async def browx_server(workspace: Path, capabilities: str = "", *extra_args: str,
-                       env: dict[str, str] | None = None) -> AsyncIterator[Client]:
+                       env: dict[str, str] | None = None, errlog: TextIO | None = None) -> AsyncIterator[Client]:
     """The real server in a subprocess (``serve`` plus ``extra_args``, ``env`` over the
-    usual variables), connected through the SDK's stdio client."""
+    usual variables), connected through the SDK's stdio client; ``errlog``: a file that
+    gets the server's stderr (its log), where a test can read it."""
     workspace.mkdir(parents=True, exist_ok=True)
     failure: Exception | None = None
-    async with Client(server_params(workspace, capabilities, extra_args, env), read_timeout_seconds=150) as client:
+    params = server_params(workspace, capabilities, extra_args, env)
+    server = params if errlog is None else stdio_client(params, errlog=errlog)
+    async with Client(server, read_timeout_seconds=150) as client:  # type: ignore[arg-type]
         client.transcript = Transcript()  # type: ignore[attr-defined]
         try:
             yield client

@@ -2,9 +2,9 @@
 grid's CDP endpoint), Chrome on a phone through adb's forward.
 
 A fleet's URL carries credentials (a ``?token=``): they go with every lookup and every
-socket, and out of every message. (An endpoint that starts a new browser for every
-websocket, as browserless' root does, is not served yet: a session opens three sockets,
-its own two and Playwright's; the README says what works.)
+socket, and out of every message. An endpoint that starts a new browser for every
+websocket, as browserless' root does, is opened once per attach: Playwright reaches the
+browser through :mod:`.relay`, over that one socket.
 """
 
 from __future__ import annotations

@@ -74,9 +74,14 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "CdpConnection",
     "CdpSubscription",
+    "Diverter",
     "TargetLink",
     "open_cdp_connection",
+    "raise_unwrapped",
 ]
+
+#: ``diverter(raw, peeked)``: True when it took the message (:meth:`CdpConnection.divert`).
+Diverter = Callable[[str | bytes, tuple[str, str] | None], bool]
 
 # A write gets at least this long before the socket is declared stalled, so a tiny
 # command timeout can only ever time the command out, never condemn the socket.
@@ -123,6 +128,8 @@ class CdpConnection:
         self._lost: str | None = None
         self._lost_event = trio.Event()
         self._reader_scope = trio.CancelScope()
+        #: Offered every message before anything else reads it (:meth:`divert`).
+        self._diverter: Diverter | None = None
         self._commands_sent = 0
         self._replies = 0
         self._unknown_replies = 0
@@ -226,6 +233,50 @@ class CdpConnection:
             )
             raise CdpConnectionLost(self._lost or "")
         return pendings
+
+    # -- another client's traffic (the Playwright relay) --------------------------------
+
+    def claim_id(self) -> int:
+        """A command id of this socket's counter, for a message written by :meth:`write`
+        (another client's command, renamed so that it collides with none of ours)."""
+        command_id = self._next_id
+        self._next_id += 1
+        return command_id
+
+    async def write(self, text: str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Write one message that is already encoded, as :meth:`send` writes: shielded, so
+        that no frame is cut in half, and a write stalled past ``timeout`` (at least a
+        second) abandons the socket. Its reply goes to the :meth:`divert` callback."""
+        await trio.lowlevel.checkpoint_if_cancelled()
+        if self._lost is not None:
+            raise CdpConnectionLost(self._lost)
+        budget = max(timeout, _WRITE_GRACE)
+        with trio.CancelScope(deadline=trio.current_time() + budget, shield=True):
+            try:
+                await self._ws.send_message(text)
+                self._commands_sent += 1
+                return
+            except ConnectionClosed as exc:
+                self._lose(closed_message(self.url, exc.reason))
+                raise CdpConnectionLost(self._lost or "") from None
+        self._abandon(f"CDP connection to {self.url} abandoned: a relayed write stalled for {budget:g} s "
+                      "and may have left a partial frame on the socket")
+        raise CdpConnectionLost(self._lost or "")
+
+    def divert(self, diverter: Diverter) -> Callable[[], None]:
+        """Offer every message from the browser to ``diverter`` first, from the reader
+        itself, with :func:`~.protocol.peek_event` of it; a message it takes (it returns
+        True) goes nowhere else. One at a time; returns the function that removes it.
+        Like a tap, it must be cheap and never wait."""
+        if self._diverter is not None:
+            raise RuntimeError("this CDP connection already diverts its messages")
+        self._diverter = diverter
+
+        def remove() -> None:
+            if self._diverter is diverter:
+                self._diverter = None
+
+        return remove
 
     def _abandon(self, message: str) -> None:
         """Give up on a socket we can no longer trust: fail everyone, stop reading."""
@@ -331,6 +382,8 @@ class CdpConnection:
 
     def _on_message(self, raw: str | bytes) -> None:
         peeked = peek_event(raw)
+        if self._diverter is not None and self._diverter(raw, peeked):
+            return
         if peeked is not None and self._router.skippable(peeked[0], peeked[1], raw):  # type: ignore[arg-type]
             return
         message = decode_message(raw)
@@ -385,8 +438,8 @@ class CdpConnection:
         return f"<CdpConnection {self.url} pending={len(self._pending)}{state}>"
 
 
-def _raise_unwrapped(group: BaseExceptionGroup[BaseException]) -> NoReturn:
-    """Re-raise the one real exception from our nursery's group.
+def raise_unwrapped(group: BaseExceptionGroup[BaseException]) -> NoReturn:
+    """Re-raise the one real exception from our nursery's group (the relay's too).
 
     The reader never fails on its own account (it converts a closed socket into a
     loss), so a group here holds the body's exception plus at most Cancelled
@@ -437,4 +490,4 @@ async def open_cdp_connection(
                     connection._lose(f"CDP connection to {connection.url} closed by its owner")
                     nursery.cancel_scope.cancel()
         except BaseExceptionGroup as group:
-            _raise_unwrapped(group)
+            raise_unwrapped(group)

@@ -1,6 +1,7 @@
 """A fleet's CDP endpoint (tests/fakes/fleet.py: a browser per websocket, a token in the
-query): what it serves, how the server names its refusals, and sessions on a browser a
-fleet started (without the server's launch flags), over real stdio MCP."""
+query): what it serves, how the server names its refusals, sessions attached through its
+root (one browser per attach, however many sockets a session would want), and sessions
+on a browser a fleet started (without the server's launch flags), over real stdio MCP."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ import pytest
 import trio
 
 from browx_actors.cdp import CdpConnectionLost, open_cdp_connection
-from e2e_support import browx_server, call, ok
+from e2e_support import browx_server, call, call_result, ok
 from fakes.fleet import Fleet, fleet_chromium, run_fleet
 
 pytestmark = pytest.mark.chromium
 
 TOKEN = "fleet-token-0123456789"
+READ_NAME = "document.querySelector('#name').value"
 
 
 async def test_the_fleet_starts_a_browser_per_socket_and_serves_it_by_id() -> None:
@@ -59,6 +61,78 @@ async def test_a_fleet_that_refuses_is_named_at_once(tmp_path: Path) -> None:
         nursery.cancel_scope.cancel()
 
 
+async def screenshot_png(client, session: str) -> bytes:  # type: ignore[no-untyped-def]
+    image = await call_result(client, "screenshot", {"session": session})
+    data = base64.b64decode(image.content[1].data)  # type: ignore[union-attr]
+    assert data[:4] == b"\x89PNG", image.content[0]
+    return data
+
+
+async def test_each_attach_through_the_fleet_root_is_one_browser(tmp_path: Path, pages_url: str) -> None:
+    # The fleet starts a browser for every socket: a session whose raw CDP, events and
+    # Playwright each opened one drove three browsers, and never found its tab.
+    async with trio.open_nursery() as nursery:
+        fleet = await nursery.start(run_fleet, Fleet(TOKEN))
+        log = tmp_path / "server.log"
+        with log.open("w") as errlog:  # the server's log, read at the end
+            async with browx_server(tmp_path / "ws", "eval", "--log-level", "DEBUG", errlog=errlog) as client:
+                for name in ("one", "two"):
+                    opened = await ok(client, "open_session", {"session": name, "cdpEndpoint": fleet.url})
+                    assert TOKEN not in str(opened)
+                assert fleet.launched == 2 and len(fleet.running) == 2  # a browser per attach
+                for name in ("one", "two"):
+                    url = f"{pages_url}/e2e_small.html?{name}"
+                    went = await ok(client, "navigate", {"session": name, "url": url})
+                    assert went["title"] == "E2E small"
+                    await ok(client, "fill", {"session": name, "selector": "#name", "value": name})
+                    await ok(client, "click", {"session": name, "selector": "text=Go"})
+                    await ok(client, "eval_js", {"session": name, "expr": f"console.log('from-{name}')"})
+                for name, other in (("one", "two"), ("two", "one")):
+                    typed = await ok(client, "eval_js", {"session": name, "expr": READ_NAME})
+                    assert typed["value"] == name
+                    # The console comes from the event session, on the same socket.
+                    console = str(await ok(client, "console_read", {"session": name}))
+                    assert f"from-{name}" in console and f"from-{other}" not in console, console
+                    await screenshot_png(client, name)
+                await ok(client, "close_session", {"session": "one"})
+                with trio.fail_after(10):
+                    # The fleet ends a browser when its socket closes; nothing else tells.
+                    while len(fleet.running) != 1:  # noqa: ASYNC110
+                        await trio.sleep(0.05)
+                await screenshot_png(client, "two")  # the other attach is untouched
+                await ok(client, "close_session", {"session": "two"})
+                assert fleet.launched == 2 and len(fleet.paths) == 2, fleet.paths  # one socket per attach, ever
+                assert TOKEN not in client.transcript.everything()  # type: ignore[attr-defined]
+        nursery.cancel_scope.cancel()
+    assert "DEBUG" in (logged := log.read_text()) and TOKEN not in logged
+
+
+async def test_the_server_attached_to_a_fleet_root_holds_one_browser_for_every_session(
+        tmp_path: Path, pages_url: str) -> None:
+    # --cdp-endpoint attaches the server's pool: every session shares its browser, and
+    # the token rides a --cdp-header, never the URL.
+    async with trio.open_nursery() as nursery:
+        fleet = await nursery.start(run_fleet, Fleet(TOKEN))
+        endpoint = f"ws://127.0.0.1:{fleet.port}/"
+        header = ("--cdp-header", f"Authorization: Bearer {TOKEN}")
+        log = tmp_path / "server.log"
+        with log.open("w") as errlog:  # the server's log, read at the end
+            async with browx_server(tmp_path / "ws", "", "--log-level", "DEBUG", "--cdp-endpoint", endpoint, *header,
+                                    errlog=errlog) as client:
+                for name in ("one", "two"):
+                    await ok(client, "open_session", {"session": name})
+                    went = await ok(client, "navigate", {"session": name, "url": f"{pages_url}/e2e_small.html"})
+                    assert went["title"] == "E2E small"
+                    await ok(client, "click", {"session": name, "selector": "text=Go"})
+                    await screenshot_png(client, name)
+                await ok(client, "close_session", {"session": "one"})
+                await screenshot_png(client, "two")
+                assert fleet.launched == 1 and len(fleet.paths) == 1, fleet.paths
+                assert TOKEN not in client.transcript.everything()  # type: ignore[attr-defined]
+        nursery.cancel_scope.cancel()
+    assert "DEBUG" in (logged := log.read_text()) and TOKEN not in logged
+
+
 async def test_sessions_on_a_browser_without_our_flags_keep_working_in_the_background(
         tmp_path: Path, pages_url: str) -> None:
     # A fleet's Chromium has none of the server's launch flags (no
@@ -97,7 +171,7 @@ async def test_cdp_headers_ride_every_socket_to_the_browser(tmp_path: Path, page
                 image = await client.call_tool("screenshot", {})
                 assert base64.b64decode(image.content[1].data)[:4] == b"\x89PNG"  # type: ignore[union-attr]
                 assert TOKEN not in client.transcript.everything()  # type: ignore[attr-defined]
-            assert fleet.launched == 1 and len(fleet.paths) >= 3  # the holder's, and ours: all to one browser
+            assert fleet.launched == 1 and len(fleet.paths) == 2, fleet.paths  # the holder's, and our one
             async with browx_server(tmp_path / "ws2", "", "--cdp-endpoint", endpoint) as client:
                 refused = await call(client, "navigate", {"url": f"{pages_url}/e2e_small.html"})
                 assert refused["ok"] is False and "answered HTTP 401" in refused["error"], refused

@@ -3,12 +3,14 @@ tested without a server; the end-to-end test is in tests/chromium/test_e2e_real_
 
 from __future__ import annotations
 
+import logging
 import string
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from browx_actors.credentials import RedactingFormatter
 from browx_actors.server.egress import REDACTED, credential_name, outgoing, redact_text, redact_urls
 
 
@@ -74,3 +76,11 @@ def test_a_credential_value_never_survives(name: str, value: str, prefix: str, s
 def test_redaction_is_idempotent_on_any_text(text: str) -> None:
     once = redact_text(text)
     assert redact_text(once) == once
+
+
+def test_the_log_redacts_the_urls_libraries_connect_to() -> None:
+    # trio-websocket logs "Connecting to <url>" at debug level, a fleet's token and all.
+    record = logging.LogRecord("trio-websocket", logging.DEBUG, __file__, 1, "Connecting to %s", (
+        "ws://127.0.0.1:9/?token=fleet-token-0123456789",), None)
+    line = RedactingFormatter(logging.Formatter("%(name)s %(message)s")).format(record)
+    assert line == f"trio-websocket Connecting to ws://127.0.0.1:9/?token={REDACTED}"

@@ -2,8 +2,10 @@
 
 The pool's browser serves every other session; this one connects, for itself only, to
 a browser the user runs (a Chrome started with ``--remote-debugging-port``, a browser
-grid's or browserless' CDP endpoint, an Electron app with a debugging port). That
-browser is shared with whoever else uses it, so the session:
+grid's or browserless' CDP endpoint, an Electron app with a debugging port). It opens
+one socket to it, whatever the endpoint does per socket (a fleet starts a browser for
+each): Playwright and the session's events share it. That browser is shared with
+whoever else uses it, so the session:
 
 * leases one tab of its own in the browser's default context (its cookies are the
   user's: that is the point of attaching to a logged-in Chrome), and adopts only the
@@ -32,6 +34,7 @@ from playwright.async_api import BrowserContext, Page
 
 from ...cdp.attach import resolve_attach_endpoint
 from ...cdp.connection import open_cdp_connection
+from ...cdp.relay import open_playwright_relay
 from ...config import CDP_TIMEOUT
 from ...errors import ToolError
 from ...jsonsafe import JsonValue
@@ -69,18 +72,24 @@ def expected_tabs(targets: Iterable[Mapping[str, JsonValue]], context_id: str | 
 async def hold_attached_browser(endpoint: str, driver: PlaywrightDriver, headers: tuple[tuple[str, str], ...] = (), *,
                                 timeout: float = CDP_TIMEOUT, task_status: trio.TaskStatus[Browser]) -> None:
     """Connect to ``endpoint`` (raw CDP and Playwright), hand over the :class:`~.pool.Browser`,
-    and hold both until cancelled; a browser that goes away marks it lost."""
+    and hold both until cancelled; a browser that goes away marks it lost.
+
+    One socket reaches the endpoint, whatever it does per connection (a fleet starts a
+    browser for each): Playwright's commands ride it through a loopback relay
+    (:mod:`~browx_actors.cdp.relay`), and the session's events ride it too."""
     try:
         ws_url = await resolve_attach_endpoint(endpoint, headers=headers, timeout=timeout)
     except Exception as exc:
         raise ToolError("unavailable", f"no browser answers at the CDP endpoint: {exc}", component="browser") from exc
-    async with open_cdp_connection(ws_url, headers=headers, connect_timeout=timeout) as cdp:
+    async with open_cdp_connection(ws_url, headers=headers, connect_timeout=timeout) as cdp, \
+            contextlib.AsyncExitStack() as relay:
         try:
-            playwright = await driver.connect_over_cdp(ws_url, headers=headers, timeout_ms=timeout * 1000)
+            relay_url = await relay.enter_async_context(open_playwright_relay(cdp, timeout=timeout))
+            playwright = await driver.connect_over_cdp(relay_url, timeout_ms=timeout * 1000)
         except Exception as exc:
             raise ToolError("unavailable", f"Playwright could not attach to the CDP endpoint: {exc}",
                             component="browser") from exc
-        browser = Browser(0, ws_url, cdp, playwright, pid=None, attached=True, headers=headers)
+        browser = Browser(0, ws_url, cdp, playwright, pid=None, attached=True)
         try:
             task_status.started(browser)
             browser.mark_lost(await cdp.wait_lost())

@@ -6,7 +6,9 @@ that holds the process, the raw CDP connection and the Playwright connection in 
 ``async with``; that task also watches the process. When Chromium dies, the task marks
 the :class:`Browser` lost (waking every session that depends on it), records an exit
 event, and ends; the next acquire launches a fresh browser. Stopping the pool cancels
-the task, and leaving the ``async with`` kills the process group.
+the task, and leaving the ``async with`` kills the process group. An attached browser
+is reached over one socket, which Playwright (through :mod:`~browx_actors.cdp.relay`)
+and every session's events share: a fleet's endpoint starts a browser per socket.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ...cdp import answers
 from ...cdp.attach import resolve_attach_endpoint
 from ...cdp.connection import CdpConnection, open_cdp_connection
 from ...cdp.launcher import launch_chromium
+from ...cdp.relay import open_playwright_relay
 from ...config import CDP_TIMEOUT
 from ...credentials import redact_url
 from ...errors import ToolError
@@ -55,8 +58,6 @@ class Browser:
     pid: int | None
     attached: bool
     lost: trio.Event = attrs.Factory(trio.Event)
-    #: What every socket to it carries (an attached browser's ``--cdp-header``).
-    headers: tuple[tuple[str, str], ...] = attrs.field(default=(), repr=False)
     lost_reason: str = ""
 
     def mark_lost(self, reason: str) -> None:
@@ -139,7 +140,11 @@ class BrowserPool(Actor):
                 headers = self.config.headers if process is None else ()
                 cdp = await stack.enter_async_context(open_cdp_connection(ws_url, headers=headers,
                                                                           connect_timeout=self.config.timeout))
-                playwright_browser = await self.driver.connect_over_cdp(ws_url, headers=headers,
+                # An endpoint may start a browser per socket (a fleet): Playwright goes
+                # through a relay on the one socket we opened.
+                playwright_url = ws_url if process is not None else await stack.enter_async_context(
+                    open_playwright_relay(cdp, timeout=self.config.timeout))
+                playwright_browser = await self.driver.connect_over_cdp(playwright_url,
                                                                         timeout_ms=self.config.timeout * 1000)
             except ToolError:
                 raise
@@ -148,7 +153,7 @@ class BrowserPool(Actor):
             stack.push_async_callback(self._close_playwright, playwright_browser)
             browser = Browser(
                 generation, ws_url, cdp, playwright_browser,
-                pid=None if process is None else process.pid, attached=process is None, headers=headers,
+                pid=None if process is None else process.pid, attached=process is None,
             )
             self.launches += 1
             self.events.emit(self.name, label, "started", redact_url(ws_url))

@@ -300,7 +300,11 @@ class ChromiumSession(Session):
             self.browser = await self._pool().call(AcquireBrowser(), timeout=wait)
         self.tab_lifecycle.bind()
         self.portal = Portal(trio.lowlevel.current_trio_token(), self.nursery)
-        socket = await self.nursery.start(hold_event_socket, self.browser.ws_url, self.browser.headers)
+        if self.browser.attached:
+            # Its endpoint may start a browser per socket (a fleet): events share the one.
+            socket = self.browser.cdp
+        else:
+            socket = await self.nursery.start(hold_event_socket, self.browser.ws_url)
         self.wiring = TargetWiring(self.browser.cdp, socket, self.events, self.nursery)
         await self.wiring.add_setup(DownloadCap(self).setup)  # before any tab: no download slips past the cap
         if self.routes.policy.active:  # before any tab too: no request slips past the origin policy

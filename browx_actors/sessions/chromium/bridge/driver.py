@@ -56,13 +56,12 @@ class PlaywrightDriver:
                 self._playwright = playwright
         return self._playwright
 
-    async def connect_over_cdp(self, ws_url: str, *, timeout_ms: float = 30_000,
-                               headers: tuple[tuple[str, str], ...] = ()) -> Browser:
-        """A Playwright ``Browser`` attached to the Chromium behind ``ws_url`` (sending
-        ``headers`` with its socket)."""
+    async def connect_over_cdp(self, ws_url: str, *, timeout_ms: float = 30_000) -> Browser:
+        """A Playwright ``Browser`` attached to the Chromium behind ``ws_url``: one the
+        pool launched, or the relay of an attach (``cdp/relay.py``), which holds the
+        endpoint's credentials itself."""
         playwright = await self._ensure_started()
-        connect = functools.partial(playwright.chromium.connect_over_cdp, ws_url, timeout=timeout_ms,
-                                    headers=dict(headers) or None)
+        connect = functools.partial(playwright.chromium.connect_over_cdp, ws_url, timeout=timeout_ms)
         return await self.bridge.run(connect)
 
     async def aclose(self) -> None:

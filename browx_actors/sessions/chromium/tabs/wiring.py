@@ -6,7 +6,8 @@ gets two flat sessions of ours, each shared by everything that needs it:
 * the **command session**, on the pool's browser socket, with no domain enabled: aim,
   input, screenshots, titles. Nothing but replies comes back on it, so an action's
   round trips never queue behind a page's events;
-* the **event session**, on the session's own websocket (:class:`TargetWiring` opens it),
+* the **event session**, on the session's own websocket (:func:`hold_event_socket`; on
+  an attached browser, the attach's one socket),
   with ``Runtime``, ``Network`` and ``Log`` on and the recorder's tap installed: the
   console and network records, the human bridge's world and binding, routes, the live
   view's screencast frames (:mod:`.tabs.screencast`). A page
@@ -207,10 +208,10 @@ class TargetWiring:
             self.frames.pop(frame_id, None)
 
 
-async def hold_event_socket(ws_url: str, headers: tuple[tuple[str, str], ...] = (), *,
-                            task_status: trio.TaskStatus[CdpConnection]) -> None:
+async def hold_event_socket(ws_url: str, *, task_status: trio.TaskStatus[CdpConnection]) -> None:
     """The session's own websocket to its browser, for event sessions: open for as long
-    as the session's nursery runs."""
-    async with open_cdp_connection(ws_url, headers=headers) as socket:
+    as the session's nursery runs (a browser we launched; an attached one's events share
+    its one socket)."""
+    async with open_cdp_connection(ws_url) as socket:
         task_status.started(socket)
         await trio.sleep_forever()
