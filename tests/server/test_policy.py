@@ -122,7 +122,7 @@ def test_permission_answers() -> None:
     policy = permission_policy_from("deny", {"camera": "ask-human"}, "p")
     assert policy.answer("camera") == "ask-human" and policy.answer("geolocation") == "deny" and policy.asks()
     assert PermissionPolicy().answer("camera") is None and not PermissionPolicy().active
-    with pytest.raises(ValueError, match="p.perPermission.camera: one of allow, deny, ask-human"):
+    with pytest.raises(ValueError, match=r"p\.perPermission\.camera: one of allow, deny, ask-human"):
         permission_policy_from(None, {"camera": "yes"}, "p")
 
 
