@@ -81,6 +81,9 @@ class OriginPolicy:
 
     allowed: tuple[OriginRule, ...] = ()
     blocked: tuple[OriginRule, ...] = ()
+    #: Origins a person let one session reach (a confirm rule ``on = "off-allow-list"``):
+    #: exact ``scheme://host:port`` origins, judged before either list.
+    admitted: frozenset[str] = frozenset()
 
     @property
     def active(self) -> bool:
@@ -100,6 +103,8 @@ class OriginPolicy:
         except ValueError:
             port = 0
         origin = f"{scheme}://{parts.netloc.rsplit('@', 1)[-1].lower()}"
+        if origin in self.admitted:
+            return None
         for rule in self.blocked:
             if rule.matches(scheme, host, port):
                 return origin, f"blocked by {rule.text!r} (--blocked-origins)"
@@ -107,3 +112,7 @@ class OriginPolicy:
             listed = ", ".join(rule.text for rule in self.allowed)
             return origin, f"not on the allowed origins (--allowed-origins: {listed})"
         return None
+
+    def admitting(self, origin: str) -> OriginPolicy:
+        """This policy with ``origin`` (as :meth:`refusal` names it) let through."""
+        return attrs.evolve(self, admitted=self.admitted | {origin})

@@ -27,6 +27,8 @@ class PolicyBook:
     operator: OperatorPolicy = attrs.field(factory=OperatorPolicy)
     #: Confirm rules a session added with set_confirm_policy, by session id.
     _own: dict[str, ConfirmPolicy] = attrs.field(factory=dict)
+    #: Origins off the allow list a person let a session reach, by session id.
+    _admitted: dict[str, frozenset[str]] = attrs.field(factory=dict)
 
     def confirm_for(self, session: str) -> ConfirmPolicy:
         own = self._own.get(session)
@@ -43,6 +45,17 @@ class PolicyBook:
 
     def forget(self, session: str) -> None:
         self._own.pop(session, None)
+        self._admitted.pop(session, None)
+
+    def admit(self, session: str, origin: str) -> None:
+        self._admitted[session] = self.admitted(session) | {origin}
+
+    def admitted(self, session: str) -> frozenset[str]:
+        return self._admitted.get(session, frozenset())
+
+    def asks_off_list(self, session: str, tool: str) -> bool:
+        """Would a rule ask about ``tool`` loading an origin off the allow list?"""
+        return any(rule.on == "off-allow-list" for rule in self.confirm_for(session).covering(tool))
 
     def refuse_if_locked(self, tool: str) -> None:
         """``policy-locked`` for a tool that would change what the operator's file set."""

@@ -6,7 +6,9 @@ A rule names what it matches; every field it gives must match, so fields narrow:
 - ``on``: a kind of act, which brings its own tools and test: ``submit`` (a click or
   double click on a control that submits a form, or Enter pressed in a form's field),
   ``upload`` (``upload_file``), ``eval`` (``eval_js``, ``poll_eval``: scripts the agent
-  wrote);
+  wrote), ``off-allow-list`` (``navigate`` or ``new_tab`` to an origin the allow list
+  leaves out: asked about instead of refused, and a yes lets the session reach that
+  origin; the block list is never asked about);
 - ``role`` and ``name``: patterns (Python regular expressions, case-insensitive,
   searched) over the target's role and accessible name, as ``snapshot`` shows them:
   ``name = "Pay|Delete|Place order"``;
@@ -34,6 +36,7 @@ KINDS: Mapping[str, frozenset[str]] = {
     "submit": frozenset({"click", "double_click", "press"}),
     "upload": frozenset({"upload_file"}),
     "eval": frozenset({"eval_js", "poll_eval"}),
+    "off-allow-list": frozenset({"navigate", "new_tab"}),
 }
 #: Tools that act on one element named by ``ref`` or ``selector``: what ``role`` and
 #: ``name`` are matched against (another tool has no target, so such a rule skips it).
@@ -58,6 +61,8 @@ class CallFacts:
     role: str | None = None
     name: str | None = None
     submits: bool = False
+    #: The call would load an origin the allow list leaves out (``on = "off-allow-list"``).
+    off_list: bool = False
 
 
 @attrs.frozen
@@ -87,6 +92,8 @@ class ConfirmRule:
         if not self.covers(facts.tool):
             return False
         if self.origins and not _origin_matches(self.origins, facts.origin):
+            return False
+        if self.on == "off-allow-list" and not facts.off_list:
             return False
         if not self.needs_target or not facts.described:
             return True

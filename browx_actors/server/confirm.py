@@ -21,9 +21,12 @@ import json
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+import attrs
+
 from ..errors import ToolError
 from ..human.await_human import in_session
 from ..jsonsafe import JsonObject
+from ..origins import OriginPolicy
 from ..policy.book import PolicyBook
 from ..policy.confirm import TARGETED, CallFacts, ConfirmRule
 from ..tools import INSPECT, AnyTool
@@ -41,7 +44,7 @@ _SUBMIT_INPUTS = frozenset({"submit", "image"})
 
 
 async def confirmed(book: PolicyBook, context: RuntimeContext, tool: AnyTool, args: JsonObject,
-                    mask: Callable[[str], str]) -> None:
+                    mask: Callable[[str], str], *, off_list: str | None = None) -> None:
     """Return when the call may run; raise the refusal when it may not (module notes).
     ``args`` are the call's as the agent sent them (aliases, not secrets), and ``mask``
     masks any registered secret in the question, which leaves the server."""
@@ -51,8 +54,13 @@ async def confirmed(book: PolicyBook, context: RuntimeContext, tool: AnyTool, ar
     if not covering:
         return
     facts = await _facts(context, tool, args, session, target=policy.needs_target(tool.name))
+    if off_list is not None:  # the page it acts on is the one it would load
+        facts = attrs.evolve(facts, origin=off_list, off_list=True)
     rule = policy.match(facts)
     if rule is None:
+        if off_list is not None:  # the rule's own narrowing left this origin out: refused as before
+            raise ToolError("origin-blocked", f"{tool.name} to {off_list}: not on the allowed origins, and no "
+                            "confirm rule asks about it", origin=off_list, field="url")
         return
     spec = PromptSpec("confirm", mask(_question(tool.name, args, facts, rule)), None,
                       book.operator.confirm_timeout_ms)
@@ -60,6 +68,17 @@ async def confirmed(book: PolicyBook, context: RuntimeContext, tool: AnyTool, ar
     # The session runs the wait beside its mailbox (``Later``) and answers with its end.
     answer: object = await context.call_session(session, "confirm", ask, spec, timeout=spec.timeout_s + _CALL_GRACE)
     _verdict(answer if isinstance(answer, dict) else {}, tool.name, rule)
+    if off_list is not None:  # a person let this session reach the origin: here and in its browser
+        book.admit(session, off_list)
+        await context.call_session(session, "admit", _admit, off_list, timeout=_FACTS_TIMEOUT)
+
+
+async def _admit(actor: object, origin: str) -> None:
+    """The session's request layer lets ``origin`` through from now on (engines with one)."""
+    routes = getattr(actor, "routes", None)
+    policy = getattr(routes, "policy", None)
+    if isinstance(policy, OriginPolicy):
+        routes.policy = policy.admitting(origin)  # type: ignore[union-attr]
 
 
 def _verdict(answer: JsonObject, tool: str, rule: ConfirmRule) -> None:
@@ -137,5 +156,7 @@ def _question(tool: str, args: JsonObject, facts: CallFacts, rule: ConfirmRule) 
               if key in args}
     said = f" with {json.dumps(detail, ensure_ascii=False)[:300]}" if detail else ""
     where = f" at {facts.origin}" if facts.origin else ""
+    if facts.off_list:
+        where += " (off the operator's allowed origins)"
     return (f"The agent wants to {tool}{target}{where}{said}. Allow it? (confirm rule: {rule.text}; session "
             f"{args.get('session') or 'default'!r})")

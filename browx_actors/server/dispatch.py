@@ -7,18 +7,19 @@
    (``capability-denied`` naming it; denials are counted), so a tool ``tools/list``
    leaves out is refused as such whatever its arguments;
 2. validate the arguments against the tool's declared parameters (``bad-arg`` naming
-   the field), then its declared rules between them;
+   the field), then its declared rules between them, and make the ``session`` the
+   calling client's own (over HTTP: ``clients.py``);
 3. check the gates for any capability the argument values add (``open_session`` of a
    native engine needs ``native-device``); a forwarded call (``canvas_query``) also has
    its inner operation's capability gated and its arguments validated; and the
    operator's origin policy for a URL the call loads (``origin-blocked`` naming the
-   origin and the rule), and the policy locks (``policy-locked``: a tool may not change
+   origin and the rule; one only the allow list leaves out goes to step 5 when a confirm
+   rule asks about it), and the policy locks (``policy-locked``: a tool may not change
    what the operator's policy file set);
 4. check the ``after`` request, which every tool takes (``after.py``): each capture's
    arguments against its own tool's declaration, and that tool's capability;
-5. make the ``session`` the calling client's own (over HTTP: ``clients.py``), and ask a
-   person when a confirm rule of the policy matches the call (``confirm.py``): it goes
-   on only on their yes;
+5. ask a person when a confirm rule of the policy matches the call (``confirm.py``):
+   it goes on only on their yes;
 6. substitute registered secrets into the arguments whose declaration takes them (a
    typed, sent or expected value, a script; never a path, URL or selector), and mask
    them in the ones that leave the server, such as a prompt or a file's name;
@@ -47,6 +48,8 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping
+
+import attrs
 
 from .. import clients
 from ..errors import ToolError
@@ -118,17 +121,17 @@ class Dispatcher:
                 # Its shape first, like every argument: a bad value is bad-arg before any gate.
                 validate_args((AFTER,), {"after": after_request})
             args = self._checked(tool, own_args)
-            self._within_origins(tool, args)
-            if self.policy is not None:
-                self.policy.refuse_if_locked(tool.name)
             if client is not None and "session" in args:  # the calling client's own session
                 args["session"] = clients.scoped(str(args["session"]), client)
+            off_list = self._within_origins(tool, args)
+            if self.policy is not None:
+                self.policy.refuse_if_locked(tool.name)
             if after_request is not None:
                 after = check_after(after_request, self.catalog.tools, self.gates)
             session_id = args.get("session") or "default"
             recorded_args = args if after_request is None else {**args, "after": after_request}
             if self.policy is not None:
-                await confirmed(self.policy, self.context, tool, args, self._masked_text)
+                await confirmed(self.policy, self.context, tool, args, self._masked_text, off_list=off_list)
             args = self._with_secrets(tool, args, str(session_id))
             ran = True
             output = ToolOutput.of(name, await self._run(tool, args))
@@ -174,16 +177,27 @@ class Dispatcher:
                                 field=inner.field if field == "arguments" else f"{inner.field}.{field}") from err
         return args
 
-    def _within_origins(self, tool: AnyTool, args: JsonObject) -> None:
+    def _within_origins(self, tool: AnyTool, args: JsonObject) -> str | None:
         """Step 3's policy: a URL a call would load, outside the operator's origin policy,
-        is refused before anything is touched (the browsers block the pages' own requests)."""
+        is refused before anything is touched (the browsers block the pages' own
+        requests). An origin only the allow list leaves out, which a confirm rule has a
+        person asked about, is returned instead: step 5 asks."""
         url = args.get("url") if tool.name in _LOADS_URL else None
         if not isinstance(url, str) or not self.origins.active:
-            return
-        refused = self.origins.refusal(url_to_load(url))
-        if refused is not None:
-            origin, why = refused
-            raise ToolError("origin-blocked", f"{tool.name} to {origin}: {why}", origin=origin, rule=why, field="url")
+            return None
+        session = str(args.get("session") or "default")
+        policy = self.origins
+        if self.policy is not None and self.policy.admitted(session):
+            policy = attrs.evolve(policy, admitted=policy.admitted | self.policy.admitted(session))
+        loads = url_to_load(url)
+        refused = policy.refusal(loads)
+        if refused is None:
+            return None
+        origin, why = refused
+        listed_block = OriginPolicy(blocked=policy.blocked).refusal(loads) is not None
+        if not listed_block and self.policy is not None and self.policy.asks_off_list(session, tool.name):
+            return origin
+        raise ToolError("origin-blocked", f"{tool.name} to {origin}: {why}", origin=origin, rule=why, field="url")
 
     def _masked_text(self, text: str) -> str:
         masked = mask_deep(text, self.secrets.masks())

@@ -197,3 +197,30 @@ async def test_the_agent_cannot_lift_what_the_operator_set(tmp_path: Path) -> No
     async with runtime(tmp_path, DELETE, BROWX_CAPABILITIES="eval") as (rt, _):
         off = await rt.call_tool("set_confirm_policy", {"rules": []})
         assert off["code"] == "capability-denied" and off["capability"] == "policy"
+
+
+async def test_navigation_off_the_allow_list_is_asked_about_and_a_yes_lets_the_session_there(
+        tmp_path: Path, pages_url2: str) -> None:
+    with serve_directory(PAGES) as base:
+        policy = tmp_path / "policy.toml"
+        policy.write_text('confirmTimeoutMs = 5000\n[[confirm]]\non = "off-allow-list"\n')
+        config = RuntimeConfig.from_env({"BROWX_CAPABILITIES": "eval", "BROWX_POLICY": str(policy),
+                                         "BROWX_ALLOWED_ORIGINS": base,
+                                         "BROWX_BLOCKED_ORIGINS": "blocked.example"}, workspace=tmp_path / "ws")
+        async with open_runtime(config=config, capabilities=["eval"]) as rt:
+            await rt.call_tool("navigate", {"url": f"{base}/policy_actions.html"})
+            never = await rt.call_tool("navigate", {"url": "https://blocked.example/"})
+            assert never["code"] == "origin-blocked", "the block list is never asked about"
+            target = f"{pages_url2}/e2e_app.html"
+            async with trio.open_nursery() as nursery:
+                no = Call(nursery, rt, "navigate", {"url": target})
+                question = await answer_in_devtools(rt, "__browx.confirm(false, TICKET)")
+            assert "off the operator's allowed origins" in question and pages_url2 in question
+            assert no.result is not None and no.result["code"] == "confirmation-denied"
+            async with trio.open_nursery() as nursery:
+                yes = Call(nursery, rt, "navigate", {"url": target})
+                await answer_in_devtools(rt, "__browx.confirm(true, TICKET)")
+            assert yes.result is not None and yes.result["ok"] is True, yes.result
+            assert yes.result["url"].startswith(pages_url2) and "blockedRequests" not in yes.result
+            again = await rt.call_tool("navigate", {"url": f"{pages_url2}/page_data.json"})
+            assert again["ok"] is True, "admitted for the rest of the session: not asked again"

@@ -46,6 +46,13 @@ def test_ports_and_schemes_narrow_a_pattern() -> None:
     assert not OriginPolicy().active and OriginPolicy().refusal("https://any.where/") is None
 
 
+def test_an_admitted_origin_passes_the_allow_list() -> None:
+    policy = _policy("*.example.com").admitting("https://other.org")
+    assert policy.refusal("https://other.org/path") is None
+    assert policy.refusal("https://other.org:8443/") is not None  # that exact origin only
+    assert policy.refusal("https://third.org/") is not None
+
+
 @pytest.mark.parametrize("bad", ["ht tp://x", "ftp://files.test", "https://", "*.", "host:99999", "a/b"])
 def test_a_pattern_that_is_not_one_is_refused_naming_where_it_came_from(bad: str) -> None:
     with pytest.raises(ValueError, match="BROWX_BLOCKED_ORIGINS"):

@@ -49,6 +49,19 @@ def test_kinds_bring_their_own_tools_and_test() -> None:
     assert scripts.match(CallFacts("eval_js")) and scripts.match(CallFacts("poll_eval"))
 
 
+def test_off_the_allow_list_is_asked_about_only_for_a_refused_load() -> None:
+    leave = rule(on="off-allow-list")
+    assert leave.match(CallFacts("navigate", origin="https://other.example", off_list=True))
+    assert not leave.match(CallFacts("navigate", origin="https://allowed.example"))
+    assert not leave.match(CallFacts("click", off_list=True))
+    book = PolicyBook(OperatorPolicy(confirm=leave))
+    assert book.asks_off_list("s", "new_tab") and not book.asks_off_list("s", "click")
+    book.admit("s", "https://other.example")
+    assert book.admitted("s") == {"https://other.example"} and book.admitted("t") == frozenset()
+    book.forget("s")
+    assert book.admitted("s") == frozenset()
+
+
 def test_origins_narrow_to_the_page_the_call_acts_on() -> None:
     shop = rule(tools=["click"], origins=["https://shop.example", "*.bank.example"])
     assert shop.match(CallFacts("click", origin="https://shop.example"))
@@ -62,7 +75,7 @@ def test_origins_narrow_to_the_page_the_call_acts_on() -> None:
     ({}, "r: an empty rule"),
     ({"tools": ["clik"]}, "r.tools: no tool named 'clik'"),
     ({"tools": "click", "colour": "red"}, "r.colour: unknown field"),
-    ({"on": "payment"}, "r.on: one of submit, upload, eval"),
+    ({"on": "payment"}, "r.on: one of submit, upload, eval, off-allow-list"),
     ({"name": "(unclosed"}, "r.name: not a regular expression"),
     ({"origins": ["ftp://x"]}, "r.origins: 'ftp://x' is not an origin pattern"),
     ({"tools": ["navigate"], "name": "x"}, "r: matches no call"),
