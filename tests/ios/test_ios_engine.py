@@ -62,12 +62,16 @@ async def test_reading_selectors_refs_and_actions(tmp_path: Path) -> None:
             found = await ok(client, "find", {**ios, "role": "textbox"})
             assert [m["selectorHint"] for m in found["matches"]] == ['[accessibilityIdentifier="login-email"]',
                                                                      '[accessibilityIdentifier="login-password"]']
+            # The raw XCUITest type rides on each match's and each verified element's tag.
+            assert [m["tag"] for m in found["matches"]] == ["XCUIElementTypeTextField",
+                                                            "XCUIElementTypeSecureTextField"]
             for spelling in ("~login-email", '[testID="login-email"]', '[identifier="login-email"]',
                              '[accessibilityIdentifier="login-email"]', "testID=login-email", "login-email"):
                 verdict = await ok(client, "verify_visible", {**ios, "selector": spelling})
                 assert verdict["element"]["ref"] == "e5", spelling
+                assert verdict["element"]["tag"] == "XCUIElementTypeTextField"
             tag = await ok(client, "verify_attribute", {**ios, "selector": "~login-password", "name": "type",
-                                                        "value": "SecureTextField"})
+                                                        "value": "XCUIElementTypeSecureTextField"})
             assert "actual" not in tag  # as expected
 
             # -- find_feedback: the alert a submit with no email raises, new since that tap -----

@@ -85,3 +85,17 @@ def test_long_names_are_cut_at_a_break_not_mid_word() -> None:
     assert clip_words("word " * 30, 100).endswith("word\u2026")
     assert clip_words("x" * 150, 100) == "x" * 99 + "\u2026"  # one long token: cut where it must be
     assert clip_words("short", 100) == "short"
+
+
+def test_an_ios_element_the_role_table_does_not_know_names_its_raw_type_on_its_line() -> None:
+    app = Element("Application", "Maps", rect=(0, 0, 402, 874), children=[
+        Element("Window", rect=(0, 0, 402, 874), children=[
+            Element("Map", "Cafes nearby", rect=(0, 100, 402, 500)),
+            Element("Other", "Card", rect=(0, 600, 402, 100)),
+            Element("Cell", "Blue Bottle", rect=(0, 700, 402, 60))])])
+    text = snapshot(Hierarchy(parse_source(app.to_wda())), RefBook()).text
+    assert line_of(text, 'generic "Cafes nearby"').endswith("tag=XCUIElementTypeMap")
+    assert line_of(text, 'generic "Card"').endswith("]")  # Other says no more than generic
+    assert line_of(text, 'listitem "Blue Bottle"').endswith("]")  # the role says it
+    android_text = snapshot(android("openweather-react-native-window_dump.xml"), RefBook()).text
+    assert "tag=" not in android_text

@@ -44,6 +44,7 @@ class IosSession(NativeSession):
     platform = "ios"
     #: find's tier-1 hint, as XCUITest users write it.
     id_hint = staticmethod(identifier_hint)
+    raw_types = True
 
     def __init__(
         self,

@@ -5,7 +5,11 @@ reads both: one line per node, ``role "name" [ref=eN] [state]... value="..."``, 
 indented two spaces, names JSON-quoted and clipped with an ellipsis (names 100
 characters, at a word break when there is one; values 80, texts 200), a password field's
 value as the parsers give it (its placeholder, or ``********`` once it holds something),
-and a node's own text after ``: `` when it differs from its name.
+and a node's own text after ``: `` when it differs from its name. A ``generic`` line of
+an iOS element whose XCUITest type says more than ``Other`` (a type the role table does
+not know: a map, a date picker) carries it as ``tag=XCUIElementTypeMap``; every other
+line leaves the type to ``find``, ``verify_*`` and ``inspect``, since writing it on every
+line would cost about three quarters again the snapshot's characters.
 
 Which nodes get a line: visible nodes that are interactive (a flag or the role says so),
 that have a name, text or value, or whose role is structure worth seeing (lists, progress
@@ -37,6 +41,7 @@ import attrs
 from browx_actors.errors import ToolError
 
 from ...devices.nodes import SECRET_MASK, NativeNode
+from ...devices.wda_source import COARSE_TYPES, TYPE_PREFIX
 from ...jsonsafe import JsonObject
 from .refs import VALUE_ROLES, Hierarchy, RefBook, collapse, content_texts, is_interactive, names_from_content
 from .selectors import resolve
@@ -215,6 +220,8 @@ class _Printer:
         if name:
             line += " " + quote(clip_words(name, NAME_MAX))
         line += f" [ref={ref}]" + _states(node)
+        if node.role == "generic" and node.tag.startswith(TYPE_PREFIX) and node.tag not in COARSE_TYPES:
+            line += " tag=" + node.tag
         if node.role in VALUE_ROLES:
             if node.value:
                 line += " value=" + quote(clip(node.value, VALUE_MAX))
