@@ -120,14 +120,16 @@ def shown_text(node: NativeNode, name: str) -> str:
     for a row named by its own label, the texts inside it (and a row's value) the label
     does not already say, icon glyphs left out."""
     text = collapse(node.text)
-    parts = [text] if text and text != name else []
-    if name and (node.name or text) and names_from_content(node):
-        inside = content_texts(node)
-        if node.value and node.role in ROW_ROLES:
-            inside.append(collapse(node.value))
-        for piece in inside:
-            if piece and piece not in parts and not _says(name, piece) and not _icon_glyph(piece):
-                parts.append(piece)
+    own = text if text and text != name else ""
+    if not (node.children or node.value) or not name or not (node.name or text) or not names_from_content(node):
+        return own  # most lines: nothing inside to add
+    parts = [own] if own else []
+    inside = content_texts(node)
+    if node.value and node.role in ROW_ROLES:
+        inside.append(collapse(node.value))
+    for piece in inside:
+        if piece and piece not in parts and not _says(name, piece) and not _icon_glyph(piece):
+            parts.append(piece)
     return ", ".join(parts)
 
 
