@@ -28,3 +28,9 @@ def peer_script(package: str, command: str) -> list[str]:
 def inspector() -> list[str]:
     """The MCP Inspector's command line (``--cli`` and what follows are the caller's)."""
     return peer_script("@modelcontextprotocol/inspector", "mcp-inspector")
+
+
+def mobile_mcp() -> list[str]:
+    """mobile-mcp's stdio server command line (a third-party MCP server that drives
+    Android devices through the ``adb`` on PATH)."""
+    return peer_script("@mobilenext/mobile-mcp", "mcp-server-mobile")

@@ -22,5 +22,6 @@ iOS:
 
 - :mod:`.wda_client`: a thin WebDriverAgent client over httpx;
 - :mod:`.wda_source`: WebDriverAgent's JSON source tree into NativeNode;
+- :mod:`.wda_actions`: a pinch about any point as W3C touch actions for WDA;
 - :mod:`.simctl`: what ``xcrun simctl`` prints, and which simulator a session uses.
 """

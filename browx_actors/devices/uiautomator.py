@@ -16,7 +16,10 @@ each window a child, so a path is always root-relative child positions. A node's
 class is kept on ``tag``; ``role`` comes from :data:`CLASS_ROLES` by the class's simple
 name (``android.widget.Button`` -> ``Button``; the part after ``$`` for nested classes),
 then from :data:`SUFFIX_ROLES` (so ``AppCompatButton`` and React Native's ``ReactTextView``
-map as their base classes do), else ``generic``. A checkable plain view is a checkbox.
+map as their base classes do), else ``generic``. A checkable plain view is a checkbox. A
+plain ``View`` or ``ViewGroup`` that is clickable and has a content description is a
+button: that is how React Native's ``Pressable`` / ``Touchable*`` and Compose's clickable
+boxes report one (the class says nothing; the accessibility label is the button's name).
 ``content-desc`` is the name, ``text`` the text; an editable field's text is also its
 value (Android reports the hint as the text of an empty field, which is the iOS rule too:
 a placeholder rides on the value when there is none). A password field keeps neither its text nor what it holds:
@@ -88,6 +91,8 @@ SUFFIX_ROLES: tuple[tuple[str, str], ...] = (
     ("ProgressBar", "progressbar"), ("SeekBar", "slider"), ("Spinner", "combobox"), ("WebView", "webview"),
 )
 
+#: The classes that say nothing about a view's role (React Native's and Compose's views).
+_PLAIN_VIEWS = frozenset({"android.view.View", "android.view.ViewGroup"})
 _ROLE_CACHE: dict[str, str] = {}
 #: Builds a node or a rect from all its fields in order, skipping the named tuples'
 #: argument handling (the parser always gives every field).
@@ -202,6 +207,8 @@ def _node(class_name: str, text: str, resource_id: str, desc: str, hint: str, bo
     role = _ROLE_CACHE.get(class_name) or role_of(class_name)
     if checkable and (role == "generic" or role == "text"):
         role = "checkbox"
+    elif clickable and desc and class_name in _PLAIN_VIEWS:
+        role = "button"
     editable = role == "textbox" or role == "searchbox"
     value = text if editable else None
     if password:

@@ -37,7 +37,7 @@ import httpx
 import trio
 
 from ..errors import ToolError
-from ..jsonsafe import JsonValue
+from ..jsonsafe import JsonObject, JsonValue
 from .nodes import NativeNode, too_deep
 from .wda_source import MalformedSource, parse_source
 
@@ -154,6 +154,11 @@ def drag_command(from_x: float, from_y: float, to_x: float, to_y: float, seconds
 def pinch_command(scale: float, velocity: float) -> WdaCommand:
     # scale < 1 pinches in; velocity is scale factor per second, negative when pinching in.
     return _post("/wda/pinch", {"scale": scale, "velocity": velocity})
+
+
+def actions_command(actions: list[JsonObject]) -> WdaCommand:
+    """W3C actions (``POST /session/{id}/actions``): several pointers at once."""
+    return _post("/actions", {"actions": list[JsonValue](actions)})
 
 
 def keys_command(text: str) -> WdaCommand:
@@ -300,6 +305,9 @@ class WdaClient:
 
     async def pinch(self, scale: float, velocity: float, *, timeout: float) -> None:
         await self.execute(pinch_command(scale, velocity), timeout=timeout)
+
+    async def perform_actions(self, actions: list[JsonObject], *, timeout: float) -> None:
+        await self.execute(actions_command(actions), timeout=timeout)
 
     async def keys(self, text: str, *, timeout: float) -> None:
         """Type ``text`` into whatever has keyboard focus."""

@@ -11,7 +11,8 @@ else the label; it adds nothing, so it is not read.
 
 What the mapping keeps and what it loses: the role comes from a
 table over the type (``Button`` to ``button`` is exact, ``Other`` to ``generic`` is
-coarse) and the type WDA sent is kept verbatim on ``tag``. ``StaticText`` maps to
+coarse) and the raw XCUITest type is kept on ``tag`` in XCUITest's own spelling
+(``XCUIElementTypeCell``, whichever form WDA sent). ``StaticText`` maps to
 ``text``, not to a presentational role: on iOS it is the screen's content. ``label``
 becomes ``name`` and ``value`` becomes ``value``, both exact; a ``placeholderValue``
 rides on ``value`` only when the element has none. A secure text field is a
@@ -39,10 +40,15 @@ import attrs
 from ..jsonsafe import JsonValue
 from .nodes import MAX_DEPTH, SECRET_MASK, NativeNode, Rect, too_deep
 
-__all__ = ["TYPE_PREFIX", "MalformedSource", "TypeInfo", "parse_source", "short_type", "type_info"]
+__all__ = ["COARSE_TYPES", "TYPE_PREFIX", "MalformedSource", "TypeInfo", "parse_source", "raw_type", "short_type",
+           "type_info"]
 
 #: What the XML source and XCUITest's own names put before the short type.
 TYPE_PREFIX = "XCUIElementType"
+
+
+#: The types that say no more than ``generic`` does.
+COARSE_TYPES = frozenset({TYPE_PREFIX + "Other", TYPE_PREFIX + "Any"})
 
 
 class MalformedSource(ValueError):
@@ -137,6 +143,11 @@ def short_type(raw: str) -> str:
     return raw.removeprefix(TYPE_PREFIX) or raw
 
 
+def raw_type(raw: str) -> str:
+    """``Button`` or ``XCUIElementTypeButton``: the long form either way."""
+    return raw if raw.startswith(TYPE_PREFIX) else TYPE_PREFIX + raw
+
+
 def type_info(raw: str) -> TypeInfo:
     """The role and the affordances of an XCUIElementType, long or short."""
     return _TYPES.get(short_type(raw), _GENERIC)
@@ -171,7 +182,7 @@ def _node(raw: object, path: tuple[int, ...]) -> NativeNode:
     focused = _flag(raw, "isFocused", False, path)
     return NativeNode(
         role=info.role,
-        tag=tag,
+        tag=raw_type(tag),
         name=label,
         text=_drawn_text(info, label, value),
         value=value,

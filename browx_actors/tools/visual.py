@@ -161,7 +161,7 @@ class Criteria(SessionArgs):
     automation_id: str | None = param("automationId", "string", "Exact DOM id or test attribute, resource id, "
                                       "accessibility id.", max_length=500)
     role: str | None = param("role", "string", "", enum=tuple(sorted(ROLES)))
-    type: str | None = param("type", "string", "DOM tag or platform class, or last part of a dotted one.",
+    type: str | None = param("type", "string", "DOM tag or platform class, or its short form (Button).",
                              max_length=200)
     text: str | None = param("text", "string", "Text in the label, the displayed text or the value.",
                              max_length=1000, secrets="substitute")
@@ -179,8 +179,9 @@ class Criteria(SessionArgs):
 #: How the criteria match, for the tools that take them.
 _CRITERIA_NOTE = ("role is the neutral role; visible and enabled are the node's flags. automationId matches exactly: "
                   "a DOM id or test attribute, an Android resource id or the name after its :id/, an iOS "
-                  "accessibility identifier. type is the type name (DOM tag, platform class), or the last part of "
-                  "a dotted class name. text is looked for in the label, the displayed text or the value (never a "
+                  "accessibility identifier. type is the type name (DOM tag, platform class) or its short form: "
+                  "Button matches android.widget.Button and XCUIElementTypeButton. text is looked for in the "
+                  "label, the displayed text or the value (never a "
                   "secure field's); invisible characters and runs of whitespace are ignored. textMatch contains is "
                   "a case-insensitive substring; exact, the whole string, case-sensitive. For intersects, touching "
                   "edges do not count; contains takes a point {x, y}, or a rectangle {x, y, width, height}.")

@@ -11,8 +11,9 @@ Matching rules, the same for every provider:
 - ``automation_id`` matches exactly, or as the name of an Android resource id: ``submit``
   matches ``com.example.shop:id/submit`` (React Native testIDs arrive bare, native views
   with the package prefix; an agent should not need to know which).
-- ``type_name`` matches the full type name, or its last dotted part: ``Button`` matches
-  ``android.widget.Button``.
+- ``type_name`` matches the full type name, or its short form: ``Button`` matches
+  ``android.widget.Button`` (the last dotted part) and ``XCUIElementTypeButton`` (iOS
+  nodes carry XCUITest's raw type).
 - ``text`` is looked for in the label, the displayed text and the value (never in a
   secure field's text or value: a query must not be a way to test guesses at a
   password). Both sides are compared with invisible format characters (zero-width
@@ -33,6 +34,7 @@ from typing import Literal
 
 import attrs
 
+from ..devices.wda_source import TYPE_PREFIX as _XCUI_PREFIX
 from ..tools.visual import WAIT_CONDITIONS, WaitCondition, normalise_text
 from .model import ACTIONS, ROLES, Bounds, Point, RawNode, check_node
 from .snapshots import Capture, NodeReference, walk
@@ -97,7 +99,7 @@ def _automation_id_matches(actual: str | None, wanted: str) -> bool:
 
 
 def _type_matches(actual: str, wanted: str) -> bool:
-    return actual == wanted or actual.rpartition(".")[2] == wanted
+    return actual == wanted or actual.rpartition(".")[2] == wanted or actual == _XCUI_PREFIX + wanted
 
 
 @attrs.frozen

@@ -4,9 +4,11 @@ A :class:`FakeDevice` answers the shell commands the android-app engine sends th
 device does, output for output: ``getprop``, ``uiautomator dump`` (to ``/dev/tty``, or
 to a file read back with ``cat``), ``input`` (tap, text, keyevent, swipe, motionevent and
 the usage text that names motionevent only on API 30+), ``screencap -p`` (a real PNG of
-the screen size, the screen's boxes drawn), ``wm size``, ``pm`` (list packages, path,
-install, clear, uninstall), ``cmd package resolve-activity``, ``am`` (start, force-stop)
-and ``dumpsys window``. Command lines are split the way ``sh`` splits them (quotes,
+the screen size, the screen's boxes drawn), ``wm size`` / ``density``, ``mv``, ``pm``
+(list packages / features, path, install, clear, uninstall), ``cmd package
+resolve-activity`` / ``query-activities``, ``am`` (start, ``-W``, force-stop), ``monkey``,
+``dumpsys`` (window, window displays, package, SurfaceFlinger), ``settings`` and
+``run-as``. Command lines are split the way ``sh`` splits them (quotes,
 ``;``, ``&&``, ``||`` and ``$?``, which adbutils' exit-code trick needs); anything else
 is ``inaccessible or not found`` with exit code 127.
 
@@ -31,6 +33,9 @@ import attrs
 from PIL import Image, ImageDraw
 
 from .adb_shell import COMMANDS, SDK_WITH_MOTIONEVENT, ShellResult, bounds, fake_apk
+from .adb_shell_apps import APP_COMMANDS
+
+_COMMANDS = {**COMMANDS, **APP_COMMANDS}
 
 __all__ = ["SDK_WITH_MOTIONEVENT", "FakeAdb", "FakeDevice", "Received", "Screen", "ShellResult", "fake_apk"]
 
@@ -73,6 +78,12 @@ class FakeDevice:
     state: str = "device"
     props: dict[str, str] = attrs.field(factory=dict)
     size: tuple[int, int] = (1080, 1794)
+    density: int = 420
+    #: ``settings`` values by ``namespace/key`` (``system/user_rotation``).
+    settings: dict[str, str] = attrs.field(factory=lambda: {"system/user_rotation": "0",
+                                                            "system/accelerometer_rotation": "1"})
+    #: Packages ``run-as`` accepts (built debuggable).
+    debuggable: set[str] = attrs.field(factory=set)
     packages: dict[str, str | None] = attrs.field(factory=dict)  # id -> launcher activity
     #: Package -> the screen ``am start -n`` opens; deep-link URL prefix -> screen.
     launch: dict[str, str] = attrs.field(factory=dict)
@@ -155,8 +166,12 @@ class FakeDevice:
                 skip = (word == "&&" and code != 0) or (word == "||" and code == 0)
             return ShellResult(stdout, stderr, code)
 
+    def run_argv(self, argv: list[str]) -> ShellResult:
+        """One command already split into words (``run-as`` runs the rest of its own)."""
+        return self._command(argv)
+
     def _command(self, argv: list[str]) -> ShellResult:
-        handler = COMMANDS.get(argv[0])
+        handler = _COMMANDS.get(argv[0])
         if handler is None:
             return ShellResult(b"", f"/system/bin/sh: {argv[0]}: inaccessible or not found\n".encode(), 127)
         return handler(self, argv[1:])

@@ -2,11 +2,12 @@
 
 Each takes the device and its arguments and returns a :class:`ShellResult` (stdout,
 stderr, exit code). The output shapes are the real tools': ``getprop``'s ``[key]:
-[value]`` lines, ``uiautomator dump``'s ``UI hierchary dumped to:`` (sic) on stderr and
-its idle failures with exit code 0, ``input``'s usage text (``motionevent`` listed only
-from API 30), ``pm``'s ``Success`` / ``Failure [CODE: detail]``, ``cmd package
-resolve-activity --brief``'s two lines, ``am start``'s ``Starting: Intent {...}`` and its
-``Error:`` lines, ``dumpsys window``'s ``mCurrentFocus`` / ``mFocusedApp``.
+[value]`` lines, ``uiautomator dump``'s ``UI hierchary dumped to:`` (sic) after the XML
+when dumping to ``/dev/tty`` (on stderr for a file) and its idle failures with exit code
+0, ``input``'s usage text (``motionevent`` listed only from API 30), ``wm size`` and ``wm
+density``, toybox's ``cat`` / ``rm`` / ``mv`` messages. The app and system commands
+(``pm``, ``cmd``, ``am``, ``monkey``, ``dumpsys``, ``settings``, ``run-as``) are in
+:mod:`.adb_shell_apps`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import attrs
+
+from .android_formats import wm_density
 
 if TYPE_CHECKING:
     from .adb_device import FakeDevice
@@ -123,8 +126,8 @@ def _uiautomator(device: FakeDevice, args: list[str]) -> ShellResult:
         return ShellResult(b"", message.encode(), 0)  # exit 0: only the text tells
     xml = device.dump()
     status = f"UI hierchary dumped to: {path}\n".encode()
-    if path == "/dev/tty":
-        return ShellResult(xml.encode(), status, 0)
+    if path == "/dev/tty":  # the tty is the command's output: the XML, then the status line
+        return ShellResult(xml.encode() + status, b"", 0)
     device.files[path] = xml.encode()
     return ShellResult(b"", status, 0)
 
@@ -177,119 +180,35 @@ def _input(device: FakeDevice, args: list[str]) -> ShellResult:
     return _out("")
 
 
+def _mv(device: FakeDevice, args: list[str]) -> ShellResult:
+    paths = [arg for arg in args if not arg.startswith("-")]
+    if len(paths) != 2:
+        return _err("mv: Needs 2 arguments\n")
+    source, target = paths
+    if source not in device.files:
+        return _err(f"mv: bad '{source}': No such file or directory\n")
+    device.files[target] = device.files.pop(source)
+    return _out("")
+
+
 def _screencap(device: FakeDevice, args: list[str]) -> ShellResult:
-    if args != ["-p"]:
+    if args[:1] != ["-p"] or args[1:] not in ([], ["-d", "0"], ["-d", "4619827259835644672"]):
         return _err("usage: screencap [-hp] [-d display-id] [FILENAME]\n")
     return _out(device.screencap())
 
 
 def _wm(device: FakeDevice, args: list[str]) -> ShellResult:
-    if args[:1] != ["size"]:
+    if args == ["density"]:
+        return _out(wm_density(device.density))
+    if args != ["size"]:
         return _err("Unknown command\n", 255)
     return _out(f"Physical size: {device.size[0]}x{device.size[1]}\n")
 
 
-def _pm(device: FakeDevice, args: list[str]) -> ShellResult:
-    sub, rest = (args[0], args[1:]) if args else ("", [])
-    packages = {**dict.fromkeys(device.system_packages), **device.packages}
-    if sub == "list" and rest[:1] == ["packages"]:
-        names = sorted(device.packages if "-3" in rest else packages)
-        return _out("".join(f"package:{name}\n" for name in names))
-    if sub == "path" and rest:
-        if device.pm_probes > 0:
-            device.pm_probes -= 1
-            return _err("cmd: Can't find service: package\n", 20)
-        if rest[0] == "android":
-            return _out("package:/system/framework/framework-res.apk\n")
-        if rest[0] in packages:
-            return _out(f"package:/data/app/~~fake==/{rest[0]}-1/base.apk\n")
-        return _out("", 1)
-    if sub == "install" and rest:
-        return _pm_install(device, rest)
-    if sub == "clear" and rest:
-        if rest[0] not in packages:
-            return _out("Failed\n", 1)
-        device.fields.clear()
-        device.toggles.clear()
-        return _out("Success\n")
-    if sub == "uninstall" and rest:
-        if device.packages.pop(rest[0], "missing") == "missing":
-            return _out("Failure [DELETE_FAILED_INTERNAL_ERROR]\n", 1)
-        return _out("Success\n")
-    return _err(f"Unknown command: {sub}\n", 255)
-
-
-def _pm_install(device: FakeDevice, args: list[str]) -> ShellResult:
-    path = args[-1]
-    data = device.files.get(path)
-    if data is None:
-        return _out(f"Failure [INSTALL_FAILED_INVALID_URI: Path {path} does not exist]\n", 1)
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            manifest = json.loads(archive.read("fake-manifest.json"))
-    except (zipfile.BadZipFile, KeyError, ValueError):
-        return _out(f"Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse {path}: Failed to load asset "
-                    f"path {path}]\n", 1)
-    if manifest["failure"]:
-        return _out(f"Failure [{manifest['failure']}]\n", 1)
-    if manifest["package"] in device.packages and "-r" not in args:
-        return _out(f"Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install {manifest['package']} "
-                    "without first uninstalling.]\n", 1)
-    device.packages[manifest["package"]] = manifest["activity"]
-    return _out("Success\n")
-
-
-def _cmd(device: FakeDevice, args: list[str]) -> ShellResult:
-    if args[:2] != ["package", "resolve-activity"]:
-        return _err(f"cmd: Can't find service: {args[0] if args else ''}\n", 20)
-    package = args[-1]
-    activity = device.packages.get(package)
-    if activity is None:
-        return _out("No activity found\n")
-    return _out("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n"
-                f"{package}/{activity}\n")
-
-
-def _am(device: FakeDevice, args: list[str]) -> ShellResult:
-    sub, rest = (args[0], args[1:]) if args else ("", [])
-    if sub == "force-stop" and rest:
-        device.stack[:] = [name for name in device.stack if device.screens[name].package != rest[0]]
-        return _out("")
-    if sub != "start":
-        return _err(f"Error: unknown command '{sub}'\n", 255)
-    options = dict(zip(rest[::2], rest[1::2], strict=False))
-    if "-n" in options:
-        package, _, activity = options["-n"].partition("/")
-        if package not in device.launch or device.packages.get(package) != activity:
-            return _out(f"Starting: Intent {{ cmp={options['-n']} }}\nError type 3\nError: Activity class "
-                        f"{{{options['-n']}}} does not exist.\n", 1)
-        device.stack[:] = [name for name in device.stack if device.screens[name].package != package]
-        device.show(device.launch[package])
-        return _out(f"Starting: Intent {{ cmp={options['-n']} }}\n")
-    url = options.get("-d", "")
-    intent = f"Intent {{ act={options.get('-a', '')} dat={url} flg=0x10000000 }}"
-    prefix = max((p for p in device.links if url.startswith(p)), key=len, default=None)
-    if prefix is None:
-        return _out(f"Starting: {intent}\nError: Activity not started, unable to resolve {intent}\n", 255)
-    device.show(device.links[prefix])
-    return _out(f"Starting: {intent}\n")
-
-
-def _dumpsys(device: FakeDevice, args: list[str]) -> ShellResult:
-    if args[:1] != ["window"]:
-        return _out(f"Can't find service: {args[0] if args else ''}\n")
-    screen = device.screen
-    focus = "null" if device.in_transition else f"Window{{5e1f3a2 u0 {screen.package}/{screen.activity}}}"
-    return _out("WINDOW MANAGER WINDOWS (dumpsys window windows)\n"
-                f"  Window #0 Window{{5e1f3a2 u0 {screen.package}/{screen.activity}}}:\n"
-                f"  mCurrentFocus={focus}\n"
-                f"  mFocusedApp=ActivityRecord{{9c2d1b0 u0 {screen.package}/{screen.activity} t17}}\n")
-
-
 COMMANDS: dict[str, Callable[[FakeDevice, list[str]], ShellResult]] = {
     "echo": _echo, "getprop": _getprop, "uiautomator": _uiautomator, "cat": _cat, "rm": _rm,
-    "input": _input, "screencap": _screencap, "wm": _wm, "pm": _pm, "cmd": _cmd, "am": _am,
-    "dumpsys": _dumpsys, "true": lambda d, a: _out(""), "false": lambda d, a: _out("", 1),
+    "input": _input, "screencap": _screencap, "wm": _wm, "mv": _mv,
+    "true": lambda d, a: _out(""), "false": lambda d, a: _out("", 1),
 }
 
 

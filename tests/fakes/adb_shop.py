@@ -1,7 +1,9 @@
 """The scenarios the fake adb server runs: the real Pixel launcher and a scripted shop app.
 
 ``com.example.shop`` is a React Native-style app whose dumps look like a real RN app's:
-``com.facebook.react.views.*`` classes, testIDs as raw resource-ids (RN 0.65+) next to a
+the classes RN's views report (``android.view.ViewGroup``, ``android.widget.TextView``,
+``android.widget.EditText``), buttons that are clickable ``ViewGroup``s named by their
+accessibility label (a ``Pressable``), testIDs as raw resource-ids (RN 0.65+) next to a
 native ``com.example.shop:id/login_button``, nodes with no id at all, and:
 
 - ``login``: an email field (labelled) and a password field (not), typed text landing in
@@ -38,7 +40,12 @@ __all__ = ["LAUNCHER_DUMP", "SHOP", "View", "bench_adb", "booting_emulator", "de
 SHOP = "com.example.shop"
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 LAUNCHER_DUMP = PIXEL_LAUNCHER_DUMP
-_RN = "com.facebook.react.views."
+#: The classes React Native's views report to accessibility, so to uiautomator
+#: (ReactViewGroup, ReactTextView, ReactEditText and ReactScrollView name their bases).
+_VIEW_GROUP = "android.view.ViewGroup"
+_TEXT = "android.widget.TextView"
+_EDIT_TEXT = "android.widget.EditText"
+_SCROLL = "android.widget.ScrollView"
 _WIDTH, _HEIGHT = 1080, 1794
 
 
@@ -87,7 +94,7 @@ def render(root: View, package: str) -> str:
 
 
 def _app_frame(*children: View) -> View:
-    content = View(_RN + "view.ReactViewGroup", (0, 63, _WIDTH, _HEIGHT), children=list(children))
+    content = View(_VIEW_GROUP, (0, 63, _WIDTH, _HEIGHT), children=list(children))
     return View("android.widget.FrameLayout", (0, 0, _WIDTH, _HEIGHT), children=[
         View("android.widget.FrameLayout", (0, 63, _WIDTH, _HEIGHT), rid="android:id/content",
              children=[content])])
@@ -96,20 +103,20 @@ def _app_frame(*children: View) -> View:
 def _field(device: FakeDevice, rid: str, hint: str, top: int, *, label: str = "", password: bool = False) -> View:
     value = device.fields.get(rid, "")
     shown = "\u2022" * len(value) if password and value else value or hint
-    return View(_RN + "textinput.ReactEditText", (80, top, 1000, top + 120), rid=rid, text=shown, desc=label,
+    return View(_EDIT_TEXT, (80, top, 1000, top + 120), rid=rid, text=shown, desc=label,
                 clickable=True, password=password, focused=device.focused == rid, hint=hint)
 
 
 def _login(device: FakeDevice) -> str:
     return render(_app_frame(
-        View(_RN + "text.ReactTextView", (80, 200, 1000, 300), text="Welcome back"),
+        View(_TEXT, (80, 200, 1000, 300), text="Welcome back"),
         _field(device, "email", "Email", 400, label="Email address"),
         _field(device, "password", "Password", 560, password=True),
         View("android.widget.CheckBox", (80, 720, 600, 800), text="Remember me", clickable=True,
              checkable=True, checked="remember" in device.toggles),
         View("android.widget.Button", (80, 860, 1000, 980), rid=f"{SHOP}:id/login_button", text="Log in",
              clickable=True),
-        View(_RN + "text.ReactTextView", (80, 1020, 600, 1090), text="Forgot password?", clickable=True),
+        View(_TEXT, (80, 1020, 600, 1090), text="Forgot password?", clickable=True),
     ), SHOP)
 
 
@@ -123,24 +130,25 @@ def _catalog(device: FakeDevice) -> str:
     rows = []
     for number, (title, price) in enumerate(_PRODUCTS):
         top = 420 + shift + number * 220
-        rows.append(View(_RN + "view.ReactViewGroup", (40, top, 1040, top + 200), rid="product_row",
+        rows.append(View(_VIEW_GROUP, (40, top, 1040, top + 200), rid="product_row",
                          clickable=True, children=[
-                             View(_RN + "text.ReactTextView", (80, top + 20, 700, top + 90), text=title),
-                             View(_RN + "text.ReactTextView", (80, top + 110, 700, top + 180), text=price),
-                             View("android.widget.Button", (760, top + 50, 1000, top + 150), text="Add",
-                                  desc="Add to cart", clickable=True)]))
-    body = [View(_RN + "text.ReactTextView", (40, 100, 1040, 200), text="Catalog")]
+                             View(_TEXT, (80, top + 20, 700, top + 90), text=title),
+                             View(_TEXT, (80, top + 110, 700, top + 180), text=price),
+                             View(_VIEW_GROUP, (760, top + 50, 1000, top + 150), desc="Add to cart",
+                                  clickable=True, children=[
+                                      View(_TEXT, (790, top + 70, 970, top + 130), text="Add")])]))
+    body = [View(_TEXT, (40, 100, 1040, 200), text="Catalog")]
     if promo:
-        body.append(View(_RN + "view.ReactViewGroup", (40, 230, 1040, 370), rid="promo-banner", children=[
-            View(_RN + "text.ReactTextView", (80, 260, 1000, 340), text="Spring sale: 20% off")]))
+        body.append(View(_VIEW_GROUP, (40, 230, 1040, 370), rid="promo-banner", children=[
+            View(_TEXT, (80, 260, 1000, 340), text="Spring sale: 20% off")]))
     body += [
         View("android.widget.Button", (40, 240 + shift, 1040, 360 + shift), rid="promo-toggle",
              text="Hide promo" if promo else "Show promo", clickable=True),
-        View(_RN + "scroll.ReactScrollView", (0, 400 + shift, _WIDTH, 1500), scrollable=True, children=[
-            View(_RN + "view.ReactViewGroup", (0, 400 + shift, _WIDTH, 1100 + shift), children=rows)]),
-        View(_RN + "text.ReactTextView", (40, 1520, 1040, 1580), text="3 items"),
-        View(_RN + "view.ReactViewGroup", (40, bar, 1040, bar + 140), rid="checkout-submit", clickable=True,
-             children=[View(_RN + "text.ReactTextView", (80, bar + 30, 1000, bar + 110), text="Place order")]),
+        View(_SCROLL, (0, 400 + shift, _WIDTH, 1500), scrollable=True, children=[
+            View(_VIEW_GROUP, (0, 400 + shift, _WIDTH, 1100 + shift), children=rows)]),
+        View(_TEXT, (40, 1520, 1040, 1580), text="3 items"),
+        View(_VIEW_GROUP, (40, bar, 1040, bar + 140), rid="checkout-submit", clickable=True,
+             children=[View(_TEXT, (80, bar + 30, 1000, bar + 110), text="Place order")]),
     ]
     if "added" in device.toggles:  # a Material snackbar over the list, as "Add" raises it
         body.append(View("com.google.android.material.snackbar.Snackbar$SnackbarLayout", (40, 1380, 1040, 1500),
@@ -151,7 +159,7 @@ def _catalog(device: FakeDevice) -> str:
 
 def _confirmation(device: FakeDevice) -> str:
     return render(_app_frame(
-        View(_RN + "text.ReactTextView", (80, 300, 1000, 400), rid="order-status", text="Order placed"),
+        View(_TEXT, (80, 300, 1000, 400), rid="order-status", text="Order placed"),
         View("android.widget.Button", (80, 500, 1000, 620), text="Back to shop", clickable=True),
     ), SHOP)
 
@@ -198,10 +206,12 @@ def emulator(serial: str = "emulator-5554", *, sdk: int = 34, release: str = "14
             "ro.product.model": model, "ro.product.name": model, "ro.product.device": "emu64xa",
             "ro.build.version.release": release, "ro.build.version.sdk": str(sdk),
             "ro.kernel.qemu": "1", "sys.boot_completed": "1", "ro.product.cpu.abi": "x86_64",
+            "ro.boot.qemu.avd_name": f"Pixel_7_API_{sdk}",
         },
         size=(_WIDTH, _HEIGHT),
         packages={SHOP: ".MainActivity", "com.android.chrome": "com.google.android.apps.chrome.Main"},
         launch={SHOP: "splash"},
+        debuggable={SHOP},
         links={"shop://catalog": "catalog", "shop://confirmation": "confirmation"},
     )
 
@@ -220,16 +230,16 @@ def list_screen(rows: int, package: str = "com.example.big") -> str:
     items = []
     for i in range(rows):
         top = 100 + i * 10
-        items.append(View(_RN + "view.ReactViewGroup", (0, top, 1080, top + 9), rid=f"row-{i}" if i % 3 else "",
+        items.append(View(_VIEW_GROUP, (0, top, 1080, top + 9), rid=f"row-{i}" if i % 3 else "",
                           clickable=True, children=[
-                              View(_RN + "text.ReactTextView", (10, top, 500, top + 5), text=f"Item {i} & more"),
-                              View(_RN + "text.ReactTextView", (10, top + 5, 500, top + 9), text=f"${i}.00"),
+                              View(_TEXT, (10, top, 500, top + 5), text=f"Item {i} & more"),
+                              View(_TEXT, (10, top + 5, 500, top + 9), text=f"${i}.00"),
                               View("android.widget.Button", (800, top, 1000, top + 9), text="Add",
                                    desc=f"Add item {i}", clickable=True),
                               View("android.widget.ImageView", (600, top, 700, top + 9), desc=f"photo {i}")]))
     root = View("android.widget.FrameLayout", (0, 0, _WIDTH, 1920), children=[
-        View(_RN + "scroll.ReactScrollView", (0, 0, _WIDTH, 1920), scrollable=True, children=[
-            View(_RN + "view.ReactViewGroup", (0, 0, _WIDTH, 1920), children=items)])])
+        View(_SCROLL, (0, 0, _WIDTH, 1920), scrollable=True, children=[
+            View(_VIEW_GROUP, (0, 0, _WIDTH, 1920), children=items)])])
     return render(root, package)
 
 

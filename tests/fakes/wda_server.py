@@ -207,6 +207,23 @@ class WdaModel:
         if not isinstance(args.get("scale"), int | float) or not isinstance(args.get("velocity"), int | float):
             raise WdaError("invalid argument", "scale and velocity are mandatory")
 
+    def _actions(self, args: dict[str, Any]) -> None:
+        """W3C actions: touch pointers only, as WDA's synthesiser takes them."""
+        chains = args.get("actions")
+        if not isinstance(chains, list) or not chains:
+            raise WdaError("invalid argument", "'actions' parameter is mandatory and must be a non-empty array")
+        for chain in chains:
+            if not isinstance(chain, dict) or chain.get("type") != "pointer":
+                raise WdaError("invalid argument", f"Only 'pointer' action chains are supported. '{chain}' is given")
+            kind = (chain.get("parameters") or {}).get("pointerType", "mouse")
+            if kind != "touch":
+                raise WdaError("invalid argument", f"'{kind}' pointer type is not supported. Only 'touch' is")
+            for step in chain.get("actions") or ():
+                if step.get("type") not in ("pointerMove", "pointerDown", "pointerUp", "pause"):
+                    raise WdaError("invalid argument", f"Action item type '{step.get('type')}' is not supported")
+                if step["type"] == "pointerMove":
+                    self._point(step)
+
     def _keys(self, args: dict[str, Any]) -> None:
         value = args.get("value")
         if not isinstance(value, list) or not all(isinstance(part, str) for part in value):
@@ -254,7 +271,8 @@ class WdaModel:
 
 
 _SESSION_COMMANDS = {"/wda/tap": "_tap", "/wda/doubleTap": "_double_tap", "/wda/touchAndHold": "_touch_and_hold",
-                     "/wda/dragfromtoforduration": "_drag", "/wda/pinch": "_pinch", "/wda/keys": "_keys",
+                     "/wda/dragfromtoforduration": "_drag", "/wda/pinch": "_pinch", "/actions": "_actions",
+                     "/wda/keys": "_keys",
                      "/wda/pressButton": "_press_button", "/wda/apps/launch": "_launch",
                      "/wda/apps/terminate": "_terminate", "/url": "_open_url"}
 _BAD_JSON = object()

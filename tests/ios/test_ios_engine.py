@@ -62,12 +62,16 @@ async def test_reading_selectors_refs_and_actions(tmp_path: Path) -> None:
             found = await ok(client, "find", {**ios, "role": "textbox"})
             assert [m["selectorHint"] for m in found["matches"]] == ['[accessibilityIdentifier="login-email"]',
                                                                      '[accessibilityIdentifier="login-password"]']
+            # The raw XCUITest type rides on each match's and each verified element's tag.
+            assert [m["tag"] for m in found["matches"]] == ["XCUIElementTypeTextField",
+                                                            "XCUIElementTypeSecureTextField"]
             for spelling in ("~login-email", '[testID="login-email"]', '[identifier="login-email"]',
                              '[accessibilityIdentifier="login-email"]', "testID=login-email", "login-email"):
                 verdict = await ok(client, "verify_visible", {**ios, "selector": spelling})
                 assert verdict["element"]["ref"] == "e5", spelling
+                assert verdict["element"]["tag"] == "XCUIElementTypeTextField"
             tag = await ok(client, "verify_attribute", {**ios, "selector": "~login-password", "name": "type",
-                                                        "value": "SecureTextField"})
+                                                        "value": "XCUIElementTypeSecureTextField"})
             assert "actual" not in tag  # as expected
 
             # -- find_feedback: the alert a submit with no email raises, new since that tap -----
@@ -148,7 +152,7 @@ async def test_reading_selectors_refs_and_actions(tmp_path: Path) -> None:
             with Image.open(io.BytesIO(region)) as image:
                 assert image.size == (30, 30) and image.getpixel((0, 0))[:3] == (242, 242, 247)
 
-            # -- gestures: a drag between fresh points, WDA's pinch about the centre ----------
+            # -- gestures: a drag between fresh points, pinches about the centre and aside ----
             swiped = await ok(client, "gesture_swipe", {**ios, "from": {"selector": "~order-notes"},
                                                         "to": {"x": 196.5, "y": 100}, "durationMs": 400})
             # From where the notes field is now (the scroll above moved it up 20 points).
@@ -159,11 +163,22 @@ async def test_reading_selectors_refs_and_actions(tmp_path: Path) -> None:
                                                          "durationMs": 500})
             pinch = [r for r in model.requests if r.path.endswith("/wda/pinch")][-1]
             assert pinch.body == {"scale": 2, "velocity": 2.0} and pinched["pinch"]["velocity"] == 2.0
+            # About another point: two touch pointers in one W3C actions request.
+            aside = await ok(client, "gesture_pinch", {**ios, "center": {"x": 100, "y": 300}, "scale": 0.5,
+                                                       "durationMs": 500})
+            actions = [r for r in model.requests if r.path.endswith("/actions")][-1].body["actions"]
+            assert [[(step["type"], step.get("x"), step.get("y")) for step in chain["actions"]] for chain in actions] \
+                == [[("pointerMove", 100, 260.0), ("pointerDown", None, None), ("pointerMove", 100, 280.0),
+                     ("pointerUp", None, None)],
+                    [("pointerMove", 100, 340.0), ("pointerDown", None, None), ("pointerMove", 100, 320.0),
+                     ("pointerUp", None, None)]]  # on the axis with more room about the point
+            assert all(chain["parameters"] == {"pointerType": "touch"} for chain in actions)
+            assert aside["pinch"]["fingers"][0] == {"from": {"x": 100, "y": 260.0}, "to": {"x": 100, "y": 280.0}}
             before = len(model.requests)
-            off = await fails(client, "gesture_pinch", {**ios, "center": {"x": 20, "y": 40}, "scale": 0.5},
-                              "not-supported")
-            assert "centre" in off["error"] and not any(r.path.endswith("/wda/pinch") for r in
-                                                        model.requests[before:])
+            cramped = await fails(client, "gesture_pinch", {**ios, "center": {"x": 20, "y": 40}, "scale": 3},
+                                  "bad-arg")
+            assert cramped["field"] == "scale" and "needs 120 points between the fingers" in cramped["error"]
+            assert not any(r.path.endswith(("/wda/pinch", "/actions")) for r in model.requests[before:])
             await fails(client, "touch_start", {**ios, "points": [{"x": 1, "y": 1}]}, "not-supported")
             cut = await call_result(client, "screenshot_region", {**ios, "x": 0, "y": 0, "width": 10, "height": 20,
                                                                   "format": "jpeg"})
@@ -261,6 +276,18 @@ async def test_session_start_boots_installs_and_names_what_is_missing(tmp_path: 
         assert not any(call[1] == "shutdown" for call in state["calls"])
         again = await fails(client, "open_session", {"session": "i", "engine": "ios-app"}, "wda-unreachable")
         assert again["url"].endswith(":9"), "the failed start released its lease"
+    # A relative BROWX_IOS_APP_PATH is the workspace's, resolved before simctl sees it.
+    relative = tmp_path / "r" / "ws" / "build" / "Shop.app"
+    relative.mkdir(parents=True)
+    (relative / "Info.plist").write_bytes(plistlib.dumps({"CFBundleIdentifier": SHOP}))
+    async with ios_server(tmp_path / "r", closed, BROWX_IOS_APP_PATH="build/Shop.app") as client:
+        await fails(client, "open_session", {"session": "i", "engine": "ios-app"}, "wda-unreachable")
+        installs = [call for call in xcrun_state(tmp_path / "r" / "home")["calls"] if call[1] == "install"]
+        assert installs == [["simctl", "install", installs[0][2], str(relative.resolve())]]
+    async with ios_server(tmp_path / "m", closed, BROWX_IOS_APP_PATH="build/Missing.app") as client:
+        missing = await fails(client, "open_session", {"session": "i", "engine": "ios-app"}, "not-configured")
+        assert missing["variable"] == "BROWX_IOS_APP_PATH" and "build/Missing.app" in missing["error"]
+        assert not (tmp_path / "m" / "home" / "xcrun-state.json").exists()  # refused before simctl ran
     async with ios_server(tmp_path / "b", closed, BROWX_IOS_APP_ID="") as client:
         unset = await fails(client, "open_session", {"session": "i", "engine": "ios-app"}, "not-configured")
         assert unset["variable"] == "BROWX_IOS_APP_ID" and "bundle id" in unset["error"]

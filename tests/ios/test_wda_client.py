@@ -77,9 +77,10 @@ async def test_create_session_sends_the_bundle_in_always_match_and_commands_go_u
 async def test_source_is_the_active_apps_hierarchy_read_fresh(wda: tuple[WdaClient, WdaModel]) -> None:
     client, model = wda
     root = await client.source(timeout=T)
-    assert (root.role, root.tag, root.name) == ("application", "Application", "Shop")
+    assert (root.role, root.tag, root.name) == ("application", "XCUIElementTypeApplication", "Shop")
     email = node(root, "login-email")
-    assert (email.role, email.tag, email.value, email.focused) == ("textbox", "TextField", "Email", False)
+    assert (email.role, email.tag, email.value, email.focused) == ("textbox", "XCUIElementTypeTextField", "Email",
+                                                                    False)
     assert node(root, "login-password").password
     assert model.requests[-1].query == {"format": "json"}
 
@@ -94,7 +95,7 @@ async def test_tap_focuses_a_field_and_keys_type_into_it(wda: tuple[WdaClient, W
     assert node(root, "login-email").value == "me@example.com"
     password = node(root, "login-password")
     assert (password.focused, password.value) == (True, "********")  # WDA sends bullets: the mask stands in
-    assert any(n.tag == "Keyboard" for n in root.walk())
+    assert any(n.tag == "XCUIElementTypeKeyboard" for n in root.walk())
     assert model.requests[-2].body == {"value": ["hunter2"]}
     assert model.shop.password == "hunter2"
 

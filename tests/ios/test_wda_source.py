@@ -83,11 +83,11 @@ def by_id(root: Any, test_id: str) -> Any:
 
 def test_the_tree_keeps_its_shape_types_and_child_index_paths() -> None:
     root = parse_source(CHECKOUT)
-    assert (root.role, root.tag, root.name, root.path) == ("application", "Application", "Shop", ())
+    assert (root.role, root.tag, root.name, root.path) == ("application", "XCUIElementTypeApplication", "Shop", ())
     window = root.children[0]
     assert (window.role, window.path) == ("window", (0,))
     content = window.children[0].children[1]
-    assert (content.role, content.tag, content.path) == ("generic", "Other", (0, 0, 1))
+    assert (content.role, content.tag, content.path) == ("generic", "XCUIElementTypeOther", (0, 0, 1))
     submit = by_id(root, "checkout-submit")
     assert submit.path == (0, 0, 1, 8, 0)
     assert [node.path for node in root.walk()][:4] == [(), (0,), (0, 0), (0, 0, 0)]
@@ -123,7 +123,7 @@ def test_placeholder_rule(value: str | None, placeholder: str | None, shown: str
 def test_a_secure_field_is_a_password_whose_content_is_never_carried() -> None:
     root = parse_source(CHECKOUT)
     cvv = by_id(root, "checkout-cvv")
-    assert (cvv.role, cvv.tag, cvv.password) == ("textbox", "SecureTextField", True)
+    assert (cvv.role, cvv.tag, cvv.password) == ("textbox", "XCUIElementTypeSecureTextField", True)
     # The typed bullets become the mask (not even their count is kept); no placeholder stands in.
     assert (cvv.value, cvv.text) == ("********", "")
     pin = by_id(root, "checkout-pin")  # empty: WDA reports the placeholder as its value
@@ -194,10 +194,10 @@ ROLES = [
 
 
 @pytest.mark.parametrize(("short", "role"), ROLES)
-def test_every_type_maps_to_its_role_in_either_spelling_and_tag_keeps_what_wda_sent(short: str, role: str) -> None:
+def test_every_type_maps_to_its_role_in_either_spelling_and_tag_is_the_raw_xcuitest_type(short: str, role: str) -> None:
     for sent in (short, f"XCUIElementType{short}"):
         node = parse_source(wda_node(sent))
-        assert (node.role, node.tag) == (role, sent)
+        assert (node.role, node.tag) == (role, f"XCUIElementType{short}")
         assert short_type(sent) == short
     assert type_info(short).role == role
 
@@ -215,7 +215,7 @@ def test_a_text_view_whose_traits_say_static_text_is_read_not_typed_into() -> No
     footer = parse_source(wda_node("TextView", label=None, value="Your data stays on this device.",
                                    isAccessible="1", traits="StaticText"))
     assert (footer.role, footer.focusable, footer.text) == ("text", False, "Your data stays on this device.")
-    assert footer.tag == "TextView"  # the type WDA sent, kept
+    assert footer.tag == "XCUIElementTypeTextView"  # the raw type, kept
     editable = parse_source(wda_node("TextView", label=None, value="draft", isAccessible="1", traits=""))
     assert (editable.role, editable.focusable) == ("textbox", True)
 
@@ -274,7 +274,7 @@ def test_any_wda_shaped_tree_parses_node_for_node_with_index_paths(tree: dict[st
         raw = tree
         for index in node.path:
             raw = raw["children"][index]
-        assert node.tag == raw["type"]
+        assert node.tag == "XCUIElementType" + raw["type"].removeprefix("XCUIElementType")
         assert node.name == (raw["label"] or "")
         if not node.password:
             assert node.value == (raw["value"] or raw.get("placeholderValue") or None)

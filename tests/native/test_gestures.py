@@ -37,6 +37,10 @@ class _Recorder:
     async def pinch(self, *args: Any) -> None:
         self.sent.append(("pinch", *args))
 
+    async def pinch_at(self, *args: Any) -> dict[str, Any]:
+        self.sent.append(("pinch_at", *args[:4]))
+        return {"fingers": []}
+
 
 class _Screen:
     def __init__(self, root: NativeNode) -> None:
@@ -102,7 +106,7 @@ async def test_one_raw_finger_goes_down_moves_and_lifts() -> None:
     assert many["moves"] == gestures.MAX_MOVES and len(many.warnings or []) == 2
 
 
-async def test_android_refuses_to_pinch_and_wda_pinches_around_the_centre() -> None:
+async def test_android_refuses_to_pinch_and_ios_pinches_about_the_centre_or_any_point() -> None:
     session, driver = _session()
     pinch = GesturePinchArgs(center={"x": 540, "y": 897}, scale=0.5)
     with pytest.raises(ToolError) as caught:  # the android-app table's refusal, before anything is read
@@ -112,6 +116,6 @@ async def test_android_refuses_to_pinch_and_wda_pinches_around_the_centre() -> N
     session.engine = "ios-app"
     pinched = await gestures.gesture_pinch(session, pinch)
     assert driver.sent == [("pinch", 0.5, -1.0)] and pinched["pinch"]["velocity"] == -1.0
-    with pytest.raises(ToolError) as caught:
-        await gestures.gesture_pinch(session, GesturePinchArgs(center={"selector": "~promo-toggle"}, scale=2))
-    assert caught.value.code == "not-supported" and "app's centre" in caught.value.message
+    # About an element away from the centre: the driver's pinch about that point.
+    aside = await gestures.gesture_pinch(session, GesturePinchArgs(center={"selector": "~promo-toggle"}, scale=2))
+    assert driver.sent[-1] == ("pinch_at", 540.0, 300.0, 2.0, 500) and aside["pinch"]["fingers"] == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from browx_actors.devices.nodes import NativeNode, Rect
-from browx_actors.devices.uiautomator import IDLE_FAILURES, parse_bounds, parse_dump, role_of
+from browx_actors.devices.uiautomator import IDLE_FAILURES, parse_bounds, parse_dump, parse_with_expat, role_of
 from browx_actors.errors import CODES, ToolError
 from browx_actors.sessions.native.refs import Hierarchy, RefBook
 from browx_actors.sessions.native.snapshot import snapshot
@@ -107,6 +107,17 @@ def test_the_pixel_snapshot_and_its_thin_testid_warning(pixel: NativeNode) -> No
 ])
 def test_class_to_role(class_name: str, role: str) -> None:
     assert role_of(class_name) == role
+
+
+def test_a_clickable_plain_view_with_a_label_is_a_button_as_react_native_and_compose_report_one() -> None:
+    pressable = dump_node("android.view.ViewGroup", content_desc="Add to cart", clickable="true")
+    compose = dump_node("android.view.View", content_desc="Play", clickable="true")
+    unlabelled_row = dump_node("android.view.ViewGroup", resource_id="product_row", clickable="true")
+    label_only = dump_node("android.view.ViewGroup", content_desc="Header")
+    layout = dump_node("android.widget.LinearLayout", content_desc="Card", clickable="true")
+    roles = [n.role for n in parse_dump(dump(pressable, compose, unlabelled_row, label_only, layout)).children]
+    assert roles == ["button", "button", "generic", "generic", "generic"]
+    assert [n.role for n in parse_with_expat(dump(pressable, unlabelled_row)).children] == ["button", "generic"]
 
 
 def test_editable_fields_checkables_password_naf_hint_and_entities() -> None:

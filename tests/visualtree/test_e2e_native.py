@@ -65,7 +65,7 @@ async def test_android_visual_tree_query_act_and_wait(tmp_path: Path, adb: Adb) 
         assert tree["revision"] == 1 and tree["snapshotId"].startswith("native:1:")
         nodes = {node.get("automationId"): node for node in nodes_of(tree["root"])}
         email, password = nodes["email"], nodes["password"]
-        assert tree["types"][email["typeId"]] == "com.facebook.react.views.textinput.ReactEditText"
+        assert tree["types"][email["typeId"]] == "android.widget.EditText"
         assert (email["role"], email["label"], email["interactable"]) == ("input", "Email address", True)
         assert email["supportedActions"] == ["tap", "focus", "setValue", "typeText"]
         assert email["bounds"] == {"x": 80, "y": 400, "width": 920, "height": 120}

@@ -239,3 +239,12 @@ def test_waiting_for_a_button_to_enable_across_captures(shot: Capture) -> None:
 def test_matching_an_unrecorded_tree_is_selecting_in_its_capture(shot: Capture) -> None:
     for query in (NodeQuery(), NodeQuery(role="button"), NodeQuery(text="pay"), NodeQuery(visible=False)):
         assert matching(screen(), query) == select(shot, query).nodes
+
+
+def test_a_type_matches_in_full_or_in_its_short_form_on_either_platform() -> None:
+    from browx_actors.visualtree.query import _type_matches
+
+    assert _type_matches("XCUIElementTypeButton", "Button") and _type_matches("XCUIElementTypeButton",
+                                                                                "XCUIElementTypeButton")
+    assert _type_matches("android.widget.Button", "Button")
+    assert not _type_matches("XCUIElementTypeButton", "ElementTypeButton")

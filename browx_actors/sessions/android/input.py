@@ -15,7 +15,7 @@ import trio
 from ...devices import adb_commands as commands
 from ...devices.adb import AndroidDevice, ShellOutput
 from ...devices.adb_output import start_failure, supports_motionevent
-from ...devices.nodes import NativeNode
+from ...devices.nodes import NativeNode, Rect
 from ...devices.uiautomator import IDLE_FAILURES, DumpParser
 from ...errors import ToolError
 from ...jsonsafe import JsonObject
@@ -115,6 +115,9 @@ class AdbInput:
         await self._input(commands.motionevent_command(action, x, y))
 
     async def pinch(self, scale: float, velocity: float) -> None:
+        raise pinch_refusal(ENGINE)
+
+    async def pinch_at(self, x: float, y: float, scale: float, ms: int, screen: Rect) -> JsonObject:
         raise pinch_refusal(ENGINE)
 
     async def screenshot(self) -> bytes:

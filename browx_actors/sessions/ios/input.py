@@ -12,7 +12,8 @@ key, the keys of a hardware keyboard beyond Return, Tab, Backspace and Delete.
 
 from __future__ import annotations
 
-from ...devices.nodes import NativeNode
+from ...devices.nodes import NativeNode, Rect
+from ...devices.wda_actions import pinch_actions
 from ...devices.wda_client import WdaClient
 from ...errors import ToolError
 from ...jsonsafe import JsonObject
@@ -88,6 +89,12 @@ class WdaInput:
 
     async def pinch(self, scale: float, velocity: float) -> None:
         await self.client.pinch(scale, velocity, timeout=self.budget.remaining())
+
+    async def pinch_at(self, x: float, y: float, scale: float, ms: int, screen: Rect) -> JsonObject:
+        plan = pinch_actions(x, y, scale, ms, (screen.x, screen.y, screen.width, screen.height))
+        await self.client.perform_actions(plan.actions, timeout=self.budget.remaining())
+        return {"fingers": [{"from": {"x": a[0], "y": a[1]}, "to": {"x": b[0], "y": b[1]}}
+                            for a, b in zip(plan.start, plan.end, strict=True)]}
 
     async def screenshot(self) -> bytes:
         return await self.client.screenshot(timeout=self.budget.remaining())

@@ -33,10 +33,24 @@ from ..native.session import NativeSession
 from .apps import SimctlLifecycle
 from .input import ENGINE, WdaInput, WdaSource
 
-__all__ = ["IosSession"]
+__all__ = ["IosSession", "app_bundle"]
 
 #: A cold simulator boot, as bootstatus waits for it.
 BOOT_SECONDS = 180.0
+
+
+def app_bundle(app_path: str, workspace: Path) -> Path:
+    """``BROWX_IOS_APP_PATH`` as simctl must get it: a relative path is the workspace's
+    (simctl runs in the server's directory, which is not it), and a path that names no
+    folder is refused before the simulator is touched, naming the variable and where it
+    looked."""
+    path = Path(app_path).expanduser()
+    if not path.is_absolute():
+        path = workspace.resolve() / path
+    if not path.is_dir():
+        what = "no .app bundle folder" if not path.exists() else "not a folder (a .app bundle is one)"
+        raise ToolError("not-configured", f"BROWX_IOS_APP_PATH names {what}: {path}", variable="BROWX_IOS_APP_PATH")
+    return path
 
 
 class IosSession(NativeSession):
@@ -44,6 +58,7 @@ class IosSession(NativeSession):
     platform = "ios"
     #: find's tier-1 hint, as XCUITest users write it.
     id_hint = staticmethod(identifier_hint)
+    raw_types = True
 
     def __init__(
         self,
@@ -73,6 +88,7 @@ class IosSession(NativeSession):
         if xcrun is None:
             raise ToolError("unavailable", "no xcrun on PATH: ios-app needs Xcode's simctl (browx never installs "
                             "Xcode)", component="xcrun simctl")
+        bundle = app_bundle(self.app_path, self.workspace) if self.app_path else None
         simctl = Simctl(xcrun)
         simulator = choose_simulator(await simctl.simulators(timeout=self.budget.remaining()), self.wanted_device)
         await self.lease_device(simulator.id, {"platform": "ios", "name": simulator.name,
@@ -81,8 +97,8 @@ class IosSession(NativeSession):
             await self._boot(simctl, simulator.id)
         self.device = {"id": simulator.id, "platform": "ios", "name": simulator.name, "runtime": simulator.runtime,
                        "state": "Booted"}
-        if self.app_path:
-            await simctl.run("install", simulator.id, self.app_path, timeout=self.budget.remaining())
+        if bundle is not None:
+            await simctl.run("install", simulator.id, str(bundle), timeout=self.budget.remaining())
         self.wda = await self.nursery.start(self._hold_wda)
         scale = (await self.wda.screen(timeout=self.budget.remaining())).scale
         self.app_under_test = self.app_id

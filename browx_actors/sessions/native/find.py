@@ -56,9 +56,13 @@ class FindMatch:
     #: A selector that names this element alone today, best first; None when none does.
     selector_hint: str | None
     test_id: str | None = None
+    #: The platform's raw type (iOS: ``XCUIElementTypeCell``), when the engine reports it.
+    tag: str | None = None
 
     def to_json(self) -> JsonObject:
         out = {"ref": self.ref, "role": self.role, "name": self.name, "selectorHint": self.selector_hint}
+        if self.tag is not None:
+            out["tag"] = self.tag
         if self.test_id is not None:
             out["testId"] = self.test_id
         return out
@@ -153,12 +157,14 @@ def find(
     limit: int = 50,
     scope: str | None = None,
     id_hint: Callable[[str], str] = tilde_hint,
+    tags: bool = False,
 ) -> FindResult:
     """Visible elements by role, name, text and test id (all given must match).
 
     ``name`` and ``text`` match as case-insensitive substrings, or exactly with ``exact``;
     ``test_id`` matches as a testID selector does. A text match answers with the element
-    whose snapshot line shows that text (a button named by it, say).
+    whose snapshot line shows that text (a button named by it, say). With ``tags`` each
+    match carries its node's raw type.
     """
     if role is None and name is None and text is None and test_id is None:
         raise ToolError("bad-arg", "give at least one of role, name, text, testId", field="role")
@@ -184,7 +190,7 @@ def find(
     hints = _Hints(hierarchy, id_hint)
     matches = tuple(
         FindMatch(refs.ref_for(hierarchy, node), node.role, hierarchy.name_of(node), hints.hint(node),
-                  node.test_id)
+                  node.test_id, node.tag if tags else None)
         for node in list(found.values())[:max(0, limit)]
     )
     return FindResult(matches, len(found))

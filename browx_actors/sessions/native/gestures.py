@@ -13,9 +13,11 @@ native handlers, shared by both native engines where both have the primitive:
   its touch points; ``input motionevent`` drives a single pointer, so a second finger is
   refused rather than faked. XCUITest has no raw touch pipeline: ios-app has no handler
   and refuses, naming that.
-* ``gesture_pinch``: Android refuses with ``native-pinch-needs-multitouch-driver``;
-  WebDriverAgent pinches around the app's centre (``/wda/pinch``), so a pinch centred
-  elsewhere is refused, not moved.
+* ``gesture_pinch``: Android refuses with ``native-pinch-needs-multitouch-driver``. On
+  iOS a pinch about the app's centre is WebDriverAgent's own (``/wda/pinch``); one about
+  any other point is two touch pointers in one W3C actions request
+  (:mod:`~browx_actors.devices.wda_actions`), refused naming the room it needs when the
+  fingers would leave the screen.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ __all__ = [
 #: Most ``input motionevent MOVE`` commands one touch_move sends (each is a JVM start on
 #: the device, a few hundred ms apart at best: a dense path cannot be paced anyway).
 MAX_MOVES = 10
-#: How far from the screen's centre (a share of its size) a WDA pinch may be asked to centre.
+#: How far from the screen's centre (a share of its size) a pinch is WDA's own, about the app.
 PINCH_CENTRE_SLACK = 0.05
 
 
@@ -149,22 +151,26 @@ async def touch_end(session: NativeSession, args: TouchEndArgs) -> Reply:
 
 
 async def gesture_pinch(session: NativeSession, args: GesturePinchArgs) -> Reply:
-    """WebDriverAgent's pinch, around the app's centre (``/wda/pinch {scale, velocity}``)."""
+    """A pinch about ``center``: WebDriverAgent's own about the app's centre (``/wda/pinch
+    {scale, velocity}``), two touch pointers about any other point."""
     (center,), target = await _points(session, args.center)
     hierarchy = await session.read()
     screen = hierarchy.root.bounds
-    if screen is not None and not screen.empty:
-        cx, cy = screen.center
-        if abs(center[0] - cx) > screen.width * PINCH_CENTRE_SLACK or \
-                abs(center[1] - cy) > screen.height * PINCH_CENTRE_SLACK:
-            raise unsupported(session.engine, "a pinch away from the screen's centre", "WebDriverAgent's pinch "
-                              f"works around the app's centre ({cx:g}, {cy:g}); centre it there")
     scale = float(args.scale)
-    seconds = max(int(args.duration_ms), 100) / 1000
-    velocity = (scale - 1) / seconds  # scale factor per second: negative pinching in
-    await session.input.pinch(scale, velocity)
-    return Reply.of(action="gesture_pinch", target=target,
-                    pinch={"center": _xy(center), "scale": scale, "velocity": round(velocity, 4)}, warnings=[])
+    ms = max(int(args.duration_ms), 100)
+    velocity = (scale - 1) / (ms / 1000)  # scale factor per second: negative pinching in
+    pinch: JsonObject = {"center": _xy(center), "scale": scale, "velocity": round(velocity, 4)}
+    if screen is not None and not screen.empty and not _near_centre(center, screen.center, screen.width,
+                                                                    screen.height):
+        pinch.update(await session.input.pinch_at(center[0], center[1], scale, ms, screen))
+    else:
+        await session.input.pinch(scale, velocity)
+    return Reply.of(action="gesture_pinch", target=target, pinch=pinch, warnings=[])
+
+
+def _near_centre(point: tuple[float, float], centre: tuple[float, float], width: float, height: float) -> bool:
+    return abs(point[0] - centre[0]) <= width * PINCH_CENTRE_SLACK and \
+        abs(point[1] - centre[1]) <= height * PINCH_CENTRE_SLACK
 
 
 async def screenshot_region(session: NativeSession, args: ScreenshotRegionArgs, *, jpeg: bool) -> Reply:

@@ -23,7 +23,7 @@ from typing import Protocol
 import attrs
 import trio
 
-from ...devices.nodes import SECRET_MASK, NativeNode
+from ...devices.nodes import SECRET_MASK, NativeNode, Rect
 from ...errors import ToolError
 from ...jsonsafe import JsonObject
 
@@ -119,6 +119,10 @@ class InputDriver(Protocol):
 
     async def pinch(self, scale: float, velocity: float) -> None:
         """Two fingers around the screen's centre, their distance changing by ``scale``."""
+
+    async def pinch_at(self, x: float, y: float, scale: float, ms: int, screen: Rect) -> JsonObject:
+        """Two fingers about (x, y) on ``screen``, their distance changing by ``scale`` over
+        ``ms``; where the fingers went."""
 
     async def screenshot(self) -> bytes:
         """The screen as PNG bytes, in pixels."""

@@ -58,7 +58,7 @@ async def find(session: NativeSession, args: FindArgs) -> Reply:
     hierarchy = await session.read()
     found = find_nodes(hierarchy, session.refs, role=args.role, name=args.name, text=args.text,
                        test_id=args.test_id, exact=args.exact, limit=args.limit, scope=args.scope,
-                       id_hint=getattr(session, "id_hint", None) or _tilde)
+                       id_hint=getattr(session, "id_hint", None) or _tilde, tags=session.raw_types)
     return Reply.of(**found.to_json())
 
 
@@ -98,13 +98,15 @@ def _visible(node: NativeNode, hierarchy: Hierarchy) -> bool:
     return not on_screen(node.bounds, hierarchy.root.bounds).empty
 
 
-def element_state(located: Located) -> JsonObject:
+def element_state(located: Located, tag: bool = False) -> JsonObject:
     """The node's state as ``verify_*`` reports it (a password field's value is its
-    placeholder or the mask: the parsers never read what it holds)."""
+    placeholder or the mask: the parsers never read what it holds); with ``tag``, its raw
+    type too."""
     node, hierarchy = located.node, located.hierarchy
     bounds = node.bounds
     return {
-        "ref": located.ref, "role": node.role, "name": hierarchy.name_of(node), "testId": node.test_id,
+        "ref": located.ref, "role": node.role, **({"tag": node.tag} if tag else {}),
+        "name": hierarchy.name_of(node), "testId": node.test_id,
         "text": element_text(node, hierarchy),
         "value": node.value,
         "visible": _visible(node, hierarchy), "enabled": node.enabled, "checked": node.checked,
@@ -155,7 +157,7 @@ def _locate_or_none(session: NativeSession, hierarchy: Hierarchy, target: Elemen
 async def verify_visible(session: NativeSession, args: VerifyVisibleArgs) -> Reply:
     hierarchy = await session.read()
     located = _locate_or_none(session, hierarchy, args)
-    state = None if located is None else element_state(located)
+    state = None if located is None else element_state(located, session.raw_types)
     visible = bool(state and state["visible"])
     return verdict("visible", visible, True, visible, element=state)
 

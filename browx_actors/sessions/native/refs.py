@@ -44,6 +44,7 @@ __all__ = [
     "RefBook",
     "accessible_name",
     "collapse",
+    "content_texts",
     "is_interactive",
     "parse_ref",
     "short_test_id",
@@ -119,9 +120,7 @@ def accessible_name(node: NativeNode) -> str:
     """The name a node is known by: its label, else its own text, else the text inside it.
 
     An editable field is named by its label only (its text is the value). Text inside a
-    tappable node is gathered from its non-interactive descendants in document order,
-    stopping at :data:`NAME_GATHER_MAX` characters, and stepping over interactive ones,
-    which speak for themselves.
+    tappable node is :func:`content_texts`, joined by spaces.
     """
     if node.name:
         return collapse(node.name)
@@ -130,8 +129,15 @@ def accessible_name(node: NativeNode) -> str:
     own = collapse(node.text)
     if own or not names_from_content(node):
         return own
-    # Visible, non-interactive descendants in document order; a plain loop, not a
-    # generator: every tappable row of a list is named this way on every read.
+    return " ".join(content_texts(node))[:NAME_GATHER_MAX]
+
+
+def content_texts(node: NativeNode) -> list[str]:
+    """The texts inside a node: its visible, non-interactive descendants' labels or texts
+    in document order, stepping over interactive ones (which speak for themselves) and
+    stopping once :data:`NAME_GATHER_MAX` characters are gathered."""
+    # A plain loop, not a generator: every tappable row of a list is named this way on
+    # every read.
     parts: list[str] = []
     size = 0
     stack = list(node.children[::-1])
@@ -147,7 +153,7 @@ def accessible_name(node: NativeNode) -> str:
                 break
         if child.children:
             stack.extend(child.children[::-1])
-    return " ".join(parts)[:NAME_GATHER_MAX]
+    return parts
 
 
 class ElementKey(NamedTuple):

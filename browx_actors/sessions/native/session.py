@@ -58,6 +58,10 @@ class NativeSession(Session, abc.ABC):
     engine = "native"
     #: The device registry's platform name (``android``, ``ios``).
     platform = "native"
+    #: Whether ``find`` and ``verify_*`` name each node's raw type (``tag``): iOS's
+    #: XCUITest type is what the coarse role table loses; Android's class is on every
+    #: ``inspect`` and ``verify_attribute`` already.
+    raw_types = False
 
     def __init__(
         self,

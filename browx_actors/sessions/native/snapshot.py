@@ -3,9 +3,13 @@
 The text reads like the web engine's (``sessions/chromium/agent/snapshot.js``), so one agent skill
 reads both: one line per node, ``role "name" [ref=eN] [state]... value="..."``, children
 indented two spaces, names JSON-quoted and clipped with an ellipsis (names 100
-characters, values 80, texts 200), a password field's value as the parsers give it (its
-placeholder, or ``********`` once it holds something), and a node's
-own text after ``: `` when it differs from its name.
+characters, at a word break when there is one; values 80, texts 200), a password field's
+value as the parsers give it (its placeholder, or ``********`` once it holds something),
+and a node's own text after ``: `` when it differs from its name. A ``generic`` line of
+an iOS element whose XCUITest type says more than ``Other`` (a type the role table does
+not know: a map, a date picker) carries it as ``tag=XCUIElementTypeMap``; every other
+line leaves the type to ``find``, ``verify_*`` and ``inspect``, since writing it on every
+line would cost about three quarters again the snapshot's characters.
 
 Which nodes get a line: visible nodes that are interactive (a flag or the role says so),
 that have a name, text or value, or whose role is structure worth seeing (lists, progress
@@ -14,7 +18,11 @@ verify, not page furniture. Pure layout containers with nothing to say are folde
 children lifted into their place, even when they carry a test id (``find`` and every
 selector still reach them). A tappable node or a button-like role is named by the text
 inside it (:func:`~.refs.accessible_name`), and the plain texts that name gave it are not
-repeated under it; interactive descendants and descendants with a test id still are.
+repeated under it; interactive descendants and descendants with a test id still are. A
+tappable row with a label of its own (a React Native ``Pressable``'s accessibility label, an
+iOS cell's) keeps it as its name, and what the screen shows inside it that the label does
+not say (a subtitle, the ``Off`` beside a settings row, a row's value) follows after ``: ``,
+so the snapshot says what ``text_search`` finds.
 
 The thin-on-testIDs warning: a screen is *thin* when more than a quarter of its
 interactive elements (and at least two of them) carry no test id. Their refs are
@@ -25,17 +33,21 @@ the first :data:`THIN_LISTED` of them by ref, a fixable list for the app team.
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 
 import attrs
 
 from browx_actors.errors import ToolError
 
 from ...devices.nodes import SECRET_MASK, NativeNode
+from ...devices.wda_source import COARSE_TYPES, TYPE_PREFIX
 from ...jsonsafe import JsonObject
-from .refs import VALUE_ROLES, Hierarchy, RefBook, collapse, is_interactive, names_from_content
+from .refs import VALUE_ROLES, Hierarchy, RefBook, collapse, content_texts, is_interactive, names_from_content
 from .selectors import resolve
 
-__all__ = ["DEFAULT_MAX_NODES", "Snapshot", "clip", "quote", "scope_node", "snapshot", "speaks"]
+__all__ = ["DEFAULT_MAX_NODES", "Snapshot", "clip", "clip_words", "quote", "scope_node", "shown_text", "snapshot",
+           "speaks"]
 
 DEFAULT_MAX_NODES = 2000
 NAME_MAX = 100
@@ -49,6 +61,8 @@ THIN_SHARE = 0.25
 THIN_MIN = 2
 #: Untagged elements the warning lists by ref.
 THIN_LISTED = 8
+#: Rows whose own value is something the screen shows beside their label (an iOS cell's "Off").
+ROW_ROLES = frozenset({"listitem", "cell"})
 #: Roles that get a line even with nothing to say: they are structure or state.
 STRUCTURE_ROLES = frozenset({"list", "progressbar", "webview", "dialog", "alert", "alertdialog"})
 
@@ -71,6 +85,52 @@ def clip(text: str, limit: int) -> str:
     if "\ud800" <= text[end - 1] <= "\udbff":  # never split a surrogate pair
         end -= 1
     return text[:end] + "\u2026"
+
+
+#: Where a name may be cut short: between words, or between the parts of a path or an id.
+_BREAKS = " /.,;:-_"
+
+
+def clip_words(text: str, limit: int) -> str:
+    """:func:`clip`, cutting at the last break (:data:`_BREAKS`) when the limit falls inside
+    a word and a break falls in the second half of the kept text: a name cut mid-word
+    reads as another word."""
+    if len(text) <= limit:
+        return text
+    head = clip(text, limit)[:-1]
+    if text[len(head)] not in _BREAKS:
+        cut = max(head.rfind(char) for char in _BREAKS)
+        if cut > limit // 2:
+            head = head[:cut + (head[cut] != " ")]  # keep a "/" or "." that ends a part
+    return head.rstrip() + "\u2026"
+
+
+def _says(name: str, piece: str) -> bool:
+    """Whether ``name`` already holds ``piece`` as a whole word run."""
+    return piece == name or re.search(r"(?<!\w)" + re.escape(piece) + r"(?!\w)", name) is not None
+
+
+def _icon_glyph(piece: str) -> bool:
+    """An icon font's glyph (private-use characters only): drawn, but no text anyone reads."""
+    return all(unicodedata.category(char) == "Co" or char == " " for char in piece)
+
+
+def shown_text(node: NativeNode, name: str) -> str:
+    """What a line shows after ``: ``: the node's own text when its name is not that, and
+    for a row named by its own label, the texts inside it (and a row's value) the label
+    does not already say, icon glyphs left out."""
+    text = collapse(node.text)
+    own = text if text and text != name else ""
+    if not (node.children or node.value) or not name or not (node.name or text) or not names_from_content(node):
+        return own  # most lines: nothing inside to add
+    parts = [own] if own else []
+    inside = content_texts(node)
+    if node.value and node.role in ROW_ROLES:
+        inside.append(collapse(node.value))
+    for piece in inside:
+        if piece and piece not in parts and not _says(name, piece) and not _icon_glyph(piece):
+            parts.append(piece)
+    return ", ".join(parts)
 
 
 def speaks(node: NativeNode, hierarchy: Hierarchy, interactive: bool) -> bool:
@@ -160,14 +220,16 @@ class _Printer:
         ref = self.refs.ref_for(self.hierarchy, node)
         line = "  " * depth + node.role
         if name:
-            line += " " + quote(clip(name, NAME_MAX))
+            line += " " + quote(clip_words(name, NAME_MAX))
         line += f" [ref={ref}]" + _states(node)
+        if node.role == "generic" and node.tag.startswith(TYPE_PREFIX) and node.tag not in COARSE_TYPES:
+            line += " tag=" + node.tag
         if node.role in VALUE_ROLES:
             if node.value:
                 line += " value=" + quote(clip(node.value, VALUE_MAX))
         else:
-            text = collapse(node.text)
-            if text and text != name:
+            text = shown_text(node, name)
+            if text:
                 line += ": " + clip(text, TEXT_MAX)
         self.lines.append(line)
         return ref
