@@ -71,7 +71,8 @@ def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[
                                      cdp_endpoint=options.get("cdpEndpoint"), cdp_headers=config.cdp_headers,
                                      cdp_timeout=config.cdp_timeout, origins=config.origins,
                                      download_max_bytes=config.download_max_bytes,
-                                     context=ContextOptions.of(options))
+                                     context=ContextOptions.of(options), executable=config.chromium,
+                                     headless=config.headless)
     return ChromiumSession(session_id, table=TABLES["chromium"], pool=parts.pool, driver=parts.driver,
                            options=session_options, workspace=config.workspace)
 

@@ -42,3 +42,7 @@ class SessionOptions:
     download_max_bytes: int = DOWNLOAD_MAX_BYTES
     #: What open_session asked of the context besides its size (a device, a locale, ...).
     context: ContextOptions = attrs.field(factory=ContextOptions)
+    #: The Chromium a session on a persistent profile runs (``userDataDir``: its own
+    #: browser, not the pool's), and whether it shows its window.
+    executable: str | None = None
+    headless: bool = True

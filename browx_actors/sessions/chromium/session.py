@@ -82,6 +82,7 @@ from .page.downloads import Downloads, safe_filename
 from .page.emulation import Emulation
 from .page.saves import list_new_downloads
 from .page.state_file import state_for_playwright
+from .persistent import PersistentBrowser, start_persistent
 from .pool import AcquireBrowser, Browser
 from .reading.name_book import NamedRefBook
 from .reading.resolve import run_with_named_refs
@@ -261,12 +262,21 @@ class ChromiumSession(Session):
         """Attached to a browser elsewhere, shared with others (``open_session({cdpEndpoint})``)."""
         return self.options.cdp_endpoint is not None
 
+    @property
+    def persistent(self) -> bool:
+        """On a profile folder of its own, in a Chromium of its own (``open_session({userDataDir})``)."""
+        return self.options.context.user_data_dir is not None and not self.attached
+
     async def on_start(self) -> None:
         self.dialogs.bind()
+        persistent: PersistentBrowser | None = None
         if self.options.cdp_endpoint is not None:
             attach = functools.partial(hold_attached_browser, timeout=self.options.cdp_timeout)
             self.browser = await self.nursery.start(attach, self.options.cdp_endpoint, self.driver,
                                                     self.options.cdp_headers)
+        elif self.persistent:
+            persistent = await start_persistent(self)
+            self.browser = persistent.browser
         else:
             # An attached pool's browser is reached in three steps, each within the CDP timeout.
             wait = max(60.0, 3 * self.options.cdp_timeout + 10)
@@ -283,13 +293,7 @@ class ChromiumSession(Session):
             # which the agent never enters (its init script goes on our pages only).
             self.context = await self.pw(default_context, self.browser.playwright)
         else:
-            width, height = self.options.viewport or DEFAULT_VIEWPORT
-            extra = self.options.context.playwright()
-            if self.options.context.storage_state is not None:  # Playwright's own loading: no helper pages
-                extra["storage_state"] = await state_for_playwright(self.workspace, self.options.context.storage_state)
-            self.context = context = await self.pw(
-                self.browser.playwright.new_context, viewport={"width": width, "height": height}, **extra,
-            )
+            self.context = context = persistent.context if persistent is not None else await self._new_context()
             await self.pw(context.add_init_script, script=AGENT_SOURCE)
             if self.options.context.init_script is not None:  # after the agent's: the page's own world
                 source = await init_script.read(self.workspace, self.options.context.init_script)
@@ -297,15 +301,32 @@ class ChromiumSession(Session):
             if self.options.context.permissions:  # emulate's state: emulate {} reports them, and changes them
                 self.emulation.state["permissions"] = list(self.options.context.permissions)
         tab = await self.tab_lifecycle.open_first()
+        if persistent is not None:  # the page the profile's browser opened by itself is no tab
+            await self.pw(close_pages, list(persistent.startup_pages))
         assert tab.events is not None  # open_first wired it
         self.human = await self.nursery.start(
             HumanBridge(self.session_id, tab.events, socket, attach=self.wiring.attach).run
         )
         self.nursery.start_soon(self._watch_browser, self.browser)
 
+    async def _new_context(self) -> BrowserContext:
+        """The session's context in the pool's browser, made with its options."""
+        assert self.browser is not None
+        width, height = self.options.viewport or DEFAULT_VIEWPORT
+        extra = self.options.context.playwright()
+        if self.options.context.storage_state is not None:  # Playwright's own loading: no helper pages
+            extra["storage_state"] = await state_for_playwright(self.workspace, self.options.context.storage_state)
+        context: BrowserContext = await self.pw(
+            self.browser.playwright.new_context, viewport={"width": width, "height": height}, **extra,
+        )
+        return context
+
     async def on_stop(self) -> None:
         await self.viewers.session_ending()
-        if self.context is None:
+        if self.context is None or self.persistent:
+            # A profile's browser is quit by its holder as the nursery closes
+            # (persistent.py): closing its context here would end the browser under the
+            # session's own watcher, as a crash.
             return
         if self.stop_reason == "shutdown" and self.browser is not None and not self.browser.attached \
                 and not self.attached:
