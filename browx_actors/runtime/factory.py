@@ -83,7 +83,8 @@ def new_firefox_session(parts: SessionParts, session_id: str, options: Mapping[s
     return FirefoxSession(session_id, table=TABLES["firefox"], workspace=parts.config.workspace, pool=parts.firefox,
                           viewport=(viewport["width"], viewport["height"]),
                           endpoint=endpoint if isinstance(endpoint, str) else None,
-                          context=ContextOptions.of(options),
+                          context=ContextOptions.of(options), executable=parts.config.firefox,
+                          headless=parts.config.headless,
                           download_max_bytes=parts.config.download_max_bytes, origins=parts.config.origins)
 
 

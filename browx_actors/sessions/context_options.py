@@ -106,9 +106,6 @@ def firefox_refusals(options: Mapping[str, JsonValue]) -> list[ToolError]:
         out.append(ToolError("not-supported", "colorScheme: WebDriver BiDi on Firefox 153 has no command for "
                              "prefers-color-scheme; a chromium session emulates it", field="colorScheme",
                              engine="firefox"))
-    if options.get("userDataDir") is not None:
-        out.append(ToolError("not-supported", "userDataDir: a persistent profile runs a browser of its own, which "
-                             "only chromium sessions do here", field="userDataDir", engine="firefox"))
     return out
 
 

@@ -165,8 +165,8 @@ OPEN_SESSION = runtime_tool(
         "(http://host:port or socks5://host:port), bypass (comma-separated hosts), username, password}; the "
         "password is never echoed; firefox refuses username and password. userDataDir is a workspace folder "
         "holding a persistent profile (cookies, storage, cache kept across sessions and restarts): the session "
-        "runs a Chromium of its own on it, one session at a time (a second is refused, naming userDataDir); "
-        "not with storageState; firefox refuses it. The server's session defaults (serve "
+        "runs a browser of its own on it (Chromium, or Firefox for engine firefox), one session at a time (a "
+        "second is refused, naming userDataDir); not with storageState. The server's session defaults (serve "
         "--device, --viewport-size, ...) fill what the call leaves out; notApplied names those a firefox session "
         "cannot take.",
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),

@@ -124,11 +124,3 @@ def test_a_bad_default_stops_the_server_at_start_naming_it(tmp_path: Path) -> No
     done = subprocess.run([*SERVE, "--device", "iPhone 99", "--print-config"], capture_output=True, text=True,
                           env=env, timeout=60, check=False)
     assert done.returncode == 2 and "--device" in done.stderr and "unknown device" in done.stderr, done.stderr
-
-
-def test_firefox_refuses_a_profile_folder_and_leaves_out_the_servers() -> None:
-    with pytest.raises(ToolError) as refused:
-        session_options(config(), "firefox", {"userDataDir": "p"})
-    assert (refused.value.code, refused.value.details["field"]) == ("not-supported", "userDataDir")
-    options, skipped = session_options(config(userDataDir="p"), "firefox", {})
-    assert "userDataDir" not in options and skipped == ["userDataDir"]

@@ -24,6 +24,7 @@ import trio
 from ...bidi import BidiConnection, BidiFailure, FirefoxError, launch_firefox, open_bidi_connection
 from ...credentials import redact_url
 from ...errors import ToolError
+from ...jsonsafe import JsonObject
 from ...kernel.actor import Actor
 from ...kernel.supervision import EventLog
 from ..chromium.pool import describe_exit
@@ -37,7 +38,8 @@ EVENTS = ("browsingContext", "log.entryAdded", "network.beforeRequestSent", "net
 
 #: ``unhandledPromptBehavior: ignore``: a page's dialog stays open for the session to
 #: answer by its policy, rather than being dismissed by the browser behind its back.
-CAPABILITIES = {"alwaysMatch": {"unhandledPromptBehavior": {"default": "ignore"}, "acceptInsecureCerts": False}}
+CAPABILITIES: dict[str, JsonObject] = {
+    "alwaysMatch": {"unhandledPromptBehavior": {"default": "ignore"}, "acceptInsecureCerts": False}}
 
 
 @attrs.define(eq=False)
@@ -76,9 +78,11 @@ class FirefoxStatus:
     pass
 
 
-async def new_bidi_session(bidi: BidiConnection) -> str:
-    """Start the BiDi session on ``bidi`` and subscribe to :data:`EVENTS`; the browser's version."""
-    created = await bidi.send("session.new", {"capabilities": CAPABILITIES}, timeout=60)
+async def new_bidi_session(bidi: BidiConnection, capabilities: JsonObject | None = None) -> str:
+    """Start the BiDi session on ``bidi`` (``capabilities`` over :data:`CAPABILITIES`'
+    ``alwaysMatch``) and subscribe to :data:`EVENTS`; the browser's version."""
+    asked = {"alwaysMatch": {**CAPABILITIES["alwaysMatch"], **(capabilities or {})}}
+    created = await bidi.send("session.new", {"capabilities": asked}, timeout=60)
     await bidi.send("session.subscribe", {"events": list(EVENTS)})
     return str(created.get("capabilities", {}).get("browserVersion", ""))
 

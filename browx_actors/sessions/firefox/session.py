@@ -48,7 +48,7 @@ from ..chromium.reading.name_book import NamedRefBook
 from ..chromium.reading.resolve import run_with_named_refs
 from ..context_options import ContextOptions
 from ..session import Session, Work
-from . import sandbox
+from . import persistent, sandbox
 from .page import emulation
 from .page.downloads import FirefoxDownloads
 from .pool import AcquireFirefox, Firefox, hold_attached
@@ -82,9 +82,13 @@ class FirefoxSession(Session):
     def __init__(self, session_id: str, *, table: Table, workspace: Path, pool: Callable[[], ActorRef],
                  viewport: tuple[int, int], endpoint: str | None = None,
                  download_max_bytes: int = DOWNLOAD_MAX_BYTES, origins: OriginPolicy | None = None,
-                 context: ContextOptions | None = None) -> None:
+                 context: ContextOptions | None = None, executable: str | None = None, headless: bool = True) -> None:
         super().__init__(session_id, table=table, workspace=workspace)
         self._pool = pool
+        #: The Firefox a session on a persistent profile runs (its own: ``persistent.py``),
+        #: and whether the session is quitting it (its end then is no crash).
+        self._own_browser = (executable, headless)
+        self.quitting = False
         self.viewport = viewport
         #: What open_session asked of the user context (the runtime refused what BiDi cannot set).
         self.context = context or ContextOptions()
@@ -126,18 +130,30 @@ class FirefoxSession(Session):
         assert self.browser is not None, "the session has not started"
         return self.browser.bidi
 
+    @property
+    def persistent(self) -> bool:
+        """On a profile folder of its own, in a Firefox of its own (``userDataDir``)."""
+        return self.context.user_data_dir is not None and self.endpoint is None
+
     async def on_start(self) -> None:
+        startup: list[str] = []
         if self.endpoint is not None:
             self.browser = await self.nursery.start(hold_attached, self.endpoint)
+        elif self.persistent:
+            self.browser = await persistent.start_persistent(self, *self._own_browser)
         else:
             self.browser = await self._pool().call(AcquireFirefox(), timeout=90)
         bidi = self.bidi
         self._unlisten = bidi.listen(self.on_event)
-        made: JsonObject = {"acceptInsecureCerts": True} if self.context.ignore_https_errors else {}
-        proxy = self.context.bidi_proxy()
-        if proxy is not None:
-            made["proxy"] = proxy
-        self.user_context = str((await bidi.send("browser.createUserContext", made))["userContext"])
+        if self.persistent:  # the profile's own context; its Firefox took the options at start
+            startup = await persistent.startup_tabs(self)
+            self.user_context = persistent.DEFAULT_USER_CONTEXT
+        else:
+            made: JsonObject = {"acceptInsecureCerts": True} if self.context.ignore_https_errors else {}
+            proxy = self.context.bidi_proxy()
+            if proxy is not None:
+                made["proxy"] = proxy
+            self.user_context = str((await bidi.send("browser.createUserContext", made))["userContext"])
         await emulation.start_with(self, self.context)  # before the first tab: it opens emulated
         await sandbox.preload(bidi, self.user_context)
         if self.context.block_service_workers:  # before any page script can register one
@@ -152,6 +168,7 @@ class FirefoxSession(Session):
             await self.routes.sync()
         created = await bidi.send("browsingContext.create", {"type": "tab", "userContext": self.user_context})
         tab = self.tabs.add(str(created["context"]), ours=True)
+        await persistent.close_startup_tabs(self, startup)
         await self.size(tab.context)
         if self.context.storage_state is not None:  # before the agent's first call: it opens signed in
             await webstorage.load_at_start(self, self.context.storage_state)
@@ -175,12 +192,17 @@ class FirefoxSession(Session):
         # Held requests are let go while their tabs still exist (not failed by the removal).
         with trio.CancelScope(shield=True):
             await self.routes.close()
+        if self.persistent:  # the profile kept: its Firefox quits, writing what the pages stored
+            await persistent.quit_browser(self)
+            return
         # The browser going or gone leaves nothing of ours to close.
         with trio.CancelScope(shield=True), trio.move_on_after(5), contextlib.suppress(BidiFailure):
             await self.bidi.send("browser.removeUserContext", {"userContext": self.user_context}, timeout=5)
 
     async def _watch_browser(self, browser: Firefox) -> None:
         await browser.lost.wait()
+        if self.quitting:
+            return
         lost = BrowserLost(self.session_id, browser.lost_reason)
         self._mark_crashed(lost)
         raise lost
