@@ -17,6 +17,7 @@ from mcp.client import Client
 from browx_actors.sessions.profile_lock import lock_owner
 from e2e_support import browx_server, fails, ok
 from firefox_support import open_firefox
+from https_support import MARKER, serve_https
 
 pytestmark = pytest.mark.firefox
 
@@ -73,3 +74,17 @@ async def test_the_profiles_firefox_dying_ends_the_session_and_frees_the_profile
         await fails(client, "list_tabs", {"session": "p"}, "browser-crashed")
         await open_firefox(client, "p", userDataDir=PROFILE)
         assert len((await ok(client, "list_tabs", {"session": "p"}))["tabs"]) == 1
+
+
+async def test_the_context_options_reach_the_profiles_own_firefox(tmp_path: Path) -> None:
+    """What createUserContext would take goes into the BiDi session's capabilities, and
+    emulation applies to the profile's default user context."""
+    with serve_https(tmp_path / "tls") as url:
+        async with browx_server(tmp_path / "ws", "eval") as client:
+            await open_firefox(client, "p", userDataDir=PROFILE, ignoreHttpsErrors=True, locale="de-DE",
+                               timezone="Asia/Tokyo")
+            await ok(client, "navigate", {"session": "p", "url": url})
+            seen = (await ok(client, "eval_js", {"session": "p", "expr": "({text: document.body.innerText, "
+                                                 "lang: navigator.language, zone: Intl.DateTimeFormat()"
+                                                 ".resolvedOptions().timeZone})"}))["value"]
+            assert MARKER in seen["text"] and (seen["lang"], seen["zone"]) == ("de-DE", "Asia/Tokyo"), seen
