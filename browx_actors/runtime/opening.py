@@ -7,8 +7,7 @@ result as if the call had given it: paths resolve against the workspace, a proxy
 password is registered as a secret, firefox refuses what it cannot set. Two things
 differ for a default: a session attached with ``cdpEndpoint`` takes none (it works in
 the browser's own context), and a default firefox cannot set is left out and named in
-the answer's ``notApplied`` rather than refusing every firefox session the server opens
-(but a proxy's credentials, whose loss would send the traffic elsewhere).
+the answer's ``notApplied`` rather than refusing every firefox session the server opens.
 
 :func:`check_session_defaults` runs the defaults through open_session's own parameter
 checks and rules at start, so a typo in ``--device`` fails there, naming the flag.
@@ -54,7 +53,7 @@ def session_options(config: RuntimeConfig, engine: str, call: Mapping[str, JsonV
     if engine == "firefox":
         for refusal in firefox_refusals(merge(layered(call, defaults), lookup_device)):
             field = str(refusal.details.get("field", "")).partition(".")[0]
-            if field in defaults and call.get(field) is None and field != "proxy":
+            if field in defaults and call.get(field) is None:
                 del defaults[field]
                 not_applied.append(field)
     options = merge(layered(call, defaults), lookup_device)

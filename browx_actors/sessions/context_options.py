@@ -90,13 +90,6 @@ def firefox_refusals(options: Mapping[str, JsonValue]) -> list[ToolError]:
         out.append(ToolError("not-supported", f"device {options.get('device')!r} needs {needs[0]}, which WebDriver "
                              "BiDi on Firefox 153 cannot emulate; use a chromium session or a desktop device",
                              field=field, engine="firefox"))
-    proxy = options.get("proxy")
-    for key in ("username", "password"):
-        if isinstance(proxy, dict) and key in proxy:
-            out.append(ToolError("not-supported", f"proxy.{key}: WebDriver BiDi on Firefox 153 takes a proxy "
-                                 "without credentials (a user context's proxy has none), and answering its auth "
-                                 "challenge per request is not done here; use a chromium session or a proxy "
-                                 "without authentication", field=f"proxy.{key}", engine="firefox"))
     if options.get("permissions"):
         out.append(ToolError("not-supported", "permissions: WebDriver BiDi on Firefox 153 grants a permission for "
                              "one origin (permissions.setPermission), and a session opens on none; navigate, then "
@@ -172,9 +165,9 @@ class ContextOptions:
         return kwargs
 
     def bidi_proxy(self) -> JsonObject | None:
-        """``browser.createUserContext``'s ``proxy`` for :attr:`proxy` (no credentials:
-        :func:`refuse_on_firefox` refused them): a manual proxy for http and https, or a
-        SOCKS one, with ``bypass``'s hosts as ``noProxy``."""
+        """``browser.createUserContext``'s ``proxy`` for :attr:`proxy` (its credentials
+        answer the proxy's challenges instead: ``firefox/proxy_auth.py``): a manual proxy
+        for http and https, or a SOCKS one, with ``bypass``'s hosts as ``noProxy``."""
         if self.proxy is None:
             return None
         scheme, _, address = self.proxy["server"].partition("://")

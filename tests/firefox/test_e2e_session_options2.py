@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from e2e_support import browx_server, fails, ok
+from e2e_support import browx_server, call, fails, ok
 from firefox_support import open_firefox
 from proxy_support import serve_proxy
 
@@ -95,13 +95,31 @@ async def test_blocked_service_workers_register_nothing(tmp_path: Path, pages_ur
             assert (await ok(client, "eval_js", {"session": session, "expr": REGISTER}))["value"] == expected
 
 
-async def test_a_proxy_carries_the_pages_and_credentials_are_refused(tmp_path: Path) -> None:
+async def test_a_proxy_carries_the_pages(tmp_path: Path) -> None:
     with serve_proxy() as proxy:
         async with browx_server(tmp_path / "ws", "eval") as client:
             assert (await open_firefox(client, proxy={"server": proxy}))["proxy"] == {"server": proxy}
             await ok(client, "navigate", {**S, "url": "http://browx-proxy.test/page"})
             seen = (await ok(client, "eval_js", {**S, "expr": "document.getElementById('asked').textContent"}))
             assert seen["value"] == "http://browx-proxy.test/page"
-            refused = await fails(client, "open_session", {"session": "x", "engine": "firefox", "proxy": {
-                "server": proxy, "username": "ada", "password": "hunter2"}}, "not-supported")
-            assert refused["field"] == "proxy.username" and "hunter2" not in str(refused), refused
+
+
+async def test_a_proxys_credentials_answer_its_challenge_for_that_session_only(tmp_path: Path) -> None:
+    """Firefox keeps accepted proxy credentials browser-wide, so a session with them runs
+    a Firefox of its own: the others, before and after, are not let through with them."""
+    asked = "document.getElementById('asked')?.textContent ?? null"
+    with serve_proxy("ada", "hunter2") as proxy:
+        async with browx_server(tmp_path / "ws", "eval") as client:
+            opened = await open_firefox(client, proxy={"server": proxy, "username": "ada", "password": "hunter2"})
+            assert opened["proxy"] == {"server": proxy, "username": "ada", "password": "***"}, opened
+            await ok(client, "navigate", {**S, "url": "http://browx-proxy.test/in"})
+            assert (await ok(client, "eval_js", {**S, "expr": asked}))["value"] == "http://browx-proxy.test/in"
+            await open_firefox(client, "other", proxy={"server": proxy})  # no credentials
+            await call(client, "navigate", {"session": "other", "url": "http://browx-proxy.test/out"})
+            assert (await ok(client, "eval_js", {"session": "other", "expr": asked}))["value"] is None
+            # Wrong credentials: the proxy's refusal (a challenge refused again is cancelled, not looped).
+            await open_firefox(client, "wrong", proxy={"server": proxy, "username": "ada", "password": "nope-1"})
+            await call(client, "navigate", {"session": "wrong", "url": "http://browx-proxy.test/no"})
+            assert (await ok(client, "eval_js", {"session": "wrong", "expr": asked}))["value"] is None
+            assert (await ok(client, "list_tabs", S))["tabs"][0]["id"] == 1
+            assert "hunter2" not in client.transcript.everything()  # type: ignore[attr-defined]

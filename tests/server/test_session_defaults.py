@@ -92,10 +92,10 @@ def test_firefox_leaves_out_the_defaults_it_cannot_set_and_says_so() -> None:
     with pytest.raises(ToolError) as refused:
         session_options(server, "firefox", {"colorScheme": "light"})
     assert refused.value.details["field"] == "colorScheme"
-    # A proxy's credentials are refused, not dropped: without them the traffic would go elsewhere.
-    with pytest.raises(ToolError) as refused:
-        session_options(config(proxy={"server": "http://p:1", "username": "u", "password": "pw-1"}), "firefox", {})
-    assert refused.value.details["field"] == "proxy.username"
+    # A proxy with credentials is taken whole (firefox answers its challenges).
+    proxy = {"server": "http://p:1", "username": "u", "password": "pw-1"}
+    assert session_options(config(proxy=proxy), "firefox", {}) == ({"proxy": proxy, "viewport": {
+        "width": 1280, "height": 720}}, [])
 
 
 def test_print_config_shows_the_defaults_from_file_env_and_flag_with_the_password_masked(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ __all__ = ["EVENTS", "AcquireFirefox", "Firefox", "FirefoxPool", "FirefoxStatus"
 
 #: The event modules every connection subscribes to once, for all contexts.
 EVENTS = ("browsingContext", "log.entryAdded", "network.beforeRequestSent", "network.responseCompleted",
-          "network.fetchError", "script.realmDestroyed")
+          "network.fetchError", "network.authRequired", "script.realmDestroyed")
 
 #: ``unhandledPromptBehavior: ignore``: a page's dialog stays open for the session to
 #: answer by its policy, rather than being dismissed by the browser behind its back.
@@ -53,6 +53,7 @@ class Firefox:
     lost: trio.Event = attrs.Factory(trio.Event)
     lost_reason: str = ""
     _interceptor: Interceptor | None = attrs.field(default=None, init=False)
+    _auth_interceptor: Interceptor | None = attrs.field(default=None, init=False)
 
     @property
     def interceptor(self) -> Interceptor:
@@ -61,6 +62,14 @@ class Firefox:
         if self._interceptor is None:
             self._interceptor = Interceptor(self.bidi)
         return self._interceptor
+
+    @property
+    def auth_interceptor(self) -> Interceptor:
+        """The connection's one ``authRequired`` intercept, shared by the sessions whose
+        proxy takes credentials (:mod:`.proxy_auth`); made on first use."""
+        if self._auth_interceptor is None:
+            self._auth_interceptor = Interceptor(self.bidi, phase="authRequired")
+        return self._auth_interceptor
 
     def mark_lost(self, reason: str) -> None:
         if not self.lost.is_set():

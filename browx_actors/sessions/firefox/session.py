@@ -48,10 +48,11 @@ from ..chromium.reading.name_book import NamedRefBook
 from ..chromium.reading.resolve import run_with_named_refs
 from ..context_options import ContextOptions
 from ..session import Session, Work
-from . import persistent, sandbox
+from . import own_firefox, sandbox
 from .page import emulation
 from .page.downloads import FirefoxDownloads
 from .pool import AcquireFirefox, Firefox, hold_attached
+from .proxy_auth import ProxyAuth
 from .reading import frames
 from .records import webstorage
 from .records.books import ConsoleBook, NetworkBook
@@ -85,10 +86,12 @@ class FirefoxSession(Session):
                  context: ContextOptions | None = None, executable: str | None = None, headless: bool = True) -> None:
         super().__init__(session_id, table=table, workspace=workspace)
         self._pool = pool
-        #: The Firefox a session on a persistent profile runs (its own: ``persistent.py``),
-        #: and whether the session is quitting it (its end then is no crash).
-        self._own_browser = (executable, headless)
+        #: The Firefox a session runs when it needs its own (``own_firefox.py``), and
+        #: whether the session is quitting it (its end then is no crash).
+        self._firefox_to_run = (executable, headless)
         self.quitting = False
+        #: Answers the proxy's challenges with its credentials (``proxy_auth.py``).
+        self.proxy_auth: ProxyAuth | None = None
         self.viewport = viewport
         #: What open_session asked of the user context (the runtime refused what BiDi cannot set).
         self.context = context or ContextOptions()
@@ -131,23 +134,23 @@ class FirefoxSession(Session):
         return self.browser.bidi
 
     @property
-    def persistent(self) -> bool:
-        """On a profile folder of its own, in a Firefox of its own (``userDataDir``)."""
-        return self.context.user_data_dir is not None and self.endpoint is None
+    def own_browser(self) -> bool:
+        """In a Firefox of its own (a profile folder, a proxy's credentials: ``own_firefox.py``)."""
+        return own_firefox.runs_its_own(self.context) and self.endpoint is None
 
     async def on_start(self) -> None:
         startup: list[str] = []
         if self.endpoint is not None:
             self.browser = await self.nursery.start(hold_attached, self.endpoint)
-        elif self.persistent:
-            self.browser = await persistent.start_persistent(self, *self._own_browser)
+        elif self.own_browser:
+            self.browser = await own_firefox.start_own(self, *self._firefox_to_run)
         else:
             self.browser = await self._pool().call(AcquireFirefox(), timeout=90)
         bidi = self.bidi
         self._unlisten = bidi.listen(self.on_event)
-        if self.persistent:  # the profile's own context; its Firefox took the options at start
-            startup = await persistent.startup_tabs(self)
-            self.user_context = persistent.DEFAULT_USER_CONTEXT
+        if self.own_browser:  # its Firefox's own context, made with the options at start
+            startup = await own_firefox.startup_tabs(self)
+            self.user_context = own_firefox.DEFAULT_USER_CONTEXT
         else:
             made: JsonObject = {"acceptInsecureCerts": True} if self.context.ignore_https_errors else {}
             proxy = self.context.bidi_proxy()
@@ -161,6 +164,7 @@ class FirefoxSession(Session):
                                                         "userContexts": [self.user_context]})
         if self.context.init_script is not None:  # the page's realm (no sandbox), before its scripts
             await self._preload_init_script(self.context.init_script)
+        await self._join_proxy_auth()  # before the first request: the proxy's challenge answered
         await collect(bidi, self.user_context)  # before the first request: bodies for network_body
         await self.downloads.enable(self)
         if self.routes.policy.active:  # in the intercept before the first tab: no request slips past the policy
@@ -168,11 +172,18 @@ class FirefoxSession(Session):
             await self.routes.sync()
         created = await bidi.send("browsingContext.create", {"type": "tab", "userContext": self.user_context})
         tab = self.tabs.add(str(created["context"]), ours=True)
-        await persistent.close_startup_tabs(self, startup)
+        await own_firefox.close_startup_tabs(self, startup)
         await self.size(tab.context)
         if self.context.storage_state is not None:  # before the agent's first call: it opens signed in
             await webstorage.load_at_start(self, self.context.storage_state)
         self.nursery.start_soon(self._watch_browser, self.browser)
+
+    async def _join_proxy_auth(self) -> None:
+        proxy = self.context.proxy
+        if proxy is not None and "username" in proxy and self.browser is not None:
+            self.proxy_auth = ProxyAuth(self.bidi, self.owns, self.nursery, proxy["username"],
+                                        proxy.get("password", ""))
+            await self.browser.auth_interceptor.join(self.proxy_auth)
 
     async def _preload_init_script(self, relative: str) -> None:
         source = await init_script.read(self.workspace, relative)
@@ -192,8 +203,10 @@ class FirefoxSession(Session):
         # Held requests are let go while their tabs still exist (not failed by the removal).
         with trio.CancelScope(shield=True):
             await self.routes.close()
-        if self.persistent:  # the profile kept: its Firefox quits, writing what the pages stored
-            await persistent.quit_browser(self)
+            if self.proxy_auth is not None:
+                await self.browser.auth_interceptor.leave(self.proxy_auth)
+        if self.own_browser:  # its Firefox quits, writing what the pages stored to a kept profile
+            await own_firefox.quit_browser(self)
             return
         # The browser going or gone leaves nothing of ours to close.
         with trio.CancelScope(shield=True), trio.move_on_after(5), contextlib.suppress(BidiFailure):

@@ -1,20 +1,25 @@
-"""A firefox session on a persistent profile: ``open_session({userDataDir, engine: "firefox"})``.
+"""A firefox session with a Firefox of its own, not the pool's shared one, in two cases.
 
-The pool's Firefox runs on a throwaway profile, and a user context made in it
-(``browser.createUserContext``) gets a new id each time, so nothing it stored would be
-found again. Such a session therefore runs a Firefox of its own on the folder
-(:func:`~browx_actors.bidi.launcher.launch_firefox` with that profile, kept) and works
-in its ``default`` user context, whose cookies and storage are the profile's. What
-``createUserContext`` takes (``acceptInsecureCerts``, ``proxy``) goes into the BiDi
+* A persistent profile, ``open_session({userDataDir, engine: "firefox"})``: the pool's
+  Firefox runs on a throwaway profile, and a user context made in it
+  (``browser.createUserContext``) gets a new id each time, so nothing it stored would be
+  found again. The session runs Firefox on the folder (kept: neither swept nor removed)
+  and works in its ``default`` user context, whose cookies and storage are the profile's.
+* A proxy with credentials: Firefox keeps a proxy's accepted credentials for the whole
+  browser, every user context included (a session on the same proxy without them, or
+  with wrong ones, was let through with them), so on the shared Firefox one session's
+  credentials would serve the others. Its own Firefox runs on a throwaway profile.
+
+What ``createUserContext`` takes (``acceptInsecureCerts``, ``proxy``) goes into the BiDi
 session's capabilities instead, as this browser is the session's alone.
 
-:func:`hold_persistent_firefox` owns it for the session's life as the pool's task owns
-the shared one: the profile is held first (:mod:`..profile_lock`: a second user is
+:func:`hold_own_firefox` owns it for the session's life as the pool's task owns the
+shared one: a profile folder is held first (:mod:`..profile_lock`: a second user is
 refused at once), a Firefox that exits or drops its socket marks the :class:`~.pool.Firefox`
 lost (the session ends with ``browser-crashed``), and the end asks Firefox to quit
 (``browser.close``, :func:`quit_browser`, from the session's ``on_stop`` while the
-connection still runs) and waits for it, so what the pages stored is written to the
-profile before the launcher's kill sweeps what is left.
+connection still runs) and waits for its process, so what the pages stored is written
+to the profile before the launcher's kill sweeps what is left.
 """
 
 from __future__ import annotations
@@ -32,14 +37,15 @@ from ...errors import ToolError
 from ...jsonsafe import JsonObject
 from ...workspace import folder_to_use
 from ..chromium.pool import describe_exit
+from ..context_options import ContextOptions
 from ..profile_lock import hold_profile
 from .pool import Firefox, new_bidi_session
 
 if TYPE_CHECKING:
     from .session import FirefoxSession
 
-__all__ = ["DEFAULT_USER_CONTEXT", "OwnFirefox", "close_startup_tabs", "hold_persistent_firefox", "quit_browser",
-           "start_persistent", "startup_tabs"]
+__all__ = ["DEFAULT_USER_CONTEXT", "OwnFirefox", "close_startup_tabs", "hold_own_firefox", "quit_browser",
+           "runs_its_own", "start_own", "startup_tabs"]
 
 #: The user context a Firefox's profile stores its cookies and storage for.
 DEFAULT_USER_CONTEXT = "default"
@@ -54,11 +60,11 @@ class OwnFirefox(Firefox):
     exited: trio.Event = attrs.Factory(trio.Event)
 
 
-async def hold_persistent_firefox(folder: Path, relative: str, executable: str | None, headless: bool,
-                                  capabilities: JsonObject, *, task_status: trio.TaskStatus[OwnFirefox]) -> None:
-    """Take the profile, start its Firefox, hand over the :class:`~.pool.Firefox`, and
-    hold it until cancelled or it dies; then quit it gracefully."""
-    with hold_profile(folder, relative):
+async def hold_own_firefox(folder: Path | None, relative: str, executable: str | None, headless: bool,
+                           capabilities: JsonObject, *, task_status: trio.TaskStatus[OwnFirefox]) -> None:
+    """Take the profile folder (None: a throwaway profile), start Firefox on it, hand over
+    the :class:`OwnFirefox`, and hold it until cancelled or it dies."""
+    with hold_profile(folder, relative) if folder is not None else contextlib.nullcontext():
         async with AsyncExitStack() as stack:
             try:
                 process = await stack.enter_async_context(launch_firefox(executable, headless=headless,
@@ -68,7 +74,7 @@ async def hold_persistent_firefox(folder: Path, relative: str, executable: str |
             except FirefoxError as exc:
                 raise ToolError("engine-unavailable", str(exc), engine="firefox") from exc
             except BidiFailure as exc:
-                raise ToolError("unavailable", f"could not start Firefox on the profile {relative!r}: {exc}",
+                raise ToolError("unavailable", f"could not start the session's Firefox{relative}: {exc}",
                                 component="browser") from exc
             browser = OwnFirefox(0, bidi, process.pid, version)
             try:
@@ -85,22 +91,30 @@ async def hold_persistent_firefox(folder: Path, relative: str, executable: str |
                 browser.mark_lost("the session closed")
 
 
-async def start_persistent(session: FirefoxSession, executable: str | None, headless: bool) -> Firefox:
-    """The session's own Firefox on its profile folder (checked by the workspace's
-    chokepoint), started in the session's nursery; a storage state beside it is refused
-    (the profile keeps its own; ``storage_state_load`` loads one into it)."""
+def runs_its_own(context: ContextOptions) -> bool:
+    """Whether a session with these options needs a Firefox of its own (see the module notes)."""
+    return context.user_data_dir is not None or (context.proxy is not None and "username" in context.proxy)
+
+
+async def start_own(session: FirefoxSession, executable: str | None, headless: bool) -> Firefox:
+    """The session's own Firefox, on its profile folder (checked by the workspace's
+    chokepoint) if it has one, started in the session's nursery; a storage state beside
+    a profile folder is refused (the profile keeps its own; ``storage_state_load`` loads
+    one into it)."""
     context = session.context
-    assert context.user_data_dir is not None
-    if context.storage_state is not None:
-        raise ToolError("bad-arg", "storageState: a userDataDir session starts from its profile's own storage; "
-                        "open it without storageState and storage_state_load the file", field="storageState")
-    folder = folder_to_use(session.workspace, context.user_data_dir, field="userDataDir")
+    folder = None
+    if context.user_data_dir is not None:
+        if context.storage_state is not None:
+            raise ToolError("bad-arg", "storageState: a userDataDir session starts from its profile's own storage; "
+                            "open it without storageState and storage_state_load the file", field="storageState")
+        folder = folder_to_use(session.workspace, context.user_data_dir, field="userDataDir")
     capabilities: JsonObject = {"acceptInsecureCerts": True} if context.ignore_https_errors else {}
     proxy = context.bidi_proxy()
     if proxy is not None:
         capabilities["proxy"] = proxy
-    browser: Firefox = await session.nursery.start(hold_persistent_firefox, folder, context.user_data_dir,
-                                                   executable, headless, capabilities)
+    relative = "" if context.user_data_dir is None else f" on the profile {context.user_data_dir!r}"
+    browser: Firefox = await session.nursery.start(hold_own_firefox, folder, relative, executable, headless,
+                                                   capabilities)
     return browser
 
 
