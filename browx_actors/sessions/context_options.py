@@ -81,8 +81,8 @@ def refuse_on_firefox(options: Mapping[str, JsonValue]) -> None:
 def firefox_refusals(options: Mapping[str, JsonValue]) -> list[ToolError]:
     """``not-supported``, each naming its field, for what Firefox 153's WebDriver BiDi
     cannot set on a user context: touch and a mobile viewport (no command for either),
-    and prefers-color-scheme (none either), and permissions (granted per origin only, and
-    an opening session has no origin yet: emulate grants them once a page has one)."""
+    and prefers-color-scheme (none either). Permissions, which BiDi grants per origin,
+    are granted to each origin the session's pages go to (``firefox/origin_grants.py``)."""
     out = []
     needs = [what for key, what in (("isMobile", "a mobile viewport"), ("hasTouch", "touch")) if options.get(key)]
     if needs:
@@ -90,11 +90,6 @@ def firefox_refusals(options: Mapping[str, JsonValue]) -> list[ToolError]:
         out.append(ToolError("not-supported", f"device {options.get('device')!r} needs {needs[0]}, which WebDriver "
                              "BiDi on Firefox 153 cannot emulate; use a chromium session or a desktop device",
                              field=field, engine="firefox"))
-    if options.get("permissions"):
-        out.append(ToolError("not-supported", "permissions: WebDriver BiDi on Firefox 153 grants a permission for "
-                             "one origin (permissions.setPermission), and a session opens on none; navigate, then "
-                             "emulate permissions grants them for that page's origin", field="permissions",
-                             engine="firefox"))
     if options.get("colorScheme") is not None:
         out.append(ToolError("not-supported", "colorScheme: WebDriver BiDi on Firefox 153 has no command for "
                              "prefers-color-scheme; a chromium session emulates it", field="colorScheme",

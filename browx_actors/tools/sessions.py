@@ -159,7 +159,7 @@ OPEN_SESSION = runtime_tool(
         "7); viewport and userAgent win over the device's. locale is BCP 47, timezone IANA. Firefox refuses "
         "colorScheme and mobile or touch devices (BiDi cannot set them). storageState is a workspace "
         "file (storage_state_save's) loaded at start. permissions (emulate's names) are granted at start; "
-        "firefox refuses them (BiDi grants per origin, and a session opens on none). initScript is a workspace "
+        "firefox grants them to each origin the pages go to (BiDi grants per origin). initScript is a workspace "
         ".js file run in each new document before its scripts, as a function body (assign to window for a "
         "global). blockServiceWorkers makes serviceWorker.register resolve to nothing. proxy is {server "
         "(http://host:port or socks5://host:port), bypass (comma-separated hosts), username, password}; the "

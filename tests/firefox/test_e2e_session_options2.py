@@ -55,12 +55,24 @@ async def test_a_bad_storage_state_is_refused_naming_it(tmp_path: Path) -> None:
         assert (await ok(client, "list_sessions"))["count"] == 0
 
 
-async def test_permissions_are_refused_naming_the_field_and_why(tmp_path: Path) -> None:
+async def test_permissions_are_granted_to_each_origin_the_pages_go_to(tmp_path: Path, pages_url: str,
+                                                                      pages_url2: str) -> None:
+    """BiDi grants per origin: navigate grants before it loads (the page's first script
+    sees it), a navigation the page makes is granted as it starts; a session opened
+    without them is not granted anything."""
+    state = "navigator.permissions.query({name: 'geolocation'}).then(p => p.state)"
     async with browx_server(tmp_path / "ws", "eval") as client:
-        refused = await fails(client, "open_session", {**S, "engine": "firefox", "permissions": ["geolocation"]},
-                              "not-supported")
-        assert refused["field"] == "permissions" and "origin" in refused["error"], refused
-        assert (await ok(client, "list_sessions"))["count"] == 0
+        opened = await open_firefox(client, permissions=["geolocation"])
+        assert opened["permissions"] == ["geolocation"], opened
+        await ok(client, "navigate", {**S, "url": f"{pages_url}/permission_at_load.html"})
+        assert (await ok(client, "eval_js", {**S, "expr": "window.seenAtLoad"}))["value"] == "granted"
+        await ok(client, "eval_js", {**S, "expr": f"location.href = '{pages_url2}/e2e_small.html'"})
+        await ok(client, "wait_for", {**S, "text": "Hello E2E"})
+        assert (await ok(client, "eval_js", {**S, "expr": "location.origin"}))["value"] == pages_url2
+        assert (await ok(client, "eval_js", {**S, "expr": state}))["value"] == "granted"
+        await open_firefox(client, "plain")
+        await ok(client, "navigate", {"session": "plain", "url": f"{pages_url}/permission_at_load.html"})
+        assert (await ok(client, "eval_js", {"session": "plain", "expr": "window.seenAtLoad"}))["value"] == "prompt"
 
 
 INIT = "var local = 1;\nwindow.fromInit = {state: document.readyState, local: typeof local};\n// a last-line comment"

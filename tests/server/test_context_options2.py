@@ -9,6 +9,7 @@ import pytest
 from browx_actors.errors import ToolError
 from browx_actors.jsonsafe import JsonObject
 from browx_actors.sessions.context_options import ContextOptions, masked, merge, refuse_on_firefox
+from browx_actors.sessions.firefox.origin_grants import origin_of
 from browx_actors.sessions.firefox.proxy_auth import answer
 from browx_actors.sessions.init_script import as_function, as_statement
 from browx_actors.tools.rules import Check
@@ -55,11 +56,8 @@ def test_permissions_are_deduplicated_kept_and_given_to_playwright() -> None:
     assert "permissions" not in merge({"permissions": []}, no_device)
 
 
-def test_firefox_refuses_permissions_naming_why() -> None:
-    with pytest.raises(ToolError) as caught:
-        refuse_on_firefox(merge({"permissions": ["geolocation"]}, no_device))
-    assert caught.value.code == "not-supported" and caught.value.details["field"] == "permissions"
-    assert "origin" in caught.value.message
+def test_firefox_takes_permissions_granting_them_per_origin() -> None:
+    refuse_on_firefox(merge({"permissions": ["geolocation"]}, no_device))  # firefox/origin_grants.py
 
 
 def test_an_unknown_permission_is_refused_naming_it() -> None:
@@ -135,3 +133,12 @@ def test_a_proxy_of_the_wrong_shape_is_refused_naming_the_key(proxy: dict[str, s
     with pytest.raises(ToolError) as caught:
         check({"session": "s", "engine": "chromium", "proxy": proxy})
     assert caught.value.details["field"] == field
+
+
+@pytest.mark.parametrize(("url", "origin"), [
+    ("https://Shop.Example:8443/a?b#c", "https://shop.example:8443"),
+    ("http://user:pw@host/x", "http://host"),  # credentials are no part of an origin
+    ("about:blank", None), ("data:text/html,hi", None), ("file:///etc/passwd", None), ("http://[::1", None),
+])
+def test_firefox_grants_permissions_to_web_origins_only(url: str, origin: str | None) -> None:
+    assert origin_of(url) == origin

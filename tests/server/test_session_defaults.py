@@ -86,8 +86,9 @@ def test_open_session_options_carry_the_defaults_unless_attached_or_native() -> 
 def test_firefox_leaves_out_the_defaults_it_cannot_set_and_says_so() -> None:
     server = config(colorScheme="dark", permissions=["geolocation"], device="Pixel 7", locale="de-DE")
     options, skipped = session_options(server, "firefox", {})
-    assert skipped == ["colorScheme", "device", "permissions"]
+    assert skipped == ["colorScheme", "device"]
     assert options["locale"] == "de-DE" and "colorScheme" not in options and "isMobile" not in options
+    assert options["permissions"] == ["geolocation"]  # granted per origin there
     # The call's own is refused as ever.
     with pytest.raises(ToolError) as refused:
         session_options(server, "firefox", {"colorScheme": "light"})

@@ -49,6 +49,7 @@ from ..chromium.reading.resolve import run_with_named_refs
 from ..context_options import ContextOptions
 from ..session import Session, Work
 from . import own_firefox, sandbox
+from .origin_grants import OriginGrants
 from .page import emulation
 from .page.downloads import FirefoxDownloads
 from .pool import AcquireFirefox, Firefox, hold_attached
@@ -92,6 +93,8 @@ class FirefoxSession(Session):
         self.quitting = False
         #: Answers the proxy's challenges with its credentials (``proxy_auth.py``).
         self.proxy_auth: ProxyAuth | None = None
+        #: open_session's permissions, granted to each origin the pages go to (``origin_grants.py``).
+        self.grants: OriginGrants | None = None
         self.viewport = viewport
         #: What open_session asked of the user context (the runtime refused what BiDi cannot set).
         self.context = context or ContextOptions()
@@ -165,6 +168,8 @@ class FirefoxSession(Session):
         if self.context.init_script is not None:  # the page's realm (no sandbox), before its scripts
             await self._preload_init_script(self.context.init_script)
         await self._join_proxy_auth()  # before the first request: the proxy's challenge answered
+        if self.context.permissions:
+            self.grants = OriginGrants(bidi, self.user_context, self.context.permissions, self.nursery)
         await collect(bidi, self.user_context)  # before the first request: bodies for network_body
         await self.downloads.enable(self)
         if self.routes.policy.active:  # in the intercept before the first tab: no request slips past the policy
@@ -253,6 +258,8 @@ class FirefoxSession(Session):
         tab = self.tabs.of(top)
         if tab is None:
             return
+        if method == "browsingContext.navigationStarted" and self.grants is not None:  # its frames' too
+            self.grants.seen(str(params.get("url") or ""))
         if method == "browsingContext.contextDestroyed":
             tab.drop_frame(context)
             if context == top:
