@@ -85,3 +85,17 @@ async def test_the_profiles_browser_dying_ends_the_session_and_frees_the_profile
         await fails(client, "list_tabs", {"session": "p"}, "browser-crashed")
         await ok(client, "open_session", {"session": "p"})
         assert len((await ok(client, "list_tabs", {"session": "p"}))["tabs"]) == 1
+
+
+async def test_the_context_options_reach_the_profiles_own_chromium(tmp_path: Path, pages_url: str) -> None:
+    """Playwright's persistent launch takes new_context's options: the same ones apply."""
+    read = "({ua: navigator.userAgent, lang: navigator.language, w: innerWidth, h: innerHeight, g: window.fromInit})"
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "init.js").write_text("window.fromInit = 'yes';")
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await ok(client, "open_session", {"session": "p", "userDataDir": PROFILE, "userAgent": "profile-ua",
+                                          "locale": "de-DE", "viewport": {"width": 900, "height": 600},
+                                          "initScript": "init.js"})
+        await ok(client, "navigate", {"session": "p", "url": f"{pages_url}/e2e_small.html"})
+        seen = (await ok(client, "eval_js", {"session": "p", "expr": read}))["value"]
+        assert seen == {"ua": "profile-ua", "lang": "de-DE", "w": 900, "h": 600, "g": "yes"}, seen

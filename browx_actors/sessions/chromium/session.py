@@ -64,8 +64,8 @@ from ...kernel.actor import Later
 from ...kernel.actor_ref import ActorRef
 from ...streams.source import FrameSource
 from ...tools import Arguments, Handler, Reply, Table, Tool
-from .. import init_script
 from ..session import Session, Work
+from . import own_context
 from .agent.pageagent import AGENT_CALL, AGENT_SOURCE, highest_ref, normalize_ref
 from .attached import close_pages, default_context, hold_attached_browser
 from .bridge.driver import PlaywrightDriver
@@ -76,12 +76,11 @@ from .frames import calls as frame_calls
 from .losses import BrowserLost, PageScriptError, first_line, went_away
 from .network.redact import redact_url
 from .network.routes import Routes
-from .options import DEFAULT_VIEWPORT, SessionOptions
+from .options import SessionOptions
 from .page.download_cap import DownloadCap
 from .page.downloads import Downloads, safe_filename
 from .page.emulation import Emulation
 from .page.saves import list_new_downloads
-from .page.state_file import state_for_playwright
 from .persistent import PersistentBrowser, start_persistent
 from .pool import AcquireBrowser, Browser
 from .reading.name_book import NamedRefBook
@@ -293,13 +292,8 @@ class ChromiumSession(Session):
             # which the agent never enters (its init script goes on our pages only).
             self.context = await self.pw(default_context, self.browser.playwright)
         else:
-            self.context = context = persistent.context if persistent is not None else await self._new_context()
-            await self.pw(context.add_init_script, script=AGENT_SOURCE)
-            if self.options.context.init_script is not None:  # after the agent's: the page's own world
-                source = await init_script.read(self.workspace, self.options.context.init_script)
-                await self.pw(context.add_init_script, script=init_script.as_statement(source))
-            if self.options.context.permissions:  # emulate's state: emulate {} reports them, and changes them
-                self.emulation.state["permissions"] = list(self.options.context.permissions)
+            self.context = persistent.context if persistent is not None else await own_context.new_context(self)
+            await own_context.prepare(self, self.context)
         tab = await self.tab_lifecycle.open_first()
         if persistent is not None:  # the page the profile's browser opened by itself is no tab
             await self.pw(close_pages, list(persistent.startup_pages))
@@ -308,18 +302,6 @@ class ChromiumSession(Session):
             HumanBridge(self.session_id, tab.events, socket, attach=self.wiring.attach).run
         )
         self.nursery.start_soon(self._watch_browser, self.browser)
-
-    async def _new_context(self) -> BrowserContext:
-        """The session's context in the pool's browser, made with its options."""
-        assert self.browser is not None
-        width, height = self.options.viewport or DEFAULT_VIEWPORT
-        extra = self.options.context.playwright()
-        if self.options.context.storage_state is not None:  # Playwright's own loading: no helper pages
-            extra["storage_state"] = await state_for_playwright(self.workspace, self.options.context.storage_state)
-        context: BrowserContext = await self.pw(
-            self.browser.playwright.new_context, viewport={"width": width, "height": height}, **extra,
-        )
-        return context
 
     async def on_stop(self) -> None:
         await self.viewers.session_ending()
