@@ -58,7 +58,7 @@ def merge(args: Mapping[str, JsonValue], lookup: Callable[[str], JsonObject]) ->
                 merged[key] = dict(value) if isinstance(value, dict) else value
     merged["viewport"] = args.get("viewport") or merged.get("viewport") or dict(DEFAULT_VIEWPORT_JSON)
     for key in _PLAIN:
-        if args.get(key) is not None:
+        if args.get(key) is not None and not (key == "userDataDir" and args[key] == ""):  # "": none, not the server's
             merged[key] = args[key]
     for flag in ("ignoreHttpsErrors", "blockServiceWorkers"):
         if args.get(flag):

@@ -167,7 +167,8 @@ OPEN_SESSION = runtime_tool(
         "them across its sessions). userDataDir is a workspace folder "
         "holding a persistent profile (cookies, storage, cache kept across sessions and restarts): the session "
         "runs a browser of its own on it (Chromium, or Firefox for engine firefox), one session at a time (a "
-        "second is refused, naming userDataDir); not with storageState. The server's session defaults (serve "
+        "second is refused, naming userDataDir); not with storageState; \"\" opens without one even when the "
+        "server gives a default. The server's session defaults (serve "
         "--device, --viewport-size, ...) fill what the call leaves out; notApplied names those a firefox session "
         "cannot take.",
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),

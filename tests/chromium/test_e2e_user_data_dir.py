@@ -85,6 +85,11 @@ async def test_the_profiles_browser_dying_ends_the_session_and_frees_the_profile
         await fails(client, "list_tabs", {"session": "p"}, "browser-crashed")
         await ok(client, "open_session", {"session": "p"})
         assert len((await ok(client, "list_tabs", {"session": "p"}))["tabs"]) == 1
+        # The server's profile has one user; "" opens a plain session beside it.
+        refused = await fails(client, "open_session", {"session": "q"}, "bad-arg")
+        assert refused["field"] == "userDataDir", refused
+        opened = await ok(client, "open_session", {"session": "q", "userDataDir": ""})
+        assert "userDataDir" not in opened, opened
 
 
 async def test_the_context_options_reach_the_profiles_own_chromium(tmp_path: Path, pages_url: str) -> None:

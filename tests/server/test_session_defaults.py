@@ -27,6 +27,13 @@ def test_the_call_wins_argument_by_argument_and_the_server_fills_the_rest() -> N
                                      "permissions": ["geolocation"], "session": "s"}
 
 
+def test_an_empty_user_data_dir_opens_without_the_servers_profile() -> None:
+    options, _ = session_options(config(userDataDir="profiles/main"), "chromium", {"userDataDir": ""})
+    assert "userDataDir" not in options
+    options, _ = session_options(config(userDataDir="profiles/main"), "chromium", {})
+    assert options["userDataDir"] == "profiles/main"
+
+
 def test_a_device_the_call_names_brings_its_own_size_and_agent_over_the_servers() -> None:
     server = {"viewport": {"width": 1000, "height": 700}, "userAgent": "server-ua", "locale": "de-DE"}
     assert layered({"device": "iPhone 15"}, server) == {"device": "iPhone 15", "locale": "de-DE"}
