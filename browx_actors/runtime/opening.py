@@ -4,10 +4,11 @@ The server's defaults (``--device``, ``--viewport-size``, ... : ``RuntimeConfig.
 are open_session's own arguments by their JSON names, so one pure rule layers them
 (:func:`~browx_actors.sessions.context_options.layered`) and everything after reads the
 result as if the call had given it: paths resolve against the workspace, a proxy's
-password is registered as a secret, firefox refuses what it cannot set. Two things
+password is registered as a secret, firefox refuses what it cannot set. Three things
 differ for a default: a session attached with ``cdpEndpoint`` takes none (it works in
-the browser's own context), and a default firefox cannot set is left out and named in
-the answer's ``notApplied`` rather than refusing every firefox session the server opens.
+the browser's own context), one attached with ``bidiEndpoint`` no profile folder, and a
+default firefox cannot set is left out and named in the answer's ``notApplied`` rather
+than refusing every firefox session the server opens.
 
 :func:`check_session_defaults` runs the defaults through open_session's own parameter
 checks and rules at start, so a typo in ``--device`` fails there, naming the flag.
@@ -50,6 +51,8 @@ def session_options(config: RuntimeConfig, engine: str, call: Mapping[str, JsonV
         return {}, []
     defaults: JsonObject = {} if call.get("cdpEndpoint") else dict(config.session_defaults)
     not_applied: list[str] = []
+    if call.get("bidiEndpoint") and defaults.pop("userDataDir", None) is not None:  # the attached Firefox's own
+        not_applied.append("userDataDir")
     if engine == "firefox":
         for refusal in firefox_refusals(merge(layered(call, defaults), lookup_device)):
             field = str(refusal.details.get("field", "")).partition(".")[0]

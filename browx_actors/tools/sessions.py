@@ -56,6 +56,13 @@ def _bidi_endpoint_engine(args: JsonArgs) -> None:
                         field="bidiEndpoint")
 
 
+def _endpoint_profile(args: JsonArgs) -> None:
+    # An attached browser runs on its own profile; a userDataDir runs a browser of the session's own.
+    if args.get("bidiEndpoint") and args.get("userDataDir"):
+        raise ToolError("bad-arg", "bidiEndpoint works in the attached Firefox's profile, and userDataDir runs a "
+                        "Firefox of the session's own; drop one", field="userDataDir")
+
+
 #: open_session's arguments that shape a browser context: for chromium and firefox only.
 CONTEXT_FIELDS = ("viewport", "device", "userAgent", "locale", "timezone", "colorScheme", "ignoreHttpsErrors",
                   "storageState", "permissions", "initScript", "blockServiceWorkers", "proxy", "userDataDir")
@@ -176,6 +183,7 @@ OPEN_SESSION = runtime_tool(
            Check(_endpoint_context, "`cdpEndpoint` goes without `device`, `userAgent`, `locale`, `timezone`, "
                  "`colorScheme`, `ignoreHttpsErrors` and the other context options"),
            Check(_bidi_endpoint_engine, "`bidiEndpoint` goes with engine firefox"),
+           Check(_endpoint_profile, "`bidiEndpoint` goes without `userDataDir`"),
            Check(_context_for_browsers, "`viewport`, `device`, `userAgent`, `locale`, `timezone`, `colorScheme` and "
                  "the other context options go with engine `chromium` or `firefox`"),
            Check(check_timezone, "`timezone` is a known IANA time zone"),

@@ -16,6 +16,7 @@ from browx_actors.config import RuntimeConfig, parse_session_defaults
 from browx_actors.errors import ToolError
 from browx_actors.runtime.opening import check_session_defaults, session_options
 from browx_actors.sessions.context_options import layered
+from browx_actors.tools.sessions import OPEN_SESSION
 
 SERVE = [sys.executable, "-m", "browx_actors", "serve"]
 
@@ -132,3 +133,13 @@ def test_a_bad_default_stops_the_server_at_start_naming_it(tmp_path: Path) -> No
     done = subprocess.run([*SERVE, "--device", "iPhone 99", "--print-config"], capture_output=True, text=True,
                           env=env, timeout=60, check=False)
     assert done.returncode == 2 and "--device" in done.stderr and "unknown device" in done.stderr, done.stderr
+
+
+def test_an_attached_firefox_takes_no_profile_folder() -> None:
+    options, skipped = session_options(config(userDataDir="p", locale="de-DE"), "firefox",
+                                       {"bidiEndpoint": "ws://h:1/session"})
+    assert "userDataDir" not in options and options["locale"] == "de-DE" and skipped == ["userDataDir"]
+    with pytest.raises(ToolError) as refused:  # the call's own: refused by open_session's rule
+        for rule in OPEN_SESSION.rules:
+            rule.check({"session": "s", "engine": "firefox", "bidiEndpoint": "ws://h:1/session", "userDataDir": "p"})
+    assert (refused.value.code, refused.value.details["field"]) == ("bad-arg", "userDataDir")
