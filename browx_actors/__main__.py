@@ -19,6 +19,7 @@ import trio
 
 from .config import ALL_CAPABILITIES, RuntimeConfig, package_version, parse_cdp_headers, parse_cdp_timeout
 from .config_file import (
+    KEYS,
     absent,
     effective_values,
     given_flags,
@@ -34,6 +35,36 @@ from .secret_book import every_secret
 from .secret_book.logs import mask_handlers
 from .server.http_gate import DEFAULT_IDLE_TIMEOUT, HttpOptions
 from .tools import ALL as ALL_TOOLS
+
+#: The session defaults' flags: (flag, metavar or None for a switch, help). Each is
+#: open_session's argument of the same name, as Playwright MCP spells its flag.
+SESSION_DEFAULT_FLAGS = (
+    ("--device", "NAME", "a Playwright device, e.g. 'iPhone 15' (docs/tools.md lists them)"),
+    ("--viewport-size", "WxH", "viewport in CSS pixels, e.g. 1280x720"),
+    ("--user-agent", "UA", "user agent"),
+    ("--locale", "LOCALE", "BCP 47 locale, e.g. en-GB"),
+    ("--timezone", "TZ", "IANA time zone, e.g. Europe/Paris"),
+    ("--color-scheme", "SCHEME", "light, dark or no-preference"),
+    ("--ignore-https-errors", None, "accept invalid TLS certificates"),
+    ("--block-service-workers", None, "make serviceWorker.register resolve to nothing"),
+    ("--grant-permissions", "LIST", "comma list of permissions granted at start (emulate's names)"),
+    ("--storage-state", "FILE", "workspace storage-state file loaded at start"),
+    ("--init-script", "FILE", "workspace .js file run in every new document"),
+    ("--user-data-dir", "DIR", "workspace folder of a persistent profile (one session at a time)"),
+    ("--proxy-server", "URL", "proxy, http://host:port or socks5://host:port (credentials: "
+     "BROWX_PROXY_USERNAME, BROWX_PROXY_PASSWORD)"),
+    ("--proxy-bypass", "HOSTS", "comma list of hosts the proxy is bypassed for"),
+)
+
+
+def _session_default_flags(args: argparse.Namespace, env: dict[str, str]) -> None:
+    """A session default's flag, given, wins over its variable and the file: it goes
+    into the environment the config is read from, under its variable."""
+    for key in KEYS:
+        if key.flag in {flag for flag, _, _ in SESSION_DEFAULT_FLAGS} and key.env and key.dest:
+            given = getattr(args, key.dest)
+            if not absent(given):
+                env[key.env] = "on" if given is True else str(given)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -91,6 +122,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="keep the pages' console and network records for console_read / network_read "
                        "(env BROWX_PAGE_RECORDING, default on)")
     serve.add_argument("--headed", action="store_true", help="show the browser window (for debugging)")
+    defaults = serve.add_argument_group(
+        "session defaults", "open_session's arguments for every chromium and firefox session the server opens, "
+        "unless the call gives its own (README: Session defaults; each has a BROWX_ variable and a config key)")
+    for flag, metavar, what in SESSION_DEFAULT_FLAGS:
+        if metavar is None:
+            defaults.add_argument(flag, action="store_true", help=what)
+        else:
+            defaults.add_argument(flag, metavar=metavar, help=what)
     serve.add_argument("--port", type=int, metavar="N",
                        help="serve MCP over Streamable HTTP at http://HOST:N/mcp instead of stdio (0: any free port)")
     serve.add_argument("--host",
@@ -130,6 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 env[variable] = given
         if args.policy is not None:  # a flag wins over the variable and the file
             env["BROWX_POLICY"] = args.policy
+        _session_default_flags(args, env)
         rest = {
             "logLevel": pick(args.log_level, "logLevel", "WARNING"),
             "http.port": pick(args.port, "http.port", None),
@@ -148,6 +188,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             page_recording=None if args.page_recording is None else args.page_recording == "on",
         )
         config.policy.check_tools(frozenset(tool.name for tool in ALL_TOOLS))
+        if config.session_defaults:  # what they name is checked by open_session's own rules
+            from .runtime.opening import check_session_defaults
+
+            check_session_defaults(config.session_defaults)
         http = None if rest["http.port"] is None else HttpOptions(
             port=rest["http.port"], host=rest["http.host"], token=rest["http.authToken"],
             idle_timeout=rest["http.idleTimeout"], allowed_origins=tuple(rest["http.allowedOrigins"]))

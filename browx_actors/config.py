@@ -17,6 +17,7 @@ from pathlib import Path
 
 import attrs
 
+from .jsonsafe import JsonObject
 from .origins import OriginPolicy, parse_origin_patterns
 from .policy.file import OperatorPolicy, load_policy
 
@@ -33,6 +34,8 @@ __all__ = [
     "parse_cdp_timeout",
     "parse_download_max_bytes",
     "parse_policy",
+    "parse_session_defaults",
+    "parse_viewport_size",
 ]
 
 
@@ -175,6 +178,54 @@ def parse_action_input(text: str | None) -> str:
     return value
 
 
+#: open_session's arguments the server gives every browser session it opens, by the
+#: variable each comes from (a call's own argument wins): text as given, but these.
+SESSION_DEFAULT_TEXT = (
+    ("BROWX_DEVICE", "device"), ("BROWX_USER_AGENT", "userAgent"), ("BROWX_LOCALE", "locale"),
+    ("BROWX_TIMEZONE", "timezone"), ("BROWX_COLOR_SCHEME", "colorScheme"), ("BROWX_STORAGE_STATE", "storageState"),
+    ("BROWX_INIT_SCRIPT", "initScript"), ("BROWX_USER_DATA_DIR", "userDataDir"),
+)
+SESSION_DEFAULT_SWITCHES = (("BROWX_IGNORE_HTTPS_ERRORS", "ignoreHttpsErrors"),
+                            ("BROWX_BLOCK_SERVICE_WORKERS", "blockServiceWorkers"))
+#: The proxy's parts, by variable -> its key in open_session's ``proxy``.
+SESSION_DEFAULT_PROXY = (("BROWX_PROXY_SERVER", "server"), ("BROWX_PROXY_BYPASS", "bypass"),
+                         ("BROWX_PROXY_USERNAME", "username"), ("BROWX_PROXY_PASSWORD", "password"))
+
+
+def parse_viewport_size(text: str) -> JsonObject:
+    """BROWX_VIEWPORT_SIZE / ``--viewport-size``: ``WIDTHxHEIGHT`` in CSS pixels, as Playwright MCP spells it."""
+    width, sep, height = text.strip().lower().partition("x")
+    if not (sep and width.isdigit() and height.isdigit()):
+        raise ValueError(f"BROWX_VIEWPORT_SIZE is WIDTHxHEIGHT in pixels (1280x720), got {text!r}")
+    return {"width": int(width), "height": int(height)}
+
+
+def parse_session_defaults(env: Mapping[str, str]) -> JsonObject:
+    """The server's defaults for open_session's context arguments, by their JSON names,
+    from the variables (only what is set). Their shape is checked here; what they name
+    (a device, a permission, a time zone) is checked at start by open_session's own
+    rules (``runtime/opening.py``)."""
+    def text(variable: str) -> str | None:
+        return (env.get(variable) or "").strip() or None
+
+    out: JsonObject = {field: value for variable, field in SESSION_DEFAULT_TEXT if (value := text(variable))}
+    size = text("BROWX_VIEWPORT_SIZE")
+    if size is not None:
+        out["viewport"] = parse_viewport_size(size)
+    for variable, field in SESSION_DEFAULT_SWITCHES:
+        if parse_switch(variable, env.get(variable), default=False):
+            out[field] = True
+    permissions = [name.strip() for name in (text("BROWX_GRANT_PERMISSIONS") or "").split(",") if name.strip()]
+    if permissions:
+        out["permissions"] = list(permissions)
+    proxy = {key: value for variable, key in SESSION_DEFAULT_PROXY if (value := text(variable))}
+    if proxy and "server" not in proxy:
+        raise ValueError(f"{', '.join(f'BROWX_PROXY_{k.upper()}' for k in proxy)} need BROWX_PROXY_SERVER")
+    if proxy:
+        out["proxy"] = dict(proxy)
+    return out
+
+
 #: The live view's step-down durations, in seconds (``docs/operator-channel.md``): a frame not acked for
 #: this long is lost, a stream that delivered nothing for this long has stalled, drops are
 #: counted over this window, and this many clean seconds earn a step up.
@@ -276,6 +327,9 @@ class RuntimeConfig:
     stream_timings: Timings = DEFAULT_TIMINGS
     #: The native engines' devices (the README's environment table).
     native: NativeConfig = attrs.field(factory=lambda: NativeConfig())
+    #: open_session's context arguments every browser session gets unless the call gives
+    #: its own (``--device``, ``--viewport-size``, ...): JSON names, as the call spells them.
+    session_defaults: JsonObject = attrs.field(factory=dict, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if "operator-channel" in self.capabilities and not (self.operator_socket and self.operator_token):
@@ -305,6 +359,7 @@ class RuntimeConfig:
             "page_recording": parse_switch("BROWX_PAGE_RECORDING", env.get("BROWX_PAGE_RECORDING")),
             "download_max_bytes": parse_download_max_bytes(env.get("BROWX_DOWNLOAD_MAX_BYTES")),
             "native": NativeConfig.from_env(env),
+            "session_defaults": parse_session_defaults(env),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["capabilities"], str) or not isinstance(values["capabilities"], frozenset):

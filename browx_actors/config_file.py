@@ -36,6 +36,8 @@ from .config import (
     parse_download_max_bytes,
     parse_policy,
     parse_retention_days,
+    parse_switch,
+    parse_viewport_size,
 )
 from .origins import parse_origin_patterns
 
@@ -93,6 +95,25 @@ KEYS: tuple[Key, ...] = (
     Key("policy", "str", "BROWX_POLICY", "--policy", check=parse_policy),
     Key("cdpTimeout", "number", "BROWX_CDP_TIMEOUT", "--cdp-timeout", check=parse_cdp_timeout),
     Key("headed", "bool", None, "--headed"),
+    # open_session's defaults for every browser session (a call's own argument wins).
+    Key("device", "str", "BROWX_DEVICE", "--device"),
+    Key("viewportSize", "str", "BROWX_VIEWPORT_SIZE", "--viewport-size", check=parse_viewport_size),
+    Key("userAgent", "str", "BROWX_USER_AGENT", "--user-agent"),
+    Key("locale", "str", "BROWX_LOCALE", "--locale"),
+    Key("timezone", "str", "BROWX_TIMEZONE", "--timezone"),
+    Key("colorScheme", "str", "BROWX_COLOR_SCHEME", "--color-scheme"),
+    Key("ignoreHttpsErrors", "bool", "BROWX_IGNORE_HTTPS_ERRORS", "--ignore-https-errors",
+        check=lambda text: parse_switch("ignoreHttpsErrors", text)),
+    Key("blockServiceWorkers", "bool", "BROWX_BLOCK_SERVICE_WORKERS", "--block-service-workers",
+        check=lambda text: parse_switch("blockServiceWorkers", text)),
+    Key("grantPermissions", "caps", "BROWX_GRANT_PERMISSIONS", "--grant-permissions"),
+    Key("storageState", "str", "BROWX_STORAGE_STATE", "--storage-state"),
+    Key("initScript", "str", "BROWX_INIT_SCRIPT", "--init-script"),
+    Key("userDataDir", "str", "BROWX_USER_DATA_DIR", "--user-data-dir"),
+    Key("proxyServer", "str", "BROWX_PROXY_SERVER", "--proxy-server"),
+    Key("proxyBypass", "str", "BROWX_PROXY_BYPASS", "--proxy-bypass"),
+    Key("proxyUsername", "str", "BROWX_PROXY_USERNAME"),
+    Key("proxyPassword", "str", "BROWX_PROXY_PASSWORD", secret=True),
     Key("actionInput", "str", "BROWX_ACTION_INPUT", "--action-input", check=parse_action_input),
     Key("pageRecording", "bool", "BROWX_PAGE_RECORDING", "--page-recording"),
     Key("downloadMaxBytes", "int", "BROWX_DOWNLOAD_MAX_BYTES", check=parse_download_max_bytes),
@@ -263,7 +284,26 @@ def effective_values(config: RuntimeConfig, rest: Mapping[str, object]) -> dict[
         "native.iosAppId": native.ios_app_id, "native.iosAppPath": native.ios_app_path,
         "native.iosWdaUrl": native.ios_wda_url,
     }
+    values.update(_session_default_values(config.session_defaults))
     values.update(rest)
+    return values
+
+
+def _session_default_values(defaults: Mapping[str, object]) -> dict[str, object]:
+    """The session defaults' keys from open_session's JSON names."""
+    viewport = defaults.get("viewport")
+    proxy = defaults.get("proxy")
+    proxy = proxy if isinstance(proxy, dict) else {}
+    values: dict[str, object] = {
+        name: defaults.get(name) for name in ("device", "userAgent", "locale", "timezone", "colorScheme",
+                                              "storageState", "initScript", "userDataDir")}
+    values.update(
+        viewportSize=f"{viewport['width']}x{viewport['height']}" if isinstance(viewport, dict) else None,
+        ignoreHttpsErrors=defaults.get("ignoreHttpsErrors") is True,
+        blockServiceWorkers=defaults.get("blockServiceWorkers") is True,
+        grantPermissions=list(defaults.get("permissions") or []),  # type: ignore[call-overload]
+        proxyServer=proxy.get("server"), proxyBypass=proxy.get("bypass"),
+        proxyUsername=proxy.get("username"), proxyPassword=proxy.get("password"))
     return values
 
 

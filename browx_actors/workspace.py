@@ -42,7 +42,8 @@ import trio
 from .errors import ToolError
 
 __all__ = ["DIAGNOSTICS", "NAME_MAX", "PATH_MAX", "RESERVED", "copy_file", "existing_file", "file_to_read",
-           "file_to_write", "kind_of", "load_file", "read_file", "resolve_in_workspace", "save_file", "write_file"]
+           "file_to_write", "folder_to_use", "kind_of", "load_file", "read_file", "resolve_in_workspace", "save_file",
+           "write_file"]
 
 #: The folder of the diagnostics store, inside the workspace.
 DIAGNOSTICS = "diagnostics"
@@ -142,6 +143,24 @@ def file_to_write(root: Path, relative: str, *, field: str = "path") -> Path:
         mode = None
     if mode is not None:
         _refuse_unless_regular(mode, field)
+    return target
+
+
+def folder_to_use(root: Path, relative: str, *, field: str = "path") -> Path:
+    """A folder the server keeps for a tool's own use (a browser profile): inside the
+    workspace, neither its root nor a reserved folder, made if missing; ``bad-arg``
+    naming ``field`` for anything else there."""
+    target = resolve_in_workspace(root, relative, field=field)
+    base = root.resolve()
+    if target == base:
+        raise _bad(field, f"{field} must name a folder inside the workspace, not the workspace itself")
+    inside = target.relative_to(base).parts
+    if inside[0] in RESERVED:
+        raise _bad(field, f"{field} is inside {inside[0]}/, which the server keeps for its own records")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as err:  # a file where the folder would be, a full disk
+        raise _bad(field, f"{field} cannot be a folder: {_why(err)}") from None
     return target
 
 

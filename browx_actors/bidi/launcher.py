@@ -166,16 +166,21 @@ async def _await_endpoint(process: BoundProcess, profile: Path, executable: str,
 
 @asynccontextmanager
 async def launch_firefox(executable: str | os.PathLike[str] | None = None, *, headless: bool = True,
-                         startup_timeout: float = 30.0) -> AsyncIterator[FirefoxProcess]:
-    """Run a private Firefox for the duration of the block.
+                         startup_timeout: float = 30.0, profile: Path | None = None) -> AsyncIterator[FirefoxProcess]:
+    """Run a private Firefox for the duration of the block; on ``profile``, a folder the
+    caller keeps (a persistent profile: neither swept nor removed), when given.
 
     Raises :class:`FirefoxNotFound` when there is none to run and
     :class:`FirefoxStartupError` (with the tail of its stderr) when it exits or stays
     silent before it opens its endpoint.
     """
     path = find_firefox(executable)
-    await trio.to_thread.run_sync(lambda: sweep_stale_profiles(prefix=PROFILE_PREFIX))
-    profile = make_profile(prefix=PROFILE_PREFIX)
+    kept = profile is not None
+    if profile is None:
+        await trio.to_thread.run_sync(lambda: sweep_stale_profiles(prefix=PROFILE_PREFIX))
+        profile = make_profile(prefix=PROFILE_PREFIX)
+    else:
+        (profile / ENDPOINT_FILE).unlink(missing_ok=True)  # a past run's port is no answer
     try:
         _write_prefs(profile)
         # A new file in the profile folder just made: opening it does not block.
@@ -193,5 +198,6 @@ async def launch_firefox(executable: str | os.PathLike[str] | None = None, *, he
             with trio.CancelScope(shield=True):
                 await stop_family(process, profile)
     finally:
-        with trio.CancelScope(shield=True):
-            await trio.to_thread.run_sync(shutil.rmtree, profile, True)
+        if not kept:
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(shutil.rmtree, profile, True)

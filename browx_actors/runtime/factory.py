@@ -74,8 +74,8 @@ def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[
                                      cdp_endpoint=options.get("cdpEndpoint"), cdp_headers=config.cdp_headers,
                                      cdp_timeout=config.cdp_timeout, origins=config.origins,
                                      download_max_bytes=config.download_max_bytes,
-                                     context=ContextOptions.of(options), policy=config.policy,
-                                     operator=parts.operator)
+                                     context=ContextOptions.of(options), executable=config.chromium,
+                                     headless=config.headless, policy=config.policy, operator=parts.operator)
     return ChromiumSession(session_id, table=TABLES["chromium"], pool=parts.pool, driver=parts.driver,
                            options=session_options, workspace=config.workspace)
 
@@ -86,7 +86,8 @@ def new_firefox_session(parts: SessionParts, session_id: str, options: Mapping[s
     return FirefoxSession(session_id, table=TABLES["firefox"], workspace=parts.config.workspace, pool=parts.firefox,
                           viewport=(viewport["width"], viewport["height"]),
                           endpoint=endpoint if isinstance(endpoint, str) else None,
-                          context=ContextOptions.of(options),
+                          context=ContextOptions.of(options), executable=parts.config.firefox,
+                          headless=parts.config.headless,
                           download_max_bytes=parts.config.download_max_bytes, origins=parts.config.origins,
                           dialogs=parts.config.policy.dialogs)
 

@@ -10,42 +10,23 @@ from __future__ import annotations
 from ..clients import named
 from ..credentials import redact_url
 from ..errors import ToolError
-from ..jsonsafe import JsonObject
-from ..sessions.context_options import masked, merge, refuse_on_firefox
-from ..sessions.device_descriptors import descriptors, pick
+from ..sessions.context_options import masked
 from ..tools import Reply
 from ..tools.arguments import NoArgs
 from ..tools.context import RuntimeContext
 from ..tools.contract import SessionArgs
-from ..tools.sessions import BROWSER_ENGINES, OpenSessionArgs, RegisterSecretArgs
+from ..tools.sessions import OpenSessionArgs, RegisterSecretArgs
+from .opening import register_proxy_password, session_options
 
 __all__ = []
 
 
-def _lookup_device(name: str) -> JsonObject:
-    return pick(name, descriptors())
-
-
-#: The name a proxy's password is registered under, so results and logs mask it as
-#: they mask any registered secret (the answer itself shows it as ``***``).
-PROXY_SECRET = "PROXY_PASSWORD"
-
-
-def _register_proxy_password(runtime: RuntimeContext, args: OpenSessionArgs) -> None:
-    password = (args.proxy or {}).get("password")
-    if password is not None and len(password) >= 3:  # shorter would mask unrelated text everywhere
-        runtime.secrets.register(args.session, PROXY_SECRET, password)
-
-
 async def open_session(runtime: RuntimeContext, args: OpenSessionArgs) -> Reply:
     # A device's screen is the size it is: only a browser context takes a viewport (and
-    # a device, a user agent, ...). What firefox cannot set is refused before it opens.
-    options: dict[str, object] = {}
-    if args.engine in BROWSER_ENGINES:
-        options.update(merge(args.json(), _lookup_device))
-        if args.engine == "firefox":
-            refuse_on_firefox(options)
-    _register_proxy_password(runtime, args)
+    # a device, a user agent, ...), the call's own or the server's default. What
+    # firefox cannot set is refused before it opens.
+    options, not_applied = session_options(runtime.config, args.engine, args.json())
+    register_proxy_password(runtime.secrets, args.session, options)
     if args.cdp_endpoint:
         options["cdpEndpoint"] = args.cdp_endpoint
     if args.bidi_endpoint:
@@ -54,6 +35,8 @@ async def open_session(runtime: RuntimeContext, args: OpenSessionArgs) -> Reply:
     for endpoint in ("cdpEndpoint", "bidiEndpoint"):
         if endpoint in opened:
             opened[endpoint] = redact_url(str(opened[endpoint]))
+    if not_applied:
+        opened["notApplied"] = list(not_applied)
     return Reply.of(**masked(opened))
 
 

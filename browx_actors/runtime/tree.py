@@ -83,6 +83,7 @@ from ..tools import AnyTool, Arguments, Gates, ToolOutput
 from ..tools.context import SessionFn
 from ..tools.contract import SESSION_CALL_TIMEOUT
 from .factory import CONNECTING_ENGINES, SessionParts, session_factory
+from .opening import register_proxy_password, session_options
 from .status import STREAMS, StatusSource, ask_status, ended_code, ended_reason, tree_status
 
 __all__ = ["SESSION_CALL_TIMEOUT", "Runtime"]
@@ -365,7 +366,10 @@ class Runtime:
             found = await self._lookup(session_id)  # another call may have opened it meanwhile
             if isinstance(found, ActorRef):
                 return found
-            return await self._start_session(session_id, "chromium", {})
+            # With the server's session defaults, as open_session would open it.
+            options, _ = session_options(self.config, "chromium", {})
+            register_proxy_password(self.secrets, session_id, options)
+            return await self._start_session(session_id, "chromium", options)
 
     async def find_session(self, session_id: str) -> ActorRef | None:
         """The session's ref if it is open: for a live view, which never opens a session."""

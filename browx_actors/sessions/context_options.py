@@ -22,11 +22,26 @@ import attrs
 from ..errors import ToolError
 from ..jsonsafe import JsonObject, JsonValue
 
-__all__ = ["DEFAULT_VIEWPORT_JSON", "ContextOptions", "masked", "merge", "refuse_on_firefox"]
+__all__ = ["DEFAULT_VIEWPORT_JSON", "ContextOptions", "firefox_refusals", "layered", "masked", "merge",
+           "refuse_on_firefox"]
 
 DEFAULT_VIEWPORT_JSON: JsonObject = {"width": 1280, "height": 720}
 #: Arguments passed through as given (JSON name -> the same name in the options).
-_PLAIN = ("userAgent", "locale", "timezone", "colorScheme", "storageState", "initScript")
+_PLAIN = ("userAgent", "locale", "timezone", "colorScheme", "storageState", "initScript", "userDataDir")
+
+
+def layered(call: Mapping[str, JsonValue], defaults: Mapping[str, JsonValue]) -> JsonObject:
+    """The call's arguments over the server's defaults (``--device``, ``--viewport-size``,
+    ...), one argument at a time: what the call gives (``false`` included) wins, the
+    server's fills what it leaves out. A device the call names brings its own viewport
+    and user agent, over the server's: the call asked for that device, and the server's
+    size is only a default. Pure; :func:`merge` then reads the device."""
+    out: JsonObject = {key: value for key, value in defaults.items() if call.get(key) is None}
+    if call.get("device") is not None:
+        out.pop("viewport", None)
+        out.pop("userAgent", None)
+    out.update({key: value for key, value in call.items() if value is not None})
+    return out
 
 
 def merge(args: Mapping[str, JsonValue], lookup: Callable[[str], JsonObject]) -> JsonObject:
@@ -43,7 +58,7 @@ def merge(args: Mapping[str, JsonValue], lookup: Callable[[str], JsonObject]) ->
                 merged[key] = dict(value) if isinstance(value, dict) else value
     merged["viewport"] = args.get("viewport") or merged.get("viewport") or dict(DEFAULT_VIEWPORT_JSON)
     for key in _PLAIN:
-        if args.get(key) is not None:
+        if args.get(key) is not None and not (key == "userDataDir" and args[key] == ""):  # "": none, not the server's
             merged[key] = args[key]
     for flag in ("ignoreHttpsErrors", "blockServiceWorkers"):
         if args.get(flag):
@@ -58,30 +73,28 @@ def merge(args: Mapping[str, JsonValue], lookup: Callable[[str], JsonObject]) ->
 
 
 def refuse_on_firefox(options: Mapping[str, JsonValue]) -> None:
-    """``not-supported`` for what Firefox 153's WebDriver BiDi cannot set on a user
-    context: touch and a mobile viewport (no command for either), and
-    prefers-color-scheme (none either), and permissions (granted per origin only, and
-    an opening session has no origin yet: emulate grants them once a page has one)."""
-    for key, what in (("isMobile", "a mobile viewport"), ("hasTouch", "touch")):
-        if options.get(key):
-            field = "device" if "device" in options else key
-            raise ToolError("not-supported", f"device {options.get('device')!r} needs {what}, which WebDriver BiDi "
-                            "on Firefox 153 cannot emulate; use a chromium session or a desktop device",
-                            field=field, engine="firefox")
-    proxy = options.get("proxy")
-    for key in ("username", "password"):
-        if isinstance(proxy, dict) and key in proxy:
-            raise ToolError("not-supported", f"proxy.{key}: WebDriver BiDi on Firefox 153 takes a proxy without "
-                            "credentials (a user context's proxy has none), and answering its auth challenge per "
-                            "request is not done here; use a chromium session or a proxy without authentication",
-                            field=f"proxy.{key}", engine="firefox")
-    if options.get("permissions"):
-        raise ToolError("not-supported", "permissions: WebDriver BiDi on Firefox 153 grants a permission for one "
-                        "origin (permissions.setPermission), and a session opens on none; navigate, then emulate "
-                        "permissions grants them for that page's origin", field="permissions", engine="firefox")
+    """The first of :func:`firefox_refusals`, raised."""
+    for refusal in firefox_refusals(options):
+        raise refusal
+
+
+def firefox_refusals(options: Mapping[str, JsonValue]) -> list[ToolError]:
+    """``not-supported``, each naming its field, for what Firefox 153's WebDriver BiDi
+    cannot set on a user context: touch and a mobile viewport (no command for either),
+    and prefers-color-scheme (none either). Permissions, which BiDi grants per origin,
+    are granted to each origin the session's pages go to (``firefox/origin_grants.py``)."""
+    out = []
+    needs = [what for key, what in (("isMobile", "a mobile viewport"), ("hasTouch", "touch")) if options.get(key)]
+    if needs:
+        field = "device" if "device" in options else "isMobile" if options.get("isMobile") else "hasTouch"
+        out.append(ToolError("not-supported", f"device {options.get('device')!r} needs {needs[0]}, which WebDriver "
+                             "BiDi on Firefox 153 cannot emulate; use a chromium session or a desktop device",
+                             field=field, engine="firefox"))
     if options.get("colorScheme") is not None:
-        raise ToolError("not-supported", "colorScheme: WebDriver BiDi on Firefox 153 has no command for "
-                        "prefers-color-scheme; a chromium session emulates it", field="colorScheme", engine="firefox")
+        out.append(ToolError("not-supported", "colorScheme: WebDriver BiDi on Firefox 153 has no command for "
+                             "prefers-color-scheme; a chromium session emulates it", field="colorScheme",
+                             engine="firefox"))
+    return out
 
 
 @attrs.frozen
@@ -108,6 +121,9 @@ class ContextOptions:
     #: The context's proxy, Playwright's keys (server, bypass, username, password); out
     #: of the repr, which a log line could carry, for its password.
     proxy: Mapping[str, str] | None = attrs.field(default=None, repr=lambda p: "<proxy>" if p else "None")
+    #: A workspace-relative folder holding a persistent profile (the session's own
+    #: browser runs on it: ``chromium/persistent.py``).
+    user_data_dir: str | None = None
 
     @classmethod
     def of(cls, options: Mapping[str, JsonValue]) -> ContextOptions:
@@ -122,11 +138,12 @@ class ContextOptions:
                    color_scheme=text("colorScheme"), ignore_https_errors=options.get("ignoreHttpsErrors") is True,
                    storage_state=text("storageState"), permissions=tuple(_names(options.get("permissions"))),
                    init_script=text("initScript"), block_service_workers=options.get("blockServiceWorkers") is True,
-                   proxy=_proxy(options.get("proxy")))
+                   proxy=_proxy(options.get("proxy")), user_data_dir=text("userDataDir"))
 
     def playwright(self) -> dict[str, object]:
         """Playwright's ``new_context`` keywords for what is set (its defaults for the rest);
-        not the storage state, which the session reads from the workspace itself."""
+        not the storage state, which the session reads from the workspace itself, nor
+        the profile folder."""
         kwargs: dict[str, object] = {"is_mobile": self.is_mobile, "has_touch": self.has_touch,
                                      "ignore_https_errors": self.ignore_https_errors}
         for key, value in (("device_scale_factor", self.device_scale_factor), ("user_agent", self.user_agent),
@@ -143,9 +160,9 @@ class ContextOptions:
         return kwargs
 
     def bidi_proxy(self) -> JsonObject | None:
-        """``browser.createUserContext``'s ``proxy`` for :attr:`proxy` (no credentials:
-        :func:`refuse_on_firefox` refused them): a manual proxy for http and https, or a
-        SOCKS one, with ``bypass``'s hosts as ``noProxy``."""
+        """``browser.createUserContext``'s ``proxy`` for :attr:`proxy` (its credentials
+        answer the proxy's challenges instead: ``firefox/proxy_auth.py``): a manual proxy
+        for http and https, or a SOCKS one, with ``bypass``'s hosts as ``noProxy``."""
         if self.proxy is None:
             return None
         scheme, _, address = self.proxy["server"].partition("://")

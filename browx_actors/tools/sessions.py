@@ -56,9 +56,16 @@ def _bidi_endpoint_engine(args: JsonArgs) -> None:
                         field="bidiEndpoint")
 
 
+def _endpoint_profile(args: JsonArgs) -> None:
+    # An attached browser runs on its own profile; a userDataDir runs a browser of the session's own.
+    if args.get("bidiEndpoint") and args.get("userDataDir"):
+        raise ToolError("bad-arg", "bidiEndpoint works in the attached Firefox's profile, and userDataDir runs a "
+                        "Firefox of the session's own; drop one", field="userDataDir")
+
+
 #: open_session's arguments that shape a browser context: for chromium and firefox only.
 CONTEXT_FIELDS = ("viewport", "device", "userAgent", "locale", "timezone", "colorScheme", "ignoreHttpsErrors",
-                  "storageState", "permissions", "initScript", "blockServiceWorkers", "proxy")
+                  "storageState", "permissions", "initScript", "blockServiceWorkers", "proxy", "userDataDir")
 
 
 def _context_for_browsers(args: JsonArgs) -> None:
@@ -126,17 +133,20 @@ class OpenSessionArgs(Arguments):
                                  pattern="[A-Za-z0-9_+\\-/]+")
     color_scheme: str | None = param("colorScheme", "string", "",
                                      enum=("light", "dark", "no-preference"))
-    ignore_https_errors: bool = param("ignoreHttpsErrors", "boolean", "", default=False)
+    # No default, so a call's false is told from its silence (the server's default then).
+    ignore_https_errors: bool | None = param("ignoreHttpsErrors", "boolean", "")
     storage_state: str | None = param("storageState", "string", "")
     permissions: list[str] | None = param("permissions", "array", "", items="string",
                                           max_items=len(PERMISSION_NAMES))
     init_script: str | None = param("initScript", "string", "")
-    block_service_workers: bool = param("blockServiceWorkers", "boolean", "", default=False)
+    block_service_workers: bool | None = param("blockServiceWorkers", "boolean", "")
     # Its keys are checked by a rule and said in the docs: the listing has no room for them.
     proxy: dict[str, str] | None = param("proxy", "object", "")
+    user_data_dir: str | None = param("userDataDir", "string", "")
     cdp_endpoint: str | None = param("cdpEndpoint", "string",
                                      "CDP endpoint to attach to.", max_length=2000, pattern="(wss?|https?)://\\S+")
-    bidi_endpoint: str | None = param("bidiEndpoint", "string", "BiDi endpoint to attach to.", max_length=2000, pattern="wss?://\\S+")
+    # Said in the docs, as cdpEndpoint's twin: its listing line went to userDataDir.
+    bidi_endpoint: str | None = param("bidiEndpoint", "string", "", max_length=2000, pattern="wss?://\\S+")
 
 
 OPEN_SESSION = runtime_tool(
@@ -156,16 +166,24 @@ OPEN_SESSION = runtime_tool(
         "7); viewport and userAgent win over the device's. locale is BCP 47, timezone IANA. Firefox refuses "
         "colorScheme and mobile or touch devices (BiDi cannot set them). storageState is a workspace "
         "file (storage_state_save's) loaded at start. permissions (emulate's names) are granted at start; "
-        "firefox refuses them (BiDi grants per origin, and a session opens on none). initScript is a workspace "
+        "firefox grants them to each origin the pages go to (BiDi grants per origin). initScript is a workspace "
         ".js file run in each new document before its scripts, as a function body (assign to window for a "
         "global). blockServiceWorkers makes serviceWorker.register resolve to nothing. proxy is {server "
         "(http://host:port or socks5://host:port), bypass (comma-separated hosts), username, password}; the "
-        "password is never echoed; firefox refuses username and password.",
+        "password is never echoed; on firefox, a proxy with credentials gets a Firefox of its own (Firefox shares "
+        "them across its sessions). userDataDir is a workspace folder "
+        "holding a persistent profile (cookies, storage, cache kept across sessions and restarts): the session "
+        "runs a browser of its own on it (Chromium, or Firefox for engine firefox), one session at a time (a "
+        "second is refused, naming userDataDir); not with storageState; \"\" opens without one even when the "
+        "server gives a default. The server's session defaults (serve "
+        "--device, --viewport-size, ...) fill what the call leaves out; notApplied names those a firefox session "
+        "cannot take.",
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
            Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
            Check(_endpoint_context, "`cdpEndpoint` goes without `device`, `userAgent`, `locale`, `timezone`, "
                  "`colorScheme`, `ignoreHttpsErrors` and the other context options"),
            Check(_bidi_endpoint_engine, "`bidiEndpoint` goes with engine firefox"),
+           Check(_endpoint_profile, "`bidiEndpoint` goes without `userDataDir`"),
            Check(_context_for_browsers, "`viewport`, `device`, `userAgent`, `locale`, `timezone`, `colorScheme` and "
                  "the other context options go with engine `chromium` or `firefox`"),
            Check(check_timezone, "`timezone` is a known IANA time zone"),

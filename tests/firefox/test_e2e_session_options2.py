@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from e2e_support import browx_server, fails, ok
+from e2e_support import browx_server, call, fails, ok
 from firefox_support import open_firefox
 from proxy_support import serve_proxy
 
@@ -55,12 +55,24 @@ async def test_a_bad_storage_state_is_refused_naming_it(tmp_path: Path) -> None:
         assert (await ok(client, "list_sessions"))["count"] == 0
 
 
-async def test_permissions_are_refused_naming_the_field_and_why(tmp_path: Path) -> None:
+async def test_permissions_are_granted_to_each_origin_the_pages_go_to(tmp_path: Path, pages_url: str,
+                                                                      pages_url2: str) -> None:
+    """BiDi grants per origin: navigate grants before it loads (the page's first script
+    sees it), a navigation the page makes is granted as it starts; a session opened
+    without them is not granted anything."""
+    state = "navigator.permissions.query({name: 'geolocation'}).then(p => p.state)"
     async with browx_server(tmp_path / "ws", "eval") as client:
-        refused = await fails(client, "open_session", {**S, "engine": "firefox", "permissions": ["geolocation"]},
-                              "not-supported")
-        assert refused["field"] == "permissions" and "origin" in refused["error"], refused
-        assert (await ok(client, "list_sessions"))["count"] == 0
+        opened = await open_firefox(client, permissions=["geolocation"])
+        assert opened["permissions"] == ["geolocation"], opened
+        await ok(client, "navigate", {**S, "url": f"{pages_url}/permission_at_load.html"})
+        assert (await ok(client, "eval_js", {**S, "expr": "window.seenAtLoad"}))["value"] == "granted"
+        await ok(client, "eval_js", {**S, "expr": f"location.href = '{pages_url2}/e2e_small.html'"})
+        await ok(client, "wait_for", {**S, "text": "Hello E2E"})
+        assert (await ok(client, "eval_js", {**S, "expr": "location.origin"}))["value"] == pages_url2
+        assert (await ok(client, "eval_js", {**S, "expr": state}))["value"] == "granted"
+        await open_firefox(client, "plain")
+        await ok(client, "navigate", {"session": "plain", "url": f"{pages_url}/permission_at_load.html"})
+        assert (await ok(client, "eval_js", {"session": "plain", "expr": "window.seenAtLoad"}))["value"] == "prompt"
 
 
 INIT = "var local = 1;\nwindow.fromInit = {state: document.readyState, local: typeof local};\n// a last-line comment"
@@ -95,13 +107,31 @@ async def test_blocked_service_workers_register_nothing(tmp_path: Path, pages_ur
             assert (await ok(client, "eval_js", {"session": session, "expr": REGISTER}))["value"] == expected
 
 
-async def test_a_proxy_carries_the_pages_and_credentials_are_refused(tmp_path: Path) -> None:
+async def test_a_proxy_carries_the_pages(tmp_path: Path) -> None:
     with serve_proxy() as proxy:
         async with browx_server(tmp_path / "ws", "eval") as client:
             assert (await open_firefox(client, proxy={"server": proxy}))["proxy"] == {"server": proxy}
             await ok(client, "navigate", {**S, "url": "http://browx-proxy.test/page"})
             seen = (await ok(client, "eval_js", {**S, "expr": "document.getElementById('asked').textContent"}))
             assert seen["value"] == "http://browx-proxy.test/page"
-            refused = await fails(client, "open_session", {"session": "x", "engine": "firefox", "proxy": {
-                "server": proxy, "username": "ada", "password": "hunter2"}}, "not-supported")
-            assert refused["field"] == "proxy.username" and "hunter2" not in str(refused), refused
+
+
+async def test_a_proxys_credentials_answer_its_challenge_for_that_session_only(tmp_path: Path) -> None:
+    """Firefox keeps accepted proxy credentials browser-wide, so a session with them runs
+    a Firefox of its own: the others, before and after, are not let through with them."""
+    asked = "document.getElementById('asked')?.textContent ?? null"
+    with serve_proxy("ada", "hunter2") as proxy:
+        async with browx_server(tmp_path / "ws", "eval") as client:
+            opened = await open_firefox(client, proxy={"server": proxy, "username": "ada", "password": "hunter2"})
+            assert opened["proxy"] == {"server": proxy, "username": "ada", "password": "***"}, opened
+            await ok(client, "navigate", {**S, "url": "http://browx-proxy.test/in"})
+            assert (await ok(client, "eval_js", {**S, "expr": asked}))["value"] == "http://browx-proxy.test/in"
+            await open_firefox(client, "other", proxy={"server": proxy})  # no credentials
+            await call(client, "navigate", {"session": "other", "url": "http://browx-proxy.test/out"})
+            assert (await ok(client, "eval_js", {"session": "other", "expr": asked}))["value"] is None
+            # Wrong credentials: the proxy's refusal (a challenge refused again is cancelled, not looped).
+            await open_firefox(client, "wrong", proxy={"server": proxy, "username": "ada", "password": "nope-1"})
+            await call(client, "navigate", {"session": "wrong", "url": "http://browx-proxy.test/no"})
+            assert (await ok(client, "eval_js", {"session": "wrong", "expr": asked}))["value"] is None
+            assert (await ok(client, "list_tabs", S))["tabs"][0]["id"] == 1
+            assert "hunter2" not in client.transcript.everything()  # type: ignore[attr-defined]

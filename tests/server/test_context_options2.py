@@ -7,7 +7,10 @@ from __future__ import annotations
 import pytest
 
 from browx_actors.errors import ToolError
+from browx_actors.jsonsafe import JsonObject
 from browx_actors.sessions.context_options import ContextOptions, masked, merge, refuse_on_firefox
+from browx_actors.sessions.firefox.origin_grants import origin_of
+from browx_actors.sessions.firefox.proxy_auth import answer
 from browx_actors.sessions.init_script import as_function, as_statement
 from browx_actors.tools.rules import Check
 from browx_actors.tools.sessions import OPEN_SESSION
@@ -53,11 +56,8 @@ def test_permissions_are_deduplicated_kept_and_given_to_playwright() -> None:
     assert "permissions" not in merge({"permissions": []}, no_device)
 
 
-def test_firefox_refuses_permissions_naming_why() -> None:
-    with pytest.raises(ToolError) as caught:
-        refuse_on_firefox(merge({"permissions": ["geolocation"]}, no_device))
-    assert caught.value.code == "not-supported" and caught.value.details["field"] == "permissions"
-    assert "origin" in caught.value.message
+def test_firefox_takes_permissions_granting_them_per_origin() -> None:
+    refuse_on_firefox(merge({"permissions": ["geolocation"]}, no_device))  # firefox/origin_grants.py
 
 
 def test_an_unknown_permission_is_refused_naming_it() -> None:
@@ -92,16 +92,35 @@ def test_a_proxy_goes_to_playwright_whole_and_its_password_is_masked_in_the_answ
     assert "hunter2" not in repr(kept)
 
 
-def test_firefox_takes_a_manual_or_socks_proxy_and_refuses_credentials() -> None:
+def test_firefox_takes_a_manual_or_socks_proxy_and_its_credentials() -> None:
     plain = {"server": "http://proxy.example:3128", "bypass": "a.example, .b.example"}
     assert ContextOptions.of(merge({"proxy": plain}, no_device)).bidi_proxy() == {
         "proxyType": "manual", "httpProxy": "proxy.example:3128", "sslProxy": "proxy.example:3128",
         "noProxy": ["a.example", ".b.example"]}
     socks = ContextOptions.of(merge({"proxy": {"server": "socks5://h:1080"}}, no_device)).bidi_proxy()
     assert socks == {"proxyType": "manual", "socksProxy": "h:1080", "socksVersion": 5}
-    with pytest.raises(ToolError) as caught:
-        refuse_on_firefox(merge({"proxy": PROXY}, no_device))
-    assert caught.value.code == "not-supported" and caught.value.details["field"] == "proxy.username"
+    refuse_on_firefox(merge({"proxy": PROXY}, no_device))  # answered per challenge (firefox/proxy_auth.py)
+    assert ContextOptions.of(merge({"proxy": PROXY}, no_device)).bidi_proxy() == {
+        "proxyType": "manual", "httpProxy": "proxy.example:3128", "sslProxy": "proxy.example:3128",
+        "noProxy": ["a.example", ".b.example"]}
+
+
+CHALLENGE = {"request": {"request": "7"}, "response": {"status": 407}, "context": "c1"}
+
+
+@pytest.mark.parametrize(("params", "owned", "tried", "action"), [
+    (CHALLENGE, True, False, "provideCredentials"),
+    (CHALLENGE, True, True, "cancel"),  # refused again with them: not looped
+    (CHALLENGE, False, False, "default"),  # another session's challenge
+    ({**CHALLENGE, "response": {"status": 401}}, True, False, "default"),  # the site's own, not the proxy's
+])
+def test_a_proxy_challenge_is_answered_with_the_credentials_only_when_ours(
+        params: JsonObject, owned: bool, tried: bool, action: str) -> None:
+    reply = answer(params, owned=owned, tried=tried, username="ada", password="hunter2")
+    assert (reply["request"], reply["action"]) == ("7", action)
+    assert ("credentials" in reply) is (action == "provideCredentials")
+    if action == "provideCredentials":
+        assert reply["credentials"] == {"type": "password", "username": "ada", "password": "hunter2"}
 
 
 @pytest.mark.parametrize(("proxy", "field"), [
@@ -114,3 +133,12 @@ def test_a_proxy_of_the_wrong_shape_is_refused_naming_the_key(proxy: dict[str, s
     with pytest.raises(ToolError) as caught:
         check({"session": "s", "engine": "chromium", "proxy": proxy})
     assert caught.value.details["field"] == field
+
+
+@pytest.mark.parametrize(("url", "origin"), [
+    ("https://Shop.Example:8443/a?b#c", "https://shop.example:8443"),
+    ("http://user:pw@host/x", "http://host"),  # credentials are no part of an origin
+    ("about:blank", None), ("data:text/html,hi", None), ("file:///etc/passwd", None), ("http://[::1", None),
+])
+def test_firefox_grants_permissions_to_web_origins_only(url: str, origin: str | None) -> None:
+    assert origin_of(url) == origin

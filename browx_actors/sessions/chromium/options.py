@@ -50,3 +50,7 @@ class SessionOptions:
     policy: OperatorPolicy = attrs.field(factory=OperatorPolicy)
     #: The operator channel, when it is on: where an ask-human dialog or permission goes.
     operator: Callable[[], ActorRef | None] = attrs.field(default=lambda: None, eq=False, repr=False)
+    #: The Chromium a session on a persistent profile runs (``userDataDir``: its own
+    #: browser, not the pool's), and whether it shows its window.
+    executable: str | None = None
+    headless: bool = True

@@ -66,8 +66,8 @@ from ...kernel.actor_ref import ActorRef
 from ...streams.source import FrameSource
 from ...tools import Arguments, Handler, Reply, Table, Tool
 from ...tools.human import PromptSpec
-from .. import init_script
 from ..session import Session, Work
+from . import own_context
 from .agent.pageagent import AGENT_CALL, AGENT_SOURCE, normalize_ref
 from .attached import close_pages, default_context, hold_attached_browser
 from .bridge.driver import PlaywrightDriver
@@ -80,12 +80,12 @@ from .losses import BrowserLost, PageScriptError, first_line, went_away
 from .network.redact import redact_url
 from .network.routes import Routes
 from .on_page import DIALOG_EXEMPT, run_on_page
-from .options import DEFAULT_VIEWPORT, SessionOptions
+from .options import SessionOptions
 from .page.download_cap import DownloadCap
 from .page.downloads import Downloads, safe_filename
 from .page.emulation import Emulation
 from .page.permissions import Permissions
-from .page.state_file import state_for_playwright
+from .persistent import PersistentBrowser, start_persistent
 from .pool import AcquireBrowser, Browser
 from .reading.name_book import NamedRefBook
 from .reading.resolve import run_with_named_refs
@@ -288,12 +288,21 @@ class ChromiumSession(Session):
         """Attached to a browser elsewhere, shared with others (``open_session({cdpEndpoint})``)."""
         return self.options.cdp_endpoint is not None
 
+    @property
+    def persistent(self) -> bool:
+        """On a profile folder of its own, in a Chromium of its own (``open_session({userDataDir})``)."""
+        return self.options.context.user_data_dir is not None and not self.attached
+
     async def on_start(self) -> None:
         self.dialogs.bind()
+        persistent: PersistentBrowser | None = None
         if self.options.cdp_endpoint is not None:
             attach = functools.partial(hold_attached_browser, timeout=self.options.cdp_timeout)
             self.browser = await self.nursery.start(attach, self.options.cdp_endpoint, self.driver,
                                                     self.options.cdp_headers)
+        elif self.persistent:
+            persistent = await start_persistent(self)
+            self.browser = persistent.browser
         else:
             # An attached pool's browser is reached in three steps, each within the CDP timeout.
             wait = max(60.0, 3 * self.options.cdp_timeout + 10)
@@ -314,20 +323,11 @@ class ChromiumSession(Session):
             # which the agent never enters (its init script goes on our pages only).
             self.context = await self.pw(default_context, self.browser.playwright)
         else:
-            width, height = self.options.viewport or DEFAULT_VIEWPORT
-            extra = self.options.context.playwright()
-            if self.options.context.storage_state is not None:  # Playwright's own loading: no helper pages
-                extra["storage_state"] = await state_for_playwright(self.workspace, self.options.context.storage_state)
-            self.context = context = await self.pw(
-                self.browser.playwright.new_context, viewport={"width": width, "height": height}, **extra,
-            )
-            await self.pw(context.add_init_script, script=AGENT_SOURCE)
-            if self.options.context.init_script is not None:  # after the agent's: the page's own world
-                source = await init_script.read(self.workspace, self.options.context.init_script)
-                await self.pw(context.add_init_script, script=init_script.as_statement(source))
-            if self.options.context.permissions:  # emulate's state: emulate {} reports them, and changes them
-                self.emulation.state["permissions"] = list(self.options.context.permissions)
+            self.context = persistent.context if persistent is not None else await own_context.new_context(self)
+            await own_context.prepare(self, self.context)
         tab = await self.tab_lifecycle.open_first()
+        if persistent is not None:  # the page the profile's browser opened by itself is no tab
+            await self.pw(close_pages, list(persistent.startup_pages))
         assert tab.events is not None  # open_first wired it
         await self._operator_policies()
         self.human = await self.nursery.start(
@@ -337,7 +337,10 @@ class ChromiumSession(Session):
 
     async def on_stop(self) -> None:
         await self.viewers.session_ending()
-        if self.context is None:
+        if self.context is None or self.persistent:
+            # A profile's browser is quit by its holder as the nursery closes
+            # (persistent.py): closing its context here would end the browser under the
+            # session's own watcher, as a crash.
             return
         if self.stop_reason == "shutdown" and self.browser is not None and not self.browser.attached \
                 and not self.attached:

@@ -24,6 +24,7 @@ import trio
 from ...bidi import BidiConnection, BidiFailure, FirefoxError, launch_firefox, open_bidi_connection
 from ...credentials import redact_url
 from ...errors import ToolError
+from ...jsonsafe import JsonObject
 from ...kernel.actor import Actor
 from ...kernel.supervision import EventLog
 from ..chromium.pool import describe_exit
@@ -33,11 +34,12 @@ __all__ = ["EVENTS", "AcquireFirefox", "Firefox", "FirefoxPool", "FirefoxStatus"
 
 #: The event modules every connection subscribes to once, for all contexts.
 EVENTS = ("browsingContext", "log.entryAdded", "network.beforeRequestSent", "network.responseCompleted",
-          "network.fetchError", "script.realmDestroyed")
+          "network.fetchError", "network.authRequired", "script.realmDestroyed")
 
 #: ``unhandledPromptBehavior: ignore``: a page's dialog stays open for the session to
 #: answer by its policy, rather than being dismissed by the browser behind its back.
-CAPABILITIES = {"alwaysMatch": {"unhandledPromptBehavior": {"default": "ignore"}, "acceptInsecureCerts": False}}
+CAPABILITIES: dict[str, JsonObject] = {
+    "alwaysMatch": {"unhandledPromptBehavior": {"default": "ignore"}, "acceptInsecureCerts": False}}
 
 
 @attrs.define(eq=False)
@@ -51,6 +53,7 @@ class Firefox:
     lost: trio.Event = attrs.Factory(trio.Event)
     lost_reason: str = ""
     _interceptor: Interceptor | None = attrs.field(default=None, init=False)
+    _auth_interceptor: Interceptor | None = attrs.field(default=None, init=False)
 
     @property
     def interceptor(self) -> Interceptor:
@@ -59,6 +62,14 @@ class Firefox:
         if self._interceptor is None:
             self._interceptor = Interceptor(self.bidi)
         return self._interceptor
+
+    @property
+    def auth_interceptor(self) -> Interceptor:
+        """The connection's one ``authRequired`` intercept, shared by the sessions whose
+        proxy takes credentials (:mod:`.proxy_auth`); made on first use."""
+        if self._auth_interceptor is None:
+            self._auth_interceptor = Interceptor(self.bidi, phase="authRequired")
+        return self._auth_interceptor
 
     def mark_lost(self, reason: str) -> None:
         if not self.lost.is_set():
@@ -76,9 +87,11 @@ class FirefoxStatus:
     pass
 
 
-async def new_bidi_session(bidi: BidiConnection) -> str:
-    """Start the BiDi session on ``bidi`` and subscribe to :data:`EVENTS`; the browser's version."""
-    created = await bidi.send("session.new", {"capabilities": CAPABILITIES}, timeout=60)
+async def new_bidi_session(bidi: BidiConnection, capabilities: JsonObject | None = None) -> str:
+    """Start the BiDi session on ``bidi`` (``capabilities`` over :data:`CAPABILITIES`'
+    ``alwaysMatch``) and subscribe to :data:`EVENTS`; the browser's version."""
+    asked = {"alwaysMatch": {**CAPABILITIES["alwaysMatch"], **(capabilities or {})}}
+    created = await bidi.send("session.new", {"capabilities": asked}, timeout=60)
     await bidi.send("session.subscribe", {"events": list(EVENTS)})
     return str(created.get("capabilities", {}).get("browserVersion", ""))
 

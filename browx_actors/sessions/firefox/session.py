@@ -48,10 +48,12 @@ from ..chromium.reading.name_book import NamedRefBook
 from ..chromium.reading.resolve import run_with_named_refs
 from ..context_options import ContextOptions
 from ..session import Session, Work
-from . import sandbox
+from . import own_firefox, sandbox
+from .origin_grants import OriginGrants
 from .page import emulation
 from .page.downloads import FirefoxDownloads
 from .pool import AcquireFirefox, Firefox, hold_attached
+from .proxy_auth import ProxyAuth
 from .reading import frames
 from .records import webstorage
 from .records.books import ConsoleBook, NetworkBook
@@ -82,9 +84,18 @@ class FirefoxSession(Session):
     def __init__(self, session_id: str, *, table: Table, workspace: Path, pool: Callable[[], ActorRef],
                  viewport: tuple[int, int], endpoint: str | None = None,
                  download_max_bytes: int = DOWNLOAD_MAX_BYTES, origins: OriginPolicy | None = None,
-                 context: ContextOptions | None = None, dialogs: str | None = None) -> None:
+                 context: ContextOptions | None = None, executable: str | None = None, headless: bool = True,
+                 dialogs: str | None = None) -> None:
         super().__init__(session_id, table=table, workspace=workspace)
         self._pool = pool
+        #: The Firefox a session runs when it needs its own (``own_firefox.py``), and
+        #: whether the session is quitting it (its end then is no crash).
+        self._firefox_to_run = (executable, headless)
+        self.quitting = False
+        #: Answers the proxy's challenges with its credentials (``proxy_auth.py``).
+        self.proxy_auth: ProxyAuth | None = None
+        #: open_session's permissions, granted to each origin the pages go to (``origin_grants.py``).
+        self.grants: OriginGrants | None = None
         self.viewport = viewport
         #: What open_session asked of the user context (the runtime refused what BiDi cannot set).
         self.context = context or ContextOptions()
@@ -128,18 +139,30 @@ class FirefoxSession(Session):
         assert self.browser is not None, "the session has not started"
         return self.browser.bidi
 
+    @property
+    def own_browser(self) -> bool:
+        """In a Firefox of its own (a profile folder, a proxy's credentials: ``own_firefox.py``)."""
+        return own_firefox.runs_its_own(self.context) and self.endpoint is None
+
     async def on_start(self) -> None:
+        startup: list[str] = []
         if self.endpoint is not None:
             self.browser = await self.nursery.start(hold_attached, self.endpoint)
+        elif self.own_browser:
+            self.browser = await own_firefox.start_own(self, *self._firefox_to_run)
         else:
             self.browser = await self._pool().call(AcquireFirefox(), timeout=90)
         bidi = self.bidi
         self._unlisten = bidi.listen(self.on_event)
-        made: JsonObject = {"acceptInsecureCerts": True} if self.context.ignore_https_errors else {}
-        proxy = self.context.bidi_proxy()
-        if proxy is not None:
-            made["proxy"] = proxy
-        self.user_context = str((await bidi.send("browser.createUserContext", made))["userContext"])
+        if self.own_browser:  # its Firefox's own context, made with the options at start
+            startup = await own_firefox.startup_tabs(self)
+            self.user_context = own_firefox.DEFAULT_USER_CONTEXT
+        else:
+            made: JsonObject = {"acceptInsecureCerts": True} if self.context.ignore_https_errors else {}
+            proxy = self.context.bidi_proxy()
+            if proxy is not None:
+                made["proxy"] = proxy
+            self.user_context = str((await bidi.send("browser.createUserContext", made))["userContext"])
         await emulation.start_with(self, self.context)  # before the first tab: it opens emulated
         await sandbox.preload(bidi, self.user_context)
         if self.context.block_service_workers:  # before any page script can register one
@@ -147,6 +170,9 @@ class FirefoxSession(Session):
                                                         "userContexts": [self.user_context]})
         if self.context.init_script is not None:  # the page's realm (no sandbox), before its scripts
             await self._preload_init_script(self.context.init_script)
+        await self._join_proxy_auth()  # before the first request: the proxy's challenge answered
+        if self.context.permissions:
+            self.grants = OriginGrants(bidi, self.user_context, self.context.permissions, self.nursery)
         await collect(bidi, self.user_context)  # before the first request: bodies for network_body
         await self.downloads.enable(self)
         if self.routes.policy.active:  # in the intercept before the first tab: no request slips past the policy
@@ -154,10 +180,18 @@ class FirefoxSession(Session):
             await self.routes.sync()
         created = await bidi.send("browsingContext.create", {"type": "tab", "userContext": self.user_context})
         tab = self.tabs.add(str(created["context"]), ours=True)
+        await own_firefox.close_startup_tabs(self, startup)
         await self.size(tab.context)
         if self.context.storage_state is not None:  # before the agent's first call: it opens signed in
             await webstorage.load_at_start(self, self.context.storage_state)
         self.nursery.start_soon(self._watch_browser, self.browser)
+
+    async def _join_proxy_auth(self) -> None:
+        proxy = self.context.proxy
+        if proxy is not None and "username" in proxy and self.browser is not None:
+            self.proxy_auth = ProxyAuth(self.bidi, self.owns, self.nursery, proxy["username"],
+                                        proxy.get("password", ""))
+            await self.browser.auth_interceptor.join(self.proxy_auth)
 
     async def _preload_init_script(self, relative: str) -> None:
         source = await init_script.read(self.workspace, relative)
@@ -177,12 +211,19 @@ class FirefoxSession(Session):
         # Held requests are let go while their tabs still exist (not failed by the removal).
         with trio.CancelScope(shield=True):
             await self.routes.close()
+            if self.proxy_auth is not None:
+                await self.browser.auth_interceptor.leave(self.proxy_auth)
+        if self.own_browser:  # its Firefox quits, writing what the pages stored to a kept profile
+            await own_firefox.quit_browser(self)
+            return
         # The browser going or gone leaves nothing of ours to close.
         with trio.CancelScope(shield=True), trio.move_on_after(5), contextlib.suppress(BidiFailure):
             await self.bidi.send("browser.removeUserContext", {"userContext": self.user_context}, timeout=5)
 
     async def _watch_browser(self, browser: Firefox) -> None:
         await browser.lost.wait()
+        if self.quitting:
+            return
         lost = BrowserLost(self.session_id, browser.lost_reason)
         self._mark_crashed(lost)
         raise lost
@@ -220,6 +261,8 @@ class FirefoxSession(Session):
         tab = self.tabs.of(top)
         if tab is None:
             return
+        if method == "browsingContext.navigationStarted" and self.grants is not None:  # its frames' too
+            self.grants.seen(str(params.get("url") or ""))
         if method == "browsingContext.contextDestroyed":
             tab.drop_frame(context)
             if context == top:

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Awaitable, Callable
 
 import trio
-from playwright.async_api import Browser, Playwright
+from playwright.async_api import Browser, BrowserContext, Playwright
 
 from ..agent.pageagent import AGENT_KEY
 from .aiobridge import AsyncioThread
@@ -63,6 +63,15 @@ class PlaywrightDriver:
         playwright = await self._ensure_started()
         connect = functools.partial(playwright.chromium.connect_over_cdp, ws_url, timeout=timeout_ms)
         return await self.bridge.run(connect)
+
+    async def launch_persistent_context(self, user_data_dir: str, **options: object) -> BrowserContext:
+        """Playwright's own Chromium on the profile ``user_data_dir``, and its default
+        context made with ``options`` (``chromium/persistent.py``)."""
+        playwright = await self._ensure_started()
+        # As Callable[..., ...]: the options are new_context's keywords, built by name.
+        launch: Callable[..., Awaitable[BrowserContext]] = playwright.chromium.launch_persistent_context
+        context: BrowserContext = await self.bridge.run(functools.partial(launch, user_data_dir, **options))
+        return context
 
     async def aclose(self) -> None:
         if self._stop is not None:

@@ -115,6 +115,8 @@ async def navigate(session: FirefoxSession, args: NavigateArgs) -> Reply:
     started = time.perf_counter()
     timeout = args.timeout_ms / 1000 if args.timeout_ms else session.left()
     params: JsonObject = {"context": tab.context, "url": url, "wait": _READINESS[args.wait_until]}
+    if session.grants is not None:  # open_session's permissions, there before the page's first script
+        await session.grants.before(url)
     try:
         await session.bidi.send("browsingContext.navigate", params, timeout=timeout)
     except BidiTimeout as err:

@@ -13,6 +13,9 @@ would race the other session's "not mine, continue".
 
 The cost: while any session routes, every request of the browser waits for one round
 trip to Python. When the last routing session leaves, the intercept is removed.
+
+The same holds for the ``authRequired`` phase (a proxy's credentials, :mod:`..proxy_auth`):
+one more intercept of that phase per connection, its challenges dispatched the same way.
 """
 
 from __future__ import annotations
@@ -45,8 +48,11 @@ class Member(Protocol):
 class Interceptor:
     """The intercept of one connection, and the members it dispatches blocked requests to."""
 
-    def __init__(self, bidi: BidiConnection) -> None:
+    def __init__(self, bidi: BidiConnection, phase: str = "beforeRequestSent") -> None:
         self.bidi = bidi
+        #: The phase it blocks in, and the event that reports a request blocked there.
+        self.phase = phase
+        self._event = f"network.{phase}"
         self.members: list[Member] = []
         self.intercept: str | None = None
         #: Every intercept this connection had: a request blocked just before a removal
@@ -65,7 +71,7 @@ class Interceptor:
             if self.intercept is None:
                 self._adding = True
                 try:
-                    answer = await self.bidi.send("network.addIntercept", {"phases": ["beforeRequestSent"]})
+                    answer = await self.bidi.send("network.addIntercept", {"phases": [self.phase]})
                 except BaseException:
                     self.members.remove(member)
                     raise
@@ -93,7 +99,7 @@ class Interceptor:
             self.members.remove(member)
 
     def _on_event(self, method: str, params: JsonObject) -> None:
-        if method != "network.beforeRequestSent" or not params.get("isBlocked"):
+        if method != self._event or not params.get("isBlocked"):
             return
         names = {str(i) for i in params.get("intercepts") or ()}
         if not (names & self._ours or (self._adding and names - self._ours)):
