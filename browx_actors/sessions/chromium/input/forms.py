@@ -29,7 +29,8 @@ from ....tools.actions import ChooseOptionArgs, FillFormArgs
 from ....tools.targets import Element, Target
 from ..agent.calls import agent_call
 from ..reading.poll import poll_until
-from .actions import ACTION_TIMEOUT_MS, clicking, filling, perform, run_steps, selecting
+from .actions import ACTION_TIMEOUT_MS, clicking, filling, perform, run_steps
+from .selects import selecting
 from .target import target_of
 
 if TYPE_CHECKING:
