@@ -191,6 +191,8 @@
         kids = [];
       } else if (name) {
         kids = kids.filter((k) => k !== name);
+        // A lone text its name already says (a day "7" named "December 7, 2026").
+        if (kids.length === 1 && typeof kids[0] === 'string' && name.includes(kids[0])) kids = [];
       }
       node.kids = kids;
     }
