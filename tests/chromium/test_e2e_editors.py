@@ -3,7 +3,8 @@
 The pages load the real libraries (``peers/node_modules``, served at ``/node_modules/``):
 Monaco (its AMD build; in Chromium it types through an EditContext element of no width,
 and rewrites each line of text an input method commits: ``}`` doubled, lines indented
-twice), Ace (a hidden textarea) and Trix (a contenteditable rich-text editor). fill
+twice), Ace (a hidden textarea), CodeMirror 6 (a contenteditable, its modules found
+through an import map) and Trix (a contenteditable rich-text editor). fill
 pastes into an editor and answers ok only for text the editor then shows.
 """
 
@@ -78,3 +79,14 @@ async def test_ace_takes_the_text_verbatim_and_trix_shows_its_lines(tmp_path: Pa
         snap = (await ok(client, "snapshot"))["snapshot"]
         assert [line.strip() for line in snap.splitlines()[-2:]] == ["text: Hello", "text: World"], snap
         assert await _value(client, "document.getElementById('body').value") == "<div>Hello<br>World</div>"
+
+
+async def test_codemirror_6_keeps_taking_the_text_verbatim(tmp_path: Path, pages_url: str) -> None:
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/real_codemirror.html"})
+        await _ready(client)
+        code = _line((await ok(client, "snapshot"))["snapshot"], 'textbox "Code"')
+        assert code.endswith(": let old = 0;"), code
+        filled = await ok(client, "fill", {"ref": _ref(code), "value": CODE})
+        assert filled["settled"]["input"] == "paste", filled
+        assert await _value(client, "view.state.doc.toString()") == CODE
