@@ -128,9 +128,15 @@ def holds(value: str, shown: str) -> bool:
 
 async def check_filled(session: AgentHost, described: JsonObject, value: str) -> None:
     """An editor's fill answers ok only for text the editor shows: what it shows is read
-    back (the agent's ``fieldText``) and compared (:func:`holds`)."""
-    shown = await agent_call(session, "fieldText", described["ref"])
-    if shown["editor"] is None or holds(value, shown["text"]):
+    back (the agent's ``fieldText``) and compared (:func:`holds`). A field gone with
+    its document (a fill that submits and navigates) has nothing left to read."""
+    try:
+        shown = await agent_call(session, "fieldText", described["ref"])
+    except ToolError as err:
+        if err.code in ("stale-element", "unknown-ref", "page-error"):
+            return
+        raise
+    if not isinstance(shown, dict) or shown["editor"] is None or holds(value, shown["text"]):
         return
     text = shown["text"].replace("\u00a0", " ")
     raise ToolError("verification-failed", f"filled the {described.get('role')} {described.get('name')!r}, but "
