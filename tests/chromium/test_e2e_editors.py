@@ -10,6 +10,7 @@ pastes into an editor and answers ok only for text the editor then shows.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +91,21 @@ async def test_codemirror_6_keeps_taking_the_text_verbatim(tmp_path: Path, pages
         filled = await ok(client, "fill", {"ref": _ref(code), "value": CODE})
         assert filled["settled"]["input"] == "paste", filled
         assert await _value(client, "view.state.doc.toString()") == CODE
+
+
+async def test_monaco_in_a_frame_takes_the_paste_too(tmp_path: Path, pages_url: str) -> None:
+    async with browx_server(tmp_path / "ws", "eval") as client:
+        await ok(client, "navigate", {"url": f"{pages_url}/real_monaco_frame.html"})
+
+        async def loaded() -> bool:
+            return await _value(client, "document.getElementById('frame').contentDocument.body.dataset.ready "
+                                        "|| ''") == "yes"
+
+        await poll_until(loaded, interval=0.05)
+        line = _line((await ok(client, "snapshot"))["snapshot"], 'textbox "Editor content"')
+        found = re.search(r"\[ref=(f\d+e\d+)\]", line)
+        assert found, line
+        code = found.group(1)
+        filled = await ok(client, "fill", {"ref": code, "value": CODE})
+        assert filled["settled"]["input"] == "paste", filled
+        assert await _value(client, "document.getElementById('frame').contentWindow.editor.getValue()") == CODE

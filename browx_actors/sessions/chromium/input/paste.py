@@ -36,11 +36,16 @@ if TYPE_CHECKING:
 __all__ = ["Paste", "check_filled", "holds", "pasting", "send_paste", "shown_lines"]
 
 #: Dispatches a cancelable ``paste`` carrying the text on the focused element (inside
-#: open shadow roots); true when a listener took it (called preventDefault).
+#: open shadow roots and same-origin frames; a cross-origin frame's editor is typed
+#: into); true when a listener took it (called preventDefault).
 _PASTE = """(text) => {
   let el = document.activeElement;
-  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-  if (!el) return false;
+  for (;;) {
+    if (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    else if (el && el.contentDocument && el.contentDocument.activeElement) el = el.contentDocument.activeElement;
+    else break;
+  }
+  if (!el || el.contentWindow) return false;
   const data = new DataTransfer();
   data.setData('text/plain', text);
   const event = new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true,
