@@ -54,8 +54,10 @@ $(APT_STAMP): $(PY)
 	@command -v npm >/dev/null 2>&1 || { echo "npm is still missing" >&2; exit 1; }
 	touch $(APT_STAMP)
 
+# npm install, not npm ci: mobile-mcp's mobilecli names platform packages the registry does
+# not have (404), which npm ci counts as a lockfile out of sync; --no-save keeps the lock.
 $(PEERS_STAMP): peers/package.json peers/package-lock.json $(APT_STAMP)
-	npm ci --prefix peers --no-audit --no-fund --ignore-scripts --loglevel=error
+	npm install --prefix peers --no-save --no-audit --no-fund --ignore-scripts --loglevel=error
 	touch $(PEERS_STAMP)
 
 clean:

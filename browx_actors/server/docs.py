@@ -92,11 +92,18 @@ transition, in view (scrolled to the centre when it is not) and on top at its po
 (click, hover); an `<input>` of a text type, a `<textarea>` or a contenteditable element
 that is not read-only (fill). A ready element gets trusted input at once: the mouse
 events of the click at the centre of its first visible box, or the field focused, its
-content selected and the value inserted (an empty value presses Delete). Otherwise
-Playwright acts, waiting up to 10 s for the element to become ready, and its error names
-what it waited for. A link that starts a navigation answers once the new document has
-reached `domcontentloaded`, or once its request has ended without one (a 204, a
-download).
+content selected and the value inserted (an empty value presses Delete). An editor (a
+code editor's hidden input or EditContext element, a contenteditable region) gets its
+whole text selected with Control+A and the value as one paste, which it takes as it is
+where typing would be re-indented; then what it shows is read back, and text it does not
+show is `verification-failed` (`settled.input` is `paste`). Otherwise Playwright acts,
+waiting up to 10 s for the element to become ready, and its error names what it waited
+for. A link that starts a navigation answers once the new document has reached
+`domcontentloaded`, or once its request has ended without one (a 204, a download). A
+`scroll` answers once the scroll ended (a smooth one too) and the page's scroll handlers
+ran in the next frame. `choose_option` says in `chosen.verifiedBy` how it saw the choice
+take: `value` (the trigger shows it), `selected`, `chip` (a multi-select's chip beside
+the trigger) or `select` (the `<select>` the widget stands for).
 ## Visual tree results
 
 The `ui.*` tools answer the compact v2 visual-tree contract. `ui.get_visual_tree`'s

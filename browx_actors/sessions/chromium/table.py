@@ -13,7 +13,7 @@ from .. import visual
 from .console import handlers as console
 from .dialogs import handlers as dialogs
 from .frames import tree as frames
-from .input import actions, chain, drag, files, forms, pointer, touch
+from .input import actions, chain, drag, files, forms, pointer, scrolling, selects, touch
 from .network import handlers as network
 from .page import canvas, pdf, permissions, storage
 from .page import handlers as page
@@ -49,8 +49,8 @@ TABLE = Table.of("chromium", [
     runs(tools.HOVER, actions.hover),
     runs(tools.FILL, actions.fill),
     runs(tools.PRESS, actions.press),
-    runs(tools.SELECT, actions.select),
-    runs(tools.SCROLL, actions.scroll),
+    runs(tools.SELECT, selects.select),
+    runs(tools.SCROLL, scrolling.scroll),
     runs(tools.UPLOAD_FILE, files.upload_file),
     runs(tools.HANDLE_DIALOG, dialogs.handle_dialog),
     runs(tools.SET_DIALOG_POLICY, dialogs.set_dialog_policy),

@@ -14,8 +14,6 @@
   // the click itself is clicked through its label (`via`).
   // ---------------------------------------------------------------------------------
   const TYPE_INTO = new SetC(['text', 'email', 'password', 'search', 'tel', 'url']);
-  // A text field this thin on an axis is an editor's hidden input, not a field a person sees.
-  const PROXY_MAX_PX = 3;
 
   /** Is `node` `el` or inside it, across shadow boundaries and slots? */
   function within(el, node) {
@@ -42,14 +40,17 @@
     return [window.innerWidth, window.innerHeight];
   }
 
-  /** Visible, enabled, editable, focused and its content selected: typing replaces it. */
+  /** Visible, enabled, editable, focused and its content selected: typing replaces it.
+   *  An editor (editors.js) answers `editor`, its kind: the server selects its whole
+   *  text with the editor's own select-all and pastes, and then reads what it shows. */
   function readyToType(el) {
     if (!el.isConnected || (checkVis && !checkVis(el, VIS_OPTS))) return { wait: 'not visible', why: 'hidden' };
-    if (!isVisibleElement(el)) return { wait: 'not visible: it has no area', why: 'zero-size' };
+    const editor = editorKind(el);
+    if (editor !== 'proxy' && !isVisibleElement(el)) return { wait: 'not visible: it has no area', why: 'zero-size' };
     if (isDisabled(el)) return { wait: 'not enabled', why: 'disabled' };
     const tag = el.localName;
     if (tag === 'input' ? !TYPE_INTO.has(el.type) || el.readOnly
-        : tag === 'textarea' ? el.readOnly : !el.isContentEditable) {
+        : tag === 'textarea' ? el.readOnly : !el.isContentEditable && !hasEditContext(el)) {
       return { wait: 'not a text field that typing fills' };
     }
     if (getAttr(el, 'aria-readonly') === 'true') return { wait: 'read-only' };
@@ -57,14 +58,14 @@
     if (deepActiveElement() !== el) return { wait: 'did not take focus' };
     if (tag === 'input') selectInput(el);
     else if (tag === 'textarea') selectTextarea(el);
-    else {
+    else if (el.isContentEditable) {
       const range = createRange(doc);
       selectNodeContents(range, el);
       const selection = getSelection(window);
       removeAllRanges(selection);
       addRange(selection, range);
     }
-    return { ready: true };
+    return editor ? { ready: true, editor } : { ready: true };
   }
 
   /** Why an action on a rendered element can never succeed (no area, or clipped away
@@ -77,15 +78,6 @@
     if (why === 'clipped') return [why, 'it is clipped away: an ancestor with overflow hidden has no room for it'];
     if (why === 'off-screen') return [why, 'it is off-screen, parked outside the page where no scrolling reaches it'];
     return null;
-  }
-
-  /** A code editor's input (CodeMirror, Monaco): a text field it keeps a pixel or two
-   *  wide, clipped or under the layers that draw the text. Typing goes to the focus,
-   *  not to a point, so it is focused and typed into where a click could not reach. */
-  function isTypingProxy(el) {
-    if (el.localName !== 'textarea' && !(el.localName === 'input' && TYPE_INTO.has(el.type))) return false;
-    const r = getRect(el);
-    return r.width > 0 && r.height > 0 && Math.min(r.width, r.height) <= PROXY_MAX_PX;
   }
 
   /**

@@ -1,6 +1,6 @@
 // install.js: freezes the agent object and defines it under window[AGENT_KEY]. Last:
 // relies on AGENT_KEY (prelude) and the methods of snapshot, reading, aim, changes,
-// anchors, feedback, inspect, forms, dragwatch and visualtree.
+// anchors, feedback, inspect, forms, editors, dragwatch and visualtree.
 
   // ---------------------------------------------------------------------------------
   // Install
@@ -26,6 +26,7 @@
     inspect,
     findOption,
     optionChosen,
+    fieldText,
     watchDrag,
     dragState,
     visualTree,

@@ -1,5 +1,5 @@
 // names.js: accessible names (a practical subset of accname 1.2); gatherText reads a
-// subtree's text the way name-from-content does.
+// subtree's text the way name-from-content does; generatedText reads CSS generated content.
 // Relies on: prelude, tables, childNodesOf / collapse / WS (helpers), visibility. Calls
 // controlValue (states, the next module) at run time.
 
@@ -112,7 +112,7 @@
       case 'select': case 'meter': case 'progress': case 'output':
         return labelsText(el) || title();
       case 'button':
-        return labelsText(el) || gatherText(el, null, false) || title();
+        return labelsText(el) || gatherText(el, null, false) || generatedText(el) || title();
       case 'img': case 'area':
         return collapse(getAttr(el, 'alt') || '') || title();
       case 'svg':
@@ -134,8 +134,46 @@
         break;
     }
     if (NAME_FROM_CONTENT.has(role)) {
-      const text = gatherText(el, null, false);
+      const text = gatherText(el, null, false) || generatedText(el);
       if (text) return text;
     }
     return title();
+  }
+
+  // ---------------------------------------------------------------------------------
+  // CSS generated content. A control drawn by `::before { content: "Next" }` has that
+  // name in Chromium's accessibility tree. Read only for an element its own content
+  // leaves nameless (each read is a computed style of a pseudo-element), and only the
+  // strings and attr() of `content`; glyphs of the private use area (icon fonts) say
+  // nothing and are dropped.
+  // ---------------------------------------------------------------------------------
+  const GENERATED_MAX_ELEMENTS = 20;
+  const PRIVATE_USE = /[\ue000-\uf8ff]/g;
+  const CONTENT_TOKEN = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)|(\/)/g;
+
+  /** The text a computed `content` value adds (its alternative text after `/` if any). */
+  function contentText(el, value) {
+    if (!value || value === 'none' || value === 'normal') return '';
+    let text = '', alt = null;
+    for (const m of value.matchAll(CONTENT_TOKEN)) {
+      if (m[4]) { alt = ''; continue; }
+      const part = m[3] !== undefined ? getAttr(el, m[3]) || ''
+        : (m[1] !== undefined ? m[1] : m[2]).replace(/\\(.)/g, '$1');
+      if (alt === null) text += part; else alt += part;
+    }
+    return alt !== null ? alt : text;
+  }
+
+  /** The text of `root`'s ::before and ::after and those of its descendants, in order. */
+  function generatedText(root) {
+    const parts = [];
+    let budget = GENERATED_MAX_ELEMENTS;
+    const visit = (el) => {
+      if (budget-- <= 0 || getAttr(el, 'aria-hidden') === 'true') return;
+      parts.push(contentText(el, computeStyle(window, el, '::before').content), ' ');
+      for (const child of el.children) visit(child);
+      parts.push(contentText(el, computeStyle(window, el, '::after').content), ' ');
+    };
+    visit(root);
+    return collapse(parts.join('').replace(PRIVATE_USE, ''));
   }

@@ -34,6 +34,7 @@ Methods of the agent object (all arguments and results are JSON-able, except tha
   ``[{ref, role, name, count}]``: named refs (``agent/anchors.js``)
 - ``findFeedback({limit?})`` -> ``{items, count, truncated, baseline}`` (``agent/feedback.js``)
 - ``inspect({ref, styles?})`` -> ``{target, box, inViewport, styles, attributes, attributeCount}``
+- ``fieldText(ref)`` -> ``{editor, text}``: the text an editor shows (``agent/editors.js``)
 - ``findOption({trigger, name, exact?})`` -> ``{ref?, name?, count, scope, candidates, total}``;
   ``optionChosen({trigger, option, name})`` -> ``{chosen, by?, actual}`` (``agent/forms.js``)
 - ``watchDrag()``; ``dragState(timeoutMs)`` -> a Promise of ``{moved, started, prevented}``
@@ -93,7 +94,7 @@ __all__ = [
 AGENT_METHODS = frozenset({
     "snapshot", "resolve", "refFor", "describe", "find", "textSearch",
     "mark", "changes", "quiet", "markedUrl", "count", "hit", "aim",
-    "anchorOf", "findAnchored", "findFeedback", "inspect", "findOption", "optionChosen",
+    "anchorOf", "findAnchored", "findFeedback", "inspect", "findOption", "optionChosen", "fieldText",
     "watchDrag", "dragState", "visualTree", "visualRef", "visualIdOf",
 })
 

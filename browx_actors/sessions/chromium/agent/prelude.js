@@ -80,6 +80,7 @@
   const docAnimations = typeof Document.prototype.getAnimations === 'function'
     ? uncurry(Document.prototype.getAnimations) : null;
   const getRootNode = uncurry(Node.prototype.getRootNode);
+  const innerTextOf = uncurry(Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'innerText').get);
   const computeStyle = uncurry(window.getComputedStyle);
   const cssEscape = CSS.escape;
   const toJSON = JSON.stringify;

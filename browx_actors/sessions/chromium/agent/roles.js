@@ -125,7 +125,17 @@
   function isInteractive(el, role) {
     if (INTERACTIVE_ROLES.has(role)) return true;
     if (isFocusable(el) || hasAttr(el, 'onclick')) return true;
-    return false;
+    return !role && isNamedFocusTarget(el);
+  }
+
+  /** An element without a role that a script moves focus to (tabindex="-1") and that
+   *  names itself (aria-label): a date picker's day, a roving-focus grid's cell. Each
+   *  is something to act on, not words of the text around it. */
+  function isNamedFocusTarget(el) {
+    const tabindex = getAttr(el, 'tabindex');
+    if (tabindex === null || tabindex.trim() === '' || !(Number(tabindex) < 0)) return false;
+    const label = getAttr(el, 'aria-label');
+    return !!label && !!label.trim();
   }
 
   /** The role a snapshot line shows, or '' when the element is flattened away. */

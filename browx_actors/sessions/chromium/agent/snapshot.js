@@ -4,7 +4,7 @@
 // checkbox or radio whose input is hidden is listed where its label is, reached through it).
 // Text is shown in full up to TEXT_SHOWN_MAX; a grid's rows follow aria-rowindex.
 // Relies on: prelude (limits), tables, helpers, visibility, roles, names, states, refs,
-// CHECKABLE_INPUT (reach).
+// CHECKABLE_INPUT (reach), isRichText / isTypingProxy (editors).
 
   // ---------------------------------------------------------------------------------
   // Snapshot: a walk builds a light tree (no refs yet), a second pass prints it and
@@ -166,11 +166,14 @@
 
     const node = makeNode(el, lineRole, interactive);
     node.name = name;
+    // A rich-text editor's paragraphs and headings are its lines, not one value.
+    node.rich = VALUE_ROLES.has(lineRole) && isRichText(el);
     if (lineRole === 'link') ctx.links++;
 
     if (tag === 'select') {
       walkSelect(el, node, ctx);
-    } else if (LEAF_ROLES.has(lineRole) || tag === 'svg' || tag === 'input' || tag === 'textarea') {
+    } else if ((LEAF_ROLES.has(lineRole) && !isRichText(el)) || tag === 'svg' || tag === 'input' ||
+               tag === 'textarea') {
       node.kids = [];
     } else {
       // A line starts its own text: a label muted further up does not reach into it.
@@ -188,6 +191,8 @@
         kids = [];
       } else if (name) {
         kids = kids.filter((k) => k !== name);
+        // A lone text its name already says (a day "7" named "December 7, 2026").
+        if (kids.length === 1 && typeof kids[0] === 'string' && name.includes(kids[0])) kids = [];
       }
       node.kids = kids;
     }
@@ -237,8 +242,9 @@
       // Something to act on that no pointer can reach gets no ref: an action on it
       // could only wait for nothing.
       const fade = { faded: false };
+      // A code editor's input is typed into where no pointer reaches it (editors.js).
       const unreached = item.interactive && !ctx.includeHidden && el.localName !== 'option' &&
-        unreachable(item.via || el, ctx.clipMemo, fade);
+        unreachable(item.via || el, ctx.clipMemo, fade) && !isTypingProxy(el);
       if (unreached) {
         line += ' [hidden]';
       } else if (isRefWorthy(role, item.interactive)) {
@@ -249,7 +255,7 @@
         ctx.refs++;
       }
       line += statesText(el, role, ctx.active);
-      if (VALUE_ROLES.has(role)) {
+      if (VALUE_ROLES.has(role) && !item.rich) {
         const value = valueOf(el, role);
         if (value) line += ' value=' + quote(isPassword(el) ? PASSWORD_MASK : clip(value, VALUE_MAX));
       }

@@ -64,6 +64,7 @@ MODULES: tuple[str, ...] = (
     "reading.js",
     "reach.js",
     "aim.js",
+    "editors.js",
     "changes.js",
     "fades.js",
     "anchors.js",

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["call_in_frame", "requalify", "routes_to_frame", "with_frames"]
 
 #: What a frame ref can appear in, per agent method: the field of the argument.
-_REF_FIELDS = {"aim": "ref", "describe": None, "snapshot": "scope", "find": "scope"}
+_REF_FIELDS = {"aim": "ref", "describe": None, "fieldText": None, "snapshot": "scope", "find": "scope"}
 
 def routes_to_frame(method: str, arg: JsonValue) -> FrameRef | None:
     """The frame ref a page-agent call names, if it names one."""

@@ -1,4 +1,5 @@
-"""Action tools of the chromium engine: click, hover, fill, press, select, scroll.
+"""Action tools of the chromium engine: click, hover, fill, press (select and scroll: :mod:`.input.selects`,
+:mod:`.input.scrolling`).
 
 Each action finds its target (``ref``, ``selector`` or ``coords``), acts, then waits
 until its effects have settled (:mod:`.input.settle`) and reports them in one shape,
@@ -39,7 +40,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from ....errors import ToolError
 from ....jsonsafe import JsonObject
 from ....tools import Reply
-from ....tools.actions import ClickArgs, FillArgs, HoverArgs, PressArgs, ScrollArgs, SelectArgs
+from ....tools.actions import ClickArgs, FillArgs, HoverArgs, PressArgs
 from ....tools.shapes import Point
 from ....tools.targets import Aim, Element, coords_of
 from ..bridge.driver import REF_ENGINE
@@ -49,6 +50,7 @@ from ..frames.tree import frame_locator
 from ..losses import first_line
 from .brief import brief
 from .commands import Command, insert_text, key_press, modifier_keys, mouse_click, mouse_move
+from .paste import Paste, check_filled, pasting, send_paste
 from .reach import known_now, refusal, within_grace
 from .send import ACTION_TIMEOUT_MS, send_input, target_label
 from .settle import Before, settle
@@ -58,11 +60,12 @@ if TYPE_CHECKING:
     from ..session import ChromiumSession
 
 __all__ = ["ACTION_TIMEOUT_MS", "Act", "Report", "click", "click_as", "clicking", "fill", "filling", "hover",
-           "perform", "press", "report_opened", "run_action", "run_steps", "scroll", "select", "selecting"]
+           "perform", "press", "report_opened", "run_action", "run_steps"]
 
 
-#: Builds the direct input from aim's answer, or None to leave the action to Playwright.
-DirectInput = Callable[[JsonObject], "list[Command] | None"]
+#: Builds the direct input from aim's answer (commands, or a paste into an editor), or
+#: None to leave the action to Playwright.
+DirectInput = Callable[[JsonObject], "list[Command] | Paste | None"]
 #: What Playwright does for the action: ``act(page, locator)``, with Playwright's Page and
 #: Locator (None for a point target). Any: an act hands Playwright the arguments' checked
 #: strings (a button, modifiers) where it types Literals, and knows from its target that
@@ -137,10 +140,14 @@ async def perform(
     commands = None if direct is None else direct(found)
     if commands:
         described = check_found(target, found, reply)
-        await send_input(session, action, commands, target=target)
+        used = "cdp"
+        if isinstance(commands, Paste):
+            used = await send_paste(session, action, commands, target=target)
+        else:
+            await send_input(session, action, commands, target=target)
         if before is not None:
             await session.pw(settle, session, action, before, described, reply)
-        return described, "cdp"
+        return described, used
     try:
         described = await session.pw(_act_with_playwright, session, action, target, act, found, before, reply)
     finally:
@@ -162,12 +169,18 @@ def _moved_by_playwright(session: ChromiumSession, coords: Point | None, mode: s
 
 
 async def run_action(session: ChromiumSession, action: str, target: Element, act: Act, *,
-                     mode: str | None = None, direct: DirectInput | None = None) -> Reply:
+                     mode: str | None = None, direct: DirectInput | None = None,
+                     check: Callable[[JsonObject], Awaitable[None]] | None = None) -> Reply:
     """Find the target, act (directly when ``direct`` gives input, else through
-    ``act(page, locator)`` on the Playwright thread), settle and report."""
+    ``act(page, locator)`` on the Playwright thread), settle, ``check`` the target's
+    description when given (it raises what did not take), and report."""
 
     async def steps(reply: Reply, before: Before) -> tuple[JsonObject | None, str]:
-        return await perform(session, action, target, act, reply, mode=mode, direct=direct, before=before)
+        described, used = await perform(session, action, target, act, reply, mode=mode, direct=direct,
+                                        before=before)
+        if check is not None and described is not None:
+            await check(described)
+        return described, used
 
     return await _reported(session, action, steps)
 
@@ -305,12 +318,15 @@ def clicking(target: Element, count: int = 1, button: str = "left",
 
 
 def filling(value: str, submit: bool = False) -> tuple[DirectInput, Act]:
-    """The two ways to replace a text field's value (and press Enter after)."""
+    """The two ways to replace a text field's value (and press Enter after): an
+    editor's (aim answers ``editor``) is pasted (:mod:`.input.paste`)."""
 
-    def direct(found: JsonObject) -> list[Command] | None:
+    def direct(found: JsonObject) -> list[Command] | Paste | None:
         # aim focused the field and selected its content: typing replaces it.
         if found.get("ready") is not True:
             return None
+        if found.get("editor"):
+            return pasting(value, submit)
         return insert_text(value) + (key_press("Enter") if submit else [])
 
     # Any: an Act's page and locator (see Act).
@@ -320,30 +336,6 @@ def filling(value: str, submit: bool = False) -> tuple[DirectInput, Act]:
             await locator.press("Enter", timeout=ACTION_TIMEOUT_MS)
 
     return direct, act
-
-
-def selecting(values: list[str], field: str = "values") -> Act:
-    """Playwright choosing the options of a ``<select>``: each wanted value matched
-    against option values first, then visible labels; ``bad-arg`` names ``field``."""
-
-    # Any: an Act's page and locator (see Act).
-    async def act(page: Any, locator: Any) -> None:
-        options = await locator.evaluate(
-            "el => Array.from(el.options || [], o => [o.value, o.label])"
-        )
-        chosen = []
-        for wanted in values:
-            match = next((v for v, _ in options if v == wanted), None)
-            if match is None:
-                match = next((v for v, label in options if label == wanted), None)
-            if match is None:
-                labels = ", ".join(repr(label) for _, label in options[:20])
-                raise ToolError("bad-arg", f"no option with value or label {wanted!r} (options: {labels})",
-                                field=field)
-            chosen.append(match)
-        await locator.select_option(value=chosen, timeout=ACTION_TIMEOUT_MS)
-
-    return act
 
 
 async def hover(session: ChromiumSession, args: HoverArgs) -> Reply:
@@ -365,8 +357,20 @@ async def hover(session: ChromiumSession, args: HoverArgs) -> Reply:
 
 
 async def fill(session: ChromiumSession, args: FillArgs) -> Reply:
-    direct, act = filling(args.value, args.submit)
-    return await run_action(session, "fill", args, act, mode="fill", direct=direct)
+    typing, act = filling(args.value, args.submit)
+    #: What aim answered, when the direct path was asked for input.
+    aimed: list[JsonObject] = []
+
+    def direct(found: JsonObject) -> list[Command] | Paste | None:
+        aimed.append(found)
+        return typing(found)
+
+    async def check(described: JsonObject) -> None:
+        # An editor is checked; so is what Playwright filled, which aim's answer did not see.
+        if not aimed or aimed[-1].get("editor"):
+            await check_filled(session, described, args.value)
+
+    return await run_action(session, "fill", args, act, mode="fill", direct=direct, check=check)
 
 
 async def press(session: ChromiumSession, args: PressArgs) -> Reply:
@@ -383,39 +387,3 @@ async def press(session: ChromiumSession, args: PressArgs) -> Reply:
         if err.code == "action-failed" and "Unknown key" in err.message:
             raise ToolError("bad-arg", f"unknown key {args.key!r}", field="key") from err
         raise
-
-
-async def select(session: ChromiumSession, args: SelectArgs) -> Reply:
-    return await run_action(session, "select", args, selecting(args.values))
-
-
-#: ``scroll {to}``: the scroll position each end means, as (left, top) in JavaScript.
-_SCROLL_ENDS = {"top": "[el.scrollLeft, 0]", "bottom": "[el.scrollLeft, el.scrollHeight]",
-                "left": "[0, el.scrollTop]", "right": "[el.scrollWidth, el.scrollTop]"}
-
-
-async def scroll(session: ChromiumSession, args: ScrollArgs) -> Reply:
-    dx, dy, to = args.delta_x, args.delta_y, args.to
-
-    # Any: an Act's page and locator (see Act).
-    async def act(page: Any, locator: Any) -> None:
-        if to is not None:
-            script = f"el => el.scrollTo(...{_SCROLL_ENDS[to]})"
-            if locator is not None:
-                await locator.evaluate(script)
-            else:
-                await page.evaluate(f"({script})(document.scrollingElement || document.documentElement)")
-        elif locator is not None and dx == 0 and dy == 0:
-            await locator.scroll_into_view_if_needed(timeout=ACTION_TIMEOUT_MS)
-        elif locator is not None:
-            await locator.evaluate("(el, [dx, dy]) => el.scrollBy(dx, dy)", [dx, dy])
-        else:
-            await page.evaluate("([dx, dy]) => window.scrollBy(dx, dy)", [dx, dy])
-
-    reply = await run_action(session, "scroll", args, act)
-    reply["scroll"] = await session.pw(
-        session.page.evaluate, "() => ({x: Math.round(scrollX), y: Math.round(scrollY)})"
-    )
-    return reply
-
-

@@ -31,6 +31,7 @@ __all__ = [
     "mouse_press",
     "mouse_release",
     "mouse_wheel",
+    "select_all",
 ]
 
 #: ``(method, params)``: one CDP command.
@@ -181,3 +182,12 @@ def insert_text(value: str) -> list[Command]:
     if not value:
         return key_press("Delete")
     return [("Input.insertText", {"text": value})]
+
+
+def select_all() -> list[Command]:
+    """Control+A: an editor that binds it selects its whole text (a code editor's
+    document, not only what its hidden input holds); a field or region without a
+    binding selects its content, as the browser's own select-all."""
+    downs, ups, held = _hold(["Control"])
+    return [*downs, _key_event("rawKeyDown", "a", "KeyA", 65, held),
+            _key_event("keyUp", "a", "KeyA", 65, held), *ups]

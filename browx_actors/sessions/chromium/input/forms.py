@@ -14,8 +14,11 @@ result reports every change the form made.
 (which it also takes): it clicks the trigger, waits for an option with that accessible
 name in the popup the trigger controls (``aria-controls`` / ``aria-owns``), or on the
 page, types the name into an editable combobox that shows none, clicks the option,
-and checks the choice took: the option is selected, or the trigger now shows its name.
-A choice that did not take is ``verification-failed``, never a quiet success.
+and checks the choice took, by what the widget shows (``chosen.verifiedBy``): the trigger
+shows its name (``value``), the option is selected (``selected``), a chip beside the
+trigger shows it (``chip``), or the ``<select>`` the widget was built after has it
+selected (``select``). A choice that did not take is ``verification-failed``, never a
+quiet success.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from ....tools.actions import ChooseOptionArgs, FillFormArgs
 from ....tools.targets import Element, Target
 from ..agent.calls import agent_call
 from ..reading.poll import poll_until
-from .actions import ACTION_TIMEOUT_MS, clicking, filling, perform, run_steps, selecting
+from .actions import ACTION_TIMEOUT_MS, clicking, filling, perform, run_steps
+from .selects import selecting
 from .target import target_of
 
 if TYPE_CHECKING:
@@ -205,8 +209,9 @@ async def choose_option(session: ChromiumSession, args: ChooseOptionArgs) -> Rep
                                        mode="click", direct=direct, mark=False)
 
         async def chosen() -> tuple[bool, JsonObject]:
-            verdict = await agent_call(session, "optionChosen",
-                                       {"trigger": trigger, "option": found["ref"], "name": found["name"]})
+            verdict = await agent_call(session, "optionChosen", {
+                "trigger": trigger, "option": found["ref"], "name": found["name"], "typed": "typed" in reply.fields,
+            })
             return bool(verdict["chosen"]), verdict
 
         verdict = await poll_until(chosen, interval_s=_OPTION_POLL_S, timeout_s=_VERIFY_TIMEOUT_S)

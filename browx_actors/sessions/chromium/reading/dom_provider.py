@@ -55,7 +55,7 @@ from ....visualtree.model import (
 )
 from ....visualtree.snapshots import REFRESH_WITH, Capture, text_fingerprint
 from ..frames.visual import DomScope, Node, answer_nodes, frame_ref, holds_frames, read_frames, split_node_id
-from ..input import actions
+from ..input import actions, selects
 from ..losses import PageScriptError, first_line
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ async def _set_value(session: ChromiumSession, node: RawNode, ref: str, value: s
     if node.type_name != "select":
         return done_with("fill", await actions.fill(session, FillArgs(ref=ref, value=value)))
     try:
-        return done_with("select", await actions.select(session, SelectArgs(ref=ref, values=[value])))
+        return done_with("select", await selects.select(session, SelectArgs(ref=ref, values=[value])))
     except ToolError as err:
         if err.details.get("field") == "values":
             raise ToolError("bad-arg", err.message, field="value") from err
