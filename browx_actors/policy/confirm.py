@@ -8,7 +8,9 @@ A rule names what it matches; every field it gives must match, so fields narrow:
   ``upload`` (``upload_file``), ``eval`` (``eval_js``, ``poll_eval``: scripts the agent
   wrote), ``off-allow-list`` (``navigate`` or ``new_tab`` to an origin the allow list
   leaves out: asked about instead of refused, and a yes lets the session reach that
-  origin; the block list is never asked about);
+  origin; the block list is never asked about), ``download`` (a download the page
+  began: asked about once its bytes arrived, before the file reaches the workspace;
+  chromium);
 - ``role`` and ``name``: patterns (Python regular expressions, case-insensitive,
   searched) over the target's role and accessible name, as ``snapshot`` shows them:
   ``name = "Pay|Delete|Place order"``;
@@ -29,14 +31,17 @@ import attrs
 
 from ..origins import OriginPolicy, OriginRule, parse_origin_patterns
 
-__all__ = ["KINDS", "TARGETED", "CallFacts", "ConfirmPolicy", "ConfirmRule", "rule_from"]
+__all__ = ["DOWNLOAD", "KINDS", "TARGETED", "CallFacts", "ConfirmPolicy", "ConfirmRule", "rule_from"]
 
+#: The act a download rule is matched as: no tool's name, since no call asks for one.
+DOWNLOAD = "download"
 #: What ``on`` may name, and the tools each kind covers.
 KINDS: Mapping[str, frozenset[str]] = {
     "submit": frozenset({"click", "double_click", "press"}),
     "upload": frozenset({"upload_file"}),
     "eval": frozenset({"eval_js", "poll_eval"}),
     "off-allow-list": frozenset({"navigate", "new_tab"}),
+    "download": frozenset({DOWNLOAD}),
 }
 #: Tools that act on one element named by ``ref`` or ``selector``: what ``role`` and
 #: ``name`` are matched against (another tool has no target, so such a rule skips it).

@@ -22,6 +22,7 @@ from ..errors import ToolError
 from ..jsonsafe import JsonValue
 from ..kernel.actor import Actor
 from ..kernel.actor_ref import ActorRef
+from ..policy.confirm import ConfirmPolicy
 from ..secret_book import SecretBook
 from ..sessions.android import AndroidSession
 from ..sessions.android import table as android_table
@@ -59,6 +60,8 @@ class SessionParts:
     #: The operator channel's link when it is on (else None): where a session asks a
     #: person about a dialog or a permission request.
     operator: Callable[[], ActorRef | None] = lambda: None
+    #: The confirm rules in force for a session, by its id (the runtime's policy book).
+    confirm: Callable[[str], ConfirmPolicy] = lambda session: ConfirmPolicy()
 
 
 #: ``factory(parts, session_id, options)``: one engine's session actor.
@@ -75,7 +78,8 @@ def new_chromium_session(parts: SessionParts, session_id: str, options: Mapping[
                                      cdp_timeout=config.cdp_timeout, origins=config.origins,
                                      download_max_bytes=config.download_max_bytes,
                                      context=ContextOptions.of(options), executable=config.chromium,
-                                     headless=config.headless, policy=config.policy, operator=parts.operator)
+                                     headless=config.headless, policy=config.policy, operator=parts.operator,
+                                     confirm=lambda: parts.confirm(session_id))
     return ChromiumSession(session_id, table=TABLES["chromium"], pool=parts.pool, driver=parts.driver,
                            options=session_options, workspace=config.workspace)
 
@@ -89,7 +93,7 @@ def new_firefox_session(parts: SessionParts, session_id: str, options: Mapping[s
                           context=ContextOptions.of(options), executable=parts.config.firefox,
                           headless=parts.config.headless,
                           download_max_bytes=parts.config.download_max_bytes, origins=parts.config.origins,
-                          dialogs=parts.config.policy.dialogs)
+                          dialogs=parts.config.policy.dialogs, confirm=lambda: parts.confirm(session_id))
 
 
 def new_android_session(parts: SessionParts, session_id: str, options: Mapping[str, JsonValue]) -> AndroidSession:

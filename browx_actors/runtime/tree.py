@@ -308,7 +308,8 @@ class Runtime:
     async def _start_session(self, session_id: str, engine: str, options: Mapping[str, JsonValue]) -> ActorRef:
         factory = session_factory(engine)
         parts = SessionParts(self.config, self.driver, pool=self.pool_ref, registry=self.device_registry,
-                             secrets=self.secrets, firefox=self.firefox_pool_ref, operator=self.operator_ref)
+                             secrets=self.secrets, firefox=self.firefox_pool_ref, operator=self.operator_ref,
+                             confirm=self.policy.confirm_for)
         spec = ChildSpec(session_id, lambda: factory(parts, session_id, options), Restart.TEMPORARY, shutdown=10,
                          meta={"engine": engine})
         try:

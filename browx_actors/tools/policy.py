@@ -52,8 +52,8 @@ SET_CONFIRM_POLICY = runtime_tool(
     description="Replace the session's own confirm rules (the operator's always apply too). A matching call first "
         "asks a person (await_human confirm) and runs only on yes: confirmation-denied or confirmation-timeout "
         "otherwise, no-human-channel where none exists. A rule's fields narrow it: tools (names), on (submit, "
-        "upload, eval, off-allow-list: navigate or new_tab off the operator's allowed origins, asked about instead "
-        "of refused), role and name (case-insensitive regex on the target), origins (page origin patterns).",
+        "upload, eval, download, off-allow-list: navigate or new_tab off the operator's allowed origins, asked about "
+        "instead of refused), role and name (case-insensitive regex on the target), origins (page origin patterns).",
     rules=(Check(_check_rules, "each rule is well formed and names something"),),
 )
 

@@ -224,3 +224,40 @@ async def test_navigation_off_the_allow_list_is_asked_about_and_a_yes_lets_the_s
             assert yes.result["url"].startswith(pages_url2) and "blockedRequests" not in yes.result
             again = await rt.call_tool("navigate", {"url": f"{pages_url2}/page_data.json"})
             assert again["ok"] is True, "admitted for the rest of the session: not asked again"
+
+
+async def test_a_download_reaches_the_workspace_only_on_a_persons_yes(tmp_path: Path) -> None:
+    async with runtime(tmp_path, 'confirmTimeoutMs = 5000\n[[confirm]]\non = "download"\n') as (rt, base):
+        await rt.call_tool("navigate", {"url": f"{base}/page_form.html"})
+        kept = tmp_path / "ws" / "downloads" / "default"
+        for say, state in (("false", "canceled"), ("true", "completed")):
+            async with trio.open_nursery() as nursery:
+                Call(nursery, rt, "click", {"selector": "#report"})
+                question = await answer_in_devtools(rt, f"__browx.confirm({say}, TICKET)")
+            assert "downloaded 'quarterly report.csv'" in question and "on download" in question
+            with trio.fail_after(10):
+                while True:
+                    listed = await rt.call_tool("downloads_list", {"details": True})
+                    last = listed["downloads"][-1]
+                    if last["state"] != "in-progress":
+                        break
+                    await trio.sleep(0.1)
+            assert last["state"] == state, last
+        assert listed["downloads"][0]["failure"] == "a person declined it (confirm rule 'on download')"
+        assert sorted(p.name for p in kept.iterdir()) == ["quarterly report.csv"], "only the kept one is there"
+
+
+async def test_a_download_rule_fails_closed_on_firefox(tmp_path: Path) -> None:
+    async with runtime(tmp_path, '[[confirm]]\non = "download"\n') as (rt, base):
+        await rt.call_tool("open_session", {"session": "fx", "engine": "firefox"})
+        await rt.call_tool("navigate", {"session": "fx", "url": f"{base}/page_form.html"})
+        clicked = await rt.call_tool("click", {"session": "fx", "selector": "#report"})
+        with trio.fail_after(10):
+            while True:
+                [record] = (await rt.call_tool("downloads_list", {"session": "fx", "details": True}))["downloads"]
+                if record["state"] != "in-progress":
+                    break
+                await trio.sleep(0.1)
+        assert record["state"] == "canceled" and "no human channel" in record["failure"], (clicked, record)
+        assert not (tmp_path / "ws" / "downloads" / "fx").exists() or \
+            not any((tmp_path / "ws" / "downloads" / "fx").iterdir())

@@ -75,7 +75,7 @@ def test_origins_narrow_to_the_page_the_call_acts_on() -> None:
     ({}, "r: an empty rule"),
     ({"tools": ["clik"]}, "r.tools: no tool named 'clik'"),
     ({"tools": "click", "colour": "red"}, "r.colour: unknown field"),
-    ({"on": "payment"}, "r.on: one of submit, upload, eval, off-allow-list"),
+    ({"on": "payment"}, "r.on: one of submit, upload, eval, off-allow-list, download"),
     ({"name": "(unclosed"}, "r.name: not a regular expression"),
     ({"origins": ["ftp://x"]}, "r.origins: 'ftp://x' is not an origin pattern"),
     ({"tools": ["navigate"], "name": "x"}, "r: matches no call"),

@@ -27,6 +27,9 @@ from .tabs.wiring import TargetWiring
 
 if TYPE_CHECKING:
     from ...human.bridge import HumanBridge
+    from ...jsonsafe import JsonObject
+    from ...tools.human import PromptSpec
+    from .bridge.portal import Portal
     from .dialogs.book import DialogBook
     from .frames.book import FrameBook
     from .page.downloads import Downloads
@@ -74,6 +77,15 @@ class SessionHost(Protocol):
     human: HumanBridge | None
     #: Main-frame navigations of the current tab so far (counted on the Playwright thread).
     navigations: int
+    #: Lets the Playwright thread await Trio (None until the session starts).
+    portal: Portal | None
+
+    @property
+    def url(self) -> str: ...
+
+    async def ask_person(self, spec: PromptSpec) -> JsonObject:
+        """Ask through the session's human channel and wait (``human/await_human.py``)."""
+        ...
 
     @property
     def tab_lifecycle(self) -> TabKeeper:

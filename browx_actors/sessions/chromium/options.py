@@ -15,6 +15,7 @@ import attrs
 from ...config import CDP_TIMEOUT, DOWNLOAD_MAX_BYTES
 from ...kernel.actor_ref import ActorRef
 from ...origins import OriginPolicy
+from ...policy.confirm import ConfirmPolicy
 from ...policy.file import OperatorPolicy
 from ..context_options import ContextOptions
 
@@ -50,6 +51,9 @@ class SessionOptions:
     policy: OperatorPolicy = attrs.field(factory=OperatorPolicy)
     #: The operator channel, when it is on: where an ask-human dialog or permission goes.
     operator: Callable[[], ActorRef | None] = attrs.field(default=lambda: None, eq=False, repr=False)
+    #: The confirm rules in force for the session (the operator's and its own): a
+    #: download rule is matched in the session, where downloads are seen.
+    confirm: Callable[[], ConfirmPolicy] = attrs.field(default=ConfirmPolicy, eq=False, repr=False)
     #: The Chromium a session on a persistent profile runs (``userDataDir``: its own
     #: browser, not the pool's), and whether it shows its window.
     executable: str | None = None

@@ -39,6 +39,7 @@ from ...errors import ToolError
 from ...jsonsafe import JsonObject, JsonValue
 from ...kernel.actor_ref import ActorRef
 from ...origins import OriginPolicy
+from ...policy.confirm import ConfirmPolicy
 from ...tools import Arguments, Handler, Reply, Table, Tool
 from .. import init_script
 from ..chromium.dialogs.book import dialog_refusal, interrupted_reply
@@ -85,7 +86,7 @@ class FirefoxSession(Session):
                  viewport: tuple[int, int], endpoint: str | None = None,
                  download_max_bytes: int = DOWNLOAD_MAX_BYTES, origins: OriginPolicy | None = None,
                  context: ContextOptions | None = None, executable: str | None = None, headless: bool = True,
-                 dialogs: str | None = None) -> None:
+                 dialogs: str | None = None, confirm: Callable[[], ConfirmPolicy] = ConfirmPolicy) -> None:
         super().__init__(session_id, table=table, workspace=workspace)
         self._pool = pool
         #: The Firefox a session runs when it needs its own (``own_firefox.py``), and
@@ -122,7 +123,7 @@ class FirefoxSession(Session):
         self._unlisten: Callable[[], None] | None = None
         #: What the pages downloaded, saved under <workspace>/downloads/<session>/.
         self.downloads = FirefoxDownloads(workspace.resolve() / "downloads" / safe_filename(session_id, "session"),
-                                          download_max_bytes)
+                                          download_max_bytes, confirm)
         #: canvas_capture's captures, for canvas_diff by id.
         self.canvas_cache = CaptureCache()
         #: What emulate set, by JSON name (applied to the whole user context).

@@ -23,6 +23,7 @@ from ....errors import ToolError
 from ....tools import Reply
 from ....workspace import copy_file
 from ..network.redact import redact_url
+from . import download_confirm
 from .downloads import DOWNLOAD_WAIT_S, Download
 
 if TYPE_CHECKING:
@@ -43,8 +44,15 @@ def on_download(session: SessionHost, download: PlaywrightDownload) -> None:
 async def _save(session: SessionHost, download: PlaywrightDownload, record: Download) -> None:
     downloads = session.downloads
     try:
-        path = downloads.place(record, session.workspace)
         finished = await download.path()  # when the browser has all of it; raises if it failed or was cancelled
+        if download_confirm.wanted(session.options) and session.portal is not None:
+            refused = await session.portal.run(download_confirm.refusal, session, record.url, record.suggested)
+            if refused is not None:  # a confirm rule, and no person's yes: it never reaches the workspace
+                _canceled(record, refused)
+                with contextlib.suppress(Exception):
+                    await download.delete()
+                return
+        path = downloads.place(record, session.workspace)
         copy = functools.partial(copy_file, finished, path, field="download", max_bytes=downloads.max_bytes)
         record.size = await asyncio.get_running_loop().run_in_executor(None, copy)
         record.state = "completed"

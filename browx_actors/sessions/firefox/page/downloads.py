@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
 
 from ....jsonsafe import JsonObject
+from ....policy.confirm import DOWNLOAD, ConfirmPolicy
 from ....tools import Reply
 from ...chromium.page.downloads import DOWNLOAD_WAIT_S, Download, Downloads
 from ..host import FirefoxHost
@@ -32,8 +34,12 @@ __all__ = ["FirefoxDownloads"]
 class FirefoxDownloads:
     """One session's downloads: the records, the staging folder, the ones under way."""
 
-    def __init__(self, folder: Path, max_bytes: int) -> None:
+    def __init__(self, folder: Path, max_bytes: int,
+                 confirm: Callable[[], ConfirmPolicy] = ConfirmPolicy) -> None:
         self.book = Downloads(folder, max_bytes)
+        #: The confirm rules in force: a download rule needs a person, and firefox has
+        #: no human channel, so such a download never reaches the workspace.
+        self._confirm = confirm
         self.staging = Path(tempfile.mkdtemp(prefix="browx-firefox-downloads-"))
         #: Records begun and not ended yet, oldest first, by URL and context.
         self._running: list[tuple[str, str, Download]] = []
@@ -70,6 +76,13 @@ class FirefoxDownloads:
             if size > self.book.max_bytes:
                 await trio.to_thread.run_sync(lambda: staged.unlink(missing_ok=True))
                 record.state, record.failure = "canceled", self.book.over_cap_failure(size)
+                return
+            rules = self._confirm().covering(DOWNLOAD)
+            if rules:  # fails closed: nobody can be asked
+                await trio.to_thread.run_sync(lambda: staged.unlink(missing_ok=True))
+                record.state = "canceled"
+                record.failure = (f"confirm rule {rules[0].text!r} needs a person, and firefox has no human "
+                                  "channel")
                 return
             target = self.book.place(record, workspace)
             await trio.to_thread.run_sync(shutil.move, str(staged), str(target))
