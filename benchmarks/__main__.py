@@ -18,6 +18,7 @@ BENCHMARKS = [
     "benchmarks.canvas_diff",
     "benchmarks.mcp_latency",
     "benchmarks.context_cost",
+    "benchmarks.realweb",
     "benchmarks.input_tools",
     "benchmarks.chaos",
     "benchmarks.chaos_hostile",
