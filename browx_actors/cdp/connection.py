@@ -6,11 +6,8 @@ events), so it is small, allocation-light on the command path and never blocks o
 slow consumer.
 
 Structure
-    :func:`open_cdp_connection` opens the websocket (:mod:`.transport`) and runs one
-    reader task in a nursery it owns. Leaving the ``async with`` cancels that nursery
-    and closes the socket: the reader's lifetime *is* the context, there is no
-    "running" flag. The reader hands each event to the connection's
-    :class:`~.routing.EventRouter` in one call; :mod:`.routing` says who gets it.
+    :func:`~.opening.open_cdp_connection` (:mod:`.opening`) opens the socket and runs
+    the connection's one reader task for as long as its ``async with`` lasts.
 
 Commands
     :meth:`CdpConnection.send` takes the next integer id, parks a pending entry under
@@ -39,9 +36,7 @@ Loss
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
-from typing import NoReturn
+from collections.abc import Callable, Iterable, Sequence
 
 import outcome
 import trio
@@ -66,7 +61,7 @@ from .protocol import (
 )
 from .routing import EventRouter
 from .subscription import CdpSubscription, Ending
-from .transport import DEFAULT_MAX_MESSAGE_SIZE, MESSAGE_QUEUE_SIZE, closed_message, open_cdp_websocket
+from .transport import DEFAULT_MAX_MESSAGE_SIZE, MESSAGE_QUEUE_SIZE, closed_message
 
 __all__ = [
     "DEFAULT_BUFFER",
@@ -76,8 +71,6 @@ __all__ = [
     "CdpSubscription",
     "Diverter",
     "TargetLink",
-    "open_cdp_connection",
-    "raise_unwrapped",
 ]
 
 #: ``diverter(raw, peeked)``: True when it took the message (:meth:`CdpConnection.divert`).
@@ -113,7 +106,7 @@ def _result(pending: _Pending, timeout: float, session_id: str | None) -> JsonOb
 
 
 class CdpConnection:
-    """The browser-level CDP client. Built by :func:`open_cdp_connection`."""
+    """The browser-level CDP client. Built by :func:`~.opening.open_cdp_connection`."""
 
     def __init__(self, websocket: WebSocketConnection, url: str) -> None:
         #: The endpoint as messages and stats name it: its credentials redacted.
@@ -437,57 +430,3 @@ class CdpConnection:
         state = f" lost={self._lost!r}" if self._lost else ""
         return f"<CdpConnection {self.url} pending={len(self._pending)}{state}>"
 
-
-def raise_unwrapped(group: BaseExceptionGroup[BaseException]) -> NoReturn:
-    """Re-raise the one real exception from our nursery's group (the relay's too).
-
-    The reader never fails on its own account (it converts a closed socket into a
-    loss), so a group here holds the body's exception plus at most Cancelled
-    siblings; callers should see ``CdpConnectionLost``, not a group around it.
-    """
-    real = [e for e in group.exceptions if not isinstance(e, trio.Cancelled)]
-    if len(real) > 1:
-        raise group
-    sole = real[0] if real else group.exceptions[0]
-    context = sole.__context__
-    try:
-        raise sole
-    finally:
-        sole.__context__ = context
-        del sole, context
-
-
-@asynccontextmanager
-async def open_cdp_connection(
-    ws_url: str,
-    *,
-    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
-    connect_timeout: float = 10.0,
-    disconnect_timeout: float = 2.0,
-    headers: tuple[tuple[str, str], ...] = (),
-) -> AsyncIterator[CdpConnection]:
-    """Connect to a browser websocket endpoint (``ws://host:port/devtools/browser/...``).
-
-    Failing to connect raises :class:`CdpConnectionLost` naming the URL. On exit
-    anything still waiting on the connection fails with :class:`CdpConnectionLost`
-    ("closed by its owner"), the reader is cancelled, and the socket is closed
-    (politely for up to ``disconnect_timeout`` seconds, then abruptly).
-    """
-    async with open_cdp_websocket(
-        ws_url,
-        max_message_size=max_message_size,
-        connect_timeout=connect_timeout,
-        disconnect_timeout=disconnect_timeout,
-        headers=headers,
-    ) as websocket:
-        connection = CdpConnection(websocket, ws_url)
-        try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(connection._read)
-                try:
-                    yield connection
-                finally:
-                    connection._lose(f"CDP connection to {connection.url} closed by its owner")
-                    nursery.cancel_scope.cancel()
-        except BaseExceptionGroup as group:
-            raise_unwrapped(group)
