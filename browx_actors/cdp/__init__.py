@@ -3,6 +3,7 @@
 - :mod:`.protocol`: the I/O-free part (messages, errors, routing decisions);
 - :mod:`.connection`: the websocket and its reader task, shared by every flat session;
 - :mod:`.opening`: opens a connection and runs its reader for the ``async with``;
+- :mod:`.pending`: the commands still waiting for their replies, by id;
 - :mod:`.transport`: opens and closes the socket, with sizes that fit CDP;
 - :mod:`.routing`: hands the reader's events to subscriptions and taps, and ends what a
   lost flat session leaves behind;
