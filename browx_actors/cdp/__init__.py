@@ -2,6 +2,8 @@
 
 - :mod:`.protocol`: the I/O-free part (messages, errors, routing decisions);
 - :mod:`.connection`: the websocket and its reader task, shared by every flat session;
+- :mod:`.opening`: opens a connection and runs its reader for the ``async with``;
+- :mod:`.pending`: the commands still waiting for their replies, by id;
 - :mod:`.transport`: opens and closes the socket, with sizes that fit CDP;
 - :mod:`.routing`: hands the reader's events to subscriptions and taps, and ends what a
   lost flat session leaves behind;
@@ -22,7 +24,6 @@ from .connection import (
     CdpConnection,
     CdpSubscription,
     TargetLink,
-    open_cdp_connection,
 )
 from .launcher import (
     CHROMIUM_FLAGS,
@@ -35,6 +36,7 @@ from .launcher import (
     launch_chromium,
     parse_devtools_active_port,
 )
+from .opening import open_cdp_connection
 from .probe import answers
 from .protocol import (
     CdpConnectionLost,

@@ -6,18 +6,16 @@ events), so it is small, allocation-light on the command path and never blocks o
 slow consumer.
 
 Structure
-    :func:`open_cdp_connection` opens the websocket (:mod:`.transport`) and runs one
-    reader task in a nursery it owns. Leaving the ``async with`` cancels that nursery
-    and closes the socket: the reader's lifetime *is* the context, there is no
-    "running" flag. The reader hands each event to the connection's
-    :class:`~.routing.EventRouter` in one call; :mod:`.routing` says who gets it.
+    :func:`~.opening.open_cdp_connection` (:mod:`.opening`) opens the socket and runs
+    the connection's one reader task for as long as its ``async with`` lasts.
 
 Commands
     :meth:`CdpConnection.send` takes the next integer id, parks a pending entry under
-    it, writes the command and waits; the reader resolves the entry when the reply
-    with that id arrives. The entry is removed in a ``finally``, so a timeout
-    (:class:`CdpTimeout`) or a cancelled caller leaves nothing behind, and a reply
-    that arrives afterwards is counted as ``unknown_replies`` and dropped.
+    it (in :mod:`.pending`'s table), writes the command and waits; the reader
+    resolves the entry when the reply with that id arrives. The entry is removed in
+    a ``finally``, so a timeout (:class:`CdpTimeout`) or a cancelled caller leaves
+    nothing behind, and a reply that arrives afterwards is counted as
+    ``unknown_replies`` and dropped.
     :meth:`CdpConnection.send_sequence` writes several commands in order before
     waiting for any of their replies (one click's mouse events). The write
     itself is shielded from outside cancellation, because a half-written frame would
@@ -39,34 +37,30 @@ Loss
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
-from typing import NoReturn
+from collections.abc import Callable, Iterable, Sequence
 
-import outcome
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from ..credentials import redact_url
 from ..jsonsafe import JsonObject
 from .link import TargetLink
+from .pending import PendingCommand, PendingCommands, command_result
 from .protocol import (
     DEFAULT_BUFFER,
     DEFAULT_TIMEOUT,
     CdpConnectionLost,
     CdpEvent,
     CdpStats,
-    CdpTimeout,
     EventTap,
     Reply,
     decode_message,
     encode_command,
-    error_from_reply,
     peek_event,
 )
 from .routing import EventRouter
-from .subscription import CdpSubscription, Ending
-from .transport import DEFAULT_MAX_MESSAGE_SIZE, MESSAGE_QUEUE_SIZE, closed_message, open_cdp_websocket
+from .subscription import CdpSubscription
+from .transport import DEFAULT_MAX_MESSAGE_SIZE, MESSAGE_QUEUE_SIZE, closed_message
 
 __all__ = [
     "DEFAULT_BUFFER",
@@ -76,8 +70,6 @@ __all__ = [
     "CdpSubscription",
     "Diverter",
     "TargetLink",
-    "open_cdp_connection",
-    "raise_unwrapped",
 ]
 
 #: ``diverter(raw, peeked)``: True when it took the message (:meth:`CdpConnection.divert`).
@@ -88,32 +80,8 @@ Diverter = Callable[[str | bytes, tuple[str, str] | None], bool]
 _WRITE_GRACE = 1.0
 
 
-class _Pending:
-    """A command waiting for its reply: settled once, by the reader or by a loss."""
-
-    __slots__ = ("done", "method", "outcome", "session_id")
-
-    def __init__(self, method: str, session_id: str | None) -> None:
-        self.method = method
-        self.session_id = session_id
-        self.done = trio.Event()
-        self.outcome: outcome.Outcome[JsonObject] | None = None
-
-    def settle(self, result: outcome.Outcome[JsonObject]) -> None:
-        if self.outcome is None:
-            self.outcome = result
-            self.done.set()
-
-
-def _result(pending: _Pending, timeout: float, session_id: str | None) -> JsonObject:
-    """A command's result; its error if it failed; a timeout if it never settled."""
-    if pending.outcome is None:
-        raise CdpTimeout(pending.method, timeout, session_id)
-    return pending.outcome.unwrap()
-
-
 class CdpConnection:
-    """The browser-level CDP client. Built by :func:`open_cdp_connection`."""
+    """The browser-level CDP client. Built by :func:`~.opening.open_cdp_connection`."""
 
     def __init__(self, websocket: WebSocketConnection, url: str) -> None:
         #: The endpoint as messages and stats name it: its credentials redacted.
@@ -122,17 +90,14 @@ class CdpConnection:
         #: same browser; never for a message or a log.
         self.endpoint = url
         self._ws = websocket
-        self._next_id = 1
-        self._pending: dict[int, _Pending] = {}
-        self._router = EventRouter(self._fail_commands)
+        self._pending = PendingCommands()
+        self._router = EventRouter(self._pending.fail_session)
         self._lost: str | None = None
         self._lost_event = trio.Event()
         self._reader_scope = trio.CancelScope()
         #: Offered every message before anything else reads it (:meth:`divert`).
         self._diverter: Diverter | None = None
         self._commands_sent = 0
-        self._replies = 0
-        self._unknown_replies = 0
         self._malformed = 0
 
     @property
@@ -164,7 +129,7 @@ class CdpConnection:
         or :class:`TargetLinkLost` if the socket or the session goes away.
         """
         (pending,) = await self._exchange(((method, params),), session_id, timeout)
-        return _result(pending, timeout, session_id)
+        return command_result(pending, timeout, session_id)
 
     async def send_sequence(
         self,
@@ -183,24 +148,20 @@ class CdpConnection:
         after the others have answered; ``timeout`` bounds the whole sequence.
         """
         pendings = await self._exchange(commands, session_id, timeout)
-        return [_result(pending, timeout, session_id) for pending in pendings]
+        return [command_result(pending, timeout, session_id) for pending in pendings]
 
     async def _exchange(
         self,
         commands: Sequence[tuple[str, JsonObject | None]],
         session_id: str | None,
         timeout: float,
-    ) -> list[_Pending]:
+    ) -> list[PendingCommand]:
         """Write ``commands`` in order, then wait until each is answered, failed or out of
         time; the entries, settled or not (an unsettled one timed out)."""
         await trio.lowlevel.checkpoint_if_cancelled()
         if self._lost is not None:
             raise CdpConnectionLost(self._lost)
-        first_id = self._next_id
-        self._next_id = first_id + len(commands)
-        pendings = [_Pending(method, session_id) for method, _ in commands]
-        for command_id, pending in enumerate(pendings, first_id):
-            self._pending[command_id] = pending
+        first_id, pendings = self._pending.park(commands, session_id)
         written = False
         start = trio.current_time()
         write_budget = max(timeout, _WRITE_GRACE)
@@ -224,8 +185,7 @@ class CdpConnection:
                 for pending in pendings:
                     await pending.done.wait()
         finally:
-            for command_id in range(first_id, first_id + len(commands)):
-                del self._pending[command_id]
+            self._pending.remove(first_id, len(commands))
         if not written:
             self._abandon(
                 f"CDP connection to {self.url} abandoned: writing {commands[0][0]} stalled for "
@@ -239,9 +199,7 @@ class CdpConnection:
     def claim_id(self) -> int:
         """A command id of this socket's counter, for a message written by :meth:`write`
         (another client's command, renamed so that it collides with none of ours)."""
-        command_id = self._next_id
-        self._next_id += 1
-        return command_id
+        return self._pending.claim_id()
 
     async def write(self, text: str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         """Write one message that is already encoded, as :meth:`send` writes: shielded, so
@@ -336,11 +294,11 @@ class CdpConnection:
         return CdpStats(
             url=self.url,
             commands_sent=self._commands_sent,
-            replies=self._replies,
+            replies=self._pending.replies,
             events=router.events,
             events_unrouted=router.events_unrouted,
             events_dropped=router.events_dropped,
-            unknown_replies=self._unknown_replies,
+            unknown_replies=self._pending.unknown_replies,
             malformed=self._malformed,
             pending=len(self._pending),
             subscriptions=router.subscription_count(),
@@ -388,23 +346,11 @@ class CdpConnection:
             return
         message = decode_message(raw)
         if type(message) is Reply:
-            self._on_reply(message)
+            self._pending.settle(message)
         elif type(message) is CdpEvent:
             self._router.route(message)
         else:
             self._malformed += 1
-
-    def _on_reply(self, reply: Reply) -> None:
-        pending = self._pending.get(reply.id)
-        if pending is None or pending.outcome is not None:
-            self._unknown_replies += 1
-            return
-        self._replies += 1
-        if reply.error is not None:
-            pending.settle(outcome.Error(error_from_reply(pending.method, reply.error)))
-        else:
-            assert reply.result is not None
-            pending.settle(outcome.Value(reply.result))
 
     # -- endings -------------------------------------------------------------------
 
@@ -418,76 +364,14 @@ class CdpConnection:
             return
         self._lost = message
         self._lost_event.set()
-        for pending in self._pending.values():
-            pending.settle(outcome.Error(CdpConnectionLost(message)))
+        self._pending.fail_all(message)
         self._router.lose(self._connection_lost_error)
 
     def _end_session(self, session_id: str, reason: str) -> None:
         """End one flat session (its owner detached it); see :meth:`EventRouter.end_session`."""
         self._router.end_session(session_id, reason)
 
-    def _fail_commands(self, session_id: str, ending: Ending) -> None:
-        """Fail the commands still waiting on a flat session that just ended (the
-        router's call, before it ends the session's subscriptions)."""
-        for pending in self._pending.values():
-            if pending.session_id == session_id:
-                pending.settle(outcome.Error(ending()))
-
     def __repr__(self) -> str:
         state = f" lost={self._lost!r}" if self._lost else ""
         return f"<CdpConnection {self.url} pending={len(self._pending)}{state}>"
 
-
-def raise_unwrapped(group: BaseExceptionGroup[BaseException]) -> NoReturn:
-    """Re-raise the one real exception from our nursery's group (the relay's too).
-
-    The reader never fails on its own account (it converts a closed socket into a
-    loss), so a group here holds the body's exception plus at most Cancelled
-    siblings; callers should see ``CdpConnectionLost``, not a group around it.
-    """
-    real = [e for e in group.exceptions if not isinstance(e, trio.Cancelled)]
-    if len(real) > 1:
-        raise group
-    sole = real[0] if real else group.exceptions[0]
-    context = sole.__context__
-    try:
-        raise sole
-    finally:
-        sole.__context__ = context
-        del sole, context
-
-
-@asynccontextmanager
-async def open_cdp_connection(
-    ws_url: str,
-    *,
-    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
-    connect_timeout: float = 10.0,
-    disconnect_timeout: float = 2.0,
-    headers: tuple[tuple[str, str], ...] = (),
-) -> AsyncIterator[CdpConnection]:
-    """Connect to a browser websocket endpoint (``ws://host:port/devtools/browser/...``).
-
-    Failing to connect raises :class:`CdpConnectionLost` naming the URL. On exit
-    anything still waiting on the connection fails with :class:`CdpConnectionLost`
-    ("closed by its owner"), the reader is cancelled, and the socket is closed
-    (politely for up to ``disconnect_timeout`` seconds, then abruptly).
-    """
-    async with open_cdp_websocket(
-        ws_url,
-        max_message_size=max_message_size,
-        connect_timeout=connect_timeout,
-        disconnect_timeout=disconnect_timeout,
-        headers=headers,
-    ) as websocket:
-        connection = CdpConnection(websocket, ws_url)
-        try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(connection._read)
-                try:
-                    yield connection
-                finally:
-                    connection._lose(f"CDP connection to {connection.url} closed by its owner")
-                    nursery.cancel_scope.cancel()
-        except BaseExceptionGroup as group:
-            raise_unwrapped(group)

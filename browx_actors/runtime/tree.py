@@ -12,13 +12,9 @@
     ├── SessionSupervisor (one_for_one, dynamic: one temporary child per session)
     └── StreamSupervisor (one LiveViewStream per live view, at most 4; only with live-view on)
 
-The operator channel is the one child whose input comes from another program (the
-host daemon), so it is fenced off the OTP way: it restarts under a supervisor of its
-own (3 restarts in 5 s), and that supervisor is a *temporary* child of the root. When
-the channel keeps failing, its supervisor gives up and ends; the root does not restart
-a temporary child and does not count its exit against its own intensity, so the server
-serves on without the link (``await_human`` then answers ``unavailable``) instead of
-escalating to the top and exiting. A misbehaving daemon can at worst lose its own link.
+The operator channel restarts under a supervisor of its own, a *temporary* child of
+the root, so that a misbehaving daemon can at worst lose its own link
+(``operator.py`` says how, and wires it).
 
 The device registry starts before the sessions and so stops after them: a native
 session releases its lease on the way out.
@@ -52,7 +48,6 @@ from ..clients import acting_for, current, named, owned_by
 from ..config import RuntimeConfig
 from ..devices.leases import DeviceRegistry
 from ..errors import ToolError
-from ..human.operator import OperatorChannel
 from ..jsonsafe import JsonObject, JsonValue
 from ..kernel.actor_ref import ActorRef, ActorUnavailable
 from ..kernel.supervision import (
@@ -84,6 +79,7 @@ from ..tools.context import SessionFn
 from ..tools.contract import SESSION_CALL_TIMEOUT
 from .factory import CONNECTING_ENGINES, SessionParts, session_factory
 from .opening import register_proxy_password, session_options
+from .operator import OperatorWiring
 from .status import STREAMS, StatusSource, ask_status, ended_code, ended_reason, tree_status
 
 __all__ = ["SESSION_CALL_TIMEOUT", "Runtime"]
@@ -111,11 +107,12 @@ class Runtime:
         self.recorder_inbox = RecorderInbox.open()
         #: Whether the dispatch hands calls to the recorder (both gates allow diagnostics).
         self.recording = self.gates.allows("diagnostics")
+        self._operator = OperatorWiring(config, self.events, self.streams_ref)
         self.root = Supervisor(
             "runtime",
             [
                 ChildSpec("recorder", self._new_recorder, Restart.PERMANENT, shutdown=10),
-                *self._operator_children(),
+                *self._operator.children(),
                 ChildSpec("browser-pool", self._new_pool, Restart.PERMANENT, shutdown=10),
                 ChildSpec("firefox-pool", self._new_firefox_pool, Restart.PERMANENT, shutdown=10),
                 ChildSpec("devices", self._new_device_registry, Restart.PERMANENT, shutdown=10),
@@ -130,8 +127,6 @@ class Runtime:
         self._dispatch: Dispatch | None = None
         #: Serialises opening and closing, so ``default`` opens once under concurrent calls.
         self._session_lock = trio.Lock()
-        #: The operator channel's own supervisor, while it runs (see the module notes).
-        self._operator_supervisor: Supervisor | None = None
 
     # -- the library API --------------------------------------------------------------
 
@@ -171,43 +166,9 @@ class Runtime:
     def recorder_ref(self) -> ActorRef:
         return self._child("recorder")
 
-    def _operator_children(self) -> list[ChildSpec]:
-        """The OperatorChannel under its own supervisor, only when the operator-channel
-        capability is on; temporary in the root, so its failures stop at it."""
-        if "operator-channel" not in self.config.capabilities:
-            return []
-        return [ChildSpec("operator-channel", self._new_operator_supervisor, Restart.TEMPORARY, shutdown=6)]
-
-    def _new_operator_supervisor(self) -> Supervisor:
-        supervisor = Supervisor(
-            "operator", [ChildSpec("link", self._new_operator_channel, Restart.PERMANENT, shutdown=5)],
-            strategy=Strategy.ONE_FOR_ONE, intensity=3, period=5.0, events=self.events,
-        )
-        self._operator_supervisor = supervisor
-        return supervisor
-
-    def _new_operator_channel(self) -> OperatorChannel:
-        assert self.config.operator_socket and self.config.operator_token
-        return OperatorChannel(self.config.operator_socket, self.config.operator_token,
-                               live_view="live-view" in self.config.capabilities, streams=self.streams_ref)
-
     def operator_ref(self) -> ActorRef | None:
         """Where await_human asks when operator-channel is on (None when it is off)."""
-        if "operator-channel" not in self.config.capabilities:
-            return None
-        ref = self._operator_link()
-        if ref is None:
-            raise ToolError("unavailable", "the operator channel is not running: it failed repeatedly and its "
-                            "supervisor stopped it (runtime_status shows why); restart the server to reconnect",
-                            component="operator-channel")
-        return ref
-
-    def _operator_link(self) -> ActorRef | None:
-        supervisor = self._operator_supervisor
-        if supervisor is None or not supervisor.ref.alive:
-            return None
-        ref = supervisor.child_ref("link")
-        return ref if ref is not None and ref.alive else None
+        return self._operator.ref()
 
     def _stream_children(self) -> list[ChildSpec]:
         """The StreamSupervisor, beside the sessions, only when the live-view capability is on.
@@ -426,6 +387,6 @@ class Runtime:
         """The tree as ``runtime_status`` shows it (``status.py`` builds it)."""
         return await tree_status(StatusSource(
             self.root, self.events, self.gates, self.recorder_inbox, self.recording,
-            operator_link=self._operator_link, session_children=self._session_children,
+            operator_link=self._operator.link, session_children=self._session_children,
             describe_sessions=self.describe_sessions,
         ))

@@ -33,7 +33,7 @@ from playwright.async_api import Browser as PlaywrightBrowser
 from playwright.async_api import BrowserContext, Page
 
 from ...cdp.attach import resolve_attach_endpoint
-from ...cdp.connection import open_cdp_connection
+from ...cdp.opening import open_cdp_connection
 from ...cdp.relay import open_playwright_relay
 from ...config import CDP_TIMEOUT
 from ...errors import ToolError

@@ -29,8 +29,8 @@ import attrs
 import trio
 from playwright.async_api import BrowserContext, Page
 
-from ...cdp.connection import open_cdp_connection
 from ...cdp.launcher import CHROMIUM_FLAGS, DEVTOOLS_ACTIVE_PORT, find_chromium, parse_devtools_active_port
+from ...cdp.opening import open_cdp_connection
 from ...errors import ToolError
 from ...workspace import folder_to_use
 from ..profile_lock import hold_profile, lock_owner

@@ -22,8 +22,9 @@ from playwright.async_api import Browser as PlaywrightBrowser
 
 from ...cdp import answers
 from ...cdp.attach import resolve_attach_endpoint
-from ...cdp.connection import CdpConnection, open_cdp_connection
+from ...cdp.connection import CdpConnection
 from ...cdp.launcher import launch_chromium
+from ...cdp.opening import open_cdp_connection
 from ...cdp.relay import open_playwright_relay
 from ...config import CDP_TIMEOUT
 from ...credentials import redact_url
