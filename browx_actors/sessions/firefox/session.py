@@ -4,9 +4,9 @@ A session is what a chromium session is, on BiDi: its own user context (cookies 
 storage of its own, as a browser context), created at start and removed at the end, with
 its tabs (:mod:`.tabs`), the page agent in a sandbox realm of every document
 (:mod:`.sandbox`), and what its pages logged and requested (:mod:`.records`). Every
-event of the browser arrives on the one shared socket; :meth:`FirefoxSession.on_event`
-keeps those of this session's contexts (frames are folded into their tab) and wakes
-whoever waits for news (:meth:`FirefoxSession.news`).
+event of the browser arrives on the one shared socket; the session's
+:class:`~.events.SessionEvents` keeps those of this session's contexts (frames are folded
+into their tab) and wakes whoever waits for news (:meth:`FirefoxSession.news`).
 
 Dialogs. The BiDi session leaves prompts open (``unhandledPromptBehavior: ignore``), so
 they are the session's to answer, by the same policy as chromium: under ``ask`` (the
@@ -14,7 +14,8 @@ default) the call in flight on that tab is cut short and answers ``dialog: {type
 message, defaultValue}``, and every later call on the tab answers ``dialog-open`` until
 ``handle_dialog``; under ``accept`` / ``dismiss`` the session answers at once and the
 next result lists the dialog (``dialogs``). ``navigate`` and the tab tools run anyway:
-they are the ways out.
+they are the ways out. A dialog's arrival is handled in :mod:`.events`; the refusal and
+the cut-short reply here, in :meth:`FirefoxSession.perform`.
 
 Loss. The pool's Firefox dying marks it lost; the session then crashes with
 :class:`~..chromium.losses.BrowserLost`, which the runtime answers as
@@ -50,6 +51,7 @@ from ..chromium.reading.resolve import run_with_named_refs
 from ..context_options import ContextOptions
 from ..session import Session, Work
 from . import own_firefox, sandbox
+from .events import SessionEvents
 from .origin_grants import OriginGrants
 from .page import emulation
 from .page.downloads import FirefoxDownloads
@@ -68,15 +70,8 @@ __all__ = ["DIALOG_FREE", "FirefoxSession"]
 #: Tools that run while a dialog blocks the current tab: the ways out, and reads of the server's own records.
 DIALOG_FREE = frozenset({"handle_dialog", "set_dialog_policy", "navigate", "list_tabs", "select_tab", "new_tab",
                          "close_tab", "console_read", "network_read"})
-#: Navigation events after which the tab is still on the document it had.
-_NOT_THERE_YET = frozenset({"browsingContext.navigationStarted", "browsingContext.navigationAborted",
-                            "browsingContext.navigationFailed"})
 #: The longest one BiDi command of a call may take, whatever the call's deadline.
 COMMAND_SECONDS = 30.0
-_NAVIGATION_EVENTS = frozenset({"browsingContext.navigationStarted", "browsingContext.navigationCommitted",
-                                "browsingContext.fragmentNavigated", "browsingContext.historyUpdated",
-                                "browsingContext.domContentLoaded", "browsingContext.load",
-                                "browsingContext.navigationAborted", "browsingContext.navigationFailed"})
 
 
 class FirefoxSession(Session):
@@ -108,8 +103,6 @@ class FirefoxSession(Session):
         self.network = NetworkBook()
         #: route / unroute / route_queue (:mod:`.records.routes`): idle until the first route.
         self.routes = Routes(self, origins)
-        #: Frame context -> the context of the tab it is in.
-        self._tab_of: dict[str, str] = {}
         #: Open dialogs by tab context, the policy, and the dialogs answered by it since the last result.
         self.dialogs: dict[str, Prompt] = {}
         # The operator's policy, failing closed where it needs a person: firefox has no
@@ -118,8 +111,8 @@ class FirefoxSession(Session):
         self.answered: list[dict[str, str]] = []
         #: Navigation events of this session's tabs: (context, event name, url), newest last.
         self.page_events: list[tuple[str, str, str]] = []
-        self._news = trio.Event()
-        self._in_flight: tuple[trio.CancelScope, str] | None = None
+        #: The browser's events, sorted for this session (:mod:`.events`).
+        self.events = SessionEvents(self)
         self._unlisten: Callable[[], None] | None = None
         #: What the pages downloaded, saved under <workspace>/downloads/<session>/.
         self.downloads = FirefoxDownloads(workspace.resolve() / "downloads" / safe_filename(session_id, "session"),
@@ -154,7 +147,7 @@ class FirefoxSession(Session):
         else:
             self.browser = await self._pool().call(AcquireFirefox(), timeout=90)
         bidi = self.bidi
-        self._unlisten = bidi.listen(self.on_event)
+        self._unlisten = bidi.listen(self.events.on_event)
         if self.own_browser:  # its Firefox's own context, made with the options at start
             startup = await own_firefox.startup_tabs(self)
             self.user_context = own_firefox.DEFAULT_USER_CONTEXT
@@ -237,7 +230,7 @@ class FirefoxSession(Session):
 
     def owns(self, context: str) -> bool:
         """Whether ``context`` is one of this session's tabs or their frames (for routes)."""
-        return self.tabs.of(self._tab_of.get(context, context)) is not None
+        return self.tabs.of(self.events.top_of(context)) is not None
 
     async def size(self, context: str) -> None:
         width, height = self.viewport
@@ -246,85 +239,7 @@ class FirefoxSession(Session):
             params["devicePixelRatio"] = self.context.device_scale_factor
         await self.bidi.send("browsingContext.setViewport", params)
 
-    # -- events ------------------------------------------------------------------------
-
-    def on_event(self, method: str, params: JsonObject) -> None:
-        """Keep what concerns this session's contexts (called by the socket's reader: no waiting)."""
-        context = params.get("context")
-        if method == "log.entryAdded":
-            context = (params.get("source") or {}).get("context")
-        if method == "browsingContext.contextCreated":
-            self._created(params)
-            return
-        if not isinstance(context, str):
-            return
-        top = self._tab_of.get(context, context)
-        tab = self.tabs.of(top)
-        if tab is None:
-            return
-        if method == "browsingContext.navigationStarted" and self.grants is not None:  # its frames' too
-            self.grants.seen(str(params.get("url") or ""))
-        if method == "browsingContext.contextDestroyed":
-            tab.drop_frame(context)
-            if context == top:
-                self.tabs.remove(context)
-                self.dialogs.pop(context, None)
-                self.console.forget(context)
-            self._tab_of.pop(context, None)
-        elif method in _NAVIGATION_EVENTS and context == top:
-            url = str(params.get("url") or tab.url)
-            if method not in _NOT_THERE_YET:  # a navigation that starts may end without a document (a download)
-                tab.url = url
-            self.page_events.append((context, method, url))
-            del self.page_events[:-200]
-        elif method == "browsingContext.userPromptOpened":
-            self._prompt(top, params)
-        elif method == "browsingContext.userPromptClosed":
-            self.dialogs.pop(top, None)
-        elif method == "browsingContext.downloadWillBegin":
-            self.downloads.began(context, tab.id, params)
-        elif method == "browsingContext.downloadEnd":
-            self.downloads.ended(self, context, params)
-        elif method == "log.entryAdded":
-            self.console.add(top, params)
-        elif method == "network.beforeRequestSent":
-            self.network.started(top, params)
-        elif method == "network.responseCompleted":
-            self.network.finished(params)
-        elif method == "network.fetchError":
-            self.network.failed(params)
-        self._news.set()
-        self._news = trio.Event()
-
-    def _created(self, params: JsonObject) -> None:
-        context, parent = str(params.get("context")), params.get("parent")
-        if isinstance(parent, str):
-            top = self._tab_of.get(parent, parent)
-            tab = self.tabs.of(top)
-            if tab is not None:
-                self._tab_of[context] = top
-                tab.add_frame(context, parent)
-            return
-        if self.user_context is None or params.get("userContext") != self.user_context:
-            return
-        if self.tabs.of(context) is None:
-            self.tabs.add(context, str(params.get("url") or "about:blank"))
-            self.nursery.start_soon(self._size_quietly, context)
-
-    async def _size_quietly(self, context: str) -> None:
-        with contextlib.suppress(BidiFailure):  # closed as soon as opened: nothing to size
-            await self.size(context)
-
-    def _prompt(self, context: str, params: JsonObject) -> None:
-        prompt = Prompt(str(params.get("type") or "alert"), str(params.get("message") or ""),
-                        str(params.get("defaultValue") or ""), context)
-        if self.dialog_policy == "ask":
-            self.dialogs[context] = prompt
-            if self._in_flight is not None and self._in_flight[1] == context:
-                self._in_flight[0].cancel()
-            return
-        self.answered.append({**prompt.describe(), "answer": self.dialog_policy})
-        self.nursery.start_soon(self.answer, context, self.dialog_policy == "accept", None)
+    # -- dialogs and news ------------------------------------------------------------
 
     async def answer(self, context: str, accept: bool, text: str | None) -> None:
         params: JsonObject = {"context": context, "accept": accept}
@@ -339,10 +254,7 @@ class FirefoxSession(Session):
 
     async def news(self, timeout: float) -> bool:
         """Wait up to ``timeout`` s for the next event of this session; whether one came."""
-        with trio.move_on_after(timeout):
-            await self._news.wait()
-            return True
-        return False
+        return await self.events.news(timeout)
 
     # -- what handlers use -------------------------------------------------------------
 
@@ -387,11 +299,11 @@ class FirefoxSession(Session):
                 raise dialog_refusal(pending, tab.id, tool)
         blocked = self.routes.blocked.total
         with trio.CancelScope() as scope:
-            self._in_flight = (scope, tab.context) if tab is not None else None
+            self.events.in_flight = (scope, tab.context) if tab is not None else None
             try:
                 result = await work(self, args)
             finally:
-                self._in_flight = None
+                self.events.in_flight = None
         if scope.cancelled_caught:
             assert tab is not None
             return interrupted_reply(self.dialogs.get(tab.context), tool, tab.url)

@@ -1,7 +1,7 @@
 """What a firefox session's pages logged and requested, from BiDi's ``log`` and ``network`` events.
 
 The session subscribes once per browser (:mod:`..pool`) and routes each event by its
-context (:meth:`~..session.FirefoxSession.on_event`); these books keep what they are
+context (:meth:`~..events.SessionEvents.on_event`); these books keep what they are
 handed, bounded (the newest :data:`KEEP` per tab), with ids that only grow, so a
 reader's ``since`` stays meaningful after old entries are dropped. Pure bookkeeping.
 
