@@ -10,8 +10,8 @@ each under its deadline; a tool that waits long returns
 :class:`~browx_actors.kernel.actor.Later` so the mailbox keeps serving.
 
 The session watches its browser. When Chromium dies, it fails every waiting caller at
-once with :class:`~.losses.BrowserLost` as the cause and ends; the runtime turns that
-into the ``browser-crashed`` code for the agent.
+once with :class:`~.losses.BrowserLost` as the cause and ends (:mod:`.guard`, which
+also turns a call whose page or tab went away into its answer).
 
 **The call is the boundary of a handler's failure** (``sessions/session.py``): a bug
 would otherwise cost the agent its page, its logged-in state and its tabs for one bad
@@ -67,7 +67,7 @@ from ...streams.source import FrameSource
 from ...tools import Arguments, Handler, Reply, Table, Tool
 from ...tools.human import PromptSpec
 from ..session import Session, Work
-from . import own_context
+from . import guard, own_context
 from .agent.pageagent import AGENT_CALL, AGENT_SOURCE, normalize_ref
 from .attached import close_pages, default_context, hold_attached_browser
 from .bridge.driver import PlaywrightDriver
@@ -76,7 +76,7 @@ from .dialogs.asking import ask_about_dialog
 from .dialogs.book import DialogBook, dialog_refusal, interrupted_reply
 from .failures import known_failure, refuse_unusable_selectors
 from .frames import calls as frame_calls
-from .losses import BrowserLost, PageScriptError, first_line, went_away
+from .losses import BrowserLost, PageScriptError
 from .network.redact import redact_url
 from .network.routes import Routes
 from .on_page import DIALOG_EXEMPT, run_on_page
@@ -90,10 +90,10 @@ from .pool import AcquireBrowser, Browser
 from .reading.name_book import NamedRefBook
 from .reading.resolve import run_with_named_refs
 from .tabs.events import PageEvents, Pulse
-from .tabs.exits import AGAIN, PROBE_S, cause_of, way_in
+from .tabs.exits import way_in
 from .tabs.lifecycle import TabLifecycle
 from .tabs.screencast import LiveViewers
-from .tabs.tabset import Tab, TabSet
+from .tabs.tabset import TabSet
 from .tabs.wiring import TargetWiring, hold_event_socket
 from .warmup import SelectorWarmup
 
@@ -101,12 +101,6 @@ if TYPE_CHECKING:
     from .frames.book import FrameBook
 
 __all__ = ["DIALOG_EXEMPT", "ChromiumSession"]
-
-
-#: How long the browser watcher gets to see a dead browser that Playwright saw first.
-_LOSS_GRACE = 2.0
-#: How long a live browser may take to answer the probe that tells a closed tab from it.
-_PROBE_TIMEOUT = PROBE_S
 
 T = TypeVar("T")
 
@@ -333,7 +327,7 @@ class ChromiumSession(Session):
         self.human = await self.nursery.start(
             HumanBridge(self.session_id, tab.events, socket, attach=self.wiring.attach).run
         )
-        self.nursery.start_soon(self._watch_browser, self.browser)
+        self.nursery.start_soon(guard.watch_browser, self, self.browser)
 
     async def on_stop(self) -> None:
         await self.viewers.session_ending()
@@ -358,7 +352,7 @@ class ChromiumSession(Session):
     # -- the session's hooks (sessions/session.py) -------------------------------------
 
     async def watch(self, stream: ActorRef) -> FrameSource | None:
-        return await self._unless_browser_lost(self.viewers.watch, stream)
+        return await guard.unless_browser_lost(self, self.viewers.watch, stream)
 
     async def perform(self, tool: str, work: Work, args: object) -> object:
         if isinstance(args, Arguments):  # an nth= that is no index matches nothing: refused first
@@ -383,20 +377,8 @@ class ChromiumSession(Session):
         return isinstance(exc, BrowserLost)
 
     async def guard(self, tool: str, work: Callable[[], Awaitable[object]]) -> object:
-        """Run the call's work; a call that failed because its page or browser went away,
-        or its renderer crashed under it, says which (see the module notes)."""
-        tab = self.tabs.current
-        try:
-            return await self._unless_browser_lost(work, tab=tab)
-        except (BrowserLost, MemoryError):
-            raise
-        except Exception as exc:
-            cause = None if tab is None else await cause_of(self, tool, tab, exc)
-            if cause == AGAIN:
-                return await self._unless_browser_lost(work, tab=tab)
-            if isinstance(cause, ToolError):
-                raise cause from exc
-            raise
+        """A call whose page, tab or browser went away under it says which (:mod:`.guard`)."""
+        return await guard.guard(self, tool, work)
 
     async def explain(self, tool: str, args: object, exc: Exception) -> ToolError | None:
         # By JSON name: the failure names the argument that holds the bad selector (a
@@ -437,39 +419,6 @@ class ChromiumSession(Session):
         """What a call answers when a dialog opened under it and blocked the page."""
         return interrupted_reply(self.dialogs.open_on(self.page), tool,
                                  None if self.page is None else self.page.url)
-
-    async def _unless_browser_lost(self, fn: Callable[..., Awaitable[T]], *args: object,
-                                   tab: Tab | None = None) -> T:
-        """Run ``fn``; if it failed because its page or the browser went away, say which.
-
-        A tab that closed during the call (a page may close itself) is ``tab-closed``.
-        A dead browser ends this actor with BrowserLost, which is the answer the caller
-        should get instead of a confusing action or wait error; Playwright often
-        notices before the process watcher does, so the watcher gets a moment. Words
-        alone decide neither: a tab whose renderer still answers did not close (its
-        page threw them), and the call fails as it would have.
-        """
-        try:
-            return await fn(*args)
-        except Exception as exc:
-            if self.browser is None or not went_away(exc):
-                raise
-            if await self.browser.answers(_PROBE_TIMEOUT):
-                if tab is not None and await tab.renderer_answers(_PROBE_TIMEOUT):
-                    raise
-                raise ToolError("tab-closed", "the tab closed during the call; list_tabs shows the "
-                                f"open tabs ({first_line(exc)})") from exc
-            with trio.move_on_after(_LOSS_GRACE):
-                await self.browser.lost.wait()
-                await trio.sleep_forever()
-            raise
-
-    async def _watch_browser(self, browser: Browser) -> None:
-        await browser.lost.wait()
-        lost = BrowserLost(self.session_id, browser.lost_reason)
-        # Fail waiting callers now, before the nursery unwinds the running call.
-        self._mark_crashed(lost)
-        raise lost
 
     # -- helpers for tools ------------------------------------------------------------
 
