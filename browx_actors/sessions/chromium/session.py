@@ -7,7 +7,9 @@ and one raw CDP flat session to each tab (:mod:`.tabs.wiring`), attached as the 
 (:mod:`.tabs.events`), screenshots, titles, the human bridge, emulation and routes. It
 is a :class:`~browx_actors.sessions.session.Session`: calls run one at a time, in order,
 each under its deadline; a tool that waits long returns
-:class:`~browx_actors.kernel.actor.Later` so the mailbox keeps serving.
+:class:`~browx_actors.kernel.actor.Later` so the mailbox keeps serving. How it comes up
+in its browser (attached, on a profile of its own, or in the pool's) and how it leaves
+it is :mod:`.start_stop`.
 
 The session watches its browser. When Chromium dies, it fails every waiting caller at
 once with :class:`~.losses.BrowserLost` as the cause and ends (:mod:`.guard`, which
@@ -67,9 +69,8 @@ from ...streams.source import FrameSource
 from ...tools import Arguments, Handler, Reply, Table, Tool
 from ...tools.human import PromptSpec
 from ..session import Session, Work
-from . import guard, own_context
+from . import guard, start_stop
 from .agent.pageagent import AGENT_CALL, AGENT_SOURCE, normalize_ref
-from .attached import close_pages, default_context, hold_attached_browser
 from .bridge.driver import PlaywrightDriver
 from .bridge.portal import Portal
 from .dialogs.asking import ask_about_dialog
@@ -81,12 +82,10 @@ from .network.redact import redact_url
 from .network.routes import Routes
 from .on_page import DIALOG_EXEMPT, run_on_page
 from .options import SessionOptions
-from .page.download_cap import DownloadCap
 from .page.downloads import Downloads, safe_filename
 from .page.emulation import Emulation
 from .page.permissions import Permissions
-from .persistent import PersistentBrowser, start_persistent
-from .pool import AcquireBrowser, Browser
+from .pool import Browser
 from .reading.name_book import NamedRefBook
 from .reading.resolve import run_with_named_refs
 from .tabs.events import PageEvents, Pulse
@@ -94,7 +93,7 @@ from .tabs.exits import way_in
 from .tabs.lifecycle import TabLifecycle
 from .tabs.screencast import LiveViewers
 from .tabs.tabset import TabSet
-from .tabs.wiring import TargetWiring, hold_event_socket
+from .tabs.wiring import TargetWiring
 from .warmup import SelectorWarmup
 
 if TYPE_CHECKING:
@@ -224,15 +223,6 @@ class ChromiumSession(Session):
     def _ask_about_dialog(self, page: Any) -> None:
         self.nursery.start_soon(ask_about_dialog, self, page)
 
-    async def _operator_policies(self) -> None:
-        """What the operator's policy file sets for dialogs and permissions, from the start."""
-        policy = self.options.policy
-        if policy.dialogs is not None:
-            self.dialogs.policy = policy.dialogs  # type: ignore[assignment]  # checked when the file was read
-        if policy.permissions is not None:
-            self.permissions.operator = True
-            await self.permissions.set(policy.permissions)
-
     # -- running Playwright from Trio -------------------------------------------------
 
     async def pw(self, fn: Callable[..., Awaitable[T]], *args: object, **kwargs: object) -> T:
@@ -288,66 +278,12 @@ class ChromiumSession(Session):
         return self.options.context.user_data_dir is not None and not self.attached
 
     async def on_start(self) -> None:
-        self.dialogs.bind()
-        persistent: PersistentBrowser | None = None
-        if self.options.cdp_endpoint is not None:
-            attach = functools.partial(hold_attached_browser, timeout=self.options.cdp_timeout)
-            self.browser = await self.nursery.start(attach, self.options.cdp_endpoint, self.driver,
-                                                    self.options.cdp_headers)
-        elif self.persistent:
-            persistent = await start_persistent(self)
-            self.browser = persistent.browser
-        else:
-            # An attached pool's browser is reached in three steps, each within the CDP timeout.
-            wait = max(60.0, 3 * self.options.cdp_timeout + 10)
-            self.browser = await self._pool().call(AcquireBrowser(), timeout=wait)
-        self.tab_lifecycle.bind()
-        self.portal = Portal(trio.lowlevel.current_trio_token(), self.nursery)
-        if self.browser.attached:
-            # Its endpoint may start a browser per socket (a fleet): events share the one.
-            socket = self.browser.cdp
-        else:
-            socket = await self.nursery.start(hold_event_socket, self.browser.ws_url)
-        self.wiring = TargetWiring(self.browser.cdp, socket, self.events, self.nursery)
-        await self.wiring.add_setup(DownloadCap(self).setup)  # before any tab: no download slips past the cap
-        if self.routes.policy.active:  # before any tab too: no request slips past the origin policy
-            await self.routes.installed()
-        if self.attached:
-            # The browser's own context: the user's cookies, and the user's other tabs,
-            # which the agent never enters (its init script goes on our pages only).
-            self.context = await self.pw(default_context, self.browser.playwright)
-        else:
-            self.context = persistent.context if persistent is not None else await own_context.new_context(self)
-            await own_context.prepare(self, self.context)
-        tab = await self.tab_lifecycle.open_first()
-        if persistent is not None:  # the page the profile's browser opened by itself is no tab
-            await self.pw(close_pages, list(persistent.startup_pages))
-        assert tab.events is not None  # open_first wired it
-        await self._operator_policies()
-        self.human = await self.nursery.start(
-            HumanBridge(self.session_id, tab.events, socket, attach=self.wiring.attach).run
-        )
-        self.nursery.start_soon(guard.watch_browser, self, self.browser)
+        """Come up in the browser, with the first tab (:mod:`.start_stop`)."""
+        await start_stop.start(self)
 
     async def on_stop(self) -> None:
-        await self.viewers.session_ending()
-        if self.context is None or self.persistent:
-            # A profile's browser is quit by its holder as the nursery closes
-            # (persistent.py): closing its context here would end the browser under the
-            # session's own watcher, as a crash.
-            return
-        if self.stop_reason == "shutdown" and self.browser is not None and not self.browser.attached \
-                and not self.attached:
-            # The whole tree is going down and the pool kills the browser it launched
-            # next: closing the context first only costs time (a second on a busy page).
-            # An attached browser is someone else's and keeps running: close ours in it.
-            return
-        with trio.move_on_after(5):
-            if self.attached:
-                # Only our own tabs: the browser and the user's tabs live on.
-                await self.pw(close_pages, [tab.page for tab in self.tabs])
-            else:
-                await self.pw(self.context.close)
+        """Close what is the session's own in the browser (:mod:`.start_stop`)."""
+        await start_stop.stop(self)
 
     # -- the session's hooks (sessions/session.py) -------------------------------------
 
