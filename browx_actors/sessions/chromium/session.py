@@ -7,11 +7,13 @@ and one raw CDP flat session to each tab (:mod:`.tabs.wiring`), attached as the 
 (:mod:`.tabs.events`), screenshots, titles, the human bridge, emulation and routes. It
 is a :class:`~browx_actors.sessions.session.Session`: calls run one at a time, in order,
 each under its deadline; a tool that waits long returns
-:class:`~browx_actors.kernel.actor.Later` so the mailbox keeps serving.
+:class:`~browx_actors.kernel.actor.Later` so the mailbox keeps serving. How it comes up
+in its browser (attached, on a profile of its own, or in the pool's) and how it leaves
+it is :mod:`.start_stop`.
 
 The session watches its browser. When Chromium dies, it fails every waiting caller at
-once with :class:`~.losses.BrowserLost` as the cause and ends; the runtime turns that
-into the ``browser-crashed`` code for the agent.
+once with :class:`~.losses.BrowserLost` as the cause and ends (:mod:`.guard`, which
+also turns a call whose page or tab went away into its answer).
 
 **The call is the boundary of a handler's failure** (``sessions/session.py``): a bug
 would otherwise cost the agent its page, its logged-in state and its tabs for one bad
@@ -67,46 +69,37 @@ from ...streams.source import FrameSource
 from ...tools import Arguments, Handler, Reply, Table, Tool
 from ...tools.human import PromptSpec
 from ..session import Session, Work
-from . import own_context
+from . import guard, start_stop
 from .agent.pageagent import AGENT_CALL, AGENT_SOURCE, normalize_ref
-from .attached import close_pages, default_context, hold_attached_browser
 from .bridge.driver import PlaywrightDriver
 from .bridge.portal import Portal
 from .dialogs.asking import ask_about_dialog
 from .dialogs.book import DialogBook, dialog_refusal, interrupted_reply
 from .failures import known_failure, refuse_unusable_selectors
 from .frames import calls as frame_calls
-from .losses import BrowserLost, PageScriptError, first_line, went_away
+from .losses import BrowserLost, PageScriptError
 from .network.redact import redact_url
 from .network.routes import Routes
 from .on_page import DIALOG_EXEMPT, run_on_page
 from .options import SessionOptions
-from .page.download_cap import DownloadCap
 from .page.downloads import Downloads, safe_filename
 from .page.emulation import Emulation
 from .page.permissions import Permissions
-from .persistent import PersistentBrowser, start_persistent
-from .pool import AcquireBrowser, Browser
+from .pool import Browser
 from .reading.name_book import NamedRefBook
 from .reading.resolve import run_with_named_refs
 from .tabs.events import PageEvents, Pulse
-from .tabs.exits import AGAIN, PROBE_S, cause_of, way_in
+from .tabs.exits import way_in
 from .tabs.lifecycle import TabLifecycle
 from .tabs.screencast import LiveViewers
-from .tabs.tabset import Tab, TabSet
-from .tabs.wiring import TargetWiring, hold_event_socket
+from .tabs.tabset import TabSet
+from .tabs.wiring import TargetWiring
 from .warmup import SelectorWarmup
 
 if TYPE_CHECKING:
     from .frames.book import FrameBook
 
 __all__ = ["DIALOG_EXEMPT", "ChromiumSession"]
-
-
-#: How long the browser watcher gets to see a dead browser that Playwright saw first.
-_LOSS_GRACE = 2.0
-#: How long a live browser may take to answer the probe that tells a closed tab from it.
-_PROBE_TIMEOUT = PROBE_S
 
 T = TypeVar("T")
 
@@ -230,15 +223,6 @@ class ChromiumSession(Session):
     def _ask_about_dialog(self, page: Any) -> None:
         self.nursery.start_soon(ask_about_dialog, self, page)
 
-    async def _operator_policies(self) -> None:
-        """What the operator's policy file sets for dialogs and permissions, from the start."""
-        policy = self.options.policy
-        if policy.dialogs is not None:
-            self.dialogs.policy = policy.dialogs  # type: ignore[assignment]  # checked when the file was read
-        if policy.permissions is not None:
-            self.permissions.operator = True
-            await self.permissions.set(policy.permissions)
-
     # -- running Playwright from Trio -------------------------------------------------
 
     async def pw(self, fn: Callable[..., Awaitable[T]], *args: object, **kwargs: object) -> T:
@@ -294,71 +278,17 @@ class ChromiumSession(Session):
         return self.options.context.user_data_dir is not None and not self.attached
 
     async def on_start(self) -> None:
-        self.dialogs.bind()
-        persistent: PersistentBrowser | None = None
-        if self.options.cdp_endpoint is not None:
-            attach = functools.partial(hold_attached_browser, timeout=self.options.cdp_timeout)
-            self.browser = await self.nursery.start(attach, self.options.cdp_endpoint, self.driver,
-                                                    self.options.cdp_headers)
-        elif self.persistent:
-            persistent = await start_persistent(self)
-            self.browser = persistent.browser
-        else:
-            # An attached pool's browser is reached in three steps, each within the CDP timeout.
-            wait = max(60.0, 3 * self.options.cdp_timeout + 10)
-            self.browser = await self._pool().call(AcquireBrowser(), timeout=wait)
-        self.tab_lifecycle.bind()
-        self.portal = Portal(trio.lowlevel.current_trio_token(), self.nursery)
-        if self.browser.attached:
-            # Its endpoint may start a browser per socket (a fleet): events share the one.
-            socket = self.browser.cdp
-        else:
-            socket = await self.nursery.start(hold_event_socket, self.browser.ws_url)
-        self.wiring = TargetWiring(self.browser.cdp, socket, self.events, self.nursery)
-        await self.wiring.add_setup(DownloadCap(self).setup)  # before any tab: no download slips past the cap
-        if self.routes.policy.active:  # before any tab too: no request slips past the origin policy
-            await self.routes.installed()
-        if self.attached:
-            # The browser's own context: the user's cookies, and the user's other tabs,
-            # which the agent never enters (its init script goes on our pages only).
-            self.context = await self.pw(default_context, self.browser.playwright)
-        else:
-            self.context = persistent.context if persistent is not None else await own_context.new_context(self)
-            await own_context.prepare(self, self.context)
-        tab = await self.tab_lifecycle.open_first()
-        if persistent is not None:  # the page the profile's browser opened by itself is no tab
-            await self.pw(close_pages, list(persistent.startup_pages))
-        assert tab.events is not None  # open_first wired it
-        await self._operator_policies()
-        self.human = await self.nursery.start(
-            HumanBridge(self.session_id, tab.events, socket, attach=self.wiring.attach).run
-        )
-        self.nursery.start_soon(self._watch_browser, self.browser)
+        """Come up in the browser, with the first tab (:mod:`.start_stop`)."""
+        await start_stop.start(self)
 
     async def on_stop(self) -> None:
-        await self.viewers.session_ending()
-        if self.context is None or self.persistent:
-            # A profile's browser is quit by its holder as the nursery closes
-            # (persistent.py): closing its context here would end the browser under the
-            # session's own watcher, as a crash.
-            return
-        if self.stop_reason == "shutdown" and self.browser is not None and not self.browser.attached \
-                and not self.attached:
-            # The whole tree is going down and the pool kills the browser it launched
-            # next: closing the context first only costs time (a second on a busy page).
-            # An attached browser is someone else's and keeps running: close ours in it.
-            return
-        with trio.move_on_after(5):
-            if self.attached:
-                # Only our own tabs: the browser and the user's tabs live on.
-                await self.pw(close_pages, [tab.page for tab in self.tabs])
-            else:
-                await self.pw(self.context.close)
+        """Close what is the session's own in the browser (:mod:`.start_stop`)."""
+        await start_stop.stop(self)
 
     # -- the session's hooks (sessions/session.py) -------------------------------------
 
     async def watch(self, stream: ActorRef) -> FrameSource | None:
-        return await self._unless_browser_lost(self.viewers.watch, stream)
+        return await guard.unless_browser_lost(self, self.viewers.watch, stream)
 
     async def perform(self, tool: str, work: Work, args: object) -> object:
         if isinstance(args, Arguments):  # an nth= that is no index matches nothing: refused first
@@ -383,20 +313,8 @@ class ChromiumSession(Session):
         return isinstance(exc, BrowserLost)
 
     async def guard(self, tool: str, work: Callable[[], Awaitable[object]]) -> object:
-        """Run the call's work; a call that failed because its page or browser went away,
-        or its renderer crashed under it, says which (see the module notes)."""
-        tab = self.tabs.current
-        try:
-            return await self._unless_browser_lost(work, tab=tab)
-        except (BrowserLost, MemoryError):
-            raise
-        except Exception as exc:
-            cause = None if tab is None else await cause_of(self, tool, tab, exc)
-            if cause == AGAIN:
-                return await self._unless_browser_lost(work, tab=tab)
-            if isinstance(cause, ToolError):
-                raise cause from exc
-            raise
+        """A call whose page, tab or browser went away under it says which (:mod:`.guard`)."""
+        return await guard.guard(self, tool, work)
 
     async def explain(self, tool: str, args: object, exc: Exception) -> ToolError | None:
         # By JSON name: the failure names the argument that holds the bad selector (a
@@ -437,39 +355,6 @@ class ChromiumSession(Session):
         """What a call answers when a dialog opened under it and blocked the page."""
         return interrupted_reply(self.dialogs.open_on(self.page), tool,
                                  None if self.page is None else self.page.url)
-
-    async def _unless_browser_lost(self, fn: Callable[..., Awaitable[T]], *args: object,
-                                   tab: Tab | None = None) -> T:
-        """Run ``fn``; if it failed because its page or the browser went away, say which.
-
-        A tab that closed during the call (a page may close itself) is ``tab-closed``.
-        A dead browser ends this actor with BrowserLost, which is the answer the caller
-        should get instead of a confusing action or wait error; Playwright often
-        notices before the process watcher does, so the watcher gets a moment. Words
-        alone decide neither: a tab whose renderer still answers did not close (its
-        page threw them), and the call fails as it would have.
-        """
-        try:
-            return await fn(*args)
-        except Exception as exc:
-            if self.browser is None or not went_away(exc):
-                raise
-            if await self.browser.answers(_PROBE_TIMEOUT):
-                if tab is not None and await tab.renderer_answers(_PROBE_TIMEOUT):
-                    raise
-                raise ToolError("tab-closed", "the tab closed during the call; list_tabs shows the "
-                                f"open tabs ({first_line(exc)})") from exc
-            with trio.move_on_after(_LOSS_GRACE):
-                await self.browser.lost.wait()
-                await trio.sleep_forever()
-            raise
-
-    async def _watch_browser(self, browser: Browser) -> None:
-        await browser.lost.wait()
-        lost = BrowserLost(self.session_id, browser.lost_reason)
-        # Fail waiting callers now, before the nursery unwinds the running call.
-        self._mark_crashed(lost)
-        raise lost
 
     # -- helpers for tools ------------------------------------------------------------
 
