@@ -17,17 +17,17 @@ about it, asking the browser and the tab before it believes the words:
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import trio
 
 from ...errors import ToolError
+from .host import SessionHost
 from .losses import BrowserLost, first_line, went_away
 from .tabs.exits import AGAIN, PROBE_S, cause_of
 
 if TYPE_CHECKING:
     from .pool import Browser
-    from .session import ChromiumSession
     from .tabs.tabset import Tab
 
 __all__ = ["guard", "unless_browser_lost", "watch_browser"]
@@ -40,7 +40,14 @@ _PROBE_TIMEOUT = PROBE_S
 T = TypeVar("T")
 
 
-async def guard(session: ChromiumSession, tool: str, work: Callable[[], Awaitable[object]]) -> object:
+class Guarded(SessionHost, Protocol):
+    """What the loss handling needs of the session, beyond any helper's: the actor's own
+    way to fail its waiting callers (``kernel/actor.py``)."""
+
+    def _mark_crashed(self, exc: BaseException) -> None: ...
+
+
+async def guard(session: Guarded, tool: str, work: Callable[[], Awaitable[object]]) -> object:
     """Run the call's work; a call that failed because its page or browser went away,
     or its renderer crashed under it, says which (the session's module notes)."""
     tab = session.tabs.current
@@ -57,7 +64,7 @@ async def guard(session: ChromiumSession, tool: str, work: Callable[[], Awaitabl
         raise
 
 
-async def unless_browser_lost(session: ChromiumSession, fn: Callable[..., Awaitable[T]], *args: object,
+async def unless_browser_lost(session: Guarded, fn: Callable[..., Awaitable[T]], *args: object,
                               tab: Tab | None = None) -> T:
     """Run ``fn``; if it failed because its page or the browser went away, say which.
 
@@ -84,7 +91,7 @@ async def unless_browser_lost(session: ChromiumSession, fn: Callable[..., Awaita
         raise
 
 
-async def watch_browser(session: ChromiumSession, browser: Browser) -> None:
+async def watch_browser(session: Guarded, browser: Browser) -> None:
     """Wait for ``browser`` to die; then fail the waiting callers and end the session."""
     await browser.lost.wait()
     lost = BrowserLost(session.session_id, browser.lost_reason)

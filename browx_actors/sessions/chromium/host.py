@@ -50,6 +50,10 @@ class TabKeeper(Protocol):
 
     async def replace(self, tab: Tab, why: str = "crashed") -> None: ...
 
+    def bind(self) -> None: ...
+
+    async def open_first(self) -> Tab: ...
+
 
 class WarmupHook(Protocol):
     """What the tab lifecycle asks of the selector warm-up (a :class:`~.warmup.SelectorWarmup`)."""

@@ -8,25 +8,37 @@ policy answered, permissions a page asked for, a dialog that opened as the call 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ...tools import Reply
 from ..session import Work
 from .agent.pageagent import highest_ref
 from .dialogs.book import dialog_warning
+from .host import SessionHost
 from .page.saves import list_new_downloads
 
 if TYPE_CHECKING:
-    from .session import ChromiumSession
+    from .page.permissions import Permissions
 
-__all__ = ["DIALOG_EXEMPT", "run_on_page"]
+__all__ = ["DIALOG_EXEMPT", "PageCalls", "run_on_page"]
 
 #: Tools that still answer while a dialog blocks the current tab: the way out, and
 #: what does not touch the page.
 DIALOG_EXEMPT = frozenset({"handle_dialog", "set_dialog_policy", "list_tabs", "select_tab", "close_tab"})
 
 
-async def run_on_page(session: ChromiumSession, tool: str, work: Work, args: object) -> object:
+class PageCalls(SessionHost, Protocol):
+    """What a call on the page needs of the session, beyond any helper's."""
+
+    refs_shown: int
+    permissions: Permissions
+
+    def refuse_if_dialog(self, tool: str) -> None: ...
+
+    def interrupted_by_dialog(self, tool: str) -> Reply: ...
+
+
+async def run_on_page(session: PageCalls, tool: str, work: Work, args: object) -> object:
     """The call on the current tab's page (module notes)."""
     await session.tab_lifecycle.attach_current()
     page = session.page

@@ -10,22 +10,29 @@ in the page's own world; and open_session's ``permissions`` become emulate's sta
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from playwright.async_api import BrowserContext
 
 from .. import init_script
 from .agent.pageagent import AGENT_SOURCE
+from .host import SessionHost
 from .options import DEFAULT_VIEWPORT
 from .page.state_file import state_for_playwright
 
 if TYPE_CHECKING:
-    from .session import ChromiumSession
+    from .page.emulation import Emulation
 
-__all__ = ["new_context", "prepare"]
+__all__ = ["ContextHost", "new_context", "prepare"]
 
 
-async def new_context(session: ChromiumSession) -> BrowserContext:
+class ContextHost(SessionHost, Protocol):
+    """What making the context needs of the session: its options, browser and emulation."""
+
+    emulation: Emulation
+
+
+async def new_context(session: ContextHost) -> BrowserContext:
     """The session's context in the pool's browser, made with its options."""
     assert session.browser is not None
     width, height = session.options.viewport or DEFAULT_VIEWPORT
@@ -38,7 +45,7 @@ async def new_context(session: ChromiumSession) -> BrowserContext:
     return context
 
 
-async def prepare(session: ChromiumSession, context: BrowserContext) -> None:
+async def prepare(session: ContextHost, context: BrowserContext) -> None:
     """The session's scripts and permissions in ``context`` (see the module notes)."""
     await session.pw(context.add_init_script, script=AGENT_SOURCE)
     options = session.options.context

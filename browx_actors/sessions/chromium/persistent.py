@@ -39,7 +39,7 @@ from .options import DEFAULT_VIEWPORT
 from .pool import Browser
 
 if TYPE_CHECKING:
-    from .session import ChromiumSession
+    from .host import SessionHost
 
 __all__ = ["PersistentBrowser", "hold_persistent_browser", "persistent_flags", "start_persistent"]
 
@@ -117,7 +117,7 @@ async def hold_persistent_browser(folder: Path, relative: str, options: dict[str
                 await driver.bridge.run(context.close)
 
 
-async def start_persistent(session: ChromiumSession) -> PersistentBrowser:
+async def start_persistent(session: SessionHost) -> PersistentBrowser:
     """The session's own Chromium on its profile folder (checked by the workspace's
     chokepoint), started in the session's nursery. A storage state is refused beside
     it: the profile keeps its own, and ``storage_state_load`` loads one into it."""

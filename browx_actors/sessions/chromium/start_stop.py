@@ -16,7 +16,8 @@ someone else is about to do anyway.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 import trio
 
@@ -24,18 +25,38 @@ from ...human.bridge import HumanBridge
 from . import guard, own_context
 from .attached import close_pages, default_context, hold_attached_browser
 from .bridge.portal import Portal
+from .own_context import ContextHost
 from .page.download_cap import DownloadCap
 from .persistent import PersistentBrowser, start_persistent
 from .pool import AcquireBrowser
 from .tabs.wiring import TargetWiring, hold_event_socket
 
 if TYPE_CHECKING:
-    from .session import ChromiumSession
+    from ...kernel.actor_ref import ActorRef
+    from .network.routes import Routes
+    from .page.permissions import Permissions
+    from .tabs.screencast import LiveViewers
 
 __all__ = ["start", "stop"]
 
 
-async def start(session: ChromiumSession) -> None:
+class Starting(ContextHost, guard.Guarded, Protocol):
+    """What starting and stopping need of the session, beyond making its context."""
+
+    _pool: Callable[[], ActorRef]
+    routes: Routes
+    viewers: LiveViewers
+    permissions: Permissions
+    stop_reason: str | None
+
+    @property
+    def persistent(self) -> bool: ...
+
+    @property
+    def context_id(self) -> str | None: ...
+
+
+async def start(session: Starting) -> None:
     """Bring the session up in its browser, with its first tab (module notes)."""
     session.dialogs.bind()
     persistent: PersistentBrowser | None = None
@@ -79,7 +100,7 @@ async def start(session: ChromiumSession) -> None:
     session.nursery.start_soon(guard.watch_browser, session, session.browser)
 
 
-async def stop(session: ChromiumSession) -> None:
+async def stop(session: Starting) -> None:
     """Close what is the session's own in its browser, unless another does it (module notes)."""
     await session.viewers.session_ending()
     if session.context is None or session.persistent:
@@ -101,7 +122,7 @@ async def stop(session: ChromiumSession) -> None:
             await session.pw(session.context.close)
 
 
-async def _operator_policies(session: ChromiumSession) -> None:
+async def _operator_policies(session: Starting) -> None:
     """What the operator's policy file sets for dialogs and permissions, from the start."""
     policy = session.options.policy
     if policy.dialogs is not None:

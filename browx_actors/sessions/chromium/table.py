@@ -15,7 +15,7 @@ from .dialogs import handlers as dialogs
 from .frames import tree as frames
 from .input import actions, chain, drag, files, forms, pointer, scrolling, selects, touch
 from .network import handlers as network
-from .page import canvas, pdf, permissions, storage
+from .page import canvas, pdf, permission_tools, storage
 from .page import handlers as page
 from .reading import feedback, inspect, poll
 from .reading import handlers as reading
@@ -54,8 +54,8 @@ TABLE = Table.of("chromium", [
     runs(tools.UPLOAD_FILE, files.upload_file),
     runs(tools.HANDLE_DIALOG, dialogs.handle_dialog),
     runs(tools.SET_DIALOG_POLICY, dialogs.set_dialog_policy),
-    runs(tools.SET_PERMISSION_POLICY, permissions.set_permission_policy),
-    runs(tools.PERMISSION_STATE, permissions.permission_state),
+    runs(tools.SET_PERMISSION_POLICY, permission_tools.set_permission_policy),
+    runs(tools.PERMISSION_STATE, permission_tools.permission_state),
     runs(tools.MOUSE_DOWN, pointer.mouse_down),
     runs(tools.MOUSE_MOVE, pointer.mouse_move_tool),
     runs(tools.MOUSE_UP, pointer.mouse_up),

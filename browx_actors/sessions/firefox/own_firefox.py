@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import attrs
 import trio
@@ -39,13 +39,20 @@ from ...workspace import folder_to_use
 from ..chromium.pool import describe_exit
 from ..context_options import ContextOptions
 from ..profile_lock import hold_profile
+from .host import FirefoxHost
 from .pool import Firefox, new_bidi_session
 
-if TYPE_CHECKING:
-    from .session import FirefoxSession
-
-__all__ = ["DEFAULT_USER_CONTEXT", "OwnFirefox", "close_startup_tabs", "hold_own_firefox", "quit_browser",
+__all__ = ["DEFAULT_USER_CONTEXT", "OwnFirefox", "OwnHost", "close_startup_tabs", "hold_own_firefox", "quit_browser",
            "runs_its_own", "start_own", "startup_tabs"]
+
+class OwnHost(FirefoxHost, Protocol):
+    """What running its own Firefox needs of the session, beyond any helper's."""
+
+    context: ContextOptions
+    browser: Firefox | None
+    #: Set while it asks its Firefox to quit, so the socket's end is no crash.
+    quitting: bool
+
 
 #: The user context a Firefox's profile stores its cookies and storage for.
 DEFAULT_USER_CONTEXT = "default"
@@ -96,7 +103,7 @@ def runs_its_own(context: ContextOptions) -> bool:
     return context.user_data_dir is not None or (context.proxy is not None and "username" in context.proxy)
 
 
-async def start_own(session: FirefoxSession, executable: str | None, headless: bool) -> Firefox:
+async def start_own(session: OwnHost, executable: str | None, headless: bool) -> Firefox:
     """The session's own Firefox, on its profile folder (checked by the workspace's
     chokepoint) if it has one, started in the session's nursery; a storage state beside
     a profile folder is refused (the profile keeps its own; ``storage_state_load`` loads
@@ -118,7 +125,7 @@ async def start_own(session: FirefoxSession, executable: str | None, headless: b
     return browser
 
 
-async def quit_browser(session: FirefoxSession) -> None:
+async def quit_browser(session: OwnHost) -> None:
     """Ask the session's own Firefox to quit (``browser.close``) and wait until it has,
     while its connection still runs (the session's end, before its nursery closes): a
     Firefox killed instead loses what it had not written yet (localStorage is written
@@ -133,7 +140,7 @@ async def quit_browser(session: FirefoxSession) -> None:
         await browser.exited.wait()
 
 
-async def close_startup_tabs(session: FirefoxSession, startup: list[str]) -> None:
+async def close_startup_tabs(session: OwnHost, startup: list[str]) -> None:
     """Close the tabs the profile's Firefox opened by itself (after the session's own
     one is open: a Firefox whose last tab closes may quit)."""
     for context in startup:
@@ -141,7 +148,7 @@ async def close_startup_tabs(session: FirefoxSession, startup: list[str]) -> Non
             await session.bidi.send("browsingContext.close", {"context": context})
 
 
-async def startup_tabs(session: FirefoxSession) -> list[str]:
+async def startup_tabs(session: OwnHost) -> list[str]:
     """The top-level contexts open before the session made any (Firefox's start page)."""
     tree = await session.bidi.send("browsingContext.getTree", {"maxDepth": 0})
     return [str(c["context"]) for c in tree.get("contexts", []) if isinstance(c, dict)]

@@ -26,7 +26,7 @@ from ....tools.human import PromptSpec
 from .book import OpenDialog
 
 if TYPE_CHECKING:
-    from ..session import ChromiumSession
+    from ..host import SessionHost
 
 __all__ = ["ask_about_dialog", "verdict"]
 
@@ -63,7 +63,7 @@ def verdict(kind: str, answer: JsonObject) -> tuple[bool, str | None, str]:
 
 
 # Any: a Playwright Page, or None for a dialog Playwright gives no page (the book's keys).
-async def ask_about_dialog(session: ChromiumSession, page: Any) -> None:
+async def ask_about_dialog(session: SessionHost, page: Any) -> None:
     """Ask the person about the dialog open on ``page``, and answer it as they say."""
     pending = session.dialogs.open_on(page)
     if pending is None:

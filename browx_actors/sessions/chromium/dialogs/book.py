@@ -60,7 +60,10 @@ _LOG_MAX = 50
 #: The same dialog opening again this soon after its answer continues a run; a run of
 #: LOOP_RUN is a loop. Faster than any agent's round trip, and different dialogs never
 #: make one: an agent confirming three deletions in a row is not a loop.
-LOOP_GAP = 0.25
+#: Measured from when the answer reached the page (the stamp is renewed once it did), so
+#: a busy host's slow round trip does not hide a loop; 0.5 s is still far below an
+#: agent's own pace (a clean-clone run on a host at load 13 saw 0.25 s miss one).
+LOOP_GAP = 0.5
 LOOP_RUN = 3
 
 
@@ -167,6 +170,7 @@ class DialogBook:
                 entry["by"] = by
             self._answered.append((next(self._seq), entry))
             await _answer(pending.dialog, accept, prompt_text)
+            self._ended[page] = time.monotonic()  # from the page's release (see LOOP_GAP)
 
     async def answer(self, page: Page | None, accept: bool, prompt_text: str | None) -> OpenDialog | None:
         """Answer the dialog open on ``page``; the one answered, or None if none was open."""
@@ -174,6 +178,7 @@ class DialogBook:
         if pending is not None:
             self._ended[page] = time.monotonic()
             await _answer(pending.dialog, accept, prompt_text)
+            self._ended[page] = time.monotonic()  # from the page's release (see LOOP_GAP)
         return pending
 
     def forget(self, page: Page) -> None:

@@ -24,24 +24,17 @@ import json
 import logging
 import secrets
 from collections import deque
-from typing import TYPE_CHECKING, Protocol
-from urllib.parse import urlsplit
+from typing import Protocol
 
 import trio
 
 from ....cdp import CdpConnection, CdpError, CdpFailure, CdpSubscription, TargetLink
 from ....jsonsafe import JsonObject
-from ....policy.permissions import PERMISSION_NAMES, PermissionPolicy, permission_policy_from
-from ....tools import Reply
-from ....tools.contract import SessionArgs
+from ....policy.permissions import PERMISSION_NAMES, PermissionPolicy
 from ....tools.human import PromptSpec
-from ....tools.policy import SetPermissionPolicyArgs
 from ..tabs.wiring import TargetWiring
 
-if TYPE_CHECKING:
-    from ..session import ChromiumSession
-
-__all__ = ["GATED", "PermissionHost", "Permissions", "permission_state", "set_permission_policy"]
+__all__ = ["GATED", "PermissionHost", "Permissions"]
 
 log = logging.getLogger("browx_actors.chromium.permissions")
 
@@ -249,26 +242,3 @@ class Permissions:
         allowed = outcome.get("value") is True
         self._decided[(origin, name)] = allowed
         return allowed, "person"
-
-
-# -- the tools -------------------------------------------------------------------------
-
-
-async def set_permission_policy(session: ChromiumSession, args: SetPermissionPolicyArgs) -> Reply:
-    previous = session.permissions.policy
-    policy = permission_policy_from(args.default, args.per_permission, "")
-    await session.permissions.set(policy)
-    return Reply.of(policy=policy.describe(), previous=previous.describe())
-
-
-async def permission_state(session: ChromiumSession, args: SessionArgs) -> Reply:
-    await session.tab_lifecycle.attach_current()
-    keeper = session.permissions
-    states = await keeper.states(session.cdp)
-    return Reply.of(policy=keeper.policy.describe(), setBy="operator" if keeper.operator else "session",
-                    origin=_origin(session.url), states=states)
-
-
-def _origin(url: str) -> str | None:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}" if parts.netloc else None
