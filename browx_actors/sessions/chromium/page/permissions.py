@@ -29,6 +29,7 @@ from typing import Protocol
 import trio
 
 from ....cdp import CdpConnection, CdpError, CdpFailure, CdpSubscription, TargetLink
+from ....errors import ToolError
 from ....jsonsafe import JsonObject
 from ....policy.permissions import PERMISSION_NAMES, PermissionPolicy
 from ....tools.human import PromptSpec
@@ -232,9 +233,9 @@ class Permissions:
                           "Allow it for this session?", None, _ASK_TIMEOUT_MS)
         try:
             outcome = await self.host.ask_person(spec)
-        except Exception as err:  # no channel that can be reached: nobody said yes
+        except ToolError as err:  # another question is open (human-busy), or the channel is down
             log.debug("asking about %s failed: %s", name, err)
-            return False, "no-human-channel"
+            return False, "human-busy" if err.code == "human-busy" else "no-human-channel"
         if outcome.get("code") == "no-human-channel":
             return False, "no-human-channel"
         if outcome.get("timedOut"):
