@@ -28,11 +28,24 @@ from urllib.parse import urlsplit
 
 import attrs
 
-__all__ = ["OriginPolicy", "OriginRule", "parse_origin_patterns"]
+__all__ = ["OriginPolicy", "OriginRule", "origin_of", "parse_origin_patterns"]
 
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 _PATTERN = re.compile(r"^(?:(?P<scheme>https?|wss?)://)?(?P<host>\*|(?:\*\.)?[a-z0-9.-]+|\[[0-9a-f:.]+\])"
                       r"(?::(?P<port>\d{1,5}))?/?$")
+
+
+def origin_of(url: str) -> str | None:
+    """``scheme://host[:port]`` of an http(s) URL, without credentials; None for any other
+    (``about:``, ``data:``, a URL that does not parse): what storage, permissions and
+    the policies key a page by."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    return f"{parts.scheme.lower()}://{parts.netloc.rsplit('@', 1)[-1].lower()}"
 
 
 @attrs.frozen

@@ -19,14 +19,13 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable
-from urllib.parse import urlsplit
 
 import attrs
 
 from ..errors import ToolError
 from ..human.await_human import in_session
 from ..jsonsafe import JsonObject
-from ..origins import OriginPolicy
+from ..origins import OriginPolicy, origin_of
 from ..policy.book import PolicyBook
 from ..policy.confirm import TARGETED, CallFacts, ConfirmRule
 from ..tools import INSPECT, AnyTool
@@ -141,8 +140,7 @@ async def _origin(context: RuntimeContext, session: str) -> str | None:
         return None
     if not isinstance(url, str):
         return None
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}" if parts.netloc else url
+    return origin_of(url) or url  # not a web page (about:blank): named as it is
 
 
 def _question(tool: str, args: JsonObject, facts: CallFacts, rule: ConfirmRule) -> str:

@@ -11,7 +11,7 @@ import pytest
 
 from browx_actors import open_runtime
 from browx_actors.config import RuntimeConfig
-from browx_actors.origins import OriginPolicy, parse_origin_patterns
+from browx_actors.origins import OriginPolicy, origin_of, parse_origin_patterns
 
 
 def _policy(allowed: str = "", blocked: str = "") -> OriginPolicy:
@@ -44,6 +44,13 @@ def test_ports_and_schemes_narrow_a_pattern() -> None:
     assert policy.refusal("http://shop.test:8443/cart") is not None
     assert _policy(blocked="*").refusal("wss://any.where/socket") is not None
     assert not OriginPolicy().active and OriginPolicy().refusal("https://any.where/") is None
+
+
+def test_the_origin_of_a_page() -> None:
+    assert origin_of("https://User:pw@Shop.Test:8443/cart?x#y") == "https://shop.test:8443"
+    assert origin_of("HTTP://a.test/") == "http://a.test"
+    for other in ("about:blank", "data:text/html,x", "ws://a.test/", "http://[::1/", ""):
+        assert origin_of(other) is None, other
 
 
 def test_an_admitted_origin_passes_the_allow_list() -> None:

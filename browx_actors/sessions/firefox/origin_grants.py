@@ -14,24 +14,13 @@ the current page's origin only, as before, and does not change these.
 from __future__ import annotations
 
 import contextlib
-from urllib.parse import urlsplit
 
 import trio
 
 from ...bidi import BidiConnection, BidiFailure
+from ...origins import origin_of
 
 __all__ = ["OriginGrants", "origin_of"]
-
-
-def origin_of(url: str) -> str | None:
-    """``scheme://host[:port]`` of an http(s) URL; None for any other (about:, data:)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return None
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        return None
-    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2].lower()}"
 
 
 class OriginGrants:

@@ -10,10 +10,10 @@ channel leaves it out (``canceled``, with why in its ``failure``): it fails clos
 from __future__ import annotations
 
 from typing import Protocol
-from urllib.parse import urlsplit
 
 from ....errors import ToolError
 from ....jsonsafe import JsonObject
+from ....origins import origin_of
 from ....policy.confirm import DOWNLOAD, CallFacts
 from ....tools.human import PromptSpec
 from ..options import SessionOptions
@@ -40,8 +40,7 @@ def wanted(options: SessionOptions) -> bool:
 
 async def refusal(session: Confirming, url: str, name: str) -> str | None:
     """None when the download may go into the workspace, else why it may not."""
-    parts = urlsplit(session.url)
-    origin = f"{parts.scheme}://{parts.netloc}" if parts.netloc else None
+    origin = origin_of(session.url)
     rule = session.options.confirm().match(CallFacts(DOWNLOAD, origin=origin))
     if rule is None:
         return None

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
+from ....origins import origin_of
 from ....policy.permissions import permission_policy_from
 from ....tools import Reply
 from ....tools.contract import SessionArgs
@@ -29,9 +29,4 @@ async def permission_state(session: ChromiumSession, args: SessionArgs) -> Reply
     keeper = session.permissions
     states = await keeper.states(session.cdp)
     return Reply.of(policy=keeper.policy.describe(), setBy="operator" if keeper.operator else "session",
-                    origin=_origin(session.url), states=states)
-
-
-def _origin(url: str) -> str | None:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}" if parts.netloc else None
+                    origin=origin_of(session.url), states=states)

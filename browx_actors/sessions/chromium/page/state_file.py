@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from ....errors import ToolError
 from ....jsonsafe import JsonObject
+from ....origins import origin_of
 from ....workspace import file_to_read, load_file
 
 __all__ = ["COOKIE_FIELDS", "STATE_MAX_BYTES", "VALUE_MAX", "clip", "cookie_line", "domain_matches", "origin_of",
@@ -26,13 +26,6 @@ VALUE_MAX = 200
 STATE_MAX_BYTES = 20 * 1024 * 1024
 #: The fields of a cookie as the tools show and the state file keeps them.
 COOKIE_FIELDS = ("name", "value", "domain", "path", "expires", "httpOnly", "secure", "sameSite")
-
-
-def origin_of(url: str) -> str | None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return None
-    return f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}"
 
 
 def clip(value: str) -> str:
