@@ -33,6 +33,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 import anyio
 import attrs
@@ -78,19 +79,43 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         return super().translate_path(path)
 
 
+#: What a page reads back of a storage state: its cookie and one localStorage item.
+STORAGE_READ = "({cookie: document.cookie, kept: localStorage.getItem('kept')})"
+
+
+def write_storage_state(workspace: Path, origin: str) -> str:
+    """A storage-state file as storage_state_save writes it (a cookie and ``origin``'s
+    localStorage item ``kept``); its workspace-relative path."""
+    host = urlsplit(origin).hostname
+    state = {"cookies": [{"name": "who", "value": "ada", "domain": host, "path": "/", "expires": -1,
+                          "httpOnly": False, "secure": False, "sameSite": "Lax"}],
+             "origins": [{"origin": origin, "localStorage": [{"name": "kept", "value": "from-file"}]}]}
+    (workspace / "state").mkdir(parents=True, exist_ok=True)
+    (workspace / "state" / "login.json").write_text(json.dumps(state))
+    return "state/login.json"
+
+
+@contextmanager
+def serving(server: http.server.HTTPServer, scheme: str = "http") -> Iterator[str]:
+    """Run ``server`` (bound to 127.0.0.1) on a daemon thread; yields its base URL, and
+    shuts it down on the way out. What every test server here shares."""
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"{scheme}://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @contextmanager
 def serve_pages(directory: Path = PAGES) -> Iterator[str]:
     """An HTTP server on 127.0.0.1 for ``directory``; yields its base URL."""
     handler = functools.partial(_QuietHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(server) as url:
+        yield url
 
 
 @pytest.fixture
@@ -211,6 +236,20 @@ async def ok(client: Client, tool: str, args: dict[str, Any] | None = None) -> d
     envelope = await call(client, tool, args)
     assert envelope["ok"] is True, f"{tool} {args} failed: {envelope}"
     return envelope
+
+
+async def eval_value(client: Client, expr: str) -> Any:
+    """What ``expr`` evaluates to in the current page (``eval_js``; the eval capability)."""
+    return (await ok(client, "eval_js", {"expr": expr}))["value"]
+
+
+async def page_ready(client: Client) -> None:
+    """Until the page says it has loaded its libraries (``<body data-ready="yes">``, as
+    the real-library test pages do once their widgets are built)."""
+    async def loaded() -> bool:
+        return bool(await eval_value(client, "document.body.dataset.ready || ''") == "yes")
+
+    await poll_until(loaded, interval=0.05)
 
 
 async def fails(client: Client, tool: str, args: dict[str, Any] | None, code: str) -> dict[str, Any]:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import http.server
 import json
-import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import trio
+
+from e2e_support import serving
 
 PAGE = b"""<!doctype html>
 <html><head><link rel="icon" href="data:,"><title>Routes</title></head>
@@ -59,13 +60,8 @@ def serve_routes_page() -> Iterator[str]:
     """The server on 127.0.0.1; yields the page's URL."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/page"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(server) as url:
+        yield f"{url}/page"
 
 
 async def queued(ask: Callable[[], Awaitable[dict[str, Any]]], count: int, within: float = 5.0) -> dict[str, Any]:

@@ -8,7 +8,6 @@ import datetime
 import http.server
 import ipaddress
 import ssl
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +16,8 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+
+from e2e_support import serving
 
 __all__ = ["MARKER", "serve_https"]
 
@@ -68,10 +69,5 @@ def serve_https(folder: Path) -> Iterator[str]:
     context.load_cert_chain(cert, key)
     server = _Server(("127.0.0.1", 0), _Page)
     server.socket = context.wrap_socket(server.socket, server_side=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"https://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(server, "https") as url:
+        yield url

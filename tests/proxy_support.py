@@ -5,10 +5,11 @@ credentials it answers 407 until the request carries them (Basic)."""
 from __future__ import annotations
 
 import base64
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from e2e_support import serving
 
 __all__ = ["serve_proxy"]
 
@@ -36,11 +37,5 @@ def serve_proxy(username: str | None = None, password: str | None = None) -> Ite
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(ThreadingHTTPServer(("127.0.0.1", 0), Handler)) as url:
+        yield url

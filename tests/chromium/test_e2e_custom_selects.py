@@ -10,30 +10,20 @@ choice. choose_option verifies by what the widget shows and says which
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from e2e_support import browx_server, ok
+from e2e_support import browx_server, eval_value, ok, page_ready
 from e2e_support import ref_of as _ref
 from e2e_support import snapshot_line as _line
-from polling import poll_until
 
 pytestmark = pytest.mark.chromium
-
-
-async def _value(client: Any, expr: str) -> Any:
-    return (await ok(client, "eval_js", {"expr": expr}))["value"]
 
 
 async def test_a_multi_select_pick_is_verified_by_its_chip(tmp_path: Path, pages_url: str) -> None:
     async with browx_server(tmp_path / "ws", "eval") as client:
         await ok(client, "navigate", {"url": f"{pages_url}/real_selects.html"})
-
-        async def ready() -> bool:
-            return await _value(client, "document.body.dataset.ready || ''") == "yes"
-
-        await poll_until(ready, interval=0.05)
+        await page_ready(client)
         snap = (await ok(client, "snapshot"))["snapshot"]
         members = _ref(_line(snap, 'combobox "Members"'))
         selected = "[...document.getElementById('members').selectedOptions].map(o => o.value)"
@@ -41,17 +31,17 @@ async def test_a_multi_select_pick_is_verified_by_its_chip(tmp_path: Path, pages
         # The options are the popup's, not those of the <select> Tom Select hides.
         picked = await ok(client, "choose_option", {"ref": members, "option": "Bob Stone"})
         assert picked["chosen"]["name"] == "Bob Stone" and picked["chosen"]["verifiedBy"] == "chip", picked
-        assert await _value(client, selected) == ["bob"]
-        assert await _value(client, "document.getElementById('members-ts-control').value") == ""
+        assert await eval_value(client, selected) == ["bob"]
+        assert await eval_value(client, "document.getElementById('members-ts-control').value") == ""
 
         # With the list open from the first pick, the second is typed to: the typed text is
         # no proof, the chip is.
         second = await ok(client, "choose_option", {"ref": members, "option": "Dee Park"})
         assert second["chosen"]["verifiedBy"] == "chip", second
-        assert await _value(client, selected) == ["bob", "dee"]
+        assert await eval_value(client, selected) == ["bob", "dee"]
 
         # A single select still shows its pick in the control.
         lead = _ref(_line((await ok(client, "snapshot"))["snapshot"], 'combobox "Lead"'))
         single = await ok(client, "choose_option", {"ref": lead, "option": "Ann Lee"})
         assert single["chosen"]["verifiedBy"] in ("value", "selected"), single
-        assert await _value(client, "document.getElementById('lead').value") == "ann"
+        assert await eval_value(client, "document.getElementById('lead').value") == "ann"

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from e2e_support import browx_server, fails, ok
+from e2e_support import browx_server, eval_value, fails, ok, page_ready
 from e2e_support import ref_of as _ref
 from e2e_support import snapshot_line as _line
 from polling import poll_until
@@ -26,21 +25,10 @@ pytestmark = pytest.mark.chromium
 CODE = "function add(a, b) {\n  return a + b;\n}"
 
 
-async def _value(client: Any, expr: str) -> Any:
-    return (await ok(client, "eval_js", {"expr": expr}))["value"]
-
-
-async def _ready(client: Any) -> None:
-    async def loaded() -> bool:
-        return await _value(client, "document.body.dataset.ready || ''") == "yes"
-
-    await poll_until(loaded, interval=0.05)
-
-
 async def test_monaco_takes_the_text_verbatim_and_a_locked_one_is_not_ok(tmp_path: Path, pages_url: str) -> None:
     async with browx_server(tmp_path / "ws", "eval") as client:
         await ok(client, "navigate", {"url": f"{pages_url}/real_monaco.html"})
-        await _ready(client)
+        await page_ready(client)
         snap = (await ok(client, "snapshot"))["snapshot"]
         # Its input has no width, and is typed into all the same: listed with a ref.
         code = _ref(_line(snap, 'textbox "Editor content"'))
@@ -48,21 +36,21 @@ async def test_monaco_takes_the_text_verbatim_and_a_locked_one_is_not_ok(tmp_pat
 
         filled = await ok(client, "fill", {"ref": code, "value": CODE})
         assert filled["settled"]["input"] == "paste", filled
-        assert await _value(client, "editor.getValue()") == CODE
+        assert await eval_value(client, "editor.getValue()") == CODE
         # A second fill replaces the whole document, not the line the caret is on.
         await ok(client, "fill", {"ref": code, "value": "const x = [1, 2];\nif (x) {\n\treturn x;\n}"})
-        assert await _value(client, "editor.getValue()") == "const x = [1, 2];\nif (x) {\n\treturn x;\n}"
+        assert await eval_value(client, "editor.getValue()") == "const x = [1, 2];\nif (x) {\n\treturn x;\n}"
 
         # A read-only editor takes the paste and keeps its text: not ok, and says what it shows.
         refused = await fails(client, "fill", {"ref": locked, "value": "let x = 2;"}, "verification-failed")
         assert refused["expected"] == "let x = 2;" and "const locked = true;" in refused["actual"], refused
-        assert await _value(client, "locked.getValue()") == "const locked = true;"
+        assert await eval_value(client, "locked.getValue()") == "const locked = true;"
 
 
 async def test_ace_takes_the_text_verbatim_and_trix_shows_its_lines(tmp_path: Path, pages_url: str) -> None:
     async with browx_server(tmp_path / "ws", "eval") as client:
         await ok(client, "navigate", {"url": f"{pages_url}/real_editors.html"})
-        await _ready(client)
+        await page_ready(client)
         snap = (await ok(client, "snapshot"))["snapshot"]
         notes = _line(snap, 'textbox "Notes"')
         assert "value=" not in notes, notes
@@ -71,26 +59,26 @@ async def test_ace_takes_the_text_verbatim_and_trix_shows_its_lines(tmp_path: Pa
             _line(snap, 'heading "Release notes"'), "text: First line of the notes.", "text: Second line."], snap
 
         await ok(client, "fill", {"selector": "#code textarea", "value": CODE})
-        assert await _value(client, "aceEditor.getValue()") == CODE
+        assert await eval_value(client, "aceEditor.getValue()") == CODE
         await ok(client, "fill", {"selector": "#code textarea", "value": "x = 1"})
-        assert await _value(client, "aceEditor.getValue()") == "x = 1"
+        assert await eval_value(client, "aceEditor.getValue()") == "x = 1"
 
         filled = await ok(client, "fill", {"ref": _ref(notes), "value": "Hello\nWorld"})
         assert filled["settled"]["input"] == "paste", filled
         snap = (await ok(client, "snapshot"))["snapshot"]
         assert [line.strip() for line in snap.splitlines()[-2:]] == ["text: Hello", "text: World"], snap
-        assert await _value(client, "document.getElementById('body').value") == "<div>Hello<br>World</div>"
+        assert await eval_value(client, "document.getElementById('body').value") == "<div>Hello<br>World</div>"
 
 
 async def test_codemirror_6_keeps_taking_the_text_verbatim(tmp_path: Path, pages_url: str) -> None:
     async with browx_server(tmp_path / "ws", "eval") as client:
         await ok(client, "navigate", {"url": f"{pages_url}/real_codemirror.html"})
-        await _ready(client)
+        await page_ready(client)
         code = _line((await ok(client, "snapshot"))["snapshot"], 'textbox "Code"')
         assert code.endswith(": let old = 0;"), code
         filled = await ok(client, "fill", {"ref": _ref(code), "value": CODE})
         assert filled["settled"]["input"] == "paste", filled
-        assert await _value(client, "view.state.doc.toString()") == CODE
+        assert await eval_value(client, "view.state.doc.toString()") == CODE
 
 
 async def test_monaco_in_a_frame_takes_the_paste_too(tmp_path: Path, pages_url: str) -> None:
@@ -98,7 +86,7 @@ async def test_monaco_in_a_frame_takes_the_paste_too(tmp_path: Path, pages_url: 
         await ok(client, "navigate", {"url": f"{pages_url}/real_monaco_frame.html"})
 
         async def loaded() -> bool:
-            return await _value(client, "document.getElementById('frame').contentDocument.body.dataset.ready "
+            return await eval_value(client, "document.getElementById('frame').contentDocument.body.dataset.ready "
                                         "|| ''") == "yes"
 
         await poll_until(loaded, interval=0.05)
@@ -108,4 +96,4 @@ async def test_monaco_in_a_frame_takes_the_paste_too(tmp_path: Path, pages_url: 
         code = found.group(1)
         filled = await ok(client, "fill", {"ref": code, "value": CODE})
         assert filled["settled"]["input"] == "paste", filled
-        assert await _value(client, "document.getElementById('frame').contentWindow.editor.getValue()") == CODE
+        assert await eval_value(client, "document.getElementById('frame').contentWindow.editor.getValue()") == CODE

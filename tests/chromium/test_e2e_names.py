@@ -10,30 +10,20 @@ accessibility tree gives it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from e2e_support import browx_server, ok
+from e2e_support import browx_server, eval_value, ok, page_ready
 from e2e_support import ref_of as _ref
 from e2e_support import snapshot_line as _line
-from polling import poll_until
 
 pytestmark = pytest.mark.chromium
-
-
-async def _value(client: Any, expr: str) -> Any:
-    return (await ok(client, "eval_js", {"expr": expr}))["value"]
 
 
 async def test_date_picker_days_and_generated_names(tmp_path: Path, pages_url: str) -> None:
     async with browx_server(tmp_path / "ws", "eval") as client:
         await ok(client, "navigate", {"url": f"{pages_url}/real_datepicker.html"})
-
-        async def ready() -> bool:
-            return await _value(client, "document.body.dataset.ready || ''") == "yes"
-
-        await poll_until(ready, interval=0.05)
+        await page_ready(client)
         snap = (await ok(client, "snapshot"))["snapshot"]
         # Each day a line of its own; its number is already in its name.
         day = _line(snap, '"December 24, 2026"')
@@ -42,11 +32,11 @@ async def test_date_picker_days_and_generated_names(tmp_path: Path, pages_url: s
         assert "text: 29 30 1 2" not in snap
 
         await ok(client, "click", {"ref": _ref(day)})
-        assert await _value(client, "document.getElementById('picked').textContent") == "2026-12-24"
+        assert await eval_value(client, "document.getElementById('picked').textContent") == "2026-12-24"
 
         # Named by its ::before content alone.
         clear = _line(snap, 'button "Clear date"')
         await ok(client, "click", {"ref": _ref(clear)})
-        assert await _value(client, "document.getElementById('picked').textContent") == "none"
+        assert await eval_value(client, "document.getElementById('picked').textContent") == "none"
         found = (await ok(client, "find", {"role": "button", "name": "Clear date"}))["matches"]
         assert [m["ref"] for m in found] == [_ref(clear)], found

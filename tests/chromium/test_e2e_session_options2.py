@@ -5,40 +5,26 @@ state refused naming storageState before the session opens."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
-from e2e_support import browx_server, fails, ok
+from e2e_support import STORAGE_READ, browx_server, fails, ok, write_storage_state
 from proxy_support import serve_proxy
 
 pytestmark = pytest.mark.chromium
 
 S = {"session": "opts2"}
-READ = "({cookie: document.cookie, kept: localStorage.getItem('kept')})"
-
-
-def write_state(workspace: Path, origin: str) -> str:
-    """A storage-state file as storage_state_save writes it; its workspace-relative path."""
-    host = urlsplit(origin).hostname
-    state = {"cookies": [{"name": "who", "value": "ada", "domain": host, "path": "/", "expires": -1,
-                          "httpOnly": False, "secure": False, "sameSite": "Lax"}],
-             "origins": [{"origin": origin, "localStorage": [{"name": "kept", "value": "from-file"}]}]}
-    (workspace / "state").mkdir(parents=True, exist_ok=True)
-    (workspace / "state" / "login.json").write_text(json.dumps(state))
-    return "state/login.json"
 
 
 async def test_a_storage_state_file_is_loaded_at_open(tmp_path: Path, pages_url: str) -> None:
     workspace = tmp_path / "ws"
-    path = write_state(workspace, pages_url)
+    path = write_storage_state(workspace, pages_url)
     async with browx_server(workspace, "eval") as client:
         opened = await ok(client, "open_session", {**S, "storageState": path})
         assert opened["storageState"] == path, opened
         await ok(client, "navigate", {**S, "url": f"{pages_url}/e2e_small.html"})
-        seen = (await ok(client, "eval_js", {**S, "expr": READ}))["value"]
+        seen = (await ok(client, "eval_js", {**S, "expr": STORAGE_READ}))["value"]
         assert seen == {"cookie": "who=ada", "kept": "from-file"}, seen
 
 

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from e2e_support import browx_server, ok
+from e2e_support import browx_server, ok, page_ready
 from e2e_support import ref_of as _ref
 from e2e_support import snapshot_line as _line
-from polling import poll_until
 
 pytestmark = pytest.mark.chromium
 
@@ -29,11 +27,7 @@ def _orders(snapshot: str) -> list[int]:
 async def test_a_scroll_reports_and_shows_the_rows_drawn_after_it(tmp_path: Path, pages_url: str) -> None:
     async with browx_server(tmp_path / "ws", "eval") as client:
         await ok(client, "navigate", {"url": f"{pages_url}/real_virtual.html"})
-
-        async def ready() -> Any:
-            return (await ok(client, "eval_js", {"expr": "document.body.dataset.ready || ''"}))["value"]
-
-        await poll_until(ready, interval=0.05)
+        await page_ready(client)
         snap = (await ok(client, "snapshot"))["snapshot"]
         assert _orders(snap)[0] == 1
         grid = _ref(_line(snap, 'grid "Orders"'))
