@@ -35,6 +35,7 @@ __all__ = [
     "Outcome",
     "PromptSpec",
     "check_answer",
+    "ending_of",
     "format_ending",
     "format_prompt",
     "new_binding_name",
@@ -193,6 +194,18 @@ class Outcome:
     timed_out: bool = False
     code: str | None = None
     error: str | None = None
+
+
+def ending_of(answer: JsonObject) -> str:
+    """How a question a policy put to a person ended, from its result envelope: ``answered``
+    (``value`` holds the answer), ``aborted``, ``timeout``, or ``no-human-channel``. Each
+    policy decides from this what a non-answer means (it fails closed)."""
+    code = answer.get("code")
+    if code == "no-human-channel":
+        return "no-human-channel"
+    if answer.get("timedOut"):
+        return "timeout"
+    return "answered" if code is None else "aborted"
 
 
 def result_envelope(kind: str, outcome: Outcome) -> JsonObject:

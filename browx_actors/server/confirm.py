@@ -24,6 +24,7 @@ import attrs
 
 from ..errors import ToolError
 from ..human.await_human import in_session
+from ..human.prompts import ending_of
 from ..jsonsafe import JsonObject
 from ..origins import OriginPolicy, origin_of
 from ..policy.book import PolicyBook
@@ -81,14 +82,15 @@ async def _admit(actor: object, origin: str) -> None:
 
 
 def _verdict(answer: JsonObject, tool: str, rule: ConfirmRule) -> None:
-    if answer.get("value") is True:
+    ending = ending_of(answer)
+    if ending == "answered" and answer.get("value") is True:
         return
     code = answer.get("code")
-    if code == "no-human-channel":
+    if ending == "no-human-channel":
         raise ToolError("no-human-channel", f"{tool} needs a person's confirmation (rule {rule.text!r}) and the "
                         f"session has no human channel, so it did not run: {answer.get('error')}",
                         tool=tool, rule=rule.text)
-    if answer.get("timedOut"):
+    if ending == "timeout":
         raise ToolError("confirmation-timeout", f"{tool} waited for a person's confirmation (rule {rule.text!r}) "
                         "and got no answer in time, so it did not run", tool=tool, rule=rule.text)
     why = f" ({answer['error']})" if code else ""

@@ -33,6 +33,7 @@ from browx_actors.human.prompts import (
     Outcome,
     PromptSpec,
     check_answer,
+    ending_of,
     format_prompt,
     new_ticket,
     new_world_name,
@@ -351,3 +352,10 @@ async def test_a_bridged_session_waits_in_a_later() -> None:
     later = await await_human.in_session(_Bridged(), SPECS["input"])
     assert isinstance(later, Later)
     assert (await later.fn(*later.args))["value"] == "from the world"
+
+
+def test_how_a_question_ended() -> None:
+    assert ending_of(result_envelope("confirm", Outcome(value=False))) == "answered"
+    assert ending_of(result_envelope("confirm", Outcome(timed_out=True))) == "timeout"
+    assert ending_of(result_envelope("confirm", Outcome(code="human-aborted", error="no"))) == "aborted"
+    assert ending_of(result_envelope("confirm", Outcome(code="no-human-channel", error="-"))) == "no-human-channel"

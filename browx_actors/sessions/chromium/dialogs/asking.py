@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
+from ....human.prompts import ending_of
 from ....jsonsafe import JsonObject
 from ....tools.human import PromptSpec
 from .book import OpenDialog
@@ -47,13 +48,9 @@ def question(pending: OpenDialog, url: str) -> PromptSpec:
 
 def verdict(kind: str, answer: JsonObject) -> tuple[bool, str | None, str]:
     """(accept, prompt text, by) for a person's answer to a dialog question."""
-    code = answer.get("code")
-    if code == "no-human-channel":
-        return False, None, "no-human-channel"
-    if answer.get("timedOut"):
-        return False, None, "timeout"
-    if code is not None:
-        return False, None, "person"  # an abort: the person cancelled
+    ending = ending_of(answer)
+    if ending != "answered":  # an abort is the person cancelling
+        return False, None, "person" if ending == "aborted" else ending
     value = answer.get("value")
     if kind == "input":
         return isinstance(value, str), value if isinstance(value, str) else None, "person"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ....errors import ToolError
+from ....human.prompts import ending_of
 from ....jsonsafe import JsonObject
 from ....origins import origin_of
 from ....policy.confirm import DOWNLOAD, CallFacts
@@ -51,10 +52,11 @@ async def refusal(session: Confirming, url: str, name: str) -> str | None:
         answer = await session.ask_person(spec)
     except ToolError as err:  # the operator channel could not be reached
         return f"confirm rule {rule.text!r} needs a person, and none could be asked ({err.message})"
-    if answer.get("value") is True:
+    ending = ending_of(answer)
+    if ending == "answered" and answer.get("value") is True:
         return None
-    if answer.get("code") == "no-human-channel":
+    if ending == "no-human-channel":
         return f"confirm rule {rule.text!r} needs a person, and the session has no human channel"
-    if answer.get("timedOut"):
+    if ending == "timeout":
         return f"confirm rule {rule.text!r}: no answer in time"
     return f"a person declined it (confirm rule {rule.text!r})"

@@ -30,6 +30,7 @@ import trio
 
 from ....cdp import CdpConnection, CdpError, CdpFailure, CdpSubscription, TargetLink
 from ....errors import ToolError
+from ....human.prompts import ending_of
 from ....jsonsafe import JsonObject
 from ....policy.permissions import PERMISSION_NAMES, PermissionPolicy
 from ....tools.human import PromptSpec
@@ -236,10 +237,9 @@ class Permissions:
         except ToolError as err:  # another question is open (human-busy), or the channel is down
             log.debug("asking about %s failed: %s", name, err)
             return False, "human-busy" if err.code == "human-busy" else "no-human-channel"
-        if outcome.get("code") == "no-human-channel":
-            return False, "no-human-channel"
-        if outcome.get("timedOut"):
-            return False, "timeout"
-        allowed = outcome.get("value") is True
+        ending = ending_of(outcome)
+        if ending in ("no-human-channel", "timeout"):
+            return False, ending
+        allowed = ending == "answered" and outcome.get("value") is True
         self._decided[(origin, name)] = allowed
         return allowed, "person"
