@@ -34,7 +34,6 @@ from .origins import parse_origin_patterns
 from .secret_book import every_secret
 from .secret_book.logs import mask_handlers
 from .server.http_gate import DEFAULT_IDLE_TIMEOUT, HttpOptions
-from .tools import ALL as ALL_TOOLS
 
 #: The session defaults' flags: (flag, metavar or None for a switch, help). Each is
 #: open_session's argument of the same name, as Playwright MCP spells its flag.
@@ -187,7 +186,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             cdp_timeout=None if args.cdp_timeout is None else parse_cdp_timeout(args.cdp_timeout),
             page_recording=None if args.page_recording is None else args.page_recording == "on",
         )
-        config.policy.check_tools(frozenset(tool.name for tool in ALL_TOOLS))
+        if config.policy.confirm.rules:  # their tool names, against the catalog (only then worth its import)
+            from .tools import ALL as ALL_TOOLS
+
+            config.policy.check_tools(frozenset(tool.name for tool in ALL_TOOLS))
         if config.session_defaults:  # what they name is checked by open_session's own rules
             from .runtime.opening import check_session_defaults
 
