@@ -38,7 +38,7 @@ import trio
 
 from ..errors import ToolError
 from .actor import Actor, Later
-from .actor_ref import ActorRef, ActorUnavailable
+from .actor_ref import ActorCrashed, ActorRef, ActorUnavailable
 from .supervision import (
     ChildGone,
     ChildInfo,
@@ -159,8 +159,10 @@ class Supervisor(Actor):
                     return found.ref
                 if not obituary:
                     return None
-                if found is not None and found.done.is_set() and found.spec.restart is Restart.TEMPORARY:
-                    # Ended, its exit notice still queued: answer as that notice will.
+                if (found is not None and found.spec.restart is Restart.TEMPORARY and found.ref is not None
+                        and (found.done.is_set() or isinstance(found.ref.failure, ActorCrashed))):
+                    # Ended (or crashed and still unwinding: it failed its callers first),
+                    # its exit notice still to come: answer as that notice will.
                     self._children.remove(found)
                     self._obituaries[child_id] = found.ref.failure if found.ref is not None else None
                 if child_id in self._obituaries:

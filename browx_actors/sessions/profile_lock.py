@@ -54,7 +54,17 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True  # someone else's: alive
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """A browser that was killed and not yet reaped by its parent still has its pid, but
+    holds nothing: its profile is free (Linux's ``/proc``; elsewhere, never a zombie)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] == ["Z"]
 
 
 def _in_use(relative: str, by: str) -> ToolError:

@@ -101,6 +101,7 @@ async def hold_persistent_browser(folder: Path, relative: str, options: dict[str
         except Exception as exc:
             raise ToolError("unavailable", f"could not start Chromium on the profile {relative!r}: {exc}",
                             component="browser") from exc
+        died = False
         try:
             ws_url = await _endpoint(folder)
             async with open_cdp_connection(ws_url) as cdp:
@@ -109,12 +110,18 @@ async def hold_persistent_browser(folder: Path, relative: str, options: dict[str
                 browser = Browser(0, ws_url, cdp, playwright_browser, pid=_pid(folder), attached=False)
                 try:
                     task_status.started(PersistentBrowser(browser, context, tuple(context.pages)))
-                    browser.mark_lost(await cdp.wait_lost())
+                    reason = await cdp.wait_lost()
+                    died = True  # set before the loss wakes the session's watcher
+                    browser.mark_lost(reason)
                 finally:
                     browser.mark_lost("the session closed")
         finally:
-            with trio.CancelScope(shield=True), trio.move_on_after(_QUIT_S):
-                await driver.bridge.run(context.close)
+            # A browser that died took its context with it: closing it would only hold
+            # the profile (up to _QUIT_S) after the crash was reported, so that the
+            # session opened next on it found it still in use.
+            if not died:
+                with trio.CancelScope(shield=True), trio.move_on_after(_QUIT_S):
+                    await driver.bridge.run(context.close)
 
 
 async def start_persistent(session: SessionHost) -> PersistentBrowser:
