@@ -20,8 +20,9 @@ reload, and a document that starts sampled is sampled from its first message, al
 a library that keeps its own reference to ``console.log``. It wraps the page's
 ``console`` methods (it runs in any global scope, a worker's too) and listens
 for uncaught ``error`` and ``unhandledrejection`` events; each second it lets
-:data:`PAGE_BUDGET` messages of each kind (errors, everything else) through and counts
-the rest by level, cancelling the events it holds back. At the end of a second that
+:data:`PAGE_BUDGET` messages of each kind (errors, everything else) through, a tenth in
+each tenth of a second, and counts the rest by level, cancelling the events it holds
+back. At the end of a second that
 held some back it says how many in one ``console.debug`` line (:data:`HELD_BACK`),
 carrying the session's nonce so the tap can tell it from the page's own words
 (:func:`held_back_counts`) and count them as seen.
@@ -61,7 +62,13 @@ SAMPLER_JS = """(nonce, budget, now) => {
   const levels = { error: 'error', warn: 'warn' };
   const report = con.debug;
   const originals = {}, wrappers = {}, mark = {};
-  let start = clock(), calls = 0, errors = 0, others = 0;
+  // A tenth of the budget in each tenth of a second: a second's budget sent at once
+  // held the page's main thread up to 130 ms (a worker's messages are relayed there).
+  const per = Math.max(1, Math.ceil(budget / 10));
+  // The first second starts at the first message: a sampler put in before its scope's
+  // scripts run (a new document, a worker held at its start) may wait long for one.
+  // errors and others count this tenth's messages of each kind.
+  let start = null, tenth = 0, calls = 0, errors = 0, others = 0;
   let held = { info: 0, warn: 0, error: 0 };
   const restore = () => {
     for (const name of Object.keys(wrappers)) if (con[name] === wrappers[name]) con[name] = originals[name];
@@ -71,19 +78,26 @@ SAMPLER_JS = """(nonce, budget, now) => {
   // An uncaught exception or rejection past the budget is cancelled, which is what keeps
   // the browser from reporting it to every DevTools client; counted as a held error.
   const uncaught = (event) => {
-    const t = clock();
-    if (t - start >= 1000 && roll(t)) return;
+    if (due(clock())) return;
     calls++;
-    if (errors++ < budget) return;
+    if (errors++ < per) return;
     held.error++;
     event.preventDefault();
+  };
+  // Has a second ended, and was it calm (the console is then the page's again)?
+  const due = (t) => {
+    if (start === null) start = t;
+    if (t - start >= 1000 && roll(t)) return true;
+    const at = Math.floor((t - start) / 100);
+    if (at !== tenth) { tenth = at; errors = 0; others = 0; }
+    return false;
   };
   // A second ended: say what it held back; after a calm one the console is the page's again.
   const roll = (t) => {
     if (held.info || held.warn || held.error) report.call(con, HELD_BACK, held.info, held.warn, held.error, nonce);
     held = { info: 0, warn: 0, error: 0 };
     const calm = calls < budget / 4 || t - start >= 2000;
-    start = t; calls = 0; errors = 0; others = 0;
+    start = t; tenth = 0; calls = 0; errors = 0; others = 0;
     if (calm) restore();
     return calm;
   };
@@ -93,10 +107,9 @@ SAMPLER_JS = """(nonce, budget, now) => {
     const level = levels[name] || 'info';
     originals[name] = original;
     wrappers[name] = con[name] = function (...args) {
-      const t = clock();
-      if (t - start >= 1000 && roll(t)) return original.apply(this, args);
+      if (due(clock())) return original.apply(this, args);
       calls++;
-      if (level === 'error' ? errors++ < budget : others++ < budget) return original.apply(this, args);
+      if (level === 'error' ? errors++ < per : others++ < per) return original.apply(this, args);
       held[level]++;
     };
   }
