@@ -90,6 +90,9 @@ async def _block(client: Client, url: str, rounds: int, times: dict[str, list[fl
             elapsed, _ = await _call(client, tool, args)
             if i:
                 times[name].append(elapsed)
+    # The last step was a navigate: give the new document a second to flood (a worker's
+    # count reaches the page only as the worker posts it).
+    await trio.sleep(1)
     _, rate = await _call(client, "eval_js", {"expr": "window.floodRate()"})
     return int(rate.get("value") or 0)
 
@@ -170,6 +173,7 @@ async def _measure(base: str, rate: int, rounds: int, blocks: int, source: str, 
             await trio.to_thread.run_sync(_bare, chromium.ws_url, bare_urls, rounds,
                                           bare_into if block % 2 == 0 else bare_into[::-1], bare_timeouts)
         await _call(client, "navigate", {"url": flood_url})
+        await trio.sleep(2)
         _, counts = await _call(client, "console_read", {"limit": 1})
     return {**results, "rates": rates, "counts": counts, "bareTimeouts": bare_timeouts}
 
@@ -219,7 +223,7 @@ def main() -> int:
         print(f"\nbare Playwright failed (timed out after {BARE_TIMEOUT_MS / 1000:g} s, or was interrupted by "
               f"a navigation that had) on the flooding page: {failed}")
     counts: dict = measured["counts"]  # type: ignore[assignment]
-    tab = next(iter(counts["counts"].values()), {})
+    tab = next(iter((counts.get("counts") or {}).values()), {})  # console_read itself may have failed
     print(f"\nconsole records of the last page: seen {tab.get('seen')}, kept {tab.get('kept')}, "
           f"sampled out {tab.get('sampledOut')}, dropped {tab.get('dropped')}")
     return 0

@@ -277,11 +277,15 @@ class HumanBridge:
             lambda: cdp.send("Page.addScriptToEvaluateOnNewDocument",
                              {"source": self._world_js, "worldName": self.world}),
             lambda: cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": MAIN_HELPER}),
-            lambda: cdp.send("Target.setAutoAttach", {
+        ]
+        if self._attach is None:
+            # On a session of our own. A shared session's owner has set its auto-attach,
+            # which announces frames to us too (a second call here would replace its
+            # settings: it holds dedicated workers at their start).
+            setup.append(lambda: cdp.send("Target.setAutoAttach", {
                 "autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True,
                 "filter": [{"type": "iframe"}],
-            }),
-        ]
+            }))
         current_document = [lambda: cdp.send("Runtime.evaluate", {"expression": MAIN_HELPER})]
         if fresh:
             await _together(*setup, *current_document,

@@ -65,8 +65,9 @@ class ConsoleEntry:
     #: (``error``, ``warning``, ``info``, ``verbose``).
     kind: str
     text: str
-    #: ``console`` (the page's console calls), ``exception``, or the browser's source
-    #: for what it logged itself (``network``, ``violation``, ``intervention``...).
+    #: ``console`` (the page's console calls), ``worker`` (a dedicated worker's),
+    #: ``exception``, or the browser's source for what it logged itself (``network``,
+    #: ``violation``, ``intervention``...).
     source: str = "console"
     url: str | None = None
     #: 1-based, as editors count.
@@ -205,7 +206,8 @@ def _place(frames: Sequence[Mapping[str, JsonValue]]) -> tuple[str | None, int |
     return (top.get("url") or None, int(top.get("lineNumber", 0)) + 1, int(top.get("columnNumber", 0)) + 1)
 
 
-def entry_from_console_api(entry_id: int, target: str, params: Mapping[str, JsonValue]) -> ConsoleEntry:
+def entry_from_console_api(entry_id: int, target: str, params: Mapping[str, JsonValue],
+                           source: str = "console") -> ConsoleEntry:
     kind = str(params.get("type") or "log")
     frames = _frames(params.get("stackTrace"))
     url, line, column = _place(frames)
@@ -213,7 +215,7 @@ def entry_from_console_api(entry_id: int, target: str, params: Mapping[str, Json
     text = format_args(args if isinstance(args, list) else [])
     if kind == "assert" and not text:
         text = "Assertion failed"
-    return ConsoleEntry(entry_id, target, _API_LEVELS.get(kind, "info"), kind, clip(text), "console", url, line,
+    return ConsoleEntry(entry_id, target, _API_LEVELS.get(kind, "info"), kind, clip(text), source, url, line,
                         column, _stamp(params.get("timestamp")), _stack_lines(frames))
 
 

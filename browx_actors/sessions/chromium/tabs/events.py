@@ -90,11 +90,12 @@ class PageEvents:
             if targets is None or target in targets:
                 yield log
 
-    def tap(self, target: str, source: TargetLink, *, main_frame: str | None) -> TabTap:
-        tap = TabTap(self, target, source, main_frame=main_frame)
+    def tap(self, target: str, source: TargetLink, *, main_frame: str | None, worker: bool = False) -> TabTap:
+        tap = TabTap(self, target, source, main_frame=main_frame, worker=worker)
         if main_frame == target:
             self._page_taps[target] = tap
-        self._taps.setdefault(target, []).append(tap)
+        if not worker:  # a worker hosts no frame, and a page may start thousands
+            self._taps.setdefault(target, []).append(tap)
         return tap
 
     def context_of(self, target: str, frame_id: str) -> int | None:

@@ -100,7 +100,8 @@ class TabTap:
 
     methods = CONSOLE_METHODS | NETWORK_METHODS | PAGE_METHODS | CONTEXT_METHODS
 
-    def __init__(self, events: TapRecords, target: str, source: TargetLink, *, main_frame: str | None) -> None:
+    def __init__(self, events: TapRecords, target: str, source: TargetLink, *, main_frame: str | None,
+                 worker: bool = False) -> None:
         self.events = events
         #: The tab's target id, which keys its buffers.
         self.target = target
@@ -108,6 +109,8 @@ class TabTap:
         self.source = source
         self.key = getattr(source, "session_id", target)
         self.main_frame = main_frame
+        #: What its console calls are listed as: a dedicated worker's say ``worker``.
+        self.console_source = "worker" if worker else "console"
         self.console = events.console.tab(target)
         self.network = events.network(target)
         self._errors = Sampler(clock=events.clock)
@@ -179,12 +182,15 @@ class TabTap:
         if held is not None:
             self.console.held_in_page(held)
             return
-        self._record(entry_from_console_api(self.events.console.next_id(), self.target, params))
+        self._record(entry_from_console_api(self.events.console.next_id(), self.target, params,
+                                            self.console_source))
 
     def _exception(self, params: JsonObject) -> None:
         self._record(entry_from_exception(self.events.console.next_id(), self.target, params))
 
     def _log(self, params: JsonObject) -> None:
+        if (params.get("entry") or {}).get("source") == "worker":
+            return  # a worker's console call, relayed; its own tap has it, arguments and all
         self._record(entry_from_log(self.events.console.next_id(), self.target, params))
 
     def _record(self, entry: ConsoleEntry) -> None:

@@ -18,7 +18,8 @@ gets two flat sessions of ours, each shared by everything that needs it:
 *before* it turns ``Runtime`` on: ``Runtime.enable`` replays the console messages the
 document logged before we came, and they must not slip past. Out-of-process frames of
 the page are attached by the browser (``Target.setAutoAttach``) on the event session
-and get their own tap, feeding the same tab's records.
+and get their own tap, feeding the same tab's records; so are its dedicated workers,
+each held at its start until the console sampler is in it (:mod:`.tabs.workers`).
 
 Tab setups (:data:`Setup`) are what other features need on every event session: the
 emulation in force, the routes' ``Fetch`` patterns. :meth:`TargetWiring.add_setup`
@@ -38,6 +39,7 @@ from ....cdp import CdpConnection, CdpFailure, CdpSubscription, TargetLink, open
 from ....jsonsafe import JsonObject
 from ..console.sampler import install_sampler, sample_new_documents
 from .events import PageEvents
+from .workers import WORKER_FILTER, gate_worker
 
 __all__ = ["NETWORK_BUFFERS", "Setup", "TargetWiring", "hold_event_socket"]
 
@@ -122,20 +124,22 @@ class TargetWiring:
             del self._attaching[target_id]
             done.set()
 
-    def events_tap(self, cdp: TargetLink, target_id: str, *, main_frame: str | None) -> None:
-        tap = self.events.tap(target_id, cdp, main_frame=main_frame)
-        tap.on_flood = functools.partial(self._sample_in_page, cdp)
+    def events_tap(self, cdp: TargetLink, target_id: str, *, main_frame: str | None, worker: bool = False) -> None:
+        tap = self.events.tap(target_id, cdp, main_frame=main_frame, worker=worker)
+        tap.on_flood = functools.partial(self._sample_in_page, cdp, worker)
         cdp.tap(tap)
 
-    def _sample_in_page(self, cdp: TargetLink, context_id: int) -> None:
+    def _sample_in_page(self, cdp: TargetLink, worker: bool, context_id: int) -> None:
         """From the CDP reader: sample a flooding context in the page (:mod:`.console.sampler`),
         in the background; the reader never waits."""
         with contextlib.suppress(RuntimeError):  # the session is closing
-            self._nursery.start_soon(self._sample, cdp, context_id)
+            self._nursery.start_soon(self._sample, cdp, worker, context_id)
 
-    async def _sample(self, cdp: TargetLink, context_id: int) -> None:
+    async def _sample(self, cdp: TargetLink, worker: bool, context_id: int) -> None:
         nonce = self.events.sampling_nonce
         await install_sampler(cdp, context_id, nonce)  # the flood of now first
+        if worker:
+            return  # a worker has no later documents; a new one starts gated
         if cdp.session_id not in self._sampled_from_start:
             self._sampled_from_start.add(cdp.session_id)
             await sample_new_documents(cdp, nonce)
@@ -169,16 +173,19 @@ class TargetWiring:
             ("Log.enable", None),
             ("Page.enable", None),
         ]
-        # Out-of-process frames, nested ones included (a frame of a third site inside one).
-        commands.append(("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False,
-                                                  "flatten": True, "filter": [{"type": "iframe"}]}))
+        # Out-of-process frames, nested ones included (a frame of a third site inside one),
+        # and dedicated workers, which must wait for their gate; a frame is let go at once.
+        commands.append(("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True,
+                                                  "flatten": True,
+                                                  "filter": [{"type": "iframe"}, WORKER_FILTER]}))
         await cdp.send_sequence(commands)
         for setup in list(self._setups):
             await setup(cdp, kind)
 
     async def _watch_frames(self, cdp: TargetLink, target_id: str, events: CdpSubscription) -> None:
         """Tap and wire each out-of-process frame the browser attaches under the page
-        (``target_id``) or under one of its frames (``cdp`` is then that frame's)."""
+        (``target_id``) or under one of its frames (``cdp`` is then that frame's), and
+        gate each dedicated worker."""
         try:
             async with events:
                 async for event in events:
@@ -189,9 +196,20 @@ class TargetWiring:
                         continue
                     info = event.params.get("targetInfo") or {}
                     session_id, frame_id = event.params.get("sessionId"), info.get("targetId")
-                    if info.get("type") != "iframe" or not isinstance(session_id, str) or not isinstance(frame_id, str):
+                    if not isinstance(session_id, str) or not isinstance(frame_id, str):
                         continue
                     child = self.socket.adopt(session_id, frame_id)
+                    if info.get("type") == "worker":
+                        self.events_tap(child, target_id, main_frame=None, worker=True)
+                        # Its own workers are announced on its session, and gated too.
+                        grandchildren = child.subscribe(methods=_CHILD_EVENTS, buffer=512)
+                        self._nursery.start_soon(self._watch_frames, child, target_id, grandchildren)
+                        self._nursery.start_soon(gate_worker, child, self.events.sampling_nonce)
+                        continue
+                    if event.params.get("waitingForDebugger"):
+                        self._nursery.start_soon(_release, child)
+                    if info.get("type") != "iframe":
+                        continue
                     self.events_tap(child, target_id, main_frame=None)
                     self.frames[frame_id] = (child, target_id)
                     self._nursery.start_soon(self._enable_frame, child, frame_id, target_id)
@@ -206,6 +224,12 @@ class TargetWiring:
         except CdpFailure as exc:
             log.debug("frame %s went before it was wired: %s", frame_id, exc)
             self.frames.pop(frame_id, None)
+
+
+async def _release(child: TargetLink) -> None:
+    """Let a frame the auto-attach paused run: only workers wait for a gate of ours."""
+    with contextlib.suppress(CdpFailure):
+        await child.send("Runtime.runIfWaitingForDebugger")
 
 
 async def hold_event_socket(ws_url: str, *, task_status: trio.TaskStatus[CdpConnection]) -> None:
