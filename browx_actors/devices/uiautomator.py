@@ -4,7 +4,10 @@ The dump is one line of XML, ``<hierarchy rotation="0"><node .../></hierarchy>``
 ``node`` with the attributes AOSP's dumper writes (``index text resource-id class package
 content-desc checkable checked clickable enabled focusable focused scrollable
 long-clickable password selected bounds``, sometimes ``NAF`` first and ``hint`` on newer
-releases). Invisible views are never dumped. Around the XML the command prints status
+releases). Invisible views are never dumped, but a node can be dumped with no area: a
+WebView's page reports its hidden elements (a closed drawer, a closed sheet) at
+``[0,0][0,0]``, and some apps keep a collapsed label so. Such a node is not visible: there
+is nothing of it to see or to tap. Around the XML the command prints status
 text: ``exec-out uiautomator dump /dev/tty`` ends with ``UI hierchary dumped to:
 /dev/tty`` (sic) and some builds print a line before ``<?xml``, so the XML is cut out of
 whatever surrounds it. A dump is real XML, with entities in texts: the plain dump AOSP
@@ -211,12 +214,13 @@ def _node(class_name: str, text: str, resource_id: str, desc: str, hint: str, bo
         role = "button"
     editable = role == "textbox" or role == "searchbox"
     value = text if editable else None
+    visible = bounds is None or not bounds.empty
     if password:
         value, text = _secret_value(text, hint), ""
     # In NativeNode's field order (a test pins it).
     return _NEW(NativeNode, (
         role, class_name, desc or (hint if editable else ""), text, value, resource_id or None, bounds, enabled,
-        True, focusable, focused, clickable, long_clickable, scrollable, checkable, checked, selected, password,
+        visible, focusable, focused, clickable, long_clickable, scrollable, checkable, checked, selected, password,
         path, children,
     ))
 

@@ -17,8 +17,12 @@ two "Add to cart" buttons (one label, two nodes), a promo banner that moves the
 testID'd checkout button when toggled, nodes without identifiers, a checkout screen
 and an alert. Taps land on whatever element is under the point, text typed with
 ``/wda/keys`` goes to the focused field, and ``home`` goes to the home screen. Every
-request is recorded in :attr:`WdaModel.requests`; :meth:`WdaModel.fail_next` scripts a
-WDA error for a path.
+request is recorded in :attr:`WdaModel.requests`, every tap's point in
+:attr:`WdaModel.taps`; :meth:`WdaModel.fail_next` scripts a WDA error for a path.
+
+:meth:`WdaModel.record` installs an app whose one screen is a recorded JSON source (a
+real app's, :mod:`fakes.wda_xml`): the peer serves that tree as it is, in JSON and as
+XML, paints it, and takes taps on it, which change nothing.
 
 In-process: ``with serve_wda() as (url, model): ...``. On its own, so the ios-app
 engine can be tried with no Mac: ``python -m tests.fakes.wda_server --port 8100``.
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import copy
 import io
 import json
 import re
@@ -88,6 +93,9 @@ class WdaModel:
     active: str = SPRINGBOARD
     session_id: str | None = None
     requests: list[Request] = attrs.field(factory=list)
+    taps: list[tuple[float, float]] = attrs.field(factory=list)
+    #: Recorded apps by bundle id: WDA's JSON source of their one screen.
+    recorded: dict[str, dict[str, Any]] = attrs.field(factory=dict)
     _failures: dict[str, list[tuple[str, str]]] = attrs.field(factory=dict)
     _lock: threading.RLock = attrs.field(factory=threading.RLock)
     _png_cache: tuple[str, bytes] | None = None
@@ -101,10 +109,23 @@ class WdaModel:
         """The paths requested so far (of one method), in order."""
         return [r.path for r in self.requests if method is None or r.method == method]
 
+    def record(self, bundle_id: str, tree: dict[str, Any]) -> None:
+        """Install ``bundle_id`` with ``tree`` (a JSON source value) as its screen, bring it
+        to the front, and take the screen size from the tree's root, as the device had it."""
+        self.recorded[bundle_id] = tree
+        self.installed.add(bundle_id)
+        self.active = bundle_id
+        self.width, self.height = tree["rect"]["width"], tree["rect"]["height"]
+
     def tree(self) -> Element:
         if self.active == SHOP:
             return self.shop.tree(self.width, self.height)
         return home_screen(self.width, self.height, open_shop=lambda: setattr(self, "active", SHOP))
+
+    def source_tree(self) -> dict[str, Any]:
+        """The active screen as WDA's JSON source: a recorded app's tree as it is."""
+        recorded = self.recorded.get(self.active)
+        return copy.deepcopy(recorded) if recorded is not None else self.tree().to_wda()
 
     def handle(self, method: str, target: str, body: Any) -> tuple[int, dict[str, Any]]:
         """Answer one request: (HTTP status, reply)."""
@@ -144,7 +165,7 @@ class WdaModel:
         if route == ("GET", "/screenshot"):
             return base64.b64encode(self._screenshot()).decode("ascii")
         if route == ("GET", "/wda/activeAppInfo"):
-            return {"bundleId": self.active, "name": "Shop" if self.active == SHOP else "",
+            return {"bundleId": self.active, "name": self._app_name(),
                     "pid": 41000 if self.active == SHOP else 60, "processArguments": {"env": {}, "args": []}}
         if route == ("GET", "/wda/screen"):
             return {"screenSize": {"width": self.width, "height": self.height},
@@ -161,6 +182,11 @@ class WdaModel:
                           "productBundleIdentifier": "com.facebook.WebDriverAgentRunner"},
                 "device": "iphone"}
 
+    def _app_name(self) -> str:
+        if self.active in self.recorded:
+            return self.recorded[self.active].get("label") or ""
+        return "Shop" if self.active == SHOP else ""
+
     def _create_session(self, args: dict[str, Any]) -> dict[str, Any]:
         capabilities = args.get("capabilities")
         if not isinstance(capabilities, dict):
@@ -175,9 +201,9 @@ class WdaModel:
 
     def _source(self, form: str) -> Any:
         if form.lower() == "json":
-            return self.tree().to_wda()
+            return self.source_tree()
         if form.lower() == "xml":
-            return _xml(self.tree())
+            return _xml(self.source_tree())
         raise WdaError("invalid argument", f"Unknown source format '{form}'. Only (xml, json, description) "
                        "source formats are supported.")
 
@@ -188,7 +214,11 @@ class WdaModel:
         return float(x), float(y)  # type: ignore[arg-type]
 
     def _tap(self, args: dict[str, Any]) -> None:
-        target = self.tree().hit(*self._point(args))
+        point = self._point(args)
+        self.taps.append(point)
+        if self.active in self.recorded:
+            return
+        target = self.tree().hit(*point)
         if target is not None and target.on_tap is not None:
             target.on_tap()
 
@@ -263,8 +293,8 @@ class WdaModel:
         self.active = SHOP
 
     def _screenshot(self) -> bytes:
-        tree = self.tree()
-        key = json.dumps(tree.to_wda(), sort_keys=True)
+        tree = self.source_tree()
+        key = json.dumps(tree, sort_keys=True)
         if self._png_cache is None or self._png_cache[0] != key:
             self._png_cache = (key, _paint(tree, self.width, self.height, self.scale))
         return self._png_cache[1]
@@ -278,19 +308,20 @@ _SESSION_COMMANDS = {"/wda/tap": "_tap", "/wda/doubleTap": "_double_tap", "/wda/
 _BAD_JSON = object()
 
 
-def _xml(root: Element) -> str:
-    def build(element: Element, index: int) -> ElementTree.Element:
-        wda = element.to_wda(children=False)
-        x = ElementTree.Element(f"XCUIElementType{element.type}")
+def _xml(root: dict[str, Any]) -> str:
+    """WDA's XML source of a JSON source tree: the same element dictionaries, as attributes."""
+    def build(wda: dict[str, Any], index: int) -> ElementTree.Element:
+        x = ElementTree.Element(f"XCUIElementType{wda['type']}")
         for key in ("type", "name", "label", "value"):
-            if wda[key] is not None:
-                x.set(key, f"XCUIElementType{element.type}" if key == "type" else wda[key])
+            if wda.get(key) is not None:
+                x.set(key, f"XCUIElementType{wda['type']}" if key == "type" else wda[key])
         for key, flag in (("enabled", "isEnabled"), ("visible", "isVisible"), ("accessible", "isAccessible")):
-            x.set(key, "true" if wda[flag] == "1" else "false")
+            if flag in wda:
+                x.set(key, "true" if wda[flag] == "1" else "false")
         for key in ("x", "y", "width", "height"):
             x.set(key, format(wda["rect"][key], "g"))
         x.set("index", str(index))
-        x.extend(build(child, i) for i, child in enumerate(element.children))
+        x.extend(build(child, i) for i, child in enumerate(wda.get("children", ())))
         return x
 
     document = ElementTree.Element("AppiumAUT")
@@ -298,18 +329,24 @@ def _xml(root: Element) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(document, encoding="unicode")
 
 
-def _paint(root: Element, width: float, height: float, scale: float) -> bytes:
+def _paint(root: dict[str, Any], width: float, height: float, scale: float) -> bytes:
     """A real PNG of the screen in pixels: each control a box, so screens differ."""
     image = Image.new("RGB", (round(width * scale), round(height * scale)), (242, 242, 247))
     draw = ImageDraw.Draw(image)
-    for element in root.walk():
-        if element.type in ("Button", "TextField", "SecureTextField", "TextView", "Switch", "Cell", "Key", "Icon"):
-            x, y, w, h = (v * scale for v in element.rect)
-            fill = (0, 122, 255) if element.type in ("Button", "Key") else (255, 255, 255)
+    for element in _walk(root):
+        if element["type"] in ("Button", "TextField", "SecureTextField", "TextView", "Switch", "Cell", "Key", "Icon"):
+            x, y, w, h = (element["rect"][key] * scale for key in ("x", "y", "width", "height"))
+            fill = (0, 122, 255) if element["type"] in ("Button", "Key") else (255, 255, 255)
             draw.rectangle((x, y, x + w, y + h), fill=fill, outline=(60, 60, 67), width=2)
     buffer = io.BytesIO()
     image.save(buffer, "PNG", compress_level=1)
     return buffer.getvalue()
+
+
+def _walk(tree: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield tree
+    for child in tree.get("children", ()):
+        yield from _walk(child)
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -7,10 +7,13 @@ from typing import Any
 
 import pytest
 
+from browx_actors.devices.uiautomator import parse_dump
 from browx_actors.errors import CODES, ToolError
-from browx_actors.sessions.native.refs import Hierarchy, RefBook
+from browx_actors.sessions.native.refs import Hierarchy, RefBook, collapse
 from browx_actors.sessions.native.selectors import Selector, matches_test_id, parse_selector, resolve
+from browx_actors.sessions.native.snapshot import snapshot
 from fakes.adb_device import FakeDevice
+from fakes.testdata import TESTDATA
 
 Read = Callable[[FakeDevice], Hierarchy]
 
@@ -158,3 +161,23 @@ def test_ios_spellings_and_the_tilde_form_are_the_same_query(node: Any, tree: An
         "~checkout-submit", '[testID="checkout-submit"]', '[identifier="checkout-submit"]',
         '[accessibilityIdentifier="checkout-submit"]', "testID=checkout-submit", "checkout-submit")}
     assert found == {"button"}
+
+
+def test_bidi_marks_the_platform_puts_in_a_label_do_not_stop_it_matching() -> None:
+    """WhatsApp's real dump labels its filter chips "\u200eTodas filtro": the left-to-right
+    mark is invisible, so the name the snapshot shows, and a selector written from what
+    the screen says, are without it."""
+    hierarchy = Hierarchy(parse_dump((TESTDATA / "android" / "whatsapp-chats-window_dump.xml").read_bytes()))
+    refs = RefBook()
+    (chip,) = resolve("label=Todas filtro", hierarchy, refs).matches
+    assert chip.name == "\u200eTodas filtro"  # the node keeps what the platform reported
+    assert resolve('role=button[name="Não lidas filtro"]', hierarchy, refs).one().text == "Não lidas"
+    assert f'button "Todas filtro" [ref={refs.ref_for(hierarchy, chip)}]' in snapshot(hierarchy, refs).text
+
+
+@pytest.mark.parametrize("mark", ["\u200e", "\u200f", "\u061c", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e",
+                                  "\u2066", "\u2067", "\u2068", "\u2069"])
+def test_collapse_drops_every_bidi_control_and_keeps_joiners(mark: str) -> None:
+    assert collapse(f"{mark}Todas  {mark}filtro{mark}") == "Todas filtro"
+    persian = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # "I want", a ZWNJ inside
+    assert collapse(persian) == persian

@@ -10,7 +10,7 @@ from browx_actors.errors import CODES, ToolError
 from browx_actors.sessions.native.refs import Hierarchy, RefBook
 from browx_actors.sessions.native.snapshot import snapshot
 from browx_actors.sessions.native.target import on_screen
-from fakes.testdata import PIXEL_LAUNCHER_DUMP
+from fakes.testdata import PIXEL_LAUNCHER_DUMP, TESTDATA
 from uiautomator_support import dump, dump_node
 
 PIXEL = PIXEL_LAUNCHER_DUMP
@@ -238,3 +238,26 @@ def test_a_multi_window_dump_that_opens_with_the_status_bar_spans_every_window()
     assert root.bounds == Rect(0, 0, 1080, 2400)
     (send,) = [n for n in Hierarchy(root).nodes if n.text == "Send"]
     assert send.bounds is not None and on_screen(send.bounds, root.bounds) == send.bounds
+
+
+def test_a_node_dumped_with_no_area_is_not_visible_to_either_reader() -> None:
+    """Nothing of it is on screen to see or tap, whatever the dumper wrote it for."""
+    xml = dump(dump_node("android.widget.Button", text="Camera", clickable="true", bounds="[0,0][0,0]"),
+               dump_node("android.widget.TextView", text="Title", bounds="[10,10][200,10]"),
+               dump_node("android.widget.Button", text="Send", clickable="true", bounds="[0,0][100,50]"))
+    for root in (parse_dump(xml), parse_with_expat(xml)):
+        assert [n.visible for n in root.children] == [False, False, True]
+
+
+def test_a_webviews_hidden_elements_get_no_snapshot_line() -> None:
+    """A real WebView dump: Chromium reports the page's closed drawer and closed sheets at
+    [0,0][0,0], so a snapshot listing them offered 38 refs that could not be tapped, and a
+    selector for their text matched them."""
+    root = parse_dump((TESTDATA / "android" / "nightcode-webview-window_dump.xml").read_bytes())
+    hidden = [n for n in root.walk() if n.bounds is not None and n.bounds.empty]
+    assert len(hidden) == 53 and not any(n.visible for n in hidden)
+    shot = snapshot(Hierarchy(root), RefBook()).text
+    assert shot.splitlines()[:3] == ["webview [ref=e1]", "  webview [ref=e2] [focused]", '    button "Menu" [ref=e3]']
+    for hidden_text in ('"Camera"', '"RECENT CHATS"', '"Compact context now"', '"API key"'):
+        assert hidden_text not in shot
+    assert 'button "New chat Start a fresh conversation"' in shot and 'button "Model"' in shot

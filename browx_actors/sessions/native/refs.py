@@ -75,15 +75,24 @@ _REF = re.compile(r"^\s*\[?\s*(?:ref\s*=\s*)?(e\d+)\s*\]?\s*$")
 _QUALIFIER = ":id/"
 
 
+#: The invisible marks and embeddings that steer bidirectional text (LRM, RLM, ALM, the
+#: embeddings, overrides and isolates). Platforms put them into labels around text of the
+#: other direction (WhatsApp's "\u200eTodas filtro", Safari's address field): no one reads
+#: them, and a selector written from the screen has none. Joiners (ZWJ, ZWNJ) spell words.
+_BIDI_CONTROLS = dict.fromkeys(map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+
+
 def collapse(text: str) -> str:
-    """Whitespace runs as one space, trimmed: how names and texts are compared and shown."""
+    """Whitespace runs as one space, trimmed, bidi controls dropped: how names and texts
+    are compared and shown."""
     if not text:
         return ""
     # Most texts are already collapsed; say so in C. The only printable whitespace is
-    # the plain space, so a printable text with no doubled, leading or trailing one is.
+    # the plain space, so a printable text with no doubled, leading or trailing one is
+    # (a bidi control is not printable).
     if text.isprintable() and "  " not in text and text[0] != " " and text[-1] != " ":
         return text
-    return " ".join(text.split())
+    return " ".join(text.translate(_BIDI_CONTROLS).split())
 
 
 def parse_ref(value: str) -> str | None:

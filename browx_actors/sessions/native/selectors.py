@@ -16,10 +16,11 @@ a bare string                 any     testID, then label, then text; the first t
                                       with a match wins and is reported
 ============================  ======  ==========================================
 
-Matching is exact after whitespace is collapsed (``find`` is where substring search
-lives), and case-sensitive unless a quoted value carries Playwright's ``i`` flag
-(``label="save"i``; ``s``, exact, is accepted as the default it already is). A value may
-be bare or quoted (JSON double quotes, or single quotes).
+Matching is exact after whitespace is collapsed and bidi controls dropped
+(:func:`~.refs.collapse`; ``find`` is where substring search lives), and case-sensitive
+unless a quoted value carries Playwright's ``i`` flag (``label="save"i``; ``s``, exact,
+is accepted as the default it already is). A value may be bare or quoted (JSON double
+quotes, or single quotes).
 
 A testID query also matches a test id qualified the Android way: ``~submit`` matches
 ``submit`` and ``com.example.shop:id/submit`` (a query that is itself qualified matches
