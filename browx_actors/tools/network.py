@@ -104,7 +104,8 @@ CONSOLE_READ = session_tool(
     summary="Read what the session's pages logged: console messages, exceptions, browser messages.",
     description="What the session's pages logged: console messages, uncaught exceptions and the browser's own "
         "messages (failed loads, blocked requests), one line each (`#id level text (file:line)`), oldest "
-        "first; on chromium a dedicated worker's end in `[worker]`. `since` the `last` id of a previous read gives only what came after; `id` gives one entry's "
+        "first; on chromium a dedicated worker's end in `[worker]`. `since` the `last` id of a previous read "
+        "gives only what came after; `id` gives one entry's "
         "details (stack included). Kept per tab, newest 1,000; a flood is sampled (in the page itself while "
         "it floods: `sampledInPage`), and what was dropped or sampled out is counted. `limit` (default 50) keeps "
         f"the newest entries. {_TAB_NOTE}",
