@@ -56,7 +56,7 @@ def line_of(text: str, start: str) -> str:
 
 
 def test_the_test_data_holds_real_sources_of_several_screens() -> None:
-    assert len(SOURCES) >= 4
+    assert len(SOURCES) >= 5
 
 
 def walk(tree: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -119,6 +119,15 @@ async def test_a_table_cells_subtitle_shows_in_the_snapshot() -> None:
     assert 'listitem "Buttons Various uses of UIButton"' in text
     assert 'listitem "Alerts Various uses of UIAlertView, UIActionSheet"' in text
     assert first(hierarchy, role="listitem").tag == "XCUIElementTypeCell"
+
+
+async def test_the_status_bars_window_beside_the_apps_and_a_subtitle_below_the_screen() -> None:
+    """Windows side by side under the application: the status bar's items are on the
+    screen with the app's rows; a subtitle WDA reports not visible is not in its row."""
+    text = snapshot(await read("uicatalog-windows-source.xml"), RefBook()).text
+    assert 'listitem "Alerts Various uses of UIAlertView, UIActionSheet"' in text
+    assert 'listitem "Transitions" [' in text and "UIViewAnimationTransitions" not in text
+    assert all(f'generic "{item}"' in text for item in ("3 of 3 Wi-Fi bars", "12:10 PM", "-100% battery power"))
 
 
 async def test_a_settings_rows_value_and_a_switch_rows_state_come_through() -> None:
