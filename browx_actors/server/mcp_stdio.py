@@ -250,12 +250,20 @@ async def open_stdio_transport() -> AsyncIterator[
                         await read_send.send(SessionMessage(decoded))
 
         async def writer() -> None:
+            gone = False
             try:
                 async with out_recv:
                     async for item in out_recv:
-                        data = item if isinstance(item, bytes) else encode_message(item.message)
-                        if data:
+                        data = b"" if gone else item if isinstance(item, bytes) else encode_message(item.message)
+                        if not data:
+                            continue  # once the client is gone, what is queued is dropped
+                        try:
                             await anyio.to_thread.run_sync(_write_all, wire_out, data)
+                        except (BrokenPipeError, ConnectionResetError):
+                            # Nothing can reach the client any more: stop as when stdin ends.
+                            gone = True
+                            logger.warning("the client closed the server's stdout; stopping")
+                            reading.cancel()
             finally:
                 written.set()
 

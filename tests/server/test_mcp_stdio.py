@@ -272,6 +272,36 @@ async def test_closing_the_client_mid_call_ends_the_server_cleanly() -> None:
     assert b"Traceback" not in record.stderr
 
 
+def test_a_client_that_closes_the_servers_stdout_ends_it_cleanly() -> None:
+    """The client stops reading but keeps stdin open: the server's next write finds no
+    reader, and the server stops as when stdin ends, saying so in one line (it printed a
+    broken-pipe traceback and exited 1)."""
+    server = subprocess.Popen(
+        [sys.executable, str(SERVER_SCRIPT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": worktree_pythonpath()},
+    )
+    assert server.stdin is not None and server.stdout is not None and server.stderr is not None
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}
+    lines = [initialize, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    server.stdin.write((json.dumps(lines[0]) + "\n").encode())
+    server.stdin.flush()
+    assert json.loads(server.stdout.readline())["id"] == 1
+    server.stdout.close()
+    for n in range(20):
+        lines.append({"jsonrpc": "2.0", "id": 10 + n, "method": "tools/list"})
+    server.stdin.write("".join(json.dumps(line) + "\n" for line in lines[1:]).encode())
+    server.stdin.flush()
+    try:
+        returncode = server.wait(timeout=60)  # stdin is still open: only the broken pipe ends it
+    finally:
+        server.kill()
+    stderr = server.stderr.read()
+    server.stdin.close()
+    assert returncode == 0, stderr
+    assert b"Traceback" not in stderr and b"closed the server's stdout" in stderr
+
+
 @MODES
 async def test_stdout_carries_nothing_but_json_rpc(mode: str) -> None:
     record = Recording()
