@@ -33,8 +33,9 @@ from contextlib import AsyncExitStack, asynccontextmanager
 
 import outcome
 import trio
-from trio_websocket import ConnectionClosed, ConnectionRejected, HandshakeError, WebSocketConnection, open_websocket_url
+from trio_websocket import ConnectionClosed, ConnectionRejected, HandshakeError, WebSocketConnection
 
+from ..cdp.handshake import open_websocket
 from ..credentials import redact_url
 from ..jsonsafe import JsonObject
 from .protocol import DEFAULT_TIMEOUT, BidiConnectionLost, BidiError, BidiTimeout
@@ -183,23 +184,17 @@ async def open_bidi_connection(url: str, *, headers: tuple[tuple[str, str], ...]
     block; failing to connect raises :class:`BidiConnectionLost` naming the URL."""
     async with AsyncExitStack() as stack:
         try:
-            websocket = await stack.enter_async_context(open_websocket_url(
-                url, max_message_size=MAX_MESSAGE_SIZE, connect_timeout=_CONNECT_TIMEOUT,
-                disconnect_timeout=_DISCONNECT_TIMEOUT,
-                extra_headers=[(name.encode(), value.encode()) for name, value in headers] or None))
+            websocket = await stack.enter_async_context(open_websocket(
+                url, headers=headers, max_message_size=MAX_MESSAGE_SIZE, connect_timeout=_CONNECT_TIMEOUT,
+                disconnect_timeout=_DISCONNECT_TIMEOUT))
         except ConnectionRejected as exc:
             raise BidiConnectionLost(redact_url(url), f"the endpoint answered HTTP {exc.status_code}") from exc
-        except (HandshakeError, ConnectionClosed, OSError) as exc:
+        except (HandshakeError, ConnectionClosed, OSError, ValueError) as exc:
             raise BidiConnectionLost(redact_url(url), f"it could not be opened: {exc!r}") from exc
-        try:
-            connection = BidiConnection(websocket, url)
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(connection._read)
-                try:
-                    yield connection
-                finally:
-                    nursery.cancel_scope.cancel()
-        finally:
-            # A bounded close handshake; past it the cancelled aclose() still closes the stream.
-            with trio.move_on_after(_DISCONNECT_TIMEOUT):
-                await websocket.aclose()
+        connection = BidiConnection(websocket, url)  # closed in bounded time by open_websocket
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(connection._read)
+            try:
+                yield connection
+            finally:
+                nursery.cancel_scope.cancel()

@@ -6,42 +6,21 @@ and closes the socket: the reader's lifetime *is* the context, there is no
 "running" flag. The reader hands each event to the connection's
 :class:`~.routing.EventRouter` in one call; :mod:`.routing` says who gets it.
 
-Kept apart from :mod:`.connection`, which is what the connection does once open;
-:func:`raise_unwrapped` is here because a nursery of ours made the group it unwraps
-(the relay's nursery uses it too).
+Kept apart from :mod:`.connection`, which is what the connection does once open.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import NoReturn
 
 import trio
 
 from .connection import CdpConnection
+from .groups import raise_unwrapped
 from .transport import DEFAULT_MAX_MESSAGE_SIZE, open_cdp_websocket
 
-__all__ = ["open_cdp_connection", "raise_unwrapped"]
-
-
-def raise_unwrapped(group: BaseExceptionGroup[BaseException]) -> NoReturn:
-    """Re-raise the one real exception from our nursery's group (the relay's too).
-
-    The reader never fails on its own account (it converts a closed socket into a
-    loss), so a group here holds the body's exception plus at most Cancelled
-    siblings; callers should see ``CdpConnectionLost``, not a group around it.
-    """
-    real = [e for e in group.exceptions if not isinstance(e, trio.Cancelled)]
-    if len(real) > 1:
-        raise group
-    sole = real[0] if real else group.exceptions[0]
-    context = sole.__context__
-    try:
-        raise sole
-    finally:
-        sole.__context__ = context
-        del sole, context
+__all__ = ["open_cdp_connection"]
 
 
 @asynccontextmanager

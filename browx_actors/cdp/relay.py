@@ -30,7 +30,7 @@ import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, WebSocketRequest, serve_websocket
 
 from .connection import CdpConnection
-from .opening import raise_unwrapped
+from .groups import raise_unwrapped
 from .protocol import CdpFailure
 from .relaymap import Forwarded, RelayMap
 from .transport import DEFAULT_MAX_MESSAGE_SIZE

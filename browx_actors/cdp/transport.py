@@ -11,17 +11,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
-import trio
-from trio_websocket import (
-    CloseReason,
-    ConnectionClosed,
-    ConnectionRejected,
-    HandshakeError,
-    WebSocketConnection,
-    open_websocket_url,
-)
+from trio_websocket import CloseReason, ConnectionClosed, ConnectionRejected, HandshakeError, WebSocketConnection
 
 from ..credentials import redact_url
+from .handshake import open_websocket
 from .protocol import CdpConnectionLost
 
 __all__ = [
@@ -68,30 +61,23 @@ async def open_cdp_websocket(
     async with AsyncExitStack() as stack:
         try:
             websocket = await stack.enter_async_context(
-                open_websocket_url(
+                open_websocket(
                     ws_url,
+                    headers=headers,
                     max_message_size=max_message_size,
                     message_queue_size=MESSAGE_QUEUE_SIZE,
                     receive_buffer_size=_RECEIVE_BUFFER_SIZE,
                     connect_timeout=connect_timeout,
                     disconnect_timeout=disconnect_timeout,
-                    extra_headers=[(name.encode(), value.encode()) for name, value in headers] or None,
                 )
             )
         except ConnectionRejected as exc:
             raise CdpConnectionLost(rejected_message(ws_url, exc.status_code)) from exc
-        except (HandshakeError, ConnectionClosed, OSError) as exc:
+        except (HandshakeError, ConnectionClosed, OSError, ValueError) as exc:
             raise CdpConnectionLost(
                 f"CDP connection to {redact_url(ws_url)} could not be opened: {exc!r}"
             ) from exc
-        try:
-            yield websocket
-        finally:
-            # A bounded close handshake; past it (a hung browser, an abandoned socket)
-            # the cancelled aclose() still closes the TCP stream, and trio-websocket's
-            # own exit then finds the socket closed and has nothing left to wait for.
-            with trio.move_on_after(disconnect_timeout):
-                await websocket.aclose()
+        yield websocket  # closed in bounded time by open_websocket
 
 
 def rejected_message(url: str, status: int) -> str:
