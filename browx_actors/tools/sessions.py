@@ -230,7 +230,8 @@ RUNTIME_STATUS = runtime_tool(
     title="Runtime status", capability="read", hints=READS,
     summary="Server health: the supervision tree, each child's state, restarts, recent events.",
     description="The supervision tree (every child of the root in start order, with what it knows: recorder counts, "
-        "operator link, browser, sessions, and every actor's mailbox statistics), restarts, recent events.",
+        "operator link, browser, sessions, and every actor's mailbox statistics), restarts, recent events. A "
+        "session on a profile folder (`userDataDir`) runs a browser of its own: its `ownBrowser` gives the pid.",
 )
 
 

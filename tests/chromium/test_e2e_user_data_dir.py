@@ -57,6 +57,10 @@ async def test_a_second_user_of_a_profile_is_refused_at_once(tmp_path: Path) -> 
             assert (await ok(second, "list_sessions"))["count"] == 0
             lock = workspace / PROFILE / "SingletonLock"
             pid = int(os.readlink(lock).rpartition("-")[2])
+            # runtime_status names the browser the session runs beside the pool's.
+            status = await ok(first, "runtime_status")
+            assert [s.get("ownBrowser") for s in status["sessions"] if s["id"] == "a"] == [
+                {"pid": pid, "userDataDir": PROFILE}]
             await ok(first, "close_session", {"session": "a"})
             assert not lock.is_symlink()  # its Chromium quit, and let go of the profile
             with pytest.raises(ProcessLookupError):

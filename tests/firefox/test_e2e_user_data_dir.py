@@ -54,6 +54,8 @@ async def test_a_login_survives_a_server_restart_on_the_same_profile(tmp_path: P
 async def test_a_second_user_of_a_profile_is_refused_at_once(tmp_path: Path) -> None:
     async with browx_server(tmp_path / "ws") as client:
         await open_firefox(client, "a", userDataDir=PROFILE)
+        (own,) = [s.get("ownBrowser") for s in (await ok(client, "runtime_status"))["sessions"] if s["id"] == "a"]
+        assert own["userDataDir"] == PROFILE and os.kill(own["pid"], 0) is None  # its own Firefox, running
         refused = await fails(client, "open_session", {"session": "b", "engine": "firefox", "userDataDir": PROFILE},
                               "bad-arg")
         assert refused["field"] == "userDataDir" and "in use" in refused["error"], refused

@@ -359,7 +359,7 @@ class ChromiumSession(Session):
     # -- helpers for tools ------------------------------------------------------------
 
     def describe(self) -> dict[str, object]:
-        return {
+        described: dict[str, object] = {
             "id": self.session_id,
             "engine": self.engine,
             "url": None if self.page is None else self.page.url,
@@ -368,3 +368,7 @@ class ChromiumSession(Session):
             "attached": None if self.options.cdp_endpoint is None else redact_url(self.options.cdp_endpoint),
             "ageSeconds": round(trio.current_time() - self.started_at, 3),
         }
+        if self.persistent:  # a browser of its own, outside the pool's
+            described["ownBrowser"] = {"pid": None if self.browser is None else self.browser.pid,
+                                       "userDataDir": self.options.context.user_data_dir}
+        return described

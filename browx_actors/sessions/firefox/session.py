@@ -342,8 +342,13 @@ class FirefoxSession(Session):
 
     def describe(self) -> dict[str, object]:
         tab = self.tabs.current
-        return {"id": self.session_id, "engine": self.engine, "url": None if tab is None else tab.url,
-                "browserGeneration": None if self.browser is None else self.browser.generation,
-                "browserVersion": None if self.browser is None else self.browser.version,
-                "attached": None if self.endpoint is None else redact_url(self.endpoint),
-                "ageSeconds": round(trio.current_time() - self.started_at, 3)}
+        described: dict[str, object] = {
+            "id": self.session_id, "engine": self.engine, "url": None if tab is None else tab.url,
+            "browserGeneration": None if self.browser is None else self.browser.generation,
+            "browserVersion": None if self.browser is None else self.browser.version,
+            "attached": None if self.endpoint is None else redact_url(self.endpoint),
+            "ageSeconds": round(trio.current_time() - self.started_at, 3)}
+        if self.own_browser:  # a Firefox of its own, outside the pool's
+            described["ownBrowser"] = {"pid": None if self.browser is None else self.browser.pid,
+                                       "userDataDir": self.context.user_data_dir}
+        return described
