@@ -53,6 +53,11 @@ def session_options(config: RuntimeConfig, engine: str, call: Mapping[str, JsonV
     not_applied: list[str] = []
     if call.get("bidiEndpoint") and defaults.pop("userDataDir", None) is not None:  # the attached Firefox's own
         not_applied.append("userDataDir")
+    # A profile folder keeps its own storage, so the two never go together: a default of
+    # one yields to the call's other (else the refusal names what the caller never sent).
+    for given, default in (("userDataDir", "storageState"), ("storageState", "userDataDir")):
+        if call.get(given) and defaults.pop(default, None) is not None:
+            not_applied.append(default)
     if engine == "firefox":
         for refusal in firefox_refusals(merge(layered(call, defaults), lookup_device)):
             field = str(refusal.details.get("field", "")).partition(".")[0]

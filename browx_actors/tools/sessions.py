@@ -176,8 +176,8 @@ OPEN_SESSION = runtime_tool(
         "runs a browser of its own on it (Chromium, or Firefox for engine firefox), one session at a time (a "
         "second is refused, naming userDataDir); not with storageState; \"\" opens without one even when the "
         "server gives a default. The server's session defaults (serve "
-        "--device, --viewport-size, ...) fill what the call leaves out; notApplied names those a firefox session "
-        "cannot take.",
+        "--device, --viewport-size, ...) fill what the call leaves out; notApplied names those left out: what a "
+        "firefox session cannot take, and a default storageState or userDataDir when the call gives the other.",
     rules=(Check(_known_engine, f"`engine` is one of {', '.join(ENGINES)}"),
            Check(_endpoint_engine, "`cdpEndpoint` goes with engine chromium"),
            Check(_endpoint_context, "`cdpEndpoint` goes without `device`, `userAgent`, `locale`, `timezone`, "

@@ -143,3 +143,13 @@ def test_an_attached_firefox_takes_no_profile_folder() -> None:
         for rule in OPEN_SESSION.rules:
             rule.check({"session": "s", "engine": "firefox", "bidiEndpoint": "ws://h:1/session", "userDataDir": "p"})
     assert (refused.value.code, refused.value.details["field"]) == ("bad-arg", "userDataDir")
+
+
+@pytest.mark.parametrize(("given", "default"), [("userDataDir", "storageState"), ("storageState", "userDataDir")])
+def test_a_profile_and_a_storage_state_default_yield_to_the_calls_other(given: str, default: str) -> None:
+    """They never go together; the call asked for one, so the server's other is left out
+    and named, not refused under a name the caller never sent."""
+    server = config(**{default: "from-the-server", "locale": "de-DE"})
+    options, skipped = session_options(server, "chromium", {given: "from-the-call"})
+    assert options[given] == "from-the-call" and default not in options and options["locale"] == "de-DE"
+    assert skipped == [default]
