@@ -238,16 +238,16 @@ async def ok(client: Client, tool: str, args: dict[str, Any] | None = None) -> d
     return envelope
 
 
-async def eval_value(client: Client, expr: str) -> Any:
-    """What ``expr`` evaluates to in the current page (``eval_js``; the eval capability)."""
-    return (await ok(client, "eval_js", {"expr": expr}))["value"]
+async def eval_value(client: Client, expr: str, session: str = "default") -> Any:
+    """What ``expr`` evaluates to in the session's current page (``eval_js``; the eval capability)."""
+    return (await ok(client, "eval_js", {"expr": expr, "session": session}))["value"]
 
 
-async def page_ready(client: Client) -> None:
+async def page_ready(client: Client, session: str = "default") -> None:
     """Until the page says it has loaded its libraries (``<body data-ready="yes">``, as
     the real-library test pages do once their widgets are built)."""
     async def loaded() -> bool:
-        return bool(await eval_value(client, "document.body.dataset.ready || ''") == "yes")
+        return bool(await eval_value(client, "document.body.dataset.ready || ''", session) == "yes")
 
     await poll_until(loaded, interval=0.05)
 

@@ -83,7 +83,11 @@ FILL = session_tool(
     "fill", FillArgs,
     title="Fill", capability="action", hints=ACTS,
     summary="Replace the value of a text field; fill_form sets several fields in one call.",
-    description="Replace the value of a text field.",
+    description="Replace the value of a text field. A code editor's or rich-text editor's field (Monaco, Ace, "
+        "CodeMirror, a contenteditable) gets the value as one paste over its whole text, which the editor does "
+        "not rewrite as it rewrites typing (firefox pastes through the browser's clipboard and empties it "
+        "after); fill then reads what the editor shows and answers `verification-failed` when it shows other "
+        "text.",
     rules=(ONE_ELEMENT,),
 )
 

@@ -52,6 +52,8 @@ class Firefox:
     version: str
     lost: trio.Event = attrs.Factory(trio.Event)
     lost_reason: str = ""
+    #: Its one clipboard: an editor's fill writes it, pastes and empties it, one at a time.
+    clipboard: trio.Lock = attrs.Factory(trio.Lock)
     _interceptor: Interceptor | None = attrs.field(default=None, init=False)
     _auth_interceptor: Interceptor | None = attrs.field(default=None, init=False)
 

@@ -31,8 +31,21 @@
     const field = el.localName === 'textarea' || (el.localName === 'input' && TYPE_INTO.has(el.type));
     if (!field && !hasEditContext(el)) return false;
     const r = getRect(el);
-    const thin = Math.min(r.width, r.height) <= PROXY_MAX_PX;
-    return thin && (field ? r.width > 0 && r.height > 0 : Math.max(r.width, r.height) > 0);
+    if (Math.min(r.width, r.height) > PROXY_MAX_PX) return false;
+    if (!field) return Math.max(r.width, r.height) > 0;
+    return (r.width > 0 && r.height > 0) || isCollapsedCodeInput(el);
+  }
+
+  /** A textarea a code editor keeps at no size at all while it draws the text elsewhere
+   *  (Monaco in Firefox): laid out and visible, exempt from spell-checking (code is not
+   *  spell-checked; a field hidden to trap bots is not exempted), inside a view that
+   *  shows text. */
+  function isCollapsedCodeInput(el) {
+    if (el.localName !== 'textarea' || el.spellcheck !== false) return false;
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || style.visibility !== 'visible') return false;
+    const view = editorView(el, 'proxy');
+    return view !== el && innerTextOf(view).trim() !== '';
   }
 
   /** 'proxy' (a code editor's input), 'rich' (a contenteditable region or a shown

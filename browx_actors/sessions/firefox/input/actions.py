@@ -30,6 +30,7 @@ from ....tools.pointer import DoubleClickArgs
 from ....tools.targets import Element, Target, coords_of
 from ...chromium.agent.calls import agent_call
 from ...chromium.input.brief import brief
+from ...chromium.input.paste import check_filled
 from ...chromium.input.reach import LOOK_EVERY_S, known_now, refusal, within_grace
 from ...chromium.input.target import check_found
 from ..reading.handlers import css
@@ -227,8 +228,65 @@ async def hover(session: FirefoxSession, args: HoverArgs) -> Reply:
 
 async def fill(session: FirefoxSession, args: FillArgs) -> Reply:
     """Focus and select the field's content (aim, ``fill`` mode), then type the value
-    over it: an empty value deletes the selection."""
-    return await _act(session, "fill", args, "fill", typed(args.value, submit=args.submit))
+    over it: an empty value deletes the selection.
+
+    An editor's field (aim answers ``editor``: a code editor's hidden input, a rich-text
+    region) gets the value as one paste over its whole text instead, as on chromium
+    (:mod:`...chromium.input.paste`): typed, a code editor indents each line again and
+    doubles the brackets it closed itself. Then fill answers ok only for text the editor
+    shows."""
+    started = time.perf_counter()
+    reply = Reply(warnings=[])
+    mark = Mark.now(session)
+    found = await _ready(session, "fill", args, "fill", reply)
+    editor = bool(found.get("editor")) and found.get("ready") is True
+    pasted = editor and bool(args.value) and await _paste(session, args.value)
+    if not pasted:
+        await _perform(session, typed(args.value, submit=args.submit)(found))
+    elif args.submit:
+        await _perform(session, keys.chord([keys.KEYS["Enter"]]))
+    fields = await settle(session, mark, found.get("target"), started)
+    if pasted and isinstance(fields.get("settled"), dict):
+        fields["settled"]["input"] = "paste"
+    reply.fields.update(brief(fields))
+    target = found.get("target")
+    if editor and isinstance(target, dict):
+        await check_filled(session, target, args.value)
+    return reply
+
+
+async def _paste(session: FirefoxSession, text: str) -> bool:
+    """Select the editor's whole text with its own select-all (Control+A), then paste
+    ``text`` as a person does: into the browser's clipboard, Control+V, and the clipboard
+    emptied again, one session of the browser at a time. Firefox gives a paste event a
+    script sends no clipboard data, so only a real paste carries the text. False when
+    the page may not write the clipboard (not a secure context): the text is typed."""
+    await _perform(session, keys.chord([keys.KEYS["Control"], "a"]))
+    assert session.browser is not None, "the session has not started"
+    async with session.browser.clipboard:
+        if not await _write_clipboard(session, text):
+            return False
+        try:
+            await _perform(session, keys.chord([keys.KEYS["Control"], "v"]))
+        finally:
+            with trio.CancelScope(shield=True):
+                await _write_clipboard(session, "")
+    return True
+
+
+#: ``(text) => written``: the key press before it is the user activation the write needs.
+_WRITE_CLIPBOARD = """async (text) => {
+  if (!window.isSecureContext || !navigator.clipboard) return false;
+  try { await navigator.clipboard.writeText(text); return true; } catch (e) { return false; }
+}"""
+
+
+async def _write_clipboard(session: FirefoxSession, text: str) -> bool:
+    answer = await session.bidi.send("script.callFunction", {
+        "functionDeclaration": _WRITE_CLIPBOARD, "arguments": [{"type": "string", "value": text}],
+        "target": {"context": session.tab.context}, "awaitPromise": True, "resultOwnership": "none"},
+        timeout=session.left())
+    return answer.get("type") == "success" and (answer.get("result") or {}).get("value") is True
 
 
 def _chord(key: str) -> list[str]:
