@@ -31,8 +31,8 @@ callback, so popups need no hop through the asyncio thread and the popup is atta
 by target id straight away.
 
 Setup cost: commands that do not depend on each other go out together, so the session's
-own page costs three round trips and any other target five; see
-:meth:`HumanBridge._install` (which also records the one ordering Chromium insists on).
+own page costs three round trips and any other target five; see :mod:`.worlds` (which
+also records the one ordering Chromium insists on).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ import attrs
 import trio
 
 from ..cdp.connection import CdpConnection, CdpSubscription, TargetLink
-from ..cdp.protocol import CdpError, CdpEvent, CdpFailure
+from ..cdp.protocol import CdpEvent, CdpFailure
 from ..jsonsafe import JsonObject
 from .contexts import ContextBook
 from .desk import PromptDesk
@@ -65,8 +65,8 @@ from .prompts import (
     parse_binding_payload,
     result_envelope,
 )
-from .scripts import MAIN_HELPER, world_helper
 from .stderr import emit
+from .worlds import WorldSetup, together
 
 __all__ = ["HumanBridge", "WiredTarget"]
 
@@ -127,7 +127,7 @@ class HumanBridge:
         self.targets: dict[str, WiredTarget] = {}
         #: ``__browx.signal`` / ``done`` notes, newest last.
         self.signals: deque[JsonObject] = deque(maxlen=100)
-        self._world_js = world_helper(self.binding)
+        self._setup = WorldSetup(self.world, self.binding, own_sessions=attach is None)
         self._log = log_line
         self._pages: set[str] = {cdp.target_id}
         #: Popups seen opening from the session's pages (the session's tab count lags).
@@ -145,7 +145,7 @@ class HumanBridge:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._watch_popups, popups)
-            await _together(
+            await together(
                 self._enable_discovery,
                 lambda: nursery.start(self._serve_target, self.cdp, "page"),
             )
@@ -239,7 +239,7 @@ class HumanBridge:
         started = False
         try:
             async with cdp.subscribe(methods=_TARGET_EVENTS, buffer=_EVENT_BUFFER) as events:
-                await self._install(cdp, fresh=kind == "page")
+                await self._setup.install(cdp, fresh=kind == "page")
                 self.targets[cdp.target_id] = target
                 self._notify()
                 task_status.started(target)
@@ -254,62 +254,6 @@ class HumanBridge:
             if self.targets.get(cdp.target_id) is target:
                 del self.targets[cdp.target_id]
                 self._notify()
-
-    async def _install(self, cdp: TargetLink, *, fresh: bool = False) -> None:
-        """Set up one target in as few round trips as its state allows.
-
-        A ``fresh`` target is the session's own new page: nothing navigates it while
-        the session starts and it has no subframes, so its world goes out with the
-        batch (three round trips in all: ``Runtime.enable``, the batch, the helper). Any
-        other target may be committing a document while we work, so the new-document
-        script goes first and only then do we look at its frames: a document that
-        commits after the script is in place gets the world from it, one that committed
-        before gets it from ``createIsolatedWorld``.
-        """
-        # Runtime.enable goes first, on its own: a world context created after
-        # Runtime.addBinding but before Runtime.enable never gets the binding (checked
-        # on Chromium 156; the other orders are fine).
-        await cdp.send("Runtime.enable")
-        setup = [
-            # New-document scripts only run on a session with the Page domain enabled.
-            lambda: cdp.send("Page.enable"),
-            lambda: cdp.send("Runtime.addBinding", {"name": self.binding, "executionContextName": self.world}),
-            lambda: cdp.send("Page.addScriptToEvaluateOnNewDocument",
-                             {"source": self._world_js, "worldName": self.world}),
-            lambda: cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": MAIN_HELPER}),
-        ]
-        if self._attach is None:
-            # On a session of our own. A shared session's owner has set its auto-attach,
-            # which announces frames to us too (a second call here would replace its
-            # settings: it holds dedicated workers at their start).
-            setup.append(lambda: cdp.send("Target.setAutoAttach", {
-                "autoAttach": True, "waitForDebuggerOnStart": False, "flatten": True,
-                "filter": [{"type": "iframe"}],
-            }))
-        current_document = [lambda: cdp.send("Runtime.evaluate", {"expression": MAIN_HELPER})]
-        if fresh:
-            await _together(*setup, *current_document,
-                            lambda: self._world_in_frame(cdp, cdp.target_id))
-            return
-        await _together(*setup)
-        tree = await cdp.send("Page.getFrameTree")
-        await _together(*current_document, *(
-            (lambda frame_id=frame_id: self._world_in_frame(cdp, frame_id))
-            for frame_id in _frame_ids(tree.get("frameTree") or {})
-        ))
-
-    async def _world_in_frame(self, cdp: TargetLink, frame_id: str) -> None:
-        try:
-            created = await cdp.send("Page.createIsolatedWorld", {
-                "frameId": frame_id, "worldName": self.world, "grantUniveralAccess": False,
-            })
-            await cdp.send("Runtime.evaluate", {
-                "expression": self._world_js, "contextId": created["executionContextId"],
-            })
-        except CdpError as exc:
-            # The frame was removed or replaced meanwhile; its next document gets the
-            # world from the new-document script.
-            log.debug("bridge %s: no world in frame %s: %s", self.world, frame_id, exc)
 
     # -- events -----------------------------------------------------------------------
 
@@ -395,31 +339,3 @@ async def _quietly(send: Callable[..., Awaitable[object]], *args: object) -> Non
         await send(*args)
     except CdpFailure as exc:
         log.debug("bridge feedback not delivered: %s", exc)
-
-
-async def _together(*thunks: Callable[[], Awaitable[object]]) -> None:
-    """Run the calls concurrently (pipelined on the socket); raise the first CDP failure.
-
-    Unwrapped, so callers can catch :class:`CdpFailure` instead of exception groups.
-    """
-    failures: list[CdpFailure] = []
-
-    async def one(thunk: Callable[[], Awaitable[object]]) -> None:
-        try:
-            await thunk()
-        except CdpFailure as exc:
-            failures.append(exc)
-
-    async with trio.open_nursery() as nursery:
-        for thunk in thunks:
-            nursery.start_soon(one, thunk)
-    if failures:
-        raise failures[0]
-
-
-def _frame_ids(tree: JsonObject) -> list[str]:
-    frame_id = (tree.get("frame") or {}).get("id")
-    ids = [frame_id] if isinstance(frame_id, str) else []
-    for child in tree.get("childFrames") or ():
-        ids.extend(_frame_ids(child))
-    return ids

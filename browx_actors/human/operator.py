@@ -31,7 +31,7 @@ Live view: with the live-view capability on, ``view.start``, ``view.stop`` and
 supervisor (:mod:`browx_actors.streams.supervisor`). Each ``view.start`` gets an
 :class:`~browx_actors.streams.outlet.Outlet` whose writer runs in the link's nursery:
 every line of a link, prompts and frames alike, goes through the link's one writer
-(:meth:`_Link.send`), so a frame's parts go out together and nothing lands between
+(:meth:`.link.Link.send`), so a frame's parts go out together and nothing lands between
 them. When a link drops, its outlets go with it and the stream supervisor hears
 :class:`~browx_actors.streams.messages.ChannelDown`.
 """
@@ -67,6 +67,7 @@ from ..streams.messages import AckFrame, ChannelDown, StartView, StopView
 from ..streams.outlet import Outlet
 from ..streams.request import ViewRefused, parse_frame_ack, parse_view_start, parse_view_stop, view_error_line
 from .desk import OpenPrompt, PromptDesk
+from .link import Link, read_line
 from .prompts import (
     Aborted,
     Accepted,
@@ -82,7 +83,6 @@ __all__ = ["CancelPrompt", "OperatorChannel", "OperatorPrompt", "OperatorStatus"
 
 log = logging.getLogger("browx_actors.operator")
 
-_READ_SIZE = 16 * 1024
 _VIEW_TYPES = ("view.start", "view.stop", "frame.ack")
 #: Link generations, unique in the process (a restarted channel never reuses one), so a
 #: stream bound to an old link can never be taken for one of a new link.
@@ -114,43 +114,6 @@ def redial_delay(failures: int) -> float:
     return min(5.0, 0.05 * 2.0 ** min(failures, 10))
 
 
-class _Link:
-    """One authenticated connection. ``dead`` once it dropped; writes are serialized."""
-
-    def __init__(self, stream: trio.abc.Stream, generation: int, write_timeout: float) -> None:
-        self.stream = stream
-        self.generation = generation
-        self.write_timeout = write_timeout
-        self.dead = False
-        self.scope = trio.CancelScope()
-        #: Where the link's outlet writers run: they end when the link does.
-        self.nursery: trio.Nursery | None = None
-        self._lock = trio.Lock()
-
-    async def send(self, line: bytes) -> bool:
-        """Write one line; a failed or stalled write drops the link (returns False)."""
-        if self.dead:
-            return False
-        async with self._lock:
-            with trio.move_on_after(self.write_timeout):
-                try:
-                    await self.stream.send_all(line)
-                    return True
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-                    log.info("operator link %d: write failed: %r", self.generation, exc)
-                except trio.Cancelled:
-                    # Our caller's deadline cut the write: part of a line may be on the
-                    # socket, and every later line would be glued to it.
-                    self.drop()
-                    raise
-        self.drop()
-        return False
-
-    def drop(self) -> None:
-        self.dead = True
-        self.scope.cancel()
-
-
 class OperatorChannel(Actor):
     def __init__(
         self,
@@ -171,7 +134,7 @@ class OperatorChannel(Actor):
         self.hello_timeout = hello_timeout
         self.write_timeout = write_timeout
         self.desk = PromptDesk(aborted_code="operator-aborted")
-        self._link: _Link | None = None
+        self._link: Link | None = None
         self._link_changed = trio.Event()
         self.links = 0
         self.dials = 0
@@ -212,7 +175,7 @@ class OperatorChannel(Actor):
         outcome = await self.desk.wait(prompt, functools.partial(self._deliver, line=line))
         emit(format_ending(prompt.ticket, prompt.spec, outcome))
         link = prompt.delivered_on
-        if isinstance(link, _Link) and not link.dead:
+        if isinstance(link, Link) and not link.dead:
             await link.send(encode("human.ended", ticket=prompt.ticket, reason=_ending_reason(outcome)))
         return outcome
 
@@ -255,7 +218,7 @@ class OperatorChannel(Actor):
         async with stream:
             hello: bytes | Oversized | None = None
             with trio.move_on_after(self.hello_timeout):
-                hello = await _read_line(stream, lines)
+                hello = await read_line(stream, lines)
             parsed = parse_line(hello) if isinstance(hello, bytes) else hello
             if not is_valid_hello(parsed, self._token):
                 self.refused += 1
@@ -267,7 +230,7 @@ class OperatorChannel(Actor):
                             error_line("bad-hello", "the first line must be the hello with the right token"))
                 return False
             self.links += 1
-            link = _Link(stream, next(_GENERATIONS), self.write_timeout)
+            link = Link(stream, next(_GENERATIONS), self.write_timeout)
             reason = "the link was dropped"
             with link.scope:
                 async with trio.open_nursery() as nursery:
@@ -280,10 +243,10 @@ class OperatorChannel(Actor):
             await self._views_down(link)
             return True
 
-    async def _read_loop(self, link: _Link, stream: trio.SocketStream, lines: LineBuffer) -> str:
+    async def _read_loop(self, link: Link, stream: trio.SocketStream, lines: LineBuffer) -> str:
         while True:
             try:
-                item = await _read_line(stream, lines)
+                item = await read_line(stream, lines)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
                 return f"read failed: {exc!r}"
             if item is None:
@@ -299,13 +262,13 @@ class OperatorChannel(Actor):
                 log.exception("operator link %d: a daemon line could not be handled", link.generation)
                 await link.send(error_line("internal", "the server could not handle that line; it was skipped"))
 
-    def _set_link(self, link: _Link) -> None:
+    def _set_link(self, link: Link) -> None:
         self._link = link
         self._link_changed.set()
         self._link_changed = trio.Event()
         log.info("operator socket %s: daemon authenticated (link %d)", self.socket_path, link.generation)
 
-    def _lost(self, link: _Link, reason: str) -> None:
+    def _lost(self, link: Link, reason: str) -> None:
         link.dead = True
         self.drops += 1
         if self._link is link:
@@ -315,7 +278,7 @@ class OperatorChannel(Actor):
             if prompt.delivered_on is link:
                 self.desk.end(prompt, _dropped_outcome())
 
-    async def _on_line(self, link: _Link, parsed: Message | WireError) -> None:
+    async def _on_line(self, link: Link, parsed: Message | WireError) -> None:
         if isinstance(parsed, WireError):
             await link.send(error_line(parsed.code, parsed.message))
             return
@@ -342,7 +305,7 @@ class OperatorChannel(Actor):
 
     # -- live view ----------------------------------------------------------------------
 
-    async def _on_view_line(self, link: _Link, kind: str, body: JsonObject) -> None:
+    async def _on_view_line(self, link: Link, kind: str, body: JsonObject) -> None:
         """Parse a view line and cast it to the stream supervisor; refusals go straight back."""
         if not self.live_view:
             await link.send(view_error_line("view-disabled", "the live-view capability is off",
@@ -376,25 +339,13 @@ class OperatorChannel(Actor):
                                                  session=body.get("session")))
                 outlet.close()
 
-    async def _views_down(self, link: _Link) -> None:
+    async def _views_down(self, link: Link) -> None:
         """Tell the stream supervisor that ``link`` dropped: its views end, none resumes."""
         streams = self._streams() if self.live_view else None
         if streams is None:
             return
         with trio.CancelScope(shield=True), trio.move_on_after(1), contextlib.suppress(ActorUnavailable):
             await streams.cast(ChannelDown(link.generation))
-
-
-async def _read_line(stream: trio.abc.ReceiveStream, lines: LineBuffer) -> bytes | Oversized | None:
-    """The next line, an :class:`Oversized`, or None at end of stream."""
-    while True:
-        item = lines.next()
-        if item is not None:
-            return item
-        data = await stream.receive_some(_READ_SIZE)
-        if not data:
-            return None
-        lines.feed(bytes(data))
 
 
 def _dropped_outcome() -> Outcome:
