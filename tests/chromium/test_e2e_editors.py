@@ -10,6 +10,7 @@ pastes into an editor and answers ok only for text the editor then shows.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -37,6 +38,12 @@ async def test_monaco_takes_the_text_verbatim_and_a_locked_one_is_not_ok(tmp_pat
         filled = await ok(client, "fill", {"ref": code, "value": CODE})
         assert filled["settled"]["input"] == "paste", filled
         assert await eval_value(client, "editor.getValue()") == CODE
+        # What the editor shows is the field's value; the other editor, whose classes
+        # Monaco toggles as the focus moves, is not listed as gone.
+        assert filled["element"] == {"value": CODE} and "structure" not in filled, filled
+        snap = (await ok(client, "snapshot"))["snapshot"]
+        assert _line(snap, 'textbox "Editor content"').endswith(" value=" + json.dumps(CODE)), snap
+        assert _line(snap, 'textbox "Locked script"').endswith(' value="const locked = true;"'), snap
         # A second fill replaces the whole document, not the line the caret is on.
         await ok(client, "fill", {"ref": code, "value": "const x = [1, 2];\nif (x) {\n\treturn x;\n}"})
         assert await eval_value(client, "editor.getValue()") == "const x = [1, 2];\nif (x) {\n\treturn x;\n}"

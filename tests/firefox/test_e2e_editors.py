@@ -33,6 +33,7 @@ async def test_monaco_takes_the_text_verbatim_and_a_locked_one_is_not_ok(tmp_pat
         filled = await ok(client, "fill", {"session": FF, "ref": code, "value": CODE})
         assert filled["settled"]["input"] == "paste", filled
         assert await eval_value(client, "editor.getValue()", FF) == CODE
+        assert filled["element"] == {"value": CODE} and "structure" not in filled, filled
         await ok(client, "fill", {"session": FF, "ref": code, "value": "const x = [1, 2];\nif (x) {\n\treturn x;\n}"})
         assert await eval_value(client, "editor.getValue()", FF) == "const x = [1, 2];\nif (x) {\n\treturn x;\n}"
 

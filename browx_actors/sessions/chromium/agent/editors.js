@@ -73,6 +73,14 @@
     return el;
   }
 
+  /** The text a code editor's view shows, as its value: drawn spaces as spaces, the
+   *  gutter's line numbers left out (a line that is a number alone), trailing blanks
+   *  dropped. Its hidden input holds none of it, or a few lines around the caret. */
+  function editorText(el) {
+    const lines = innerTextOf(editorView(el, 'proxy')).replace(/\u00a0/g, ' ').split('\n');
+    return lines.map((line) => line.trimEnd()).filter((line) => line && !/^\s*\d+$/.test(line)).join('\n');
+  }
+
   /** fieldText(ref) -> {editor: 'proxy' | 'rich' | null, text}: the text an editor shows
    *  (its rendered lines, as innerText reads them: a gutter's line numbers too), or a
    *  plain field's value. */

@@ -121,7 +121,8 @@
       role: shown,
       name,
       tag: el.localName,
-      visible: isVisibleElement(el),
+      // A code editor's input has no area of its own: it is as visible as its view.
+      visible: isVisibleElement(isTypingProxy(el) ? editorView(el, 'proxy') : el),
       enabled: !isDisabled(el),
       focused: el === deepActiveElement(),
     };

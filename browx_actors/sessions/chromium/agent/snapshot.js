@@ -167,7 +167,8 @@
     const node = makeNode(el, lineRole, interactive);
     node.name = name;
     // A rich-text editor's paragraphs and headings are its lines, not one value.
-    node.rich = VALUE_ROLES.has(lineRole) && isRichText(el);
+    // A code editor's input (an EditContext element too) shows its view's text as its value.
+    node.rich = VALUE_ROLES.has(lineRole) && isRichText(el) && !isTypingProxy(el);
     if (lineRole === 'link') ctx.links++;
 
     if (tag === 'select') {

@@ -25,6 +25,7 @@
 
   function valueOf(el, role) {
     const tag = el.localName;
+    if (isTypingProxy(el)) return editorText(el);  // a code editor's input: what its view shows
     if (tag === 'input' || tag === 'textarea' || tag === 'select') return controlValue(el, tag);
     const valueText = getAttr(el, 'aria-valuetext') || getAttr(el, 'aria-valuenow');
     if (valueText !== null) return valueText;

@@ -131,6 +131,9 @@
    */
   function isShown(el, memo) {
     if (!el.isConnected) return false;
+    // A code editor's input has no area of its own: it is shown when its view is (else
+    // any class the editor toggles near it listed it as removed).
+    if (isTypingProxy(el)) el = editorView(el, 'proxy');
     if (checkVis ? !checkVis(el, SHOWN_OPTS) : visibilityOf(el) !== VISIBLE) return false;
     return unreachable(el, memo) === null;
   }
