@@ -48,6 +48,11 @@ async def test_monaco_takes_the_text_verbatim_and_a_locked_one_is_not_ok(tmp_pat
         await ok(client, "fill", {"ref": code, "value": "const x = [1, 2];\nif (x) {\n\treturn x;\n}"})
         assert await eval_value(client, "editor.getValue()") == "const x = [1, 2];\nif (x) {\n\treturn x;\n}"
 
+        # fill_form pastes into an editor as fill does.
+        formed = await ok(client, "fill_form", {"fields": [{"ref": code, "value": "let y = {\n  z: 1,\n};"}]})
+        assert formed["fields"][0]["input"] == "paste", formed
+        assert await eval_value(client, "editor.getValue()") == "let y = {\n  z: 1,\n};"
+
         # A read-only editor takes the paste and keeps its text: not ok, and says what it shows.
         refused = await fails(client, "fill", {"ref": locked, "value": "let x = 2;"}, "verification-failed")
         assert refused["expected"] == "let x = 2;" and "const locked = true;" in refused["actual"], refused

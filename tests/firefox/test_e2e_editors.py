@@ -37,6 +37,12 @@ async def test_monaco_takes_the_text_verbatim_and_a_locked_one_is_not_ok(tmp_pat
         await ok(client, "fill", {"session": FF, "ref": code, "value": "const x = [1, 2];\nif (x) {\n\treturn x;\n}"})
         assert await eval_value(client, "editor.getValue()", FF) == "const x = [1, 2];\nif (x) {\n\treturn x;\n}"
 
+        # fill_form pastes into an editor as fill does.
+        formed = await ok(client, "fill_form", {"session": FF,
+                                                "fields": [{"ref": code, "value": "let y = {\n  z: 1,\n};"}]})
+        assert formed["fields"][0]["input"] == "paste", formed
+        assert await eval_value(client, "editor.getValue()", FF) == "let y = {\n  z: 1,\n};"
+
         refused = await fails(client, "fill", {"session": FF, "ref": locked, "value": "let x = 2;"},
                               "verification-failed")
         assert refused["expected"] == "let x = 2;" and "const locked = true;" in refused["actual"], refused

@@ -122,7 +122,9 @@
     const mode = spec.mode;
     const scroll = spec.scroll !== false;
     if (spec.acting) {
-      const cannot = mode === 'fill' && isTypingProxy(el) ? null : cannotReach(el);
+      // A code editor's input is typed into, never pointed at: only a pointer needs to reach it.
+      const pointing = mode === 'click' || mode === 'hover';
+      const cannot = !pointing && isTypingProxy(el) ? null : cannotReach(el);
       const label = cannot && mode === 'click' ? throughLabel(el, scroll) : null;
       if (label) return Object.assign(out, label);
       if (cannot) { out.cannot = cannot[1]; out.why = cannot[0]; return out; }

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ..session import FirefoxSession
 
 __all__ = ["ACTION_TIMEOUT_S", "aim_at", "choose", "click", "clicked", "double_click", "element_at", "fill", "hover",
-           "perform_input", "press", "ready_point", "scroll", "select", "step", "typed"]
+           "perform_input", "press", "ready_point", "scroll", "select", "step", "text_into", "typed"]
 
 #: How long an action waits for a target that may still become ready.
 ACTION_TIMEOUT_S = 10.0
@@ -238,21 +238,28 @@ async def fill(session: FirefoxSession, args: FillArgs) -> Reply:
     started = time.perf_counter()
     reply = Reply(warnings=[])
     mark = Mark.now(session)
-    found = await _ready(session, "fill", args, "fill", reply)
-    editor = bool(found.get("editor")) and found.get("ready") is True
-    pasted = editor and bool(args.value) and await _paste(session, args.value)
-    if not pasted:
-        await _perform(session, typed(args.value, submit=args.submit)(found))
-    elif args.submit:
-        await _perform(session, keys.chord([keys.KEYS["Enter"]]))
+    found, pasted = await text_into(session, "fill", args, args.value, reply, submit=args.submit)
     fields = await settle(session, mark, found.get("target"), started)
     if pasted and isinstance(fields.get("settled"), dict):
         fields["settled"]["input"] = "paste"
     reply.fields.update(brief(fields))
     target = found.get("target")
-    if editor and isinstance(target, dict):
+    if found.get("editor") and isinstance(target, dict):
         await check_filled(session, target, args.value)
     return reply
+
+
+async def text_into(session: FirefoxSession, action: str, target: Element, value: str, reply: Reply, *,
+                    submit: bool = False, mark: bool = True) -> tuple[JsonObject, bool]:
+    """The field readied for ``fill`` (focused, its content selected), then ``value``
+    typed over it, or pasted into an editor's; aim's answer, and whether it was pasted."""
+    found = await _ready(session, action, target, "fill", reply, mark=mark)
+    pasted = bool(found.get("editor")) and found.get("ready") is True and bool(value) and await _paste(session, value)
+    if not pasted:
+        await _perform(session, typed(value, submit=submit)(found))
+    elif submit:
+        await _perform(session, keys.chord([keys.KEYS["Enter"]]))
+    return found, pasted
 
 
 async def _paste(session: FirefoxSession, text: str) -> bool:

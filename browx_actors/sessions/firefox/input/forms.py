@@ -27,7 +27,7 @@ from ...chromium.input.brief import brief
 from ...chromium.input.forms import field_kind, wanted_checked
 from ...chromium.input.target import check_found
 from ...chromium.reading.poll import poll_until
-from .actions import aim_at, choose, clicked, step, typed
+from .actions import aim_at, choose, clicked, step, text_into, typed
 from .settle import Mark, settle
 
 if TYPE_CHECKING:
@@ -80,8 +80,8 @@ async def fill_form(session: FirefoxSession, args: FillFormArgs) -> Reply:
             if not isinstance(value, str):
                 raise ToolError("bad-arg", f"fields[{i}].value: the {target.get('role')} {target.get('name')!r} takes "
                                 f"text, got {value!r}", field=f"fields[{i}].value")
-            await step(session, "fill_form", by_ref, "fill", typed(value), reply, mark=False)
-            used = "bidi"
+            _, pasted = await text_into(session, "fill_form", by_ref, value, reply, mark=False)
+            used = "paste" if pasted else "bidi"
         done.append({"ref": target["ref"], "role": target.get("role"), "name": target.get("name"), "kind": kind,
                      "input": used})
     fields = await settle(session, mark, target, started)
