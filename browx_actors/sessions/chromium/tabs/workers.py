@@ -4,8 +4,8 @@ A worker that floods its console cannot be sampled once the flood is seen: the
 ``Runtime.evaluate`` that would install the sampler queues behind the flood it is meant
 to stop, and a tap with ``Runtime`` on doubles what each message costs the renderer
 (measured: a click on the flooding page went from about 5 s to 4-8 s, fill to 19-25 s,
-and then the page answered no probe at all). The flood also reaches every other
-session: Playwright's one connection carries each message of it.
+and then the page answered no probe at all). Unsampled, the flood slowed every other
+session of the server too (a bystander's call took 41 s after two minutes).
 
 So the page's event session auto-attaches its dedicated workers with
 ``waitForDebuggerOnStart`` (:data:`WORKER_FILTER`, beside the out-of-process frames it
