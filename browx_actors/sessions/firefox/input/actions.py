@@ -15,6 +15,7 @@ waits for what the input set off and the result says it in chromium's one shape
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 import trio
 
 from ....bidi import input as keys
+from ....bidi.protocol import BidiFailure
 from ....errors import ToolError
 from ....jsonsafe import JsonObject, JsonValue
 from ....tools import Reply
@@ -276,7 +278,8 @@ async def _paste(session: FirefoxSession, text: str) -> bool:
         try:
             await _perform(session, keys.chord([keys.KEYS["Control"], "v"]))
         finally:
-            with trio.CancelScope(shield=True):
+            # Emptied whatever ends the paste; a browser gone meanwhile takes its clipboard along.
+            with trio.CancelScope(shield=True), contextlib.suppress(BidiFailure):
                 await _write_clipboard(session, "")
     return True
 
