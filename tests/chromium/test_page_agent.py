@@ -795,3 +795,21 @@ def test_the_highest_ref_a_result_shows_is_found_wherever_refs_ride() -> None:
     assert highest_ref(result) == 15
     assert highest_ref("[ref=e4] alone") == 4
     assert highest_ref({"root": {"id": "n1", "children": [{"id": "n2"}]}}) == 0
+
+
+def test_a_collapsed_code_input_is_an_editors_only_inside_a_view_of_its_own(page: Page) -> None:
+    """A textarea kept at no size, exempt from spell-checking, is a code editor's input
+    (Monaco's in Firefox) when a box of its own around it shows the text; its value is
+    that text, gutter numbers left out. Straight in the page, or spell-checked, it is a
+    field nobody sees."""
+    content(page, '<div style="width:300px;height:80px;position:relative"><div class="gutter">1<br>2</div>'
+                  '<div>let x = 1;<br>let y = 2;</div><textarea aria-label="Code" spellcheck="false" '
+                  'style="position:absolute;top:0;left:0;width:0;height:0;padding:0;border:0"></textarea></div>'
+                  '<p>Page text</p><textarea aria-label="Trap" spellcheck="false" '
+                  'style="width:0;height:0;padding:0;border:0"></textarea>'
+                  '<div style="width:300px;height:40px;position:relative"><div>Notes</div>'
+                  '<textarea aria-label="Spelled" style="position:absolute;top:0;width:0;height:0;padding:0;'
+                  'border:0"></textarea></div>')
+    text = snap(page)
+    assert 'textbox "Code" [ref=e1] value="let x = 1;\\nlet y = 2;"' in text, text
+    assert 'textbox "Trap" [hidden]' in text and 'textbox "Spelled" [hidden]' in text, text

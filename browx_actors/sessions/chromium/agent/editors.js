@@ -45,7 +45,8 @@
     const style = getComputedStyle(el);
     if (style.display === 'none' || style.visibility !== 'visible') return false;
     const view = editorView(el, 'proxy');
-    return view !== el && innerTextOf(view).trim() !== '';
+    if (view === el || view === doc.body || view === doc.documentElement) return false;  // no view of its own
+    return innerTextOf(view).trim() !== '';
   }
 
   /** 'proxy' (a code editor's input), 'rich' (a contenteditable region or a shown
@@ -78,7 +79,8 @@
    *  dropped. Its hidden input holds none of it, or a few lines around the caret. */
   function editorText(el) {
     const lines = innerTextOf(editorView(el, 'proxy')).replace(/\u00a0/g, ' ').split('\n');
-    return lines.map((line) => line.trimEnd()).filter((line) => line && !/^\s*\d+$/.test(line)).join('\n');
+    const text = lines.map((line) => line.trimEnd()).filter((line) => line && !/^\s*\d+$/.test(line)).join('\n');
+    return text.length > FIELD_TEXT_MAX ? text.slice(0, FIELD_TEXT_MAX) : text;
   }
 
   /** fieldText(ref) -> {editor: 'proxy' | 'rich' | null, text}: the text an editor shows
