@@ -31,6 +31,17 @@ async def _evaluate(page: Any, expression: str) -> Any:
     return reply["result"].get("value")
 
 
+async def _first_args_until(events: Any, last: str) -> list[Any]:
+    """Each console message's first argument, up to and including ``last``."""
+    seen: list[Any] = []
+    with trio.fail_after(10):
+        async for event in events:
+            seen.append(event.params["args"][0].get("value"))
+            if seen[-1] == last:
+                return seen
+    return seen
+
+
 async def test_a_flooding_second_sends_its_budget_holds_the_rest_and_says_so(cdp: CdpConnection) -> None:
     page = await new_page(cdp)
     events = page.subscribe(methods=["Runtime.consoleAPICalled"], buffer=10_000)
@@ -118,12 +129,7 @@ async def test_its_first_second_starts_at_the_first_message(cdp: CdpConnection) 
     assert await _evaluate(page, install) is True
     await _evaluate(page, "for (let i = 0; i < 1000; i++) { globalThis.__t = 5000 + i; console.log('late', i); }"
                           "globalThis.__t = 6000; console.log('next second');")
-    seen: list[Any] = []
-    with trio.fail_after(10):
-        async for event in events:
-            seen.append(event.params["args"][0].get("value"))
-            if seen[-1] == "next second":
-                break
+    seen = await _first_args_until(events, "next second")
     assert seen.count("late") == PAGE_BUDGET and await _evaluate(page, INSTALLED) is True
 
 
@@ -185,10 +191,5 @@ async def test_a_flooding_worker_is_sampled_in_the_worker(cdp: CdpConnection) ->
     install = f"({SAMPLER_JS})({json.dumps(NONCE)}, {PAGE_BUDGET}, () => globalThis.__t)"
     assert await _evaluate(worker, install) is True
     await _evaluate(page, "globalThis.__w.postMessage('go')")
-    seen: list[Any] = []
-    with trio.fail_after(10):
-        async for event in events:
-            seen.append(event.params["args"][0].get("value"))
-            if seen[-1] == "end":
-                break
+    seen = await _first_args_until(events, "end")
     assert seen.count("w") == PAGE_BUDGET

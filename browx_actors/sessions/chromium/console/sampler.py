@@ -43,7 +43,8 @@ import json
 from ....cdp import CdpFailure, TargetLink
 from ....jsonsafe import JsonObject
 
-__all__ = ["HELD_BACK", "PAGE_BUDGET", "SAMPLER_JS", "held_back_counts", "install_sampler", "sample_new_documents"]
+__all__ = ["HELD_BACK", "PAGE_BUDGET", "SAMPLER_JS", "held_back_counts", "install_sampler", "sample_new_documents",
+           "sampler_call"]
 
 #: Messages of each kind (errors; everything else) a flooding page sends each second.
 #: Below the tap's own rate (:data:`~.tabs.tap.SAMPLE_RATE`), so what arrives is all recorded.
@@ -140,10 +141,15 @@ def held_back_counts(params: JsonObject, nonce: str) -> dict[str, int] | None:
     return counts
 
 
+def sampler_call(nonce: str) -> str:
+    """The expression that installs the sampler signed with ``nonce`` where it runs."""
+    return f"({SAMPLER_JS})({json.dumps(nonce)}, {PAGE_BUDGET})"
+
+
 async def install_sampler(cdp: TargetLink, context_id: int, nonce: str) -> bool:
     """Install the sampler in one execution context; False if it was there already or
     the context went (a navigation) before it could be."""
-    expression = f"({SAMPLER_JS})({json.dumps(nonce)}, {PAGE_BUDGET})"
+    expression = sampler_call(nonce)
     try:
         reply = await cdp.send("Runtime.evaluate", {"expression": expression, "contextId": context_id,
                                                     "returnByValue": True}, timeout=30)
@@ -155,6 +161,6 @@ async def install_sampler(cdp: TargetLink, context_id: int, nonce: str) -> bool:
 async def sample_new_documents(cdp: TargetLink, nonce: str) -> None:
     """Install the sampler in every later document of ``cdp``'s target, in every frame,
     before the document's own scripts (``Page.addScriptToEvaluateOnNewDocument``)."""
-    source = f"({SAMPLER_JS})({json.dumps(nonce)}, {PAGE_BUDGET})"
+    source = sampler_call(nonce)
     with contextlib.suppress(CdpFailure):  # the target is going away
         await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": source}, timeout=30)

@@ -24,14 +24,13 @@ happens, the worker is let go.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 
 import trio
 
 from ....cdp import CdpFailure, TargetLink
 from ....jsonsafe import JsonObject
-from ..console.sampler import PAGE_BUDGET, SAMPLER_JS
+from ..console.sampler import sampler_call
 
 __all__ = ["GATE_S", "WORKER_FILTER", "gate_worker"]
 
@@ -47,10 +46,9 @@ GATE_S = 5.0
 async def gate_worker(worker: TargetLink, nonce: str) -> None:
     """Sample and tap the worker paused on ``worker`` (its flat session, already tapped),
     have its own workers announced, then let it run."""
-    expression = f"({SAMPLER_JS})({json.dumps(nonce)}, {PAGE_BUDGET})"
     try:
         await worker.send_sequence([
-            ("Runtime.evaluate", {"expression": expression, "returnByValue": True}),
+            ("Runtime.evaluate", {"expression": sampler_call(nonce), "returnByValue": True}),
             ("Runtime.enable", None),
             ("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True,
                                       "filter": [WORKER_FILTER]}),
